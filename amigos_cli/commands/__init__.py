@@ -1,0 +1,1 @@
+"""One module per ``amigos`` command; each is registered in ``amigos_cli.app``."""

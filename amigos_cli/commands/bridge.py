@@ -1,0 +1,19 @@
+"""``amigos bridge``: speak the conformance protocol, one JSON message per line on stdin/stdout."""
+
+from __future__ import annotations
+
+import sys
+
+
+def bridge() -> None:
+    """Answer protocol messages read line by line from stdin, until the session finishes."""
+    from amigos.bridge import Bridge  # lazily: the engine's bridge may not exist yet
+
+    session = Bridge()
+    for line in iter(sys.stdin.readline, ""):
+        reply = session.handle_line(line)
+        if reply is not None:
+            sys.stdout.write(reply + "\n")
+            sys.stdout.flush()
+            if session.finished:
+                break

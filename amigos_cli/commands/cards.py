@@ -1,0 +1,85 @@
+"""``amigos cards [NAME] [--kind KIND] [--json]``: list and look up the base game's components."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from amigos.carddata import KINDS, components
+from amigos_cli.errors import CliUsageError
+from amigos_cli.views.cards import card_details, cards_table
+
+#: The keys of each object printed by ``--json``, in order.
+JSON_KEYS = ("id", "name", "kind", "types", "cost", "points", "text")
+
+
+def parse_kind(kind: str) -> str:
+    """``place-of-power`` / ``Place_Of_Power`` -> ``place_of_power``; unknown kinds raise."""
+    norm = kind.strip().lower().replace("-", "_").replace(" ", "_")
+    if norm not in KINDS:
+        raise CliUsageError(f"unknown kind {kind!r}; expected one of: {', '.join(KINDS)}")
+    return norm
+
+
+def select(all_components: list[dict], name: str | None, kind: str | None) -> list[dict]:
+    """The components of ``kind`` whose name or id contains ``name`` (case-insensitive)."""
+    chosen = all_components
+    if kind is not None:
+        chosen = [c for c in chosen if c["kind"] == kind]
+    if name is not None:
+        needle = name.strip().lower()
+        chosen = [c for c in chosen if needle in c["name"].lower() or needle in c["id"]]
+    return chosen
+
+
+def single(chosen: list[dict], name: str | None) -> dict | None:
+    """The one component to show in full: the only match, or the only exact name/id match."""
+    if name is None:
+        return None
+    if len(chosen) == 1:
+        return chosen[0]
+    needle = name.strip().lower()
+    exact = [c for c in chosen if c["name"].lower() == needle or c["id"] == needle]
+    return exact[0] if len(exact) == 1 else None
+
+
+def cards(
+    name: Annotated[
+        Optional[str],
+        typer.Argument(help="Show only components whose name or id contains this (any case)."),
+    ] = None,
+    kind: Annotated[
+        Optional[str],
+        typer.Option(
+            "--kind",
+            metavar="KIND",
+            help="Show only this kind: " + ", ".join(KINDS) + " (dashes accepted).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print a JSON list of {" + ", ".join(JSON_KEYS) + "}."),
+    ] = False,
+) -> None:
+    """List the base game's components; one match also shows its powers and rulings."""
+    wanted_kind = parse_kind(kind) if kind is not None else None
+    chosen = select(components(), name, wanted_kind)
+    if not chosen:
+        what = f"named like {name!r}" if name is not None else "at all"
+        if wanted_kind is not None:
+            what += f" of kind {wanted_kind}"
+        raise CliUsageError(f"no component {what}")
+
+    if as_json:
+        rows = [{k: c[k] for k in JSON_KEYS} for c in chosen]
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+
+    console = Console()
+    console.print(cards_table(chosen))
+    one = single(chosen, name)
+    if one is not None:
+        console.print(card_details(one))

@@ -1,0 +1,1 @@
+"""Views: functions from game data or state to rich renderables. They never print."""

@@ -1,0 +1,167 @@
+"""Rich views of card data: functions from components (``amigos.carddata``) to renderables.
+
+Nothing here prints; the command decides where a renderable goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich import box
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from amigos.carddata import COST_KEYS
+
+#: How each cost key is shown: (letter, rich style). Death is black on a light background so it
+#: stays visible on dark terminals; the grey pentagon ("any") is grey.
+ESSENCE_STYLE: dict[str, tuple[str, str]] = {
+    "elan": ("E", "bold red"),
+    "life": ("L", "bold green"),
+    "calm": ("C", "bold blue"),
+    "death": ("D", "bold black on grey70"),
+    "gold": ("G", "bold yellow"),
+    "any": ("*", "grey62"),
+}
+
+COST_LEGEND = "Cost: E elan, L life, C calm, D death, G gold, * any essence; 0 free; - none"
+
+
+def cost_text(cost: dict | None) -> Text:
+    """A compact coloured cost, e.g. ``2E 1G``; ``0`` for a zero cost, ``-`` for none."""
+    if cost is None:
+        return Text("-", style="dim")
+    if not cost:
+        return Text("0")
+    out = Text()
+    for key in COST_KEYS:
+        n = cost.get(key, 0)
+        if n:
+            letter, style = ESSENCE_STYLE[key]
+            if out:
+                out.append(" ")
+            out.append(f"{n}{letter}", style=style)
+    return out
+
+
+def kind_label(kind: str) -> str:
+    """``place_of_power`` -> ``place of power``."""
+    return kind.replace("_", " ")
+
+
+def extra_types(component: dict) -> str:
+    """The component's types other than its kind, e.g. ``dragon, creature``; '' if none."""
+    return ", ".join(t for t in component["types"] if t != component["kind"])
+
+
+def kind_cell(component: dict, show_kind: bool) -> Text:
+    """The kind (when shown) with any further types below it, e.g. ``artifact`` / ``dragon``."""
+    lines = [kind_label(component["kind"])] if show_kind else []
+    extra = extra_types(component)
+    out = Text("\n".join(lines))
+    if extra:
+        if lines:
+            out.append("\n")
+        out.append(extra, style="italic")
+    return out
+
+
+#: Below this many columns the table wraps names, kinds and costs to leave room for the text.
+NARROW = 110
+
+
+def cards_table(components: list[dict]) -> RenderableType:
+    """One row per component: name, kind and types, cost, fixed points, text.
+
+    The kind is left out when every row has the same kind (and the column too when no row has a
+    type besides its kind), so that a filtered table leaves more room for the text. The layout
+    adapts to the width it is rendered at (see :data:`NARROW`).
+    """
+    return _WidthAware(lambda width: _cards_table(components, narrow=width < NARROW))
+
+
+class _WidthAware:
+    """A renderable built only once the available width is known."""
+
+    def __init__(self, build: Callable[[int], RenderableType]) -> None:
+        self.build = build
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.build(options.max_width)
+
+
+def _cards_table(components: list[dict], narrow: bool) -> Table:
+    show_kind = len({c["kind"] for c in components}) > 1
+    show_kind_column = show_kind or any(extra_types(c) for c in components)
+    table = Table(
+        title=f"{len(components)} component{'s' if len(components) != 1 else ''}",
+        caption=COST_LEGEND,
+        box=box.SIMPLE_HEAD,
+        show_lines=True,
+        pad_edge=False,
+    )
+    table.add_column("Name", style="bold", max_width=14 if narrow else None)
+    if show_kind_column:
+        table.add_column("Kind" if show_kind else "Types", max_width=9 if narrow else None)
+    table.add_column("Cost", max_width=5 if narrow else None)
+    table.add_column("Pts", justify="right")
+    table.add_column("Text")
+    for c in components:
+        row: list = [c["name"]]
+        if show_kind_column:
+            row.append(kind_cell(c, show_kind))
+        row += [cost_text(c["cost"]), str(c["points"]), c["text"]]
+        table.add_row(*row)
+    return table
+
+
+def _points_text(component: dict) -> Text:
+    vp = component["raw"].get("victory_points") or {}
+    out = Text(str(component["points"]))
+    for essence, pts in (vp.get("per_essence_on_this") or {}).items():
+        out.append(f", +{pts} per {essence} on it")
+    for typ, pts in (vp.get("per_own_artifact_type") or {}).items():
+        out.append(f", +{pts} per own {typ}")
+    return out
+
+
+def _power_lines(raw: dict) -> list[str]:
+    """One line per power or reaction: the data's summary where there is one, else its id."""
+    summaries = [p.get("summary") for p in raw.get("reference_powers") or []]
+    lines = [s for s in summaries if s]
+    if not lines:
+        lines = [
+            f"{p.get('id', '?')} ({p.get('kind', '?')})"
+            for p in (raw.get("powers") or []) + (raw.get("reactions") or [])
+        ]
+    return lines
+
+
+def _bullets(lines: list[str]) -> Group | Text:
+    if not lines:
+        return Text("none", style="dim")
+    return Group(*(Text("- ") + Text(line) for line in lines))
+
+
+def card_details(component: dict) -> Panel:
+    """Everything a player wants to read about one component."""
+    raw = component["raw"]
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="dim", no_wrap=True)
+    facts.add_column()
+    facts.add_row("id", component["id"])
+    facts.add_row("kind", kind_label(component["kind"]))
+    facts.add_row("types", ", ".join(component["types"]))
+    facts.add_row("cost", cost_text(component["cost"]))
+    facts.add_row("points", _points_text(component))
+
+    parts: list = [facts, Text(), Text(component["text"])]
+    parts += [Text(), Text("Powers", style="bold"), Padding(_bullets(_power_lines(raw)), (0, 0, 0, 2))]
+    rulings = [r["text"] for r in raw.get("rulings") or [] if r.get("text")]
+    parts += [Text(), Text("Rulings", style="bold"), Padding(_bullets(rulings), (0, 0, 0, 2))]
+    if raw.get("notes"):
+        parts += [Text(), Text("Notes", style="bold"), Padding(Text(raw["notes"]), (0, 0, 0, 2))]
+    return Panel(Group(*parts), title=Text(component["name"], style="bold"), title_align="left")
