@@ -1,0 +1,22 @@
+"""Amigos: the Res Arcana rules engine.
+
+The interface every caller uses (a person's prompt, an agent, a replay, the bridge)::
+
+    state = amigos.new_game(seed, variant="standard")   # or "first_game", "draft"
+    state.current_player(); state.legal_actions(); state.apply(action); state.clone()
+    state.is_terminal(); state.victory_points(); state.winners(); state.observation(p); state.digest()
+    amigos.dump_state(state); amigos.action_json(state, action); amigos.action_text(state, action)
+"""
+
+from .errors import AmigosError, IllegalAction, SetupError
+from .protocol import action_from_json, action_json, dump_state, state_from_setup
+from .setup import RULESETS, VARIANTS, build_state, new_game
+from .state import GameState
+from .text import action_text
+
+__version__ = "0.1.0"
+RULES_VERSION = 1
+
+__all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "build_state",
+           "state_from_setup", "dump_state", "action_json", "action_from_json", "action_text",
+           "VARIANTS", "RULESETS", "__version__", "RULES_VERSION"]

@@ -1,0 +1,51 @@
+"""Actions: plain tuples whose first item is a kind code and second the deciding player.
+
+Entities are referred to by entity index, essences by 5-tuples (elan, life, calm, death, gold).
+Tuples compare by value, so "is this action legal" is list membership.  The encodings:
+
+    (PLACE, p, artifact, pay)                      PlaceArtifact (main action or a power's placement)
+    (CLAIM_MONUMENT, p, monument)                  ClaimMonument
+    (CLAIM_TOP, p)                                 ClaimTopMonument
+    (CLAIM_POP, p, place, pay)                     ClaimPlaceOfPower
+    (DISCARD, p, artifact, gain)                   DiscardForEssences
+    (POWER, p, entity, index, target, rival, pay, gain)   UsePower (target/rival -1 when unused)
+    (PASS, p, magic item)                          Pass
+    (DECLINE, p, entity)                           Decline
+    (LL_REACT, p, entity, index, target, pay, gain)       LifeLossReact
+    (LL_CHOICE, p, pay)                            LifeLossChoice
+    (V_REACT, p, entity, index, pay)               VictoryReact
+    (TAKE, p, entity, decision)                    TakeStored (decision 3 take, 4 leave)
+    (COLLECT_COST, p, entity, decision)            CollectCost (0 pay, 1 turn, 2 decline)
+    (GAIN, p, entity, gain)                        Gain
+    (SCRY_DECK, p, deck type)                      ScryDeckChoice (0 artifact deck, 1 monument deck)
+    (SCRY_ORDER, p, order)                         ScryChoice (a permutation tuple)
+    (DISCARD_CHOICE, p, artifacts)                 DiscardChoice (entities ascending)
+    (CHOOSE_MAGE, p, mage)                         ChooseMage
+    (CHOOSE_ITEM, p, magic item)                   ChooseMagicItem
+    (DRAFT_PICK, p, artifact)                      DraftPick (our draft variant)
+    (R_DRAW, p, known, revealed)                   ResolveDrawReveal (chance; revealed ascending)
+    (R_SCRY, p, revealed)                          ResolveScryReveal (chance; order matters)
+    (R_MON_DRAW, p, monument)                      ResolveMonumentDraw (chance)
+    (R_MON_REVEAL, p, monument)                    ResolveMonumentReveal (chance)
+"""
+
+(PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS, DECLINE, LL_REACT, LL_CHOICE,
+ V_REACT, TAKE, COLLECT_COST, GAIN, SCRY_DECK, SCRY_ORDER, DISCARD_CHOICE, CHOOSE_MAGE, CHOOSE_ITEM,
+ DRAFT_PICK, R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL) = range(24)
+
+MAIN_ACTIONS = frozenset((PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS))
+CHANCE_ACTIONS = frozenset((R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL))
+
+PAY_COST, PAY_TURN, DECLINE_COST, TAKE_STORED, LEAVE_STORED = range(5)
+
+TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceOfPower",
+              "DiscardForEssences", "UsePower", "Pass", "Decline", "LifeLossReact", "LifeLossChoice",
+              "VictoryReact", "TakeStored", "CollectCost", "Gain", "ScryDeckChoice", "ScryChoice",
+              "DiscardChoice", "ChooseMage", "ChooseMagicItem", "DraftPick", "ResolveDrawReveal",
+              "ResolveScryReveal", "ResolveMonumentDraw", "ResolveMonumentReveal")
+TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
+
+
+def is_chance(action) -> bool:
+    """True for the four chance outcomes (information nobody chooses)."""
+    return action[0] >= R_DRAW

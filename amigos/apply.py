@@ -1,0 +1,398 @@
+"""Applying actions.  `apply_checked` refuses anything not legal now and leaves the state untouched;
+`apply_action` trusts its caller (agents apply actions taken from `legal_actions()`).
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from . import cards as C
+from .errors import IllegalAction
+from .flow import (draw, resolve_draw, scry_begin, scry_order, settle, start_round, start_victory_check,
+                   take_monument)
+from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
+                    NOBODY, OUT_OF_GAME, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE,
+                    P_SCRYDECK, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT,
+                    DECK_ARTIFACT)
+
+
+def apply_checked(s, action) -> None:
+    """Apply ``action`` if it is legal now, else raise `IllegalAction` with the state unchanged."""
+    if not isinstance(action, tuple) or not action:
+        raise IllegalAction(f"not an action: {action!r}")
+    if action[0] in A.CHANCE_ACTIONS:
+        if s.auto_chance or not s.stack or not chance_is_valid(s, action):
+            raise IllegalAction("not a possible chance outcome now")
+        apply_action(s, action)
+        return
+    if action not in s.legal_actions():
+        raise IllegalAction("not a legal action now")
+    apply_action(s, action)
+
+
+def chance_is_valid(s, action) -> bool:
+    """Semantic check of a chance outcome supplied from outside (the bridge, scenarios, replays)."""
+    top = s.stack[-1]
+    kind = action[0]
+    p = top[1]
+    if action[1] != p:
+        return False
+    if kind == A.R_DRAW and top[0] == P_DRAW:
+        revealed = action[3]
+        if len(revealed) != top[3] or len(set(revealed)) != len(revealed):
+            return False
+        for e in revealed:
+            if not (0 <= e < s.n_art and s.loc[e] == DECK and s.owner[e] == p and s.order[e] < 0):
+                return False
+        return all(e in revealed for e in top[4])
+    if kind == A.R_SCRY and top[0] == P_SCRYREV:
+        revealed = action[2]
+        if len(revealed) != top[4] or len(set(revealed)) != len(revealed):
+            return False
+        for e in revealed:
+            if not (0 <= e < len(s.loc) and s.order[e] < 0):
+                return False
+            if top[2] == DECK_ARTIFACT:
+                if not (e < s.n_art and s.loc[e] == DECK and s.owner[e] == p):
+                    return False
+            elif s.loc[e] != MONUMENT_DECK:
+                return False
+        return all(e in revealed for e in top[5])
+    if (kind == A.R_MON_DRAW and top[0] == P_MONDRAW) or (kind == A.R_MON_REVEAL and top[0] == P_MONREV):
+        e = action[2]
+        if not (0 <= e < len(s.loc) and s.loc[e] == MONUMENT_DECK):
+            return False
+        known = [x for x in range(len(s.loc)) if s.loc[x] == MONUMENT_DECK and s.order[x] == 0]
+        return not known or known[0] == e
+    return False
+
+
+def apply_action(s, a) -> None:
+    """Apply an action known to be legal, then run the game on to the next decision."""
+    s._legal = None
+    kind = a[0]
+    if kind in A.CHANCE_ACTIONS:
+        apply_chance(s, a)
+    elif s.stack:
+        _resolve_pending(s, a)
+    elif s.phase == ACTIONS:
+        s.turn_done = True
+        _main_action(s, a)
+    else:
+        _setup_action(s, a)
+    settle(s)
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+
+def _pay(s, p, pay):
+    b = 5 * p
+    pool = s.pool
+    for k in range(5):
+        if pay[k]:
+            pool[b + k] -= pay[k]
+
+
+def _gain(s, p, gain):
+    b = 5 * p
+    pool = s.pool
+    for k in range(5):
+        if gain[k]:
+            pool[b + k] += gain[k]
+
+
+def _store(s, e, amount):
+    b = 5 * e
+    ess = s.ess
+    for k in range(5):
+        if amount[k]:
+            ess[b + k] += amount[k]
+
+
+def _clear(s, e):
+    b = 5 * e
+    s.ess[b:b + 5] = [0, 0, 0, 0, 0]
+
+
+def _put_in_play(s, p, e):
+    s.loc[e] = IN_PLAY
+    s.owner[e] = p
+    s.turned[e] = 0
+    s.order[e] = -1
+    _clear(s, e)
+
+
+def destroy(s, e) -> None:
+    """An artifact goes from play to its (current) owner's discard pile; essences on it are lost."""
+    s.loc[e] = DISCARD
+    s.turned[e] = 0
+    _clear(s, e)
+
+
+# -- setup ---------------------------------------------------------------------------------------------
+
+def _setup_action(s, a) -> None:
+    kind, p = a[0], a[1]
+    if kind == A.CHOOSE_MAGE:
+        e = a[2]
+        options = [x for x in range(len(s.loc)) if s.loc[x] == BEING_CHOSEN and s.owner[x] == p
+                   and s.cards[x].kind == C.MAGE]
+        if len(options) == 1:
+            s.loc[e] = IN_PLAY
+        else:
+            for x in options:
+                if x != e:
+                    s.loc[x] = OUT_OF_GAME
+        s.mage_done[p] = True
+        rest = [q for q in range(s.np) if not s.mage_done[q]]
+        if rest:
+            s.turn = rest[0]
+            return
+        for x in range(len(s.loc)):
+            if s.loc[x] == BEING_CHOSEN and s.cards[x].kind == C.MAGE:
+                s.loc[x] = IN_PLAY
+        s.phase = SETUP_CHOOSE_ITEMS
+        s.item_picks = 0
+        s.turn = (s.fp - 1) % s.np
+    elif kind == A.CHOOSE_ITEM:
+        e = a[2]
+        s.loc[e] = IN_PLAY
+        s.owner[e] = p
+        s.item_picks += 1
+        if s.item_picks >= s.np:
+            start_round(s)
+        else:
+            s.turn = (s.fp - 1 - s.item_picks) % s.np
+    elif kind == A.DRAFT_PICK:
+        from .setup import draft_pick
+        draft_pick(s, p, a[2])
+    else:  # pragma: no cover - legality is checked before
+        raise IllegalAction(f"unexpected action {a!r}")
+
+
+# -- main actions --------------------------------------------------------------------------------------
+
+def _main_action(s, a) -> None:
+    kind, p = a[0], a[1]
+    if kind == A.PLACE:
+        _pay(s, p, a[3])
+        _put_in_play(s, p, a[2])
+    elif kind == A.POWER:
+        use_power(s, a)
+    elif kind == A.DISCARD:
+        s.loc[a[2]] = DISCARD
+        _gain(s, p, a[3])
+    elif kind == A.PASS:
+        _pass(s, p, a[2])
+    elif kind == A.CLAIM_MONUMENT:
+        e = a[2]
+        s.pool[5 * p + 4] -= 4
+        _put_in_play(s, p, e)
+        if any(s.loc[x] == MONUMENT_DECK for x in range(len(s.loc))):
+            s.stack.append((P_MONREV, p))
+        _on_claim(s, p, e)
+    elif kind == A.CLAIM_TOP:
+        s.pool[5 * p + 4] -= 4
+        s.stack.append((P_MONDRAW, p))
+    elif kind == A.CLAIM_POP:
+        _pay(s, p, a[3])
+        _put_in_play(s, p, a[2])
+    else:  # pragma: no cover
+        raise IllegalAction(f"unexpected action {a!r}")
+
+
+def _on_claim(s, p, e) -> None:
+    for pw in s.cards[e].powers:
+        if pw.kind == C.ON_CLAIM and pw.mix_count:
+            s.stack.append((P_GAIN, p, e, pw.mix_count, pw.mix_kinds))
+
+
+def _pass(s, p, item) -> None:
+    """Pass (§3.4): first passer takes the First Player token; swap magic items; draw 1."""
+    if not any(s.passed):
+        s.fp = p
+    first = s.item_first
+    for x in range(first, first + len(C.MAGIC_ITEMS)):
+        if s.loc[x] == IN_PLAY and s.owner[x] == p:
+            s.loc[x] = AVAILABLE
+            s.owner[x] = NOBODY
+            s.turned[x] = 0
+    s.loc[item] = IN_PLAY
+    s.owner[item] = p
+    s.turned[item] = 0
+    draw(s, p, 1)
+    s.passed[p] = True
+
+
+def use_power(s, a) -> None:
+    """Pay a power's cost, then apply its effects in order (§3.5)."""
+    _, p, e, idx, target, rival, pay, gain = a
+    pw = s.cards[e].powers[idx]
+    if pw.turn_self:
+        s.turned[e] = 1
+    _pay(s, p, pay)
+    if pw.remove_self is not None:
+        b = 5 * e
+        for k in range(5):
+            s.ess[b + k] -= pw.remove_self[k]
+    destroyed = -1
+    if pw.destroy == "self":
+        destroy(s, e)
+    elif pw.destroy is not None:
+        destroyed = target
+        destroy(s, target)
+    if pw.discard_hand:
+        s.loc[target] = DISCARD
+    if pw.turn_other:
+        s.turned[target] = 1
+    # Declared gains: the chosen mix goes where the card says; fixed parts to pool and card.
+    if gain != C.ZERO:
+        card_part = pw.store
+        if pw.mix_to_card:
+            card_part = tuple(gain[k] - pw.gain_pool[k] for k in range(5))
+        if card_part != C.ZERO:
+            _store(s, e, card_part)
+        _gain(s, p, tuple(gain[k] - card_part[k] for k in range(5)))
+    for eff in pw.effects:
+        op = eff[0]
+        if op == "rivals_gain":
+            for q in range(s.np):
+                if q != p:
+                    _gain(s, q, eff[1])
+        elif op == "rivals_lose_life":
+            victims = [(p + i) % s.np for i in range(1, s.np)]
+            for q in reversed(victims):
+                if not s.passed[q]:
+                    s.stack.append((P_LIFE, q, e, eff[1], eff))
+        elif op == "straighten":
+            if eff[1] == "self":
+                s.turned[e] = 0
+            elif target >= 0:
+                s.turned[target] = 0
+        elif op == "draw":
+            draw(s, p, eff[1])
+        elif op == "draw_discard":
+            marker = len(s.stack)
+            count = draw(s, p, eff[1])
+            s.stack.insert(0, (P_DISCARD, p, count))
+            del marker
+        elif op == "scry":
+            s.stack.append((P_SCRYDECK, p, eff[1]))
+        elif op == "place":
+            s.stack.append((P_PLACE, p, e, eff))
+        elif op == "gain_from_rival":
+            s.pool[5 * p + eff[2]] += s.pool[5 * rival + eff[1]]
+        elif op == "gain_from_cost":
+            if eff[3] is not None:
+                source = destroyed if eff[1] == "destroyed" else target
+                s.pool[5 * p + eff[3]] += s.cards[source].cost_total + eff[2]
+        elif op == "put_paid":
+            _store(s, e if eff[1] == "self" else target, pay)
+            # The paid essences were removed from the pool above and now sit on the card.
+        elif op == "check_victory":
+            start_victory_check(s, p)
+        elif op == "gain_x_gold":
+            if not pw.pay_any:  # Athanor: X is what was paid; the Stone declares its Gold in `gain`
+                s.pool[5 * p + 4] += sum(pay)
+
+
+# -- pending choices -----------------------------------------------------------------------------------
+
+def _resolve_pending(s, a) -> None:
+    top = s.stack.pop()
+    kind, p = a[0], a[1]
+    if kind == A.GAIN:
+        _gain(s, p, a[3])
+    elif kind == A.TAKE:
+        e = a[2]
+        if a[3] == A.TAKE_STORED:
+            _gain(s, p, s.essences_on(e))
+            _clear(s, e)
+        else:
+            bonus = top[3]
+            if bonus is not None:
+                if bonus[0] == "vault":
+                    s.stack.append((P_GAIN, p, e, bonus[1], bonus[2]))
+                else:  # Windup Man: 2 more of each kind on it, onto the card
+                    b = 5 * e
+                    for k in range(5):
+                        if s.ess[b + k]:
+                            s.ess[b + k] += 2
+    elif kind == A.COLLECT_COST:
+        e = a[2]
+        decision = a[3]
+        if decision == A.DECLINE_COST:
+            return
+        if decision == A.PAY_COST:
+            _pay(s, p, s.cards[e].collect_cost)
+        else:
+            s.turned[e] = 1
+        if any(s.essences_on(e)):
+            s.stack.append((P_TAKE, p, e, None))
+    elif kind == A.LL_REACT:
+        _, _, e, idx, target, pay, gain = a
+        if s.owner[e] == p and s.loc[e] == IN_PLAY and e != top[2]:
+            pw = s.cards[e].powers[idx]
+            if pw.turn_self:
+                s.turned[e] = 1
+            _pay(s, p, pay)
+            _store(s, e, pw.store)
+            _gain(s, p, pw.gain_pool)
+        else:  # the attacking Dragon's own defence
+            rider = top[4][3]
+            if rider[0] == "pay":
+                _pay(s, p, pay)
+            elif rider[0] == "discard":
+                s.loc[target] = DISCARD
+            else:
+                destroy(s, target)
+    elif kind == A.LL_CHOICE:
+        _pay(s, p, a[2])
+    elif kind == A.V_REACT:
+        e, idx = a[2], a[3]
+        pw = s.cards[e].powers[idx]
+        if pw.turn_self:
+            s.turned[e] = 1
+        _pay(s, p, a[4])
+        for eff in pw.effects:
+            if eff[0] == "temporary_vp":
+                s.temp_vp[p] += eff[1]
+    elif kind == A.DECLINE:
+        pass
+    elif kind == A.PLACE:
+        _pay(s, p, a[3])
+        _put_in_play(s, p, a[2])
+    elif kind == A.SCRY_DECK:
+        scry_begin(s, p, a[2], top[2])
+    elif kind == A.SCRY_ORDER:
+        scry_order(s, top, a[2])
+    elif kind == A.DISCARD_CHOICE:
+        for e in a[2]:
+            s.loc[e] = DISCARD
+    else:  # pragma: no cover
+        s.stack.append(top)
+        raise IllegalAction(f"unexpected action {a!r}")
+
+
+def apply_chance(s, a) -> None:
+    """Apply a chance outcome to the chance point on top of the stack."""
+    s._legal = None
+    top = s.stack.pop()
+    kind, p = a[0], a[1]
+    if kind == A.R_DRAW:
+        resolve_draw(s, p, top[2], a[3])
+    elif kind == A.R_SCRY:
+        from .state import P_SCRYORDER
+        s.stack.append((P_SCRYORDER, p, top[2], top[3] + a[2]))
+    elif kind == A.R_MON_DRAW:
+        e = a[2]
+        take_monument(s, e)
+        _put_in_play(s, p, e)
+        _on_claim(s, p, e)
+    else:
+        e = a[2]
+        take_monument(s, e)
+        s.loc[e] = AVAILABLE
+
+
+__all__ = ["apply_checked", "apply_action", "apply_chance", "use_power", "destroy", "HAND", "DRAFTING",
+           "SETUP_DRAFT", "SETUP_CHOOSE_MAGES", "P_SCRYREV", "P_TAKE"]

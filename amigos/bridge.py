@@ -1,0 +1,81 @@
+"""The engine protocol's request handler (conformance/PROTOCOL.md §1): one `Bridge` serves many games,
+like one bot process.  Pure: the stdin/stdout loop lives in the CLI (`amigos bridge`).
+
+Games started here use the ``reference`` ruleset, so that move lists match the reference engine.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .errors import AmigosError
+from .protocol import action_from_json, action_json, dump_state, match_known_cards, state_from_setup
+
+COMMANDS = ("new_game_from_setup", "legal_actions", "advance", "get_state", "search", "quit")
+
+
+class Bridge:
+    """Answers protocol requests.  ``finished`` becomes True after ``quit``."""
+
+    def __init__(self, ruleset: str = "reference"):
+        self.ruleset = ruleset
+        self.state = None
+        self.session_player = 0
+        self.finished = False
+
+    def handle_line(self, line: str) -> str | None:
+        """One request line -> one reply line (None for a blank line, which gets no reply)."""
+        if not line.strip():
+            return None
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            return json.dumps({"error": f"Invalid JSON: {exc}"})
+        return json.dumps(self.handle(request))
+
+    def handle(self, request) -> dict:
+        cmd = request.get("cmd") if isinstance(request, dict) else None
+        if cmd not in COMMANDS:
+            return {"error": f"Unknown command: {cmd!r}"}
+        if cmd == "quit":
+            self.finished = True
+            return {"status": "ok"}
+        try:
+            if cmd == "new_game_from_setup":
+                return self._new_game(request)
+            if self.state is None:
+                raise AmigosError("No active session")
+            if cmd == "legal_actions":
+                s = self.state
+                return {"actions": [action_json(s, a) for a in _all_legal(s)]}
+            if cmd == "advance":
+                return self._advance(request.get("step"))
+            if cmd == "get_state":
+                return {"state": dump_state(self.state)}
+            return self._search(request)
+        except AmigosError as exc:
+            return {"error": f"{cmd} failed: {exc}"}
+
+    def _new_game(self, request) -> dict:
+        n = request.get("num_players", 2)
+        state = state_from_setup(request.get("setup"), num_players=n, ruleset=self.ruleset, auto_chance=False)
+        self.state = state
+        self.session_player = request.get("player_id", 0)
+        return {"status": "ok"}
+
+    def _advance(self, step) -> dict:
+        s = self.state
+        try:
+            action = match_known_cards(s, action_from_json(s, step))
+            s.apply(action)
+        except AmigosError as exc:
+            return {"status": "error", "msg": str(exc)}
+        return {"status": "ok"}
+
+    def _search(self, request) -> dict:
+        raise AmigosError("search is not available yet")
+
+
+def _all_legal(s):
+    from .legal import legal_actions
+    return legal_actions(s)

@@ -1,0 +1,369 @@
+"""The card table: every base-game component compiled once, at import, from the packaged base.json.
+
+Cards are data where they are regular: costs are 5-tuples in essence order (elan, life, calm, death,
+gold) plus an ``any`` count, and powers are compiled into `Power` records whose effects are small
+tuples of a closed vocabulary (see `EFFECT_OPS`).  A power's position in `Card.powers` is the
+protocol's ``power_index`` (the reference engine's order, recorded in base.json as
+``reference_powers``), so the Obelisk's on-claim effect sits at index 0 and cannot be used.
+
+The *Lux et Tenebrae* expansion fits the same model: its cards are more data in the same vocabulary,
+plus a few new effect ops (retrieve, demon types, scrolls) registered here when it is built.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+ELAN, LIFE, CALM, DEATH, GOLD = range(5)
+ESSENCES = ("elan", "life", "calm", "death", "gold")
+ESSENCE_INDEX = {name: i for i, name in enumerate(ESSENCES)}
+ZERO = (0, 0, 0, 0, 0)
+NON_GOLD = (ELAN, LIFE, CALM, DEATH)
+ALL_KINDS = (ELAN, LIFE, CALM, DEATH, GOLD)
+
+# Component kinds, in the order their entities are laid out in a game (artifacts first, places last):
+# that order is also the "component order" the rules scan in (Collect, powers).
+ARTIFACT, MAGE, MAGIC_ITEM, MONUMENT, PLACE_OF_POWER = range(5)
+KIND_NAMES = ("ARTIFACT", "MAGE", "MAGIC_ITEM", "MONUMENT", "PLACE_OF_POWER")
+
+# Power kinds and triggers.
+ACTION, REACT, ON_CLAIM = range(3)
+TRIGGER_LIFE_LOSS, TRIGGER_DRAGON, TRIGGER_VICTORY = range(1, 4)
+
+# Effect vocabulary: each effect is a tuple whose first item is one of these names.
+EFFECT_OPS = frozenset({
+    "gain",              # ("gain",) fixed pool gain and fixed store are in Power.gain_pool/store
+    "gain_mix",          # mix count/kinds in Power.mix_*
+    "rivals_gain",       # ("rivals_gain", essences5)
+    "rivals_lose_life",  # ("rivals_lose_life", amount, is_dragon, rider) rider: None | ("pay", e5) | ("discard",) | ("destroy",)
+    "ignore_life_loss",  # ("ignore_life_loss",)
+    "straighten",        # ("straighten", "self" | "own_turned" | "own_turned_creature")
+    "draw",              # ("draw", n)
+    "draw_discard",      # ("draw_discard", n)
+    "scry",              # ("scry", n)
+    "place",             # ("place", source, required_type, free, discount)
+    "gain_from_rival",   # ("gain_from_rival", counted_kind, gained_kind)
+    "gain_from_cost",    # ("gain_from_cost", "destroyed" | "discarded", modifier, as_kind or None)
+    "put_paid",          # ("put_paid", "chosen" | "self")
+    "check_victory",     # ("check_victory",)
+    "temporary_vp",      # ("temporary_vp", n)
+    "gain_x_gold",       # ("gain_x_gold",)  X identical paid -> X Gold
+    "gain_x_other",      # ("gain_x_other",) Prism: X identical paid -> X of another non-Gold kind
+})
+
+
+def essences5(amount: dict | None) -> tuple[int, int, int, int, int]:
+    """An essence amount object of base.json as a 5-tuple, ignoring its ``any`` key."""
+    if not amount:
+        return ZERO
+    return tuple(int(amount.get(name, 0)) for name in ESSENCES)
+
+
+class Power:
+    """One power of a card: its cost parts, its effects and the flags the rules need.
+
+    ``pay`` is the fixed essence cost; ``pay_any`` essences of ``any_kinds`` are paid on top (Mermaid's
+    "1 of Calm/Life/Gold" is an any-part with three kinds).  ``identical`` marks the pay-X-of-one-kind
+    costs (Athanor, Philosopher's Stone, Prism).  ``gain_pool``/``store`` are fixed gains to the pool and
+    onto the card; ``mix_count``/``mix_kinds``/``mix_to_card`` a chosen gain of N essences.
+    """
+
+    __slots__ = ("index", "kind", "trigger", "turn_self", "usable_while_turned", "pay", "pay_any",
+                 "any_kinds", "identical", "remove_self", "destroy", "discard_hand", "turn_other",
+                 "gain_pool", "store", "mix_count", "mix_kinds", "mix_to_card", "effects", "text",
+                 "needs_target", "target_rule", "chooses_rival", "places", "cost_gain")
+
+    def __init__(self, index: int, kind: int):
+        self.index = index
+        self.kind = kind
+        self.trigger = 0
+        self.turn_self = False
+        self.usable_while_turned = False
+        self.pay = ZERO
+        self.pay_any = 0
+        self.any_kinds = ALL_KINDS
+        self.identical = False
+        self.remove_self = None
+        self.destroy = None          # None | "self" | "own_any" | "own_other" | "own_dragon_creature"
+        self.discard_hand = 0
+        self.turn_other = None       # None | "dragon" | "creature"
+        self.gain_pool = ZERO
+        self.store = ZERO
+        self.mix_count = 0
+        self.mix_kinds = NON_GOLD
+        self.mix_to_card = False
+        self.effects: tuple = ()
+        self.text = ""
+        self.needs_target = False    # a step without a target is not offered
+        self.target_rule = None      # how candidate targets are found (see rules.legal)
+        self.chooses_rival = False
+        self.places = None           # the "place" effect tuple, for placement powers
+        self.cost_gain = None        # the "gain_from_cost" effect tuple
+
+
+class Card:
+    """A compiled component.  Immutable after the table is built; shared by every game."""
+
+    __slots__ = ("idx", "id", "name", "ref_name", "kind", "types", "is_dragon", "is_creature", "cost",
+                 "cost_any", "cost_total", "points", "vp_per_essence", "vp_per_dragon",
+                 "vp_per_creature", "collect", "collect_choice", "collect_special", "collect_cost",
+                 "discounts", "powers", "first_game_preset", "text", "raw", "tile", "reverse_id")
+
+    def __init__(self):
+        self.powers: tuple = ()
+
+
+def _compile_cost(power: Power, cost: dict) -> None:
+    power.turn_self = bool(cost.get("turn_self"))
+    pay = cost.get("pay") or {}
+    power.pay = essences5(pay)
+    power.pay_any = int(pay.get("any", 0))
+    if "pay_mix" in cost:
+        power.pay_any = cost["pay_mix"]["count"]
+        power.any_kinds = tuple(sorted(ESSENCE_INDEX[k] for k in cost["pay_mix"]["allowed"]))
+    if "pay_identical" in cost:
+        power.identical = True
+    if "remove_from_self" in cost:
+        power.remove_self = essences5(cost["remove_from_self"])
+    if "destroy" in cost:
+        what = cost["destroy"]
+        if what["what"] == "this_component":
+            power.destroy = "self"
+        elif what.get("required_types_any_of"):
+            power.destroy = "own_dragon_creature"
+        elif what.get("may_be_this_component"):
+            power.destroy = "own_any"
+        else:
+            power.destroy = "own_other"
+    power.discard_hand = int(cost.get("discard_from_hand", 0))
+    if "turn_other" in cost:
+        power.turn_other = cost["turn_other"]["type"]
+
+
+def _compile_effects(power: Power, effects: list) -> None:
+    compiled = []
+    for eff in effects:
+        op = eff["op"]
+        if op == "gain":
+            if eff["destination"] == "pool":
+                power.gain_pool = _add(power.gain_pool, essences5(eff["essences"]))
+            else:
+                power.store = _add(power.store, essences5(eff["essences"]))
+        elif op == "gain_mix":
+            power.mix_count = eff["count"]
+            excluded = {ESSENCE_INDEX[k] for k in eff.get("exclude") or ()}
+            power.mix_kinds = tuple(k for k in ALL_KINDS if k not in excluded)
+            power.mix_to_card = eff["destination"] == "this_component"
+        elif op == "rivals_gain":
+            compiled.append(("rivals_gain", essences5(eff["essences"])))
+        elif op == "rivals_lose_life":
+            rider = eff.get("ignore_rider")
+            if rider is None:
+                rider_t = None
+            elif "pay" in rider:
+                rider_t = ("pay", essences5(rider["pay"]))
+            elif "discard_from_hand" in rider:
+                rider_t = ("discard",)
+            else:
+                rider_t = ("destroy",)
+            compiled.append(("rivals_lose_life", eff["amount"], bool(eff["source_is_dragon"]), rider_t))
+        elif op == "ignore_life_loss":
+            compiled.append(("ignore_life_loss",))
+        elif op == "straighten":
+            target = {"this_component": "self", "own_turned_component": "own_turned",
+                      "own_turned_creature": "own_turned_creature"}[eff["target"]]
+            compiled.append(("straighten", target))
+        elif op == "draw_cards":
+            compiled.append(("draw", eff["count"]))
+        elif op == "draw_then_discard":
+            compiled.append(("draw_discard", eff["draw"]))
+        elif op == "look_and_reorder":
+            compiled.append(("scry", eff["count"]))
+        elif op == "place_artifact":
+            discount = eff.get("discount") or {}
+            place = ("place", eff["from"], eff.get("required_type"), eff["payment"] == "free",
+                     int(discount.get("amount", 0)))
+            power.places = place
+            compiled.append(place)
+        elif op == "gain_equal_to_rival_pool":
+            power.chooses_rival = True
+            compiled.append(("gain_from_rival", ESSENCE_INDEX[eff["count_rival_essence"]],
+                             ESSENCE_INDEX[eff["gain_essence"]]))
+        elif op == "gain_from_artifact_cost":
+            as_kind = eff.get("as_essence")
+            cost_gain = ("gain_from_cost", eff["artifact"], eff["modifier"],
+                         ESSENCE_INDEX[as_kind] if as_kind else None)
+            power.cost_gain = cost_gain
+            compiled.append(cost_gain)
+        elif op == "put_paid_essences_on":
+            compiled.append(("put_paid", "self" if eff["destination"] == "this_component" else "chosen"))
+        elif op == "check_victory_now":
+            compiled.append(("check_victory",))
+        elif op == "temporary_victory_points":
+            compiled.append(("temporary_vp", eff["amount"]))
+        elif op == "gain_x":
+            compiled.append(("gain_x_gold",))
+        elif op == "gain_x_identical":
+            compiled.append(("gain_x_other",))
+        else:  # pragma: no cover - the completeness test keeps this unreachable
+            raise ValueError(f"unknown effect op {op!r}")
+    power.effects = tuple(compiled)
+
+
+def _target_rule(power: Power) -> None:
+    """Which targets a power chooses among, and whether choosing one is required (protocol §4.4)."""
+    for eff in power.effects:
+        if eff[0] == "straighten" and eff[1] != "self":
+            power.target_rule = eff[1]
+            return
+        if eff[0] == "put_paid" and eff[1] == "chosen":
+            power.target_rule = "own_component"
+            power.needs_target = True
+            return
+    if power.turn_other:
+        power.target_rule = "turn_" + power.turn_other
+        power.needs_target = True
+    elif power.discard_hand:
+        power.target_rule = "hand"
+        power.needs_target = True
+    elif power.destroy in ("own_any", "own_other", "own_dragon_creature"):
+        power.target_rule = "destroy_" + power.destroy
+        power.needs_target = True
+
+
+def _add(a, b):
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _compile_power(spec: dict, kind: int) -> Power:
+    power = Power(0, kind)
+    _compile_cost(power, spec["cost"])
+    _compile_effects(power, spec["effects"])
+    power.usable_while_turned = bool(spec.get("usable_while_turned")) and kind == ACTION
+    if kind == REACT:
+        power.trigger = {"life_loss": TRIGGER_LIFE_LOSS, "life_loss_from_rival_dragon": TRIGGER_DRAGON,
+                         "victory_check": TRIGGER_VICTORY}[spec["trigger"]]
+    _target_rule(power)
+    return power
+
+
+_KIND_BY_TYPE = {"artifact": ARTIFACT, "mage": MAGE, "magic_item": MAGIC_ITEM, "monument": MONUMENT,
+                 "place_of_power": PLACE_OF_POWER}
+
+
+def _compile_card(raw: dict, ref_names: dict) -> Card:
+    card = Card()
+    card.id = raw["id"]
+    card.name = raw["name"]
+    card.ref_name = ref_names.get(raw["name"], raw["name"])
+    card.kind = _KIND_BY_TYPE[raw["component_type"]]
+    card.types = tuple(raw["types"])
+    card.is_dragon = "dragon" in card.types
+    card.is_creature = "creature" in card.types
+    cost = raw.get("placement_cost") or {}
+    card.cost = essences5(cost)
+    card.cost_any = int(cost.get("any", 0))
+    card.cost_total = raw.get("placement_cost_total") or 0
+    vp = raw["victory_points"]
+    card.points = vp.get("fixed") or 0
+    card.vp_per_essence = essences5(vp["per_essence_on_this"]) if vp.get("per_essence_on_this") else None
+    per_type = vp.get("per_own_artifact_type") or {}
+    card.vp_per_dragon = per_type.get("dragon", 0)
+    card.vp_per_creature = per_type.get("creature", 0)
+    fixed = ZERO
+    card.collect_choice = None
+    card.collect_special = None
+    card.collect_cost = None
+    for ability in raw["collect"]:
+        k = ability["kind"]
+        if k == "gain":
+            fixed = _add(fixed, essences5(ability["essences"]))
+        elif k == "gain_one_of":
+            card.collect_choice = (1, tuple(sorted(ESSENCE_INDEX[e] for e in ability["options"])))
+        elif k == "gain_mix":
+            excluded = {ESSENCE_INDEX[e] for e in ability.get("exclude") or ()}
+            card.collect_choice = (ability["count"], tuple(k2 for k2 in ALL_KINDS if k2 not in excluded))
+        elif k == "conditional_gain_mix":
+            excluded = {ESSENCE_INDEX[e] for e in ability.get("exclude") or ()}
+            card.collect_special = ("vault", ability["count"], tuple(k2 for k2 in ALL_KINDS if k2 not in excluded))
+        elif k == "windup":
+            card.collect_special = ("windup",)
+        elif k == "collect_cost":
+            card.collect_cost = essences5(ability["pay"])
+        else:  # pragma: no cover
+            raise ValueError(f"unknown collect kind {k!r}")
+    card.collect = fixed
+    card.discounts = tuple(
+        (tuple(p["applies_to_types"]), p["amount"]) for p in raw["passives"] if p["kind"] == "placement_discount")
+    powers = [_compile_power(p, ACTION) for p in raw["powers"]]
+    reactions = [_compile_power(p, REACT) for p in raw["reactions"]]
+    claims = []
+    for eff in raw.get("on_claim") or ():
+        claim = Power(0, ON_CLAIM)
+        _compile_effects(claim, [eff])
+        claims.append(claim)
+    by_index = {}
+    for ref in raw.get("reference_powers") or ():
+        if "our_power" in ref:
+            by_index[ref["index"]] = powers[ref["our_power"]]
+        elif "our_reaction" in ref:
+            by_index[ref["index"]] = reactions[ref["our_reaction"]]
+        elif "our_on_claim" in ref:
+            by_index[ref["index"]] = claims[ref["our_on_claim"]]
+    ordered = []
+    for i in range(len(by_index)):
+        p = by_index[i]
+        p.index = i
+        ordered.append(p)
+    card.powers = tuple(ordered)
+    texts = [r.get("summary", "") for r in raw.get("reference_powers") or ()]
+    for p, t in zip(card.powers, texts):
+        p.text = t
+    card.first_game_preset = raw.get("first_game_preset")
+    card.text = raw.get("text", "")
+    card.raw = raw
+    card.tile = raw.get("tile")
+    card.reverse_id = raw.get("reverse_side_id")
+    return card
+
+
+def _load() -> tuple:
+    base = json.loads(resources.files("amigos").joinpath("data/base.json").read_text("utf-8"))
+    reference = json.loads(resources.files("amigos").joinpath("data/reference_cards.json").read_text("utf-8"))
+    ref_names = {}
+    for section in reference.values():
+        for c in section:
+            ref_names[c["name"].replace("/", " / ")] = c["name"]
+    raws = (base["artifacts"] + base["mages"] + base["magic_items"] + base["monuments"]
+            + [side for tile in base["places_of_power"] for side in tile["sides"]])
+    cards = []
+    for i, raw in enumerate(raws):
+        card = _compile_card(raw, ref_names)
+        card.idx = i
+        cards.append(card)
+    return tuple(cards), base
+
+
+CARDS, BASE = _load()
+BY_ID = {c.id: c for c in CARDS}
+BY_NAME = {}
+for _c in CARDS:
+    BY_NAME[_c.name] = _c
+    BY_NAME[_c.ref_name] = _c
+ARTIFACTS = tuple(c for c in CARDS if c.kind == ARTIFACT)
+MAGES = tuple(c for c in CARDS if c.kind == MAGE)
+MAGIC_ITEMS = tuple(c for c in CARDS if c.kind == MAGIC_ITEM)
+MONUMENTS = tuple(c for c in CARDS if c.kind == MONUMENT)
+PLACES_OF_POWER = tuple(c for c in CARDS if c.kind == PLACE_OF_POWER)
+# The five tiles, each a pair of sides (first-game side first).
+TILES = tuple(
+    (BY_ID[tile["first_game_side_id"]],
+     BY_ID[next(s["id"] for s in tile["sides"] if s["id"] != tile["first_game_side_id"])])
+    for tile in BASE["places_of_power"])
+FIRST_GAME = BASE["first_game"]
+
+
+def card_by_name(name: str) -> Card:
+    """The card with this printed or protocol name (e.g. ``"Calm / Elan"`` or ``"Calm/Elan"``)."""
+    return BY_NAME[name]

@@ -1,0 +1,319 @@
+"""The parts of the game that run by themselves between decisions: Collect, drawing and scrying,
+turn order, victory checks, the end of a round, and chance resolved from the state's own RNG.
+
+`settle` is called after every applied action and runs until the game needs a decision again
+(PROTOCOL.md §3.1: "everything that follows a step happens inside the same advance").
+"""
+
+from __future__ import annotations
+
+from . import cards as C
+from . import rng as R
+from .state import (ACTIONS, AVAILABLE, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
+                    HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_MONDRAW, P_MONREV,
+                    P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
+
+
+def settle(s) -> None:
+    """Run automatic steps until a decision (or, without auto chance, a chance outcome) is needed."""
+    while True:
+        if s.stack:
+            top = s.stack[-1]
+            if s.auto_chance and top[0] in CHANCE_PENDING:
+                resolve_chance_randomly(s, top)
+                continue
+            return
+        phase = s.phase
+        if phase == COLLECT:
+            if collect_continue(s):
+                continue
+            s.phase = ACTIONS
+            s.turn = s.fp
+            continue
+        if phase == VICTORY_CHECK:
+            evaluate_victory(s)
+            continue
+        if phase == ACTIONS:
+            if s.turn_done:
+                s.turn_done = False
+                advance_turn(s)
+            if all(s.passed):
+                start_victory_check(s, None)
+                continue
+        return
+
+
+def advance_turn(s) -> None:
+    """Move the turn pointer to the next player in seat order who has not passed (or leave it)."""
+    n = s.np
+    for i in range(1, n + 1):
+        q = (s.turn + i) % n
+        if not s.passed[q]:
+            s.turn = q
+            return
+
+
+# -- rounds and Collect ------------------------------------------------------------------------------
+
+def start_round(s) -> None:
+    s.round += 1
+    s.phase = COLLECT
+    s.turn = s.fp
+    s.passed = [False] * s.np
+    s.cplayer = 0
+    s.cpass = 0
+    s.cpos = 0
+
+
+def collect_continue(s) -> bool:
+    """Advance the Collect cursor (players in seat order; first every component without a collect cost,
+    then those with one).  Returns True when a choice was pushed."""
+    loc, owner, cards = s.loc, s.owner, s.cards
+    n = len(loc)
+    while s.cplayer < s.np:
+        p = s.cplayer
+        while s.cpos < n:
+            e = s.cpos
+            s.cpos += 1
+            if loc[e] != IN_PLAY or owner[e] != p:
+                continue
+            card = cards[e]
+            if s.cpass == 0:
+                if card.collect_cost is None and _collect_component(s, p, e, card):
+                    return True
+            elif card.collect_cost is not None:
+                s.stack.append((P_CCOST, p, e))
+                return True
+        if s.cpass == 0:
+            s.cpass = 1
+        else:
+            s.cplayer += 1
+            s.cpass = 0
+        s.cpos = 0
+    return False
+
+
+def _collect_component(s, p: int, e: int, card) -> bool:
+    b = 5 * e
+    on = s.ess[b:b + 5]
+    stored = on[0] + on[1] + on[2] + on[3] + on[4]
+    special = card.collect_special
+    if special is not None:
+        if special[0] == "vault":
+            if on[4] > 0:
+                s.stack.append((P_TAKE, p, e, special))
+                return True
+            if stored and not s.reference:  # DIFFERENCES row 3: you may always take them off
+                s.stack.append((P_TAKE, p, e, None))
+                return True
+            return False
+        if stored:  # Windup Man
+            s.stack.append((P_TAKE, p, e, special))
+            return True
+        return False
+    pushed = False
+    gain = card.collect
+    if gain != C.ZERO:
+        pb = 5 * p
+        for k in range(5):
+            s.pool[pb + k] += gain[k]
+    if card.collect_choice is not None:
+        amount, kinds = card.collect_choice
+        s.stack.append((P_GAIN, p, e, amount, kinds))
+        pushed = True
+    if stored:
+        s.stack.append((P_TAKE, p, e, None))
+        pushed = True
+    return pushed
+
+
+# -- victory -------------------------------------------------------------------------------------------
+
+def start_victory_check(s, trigger) -> None:
+    """Begin a victory check: mid-round if ``trigger`` is the player whose power called it, else the
+    end-of-round check.  Victory-check Reacts are offered first (protocol §3.10)."""
+    s.phase = VICTORY_CHECK
+    s.vcheck = 1 if trigger is not None else 2
+    s.vtrigger = -1 if trigger is None else trigger
+    players = sorted(range(s.np), reverse=True)
+    if trigger is not None:
+        players.remove(trigger)
+        players.insert(0, trigger)
+    order = []
+    loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
+    for p in players:
+        pool = s.pool_of(p)
+        for e in range(len(loc)):
+            if loc[e] != IN_PLAY or owner[e] != p or turned[e]:
+                continue
+            for pw in cards[e].powers:
+                if pw.kind == C.REACT and pw.trigger == C.TRIGGER_VICTORY:
+                    if all(pool[k] >= pw.pay[k] for k in range(5)):
+                        order.append((P_VREACT, p, e, pw.index))
+                    break
+    s.stack.extend(reversed(order))
+
+
+def pool_score(s, p: int) -> int:
+    b = 5 * p
+    pool = s.pool
+    return pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3] + 2 * pool[b + 4]
+
+
+def evaluate_victory(s) -> None:
+    """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared."""
+    vps = [s.vp(p) for p in range(s.np)]
+    candidates = [p for p in range(s.np) if vps[p] >= 10]
+    if candidates:
+        best = max(vps[p] for p in candidates)
+        tied = [p for p in candidates if vps[p] == best]
+        if len(tied) > 1:
+            top = max(pool_score(s, p) for p in tied)
+            tied = [p for p in tied if pool_score(s, p) == top]
+        s.won = tuple(sorted(tied))
+        s.phase = GAME_OVER
+        s.vcheck = 0
+        return
+    s.temp_vp = [0] * s.np
+    mid = s.vcheck == 1
+    s.vcheck = 0
+    s.vtrigger = -1
+    if mid:
+        s.phase = ACTIONS
+        return
+    turned = s.turned
+    for e in range(len(turned)):
+        if turned[e]:
+            turned[e] = 0
+    start_round(s)
+
+
+# -- cards: drawing, scrying, monuments ---------------------------------------------------------------
+
+def draw(s, p: int, n: int) -> int:
+    """Begin drawing ``n`` cards (§3.6): push the draw reveal; returns how many cards will be drawn.
+
+    Reference ruleset: when more unknown cards are needed than the deck holds, the whole discard pile is
+    merged into the deck first and any of the merged cards may come.  Official (DIFFERENCES row 2): the
+    deck's own cards come first; the reshuffled discard pile only supplies the remainder."""
+    loc, owner, order = s.loc, s.owner, s.order
+    deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
+    pile = [e for e in range(s.n_art) if loc[e] == DISCARD and owner[e] == p]
+    d = min(n, len(deck) + len(pile))
+    if d == 0:
+        return 0
+    known = sorted((e for e in deck if order[e] >= 0), key=order.__getitem__)[:d]
+    u = d - len(known)
+    unknown = [e for e in deck if order[e] < 0]
+    must = ()
+    if u > len(unknown):
+        if not s.reference:
+            must = tuple(unknown)
+        for e in pile:
+            loc[e] = DECK
+            order[e] = -1
+    s.stack.append((P_DRAW, p, tuple(known), u, must))
+    return d
+
+
+def resolve_draw(s, p: int, known: tuple, revealed: tuple) -> None:
+    """The drawn cards go to ``p``'s hand; known cards left in the deck move up."""
+    loc, order = s.loc, s.order
+    shift = len(known)
+    for e in known + revealed:
+        loc[e] = HAND
+        order[e] = -1
+    if shift:
+        for e in range(s.n_art):
+            if loc[e] == DECK and s.owner[e] == p and order[e] >= 0:
+                order[e] -= shift
+
+
+def scry_begin(s, p: int, deck_type: int, count: int) -> None:
+    """After a ScryDeckChoice: look at the top ``count`` cards of the chosen deck (§3.6)."""
+    loc, owner, order = s.loc, s.owner, s.order
+    must = ()
+    if deck_type == DECK_ARTIFACT:
+        deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
+        if len(deck) < count:
+            pile = [e for e in range(s.n_art) if loc[e] == DISCARD and owner[e] == p]
+            if pile:
+                if not s.reference:
+                    must = tuple(e for e in deck if order[e] < 0)
+                for e in pile:
+                    loc[e] = DECK
+                    order[e] = -1
+                deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
+    else:
+        deck = [e for e in range(len(loc)) if loc[e] == MONUMENT_DECK]
+    known = tuple(sorted((e for e in deck if order[e] >= 0), key=order.__getitem__)[:count])
+    unknown = sum(1 for e in deck if order[e] < 0)
+    r = min(count - len(known), unknown)
+    if r > 0:
+        s.stack.append((P_SCRYREV, p, deck_type, known, r, must))
+    else:
+        s.stack.append((P_SCRYORDER, p, deck_type, known))
+
+
+def scry_order(s, top, perm: tuple) -> None:
+    """Put the looked-at cards back: ``perm[i]`` is the index of the card that goes to position i."""
+    _, p, deck_type, looked = top
+    loc, owner, order = s.loc, s.owner, s.order
+    if deck_type == DECK_ARTIFACT:
+        deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
+    else:
+        deck = [e for e in range(len(loc)) if loc[e] == MONUMENT_DECK]
+    for e in deck:
+        order[e] = -1
+    for i, j in enumerate(perm):
+        order[looked[j]] = i
+
+
+def take_monument(s, e: int) -> None:
+    """Monument ``e`` leaves the deck (drawn or revealed): known cards below it move up."""
+    order = s.order
+    was_known = order[e] >= 0
+    order[e] = -1
+    if was_known:
+        for x in range(len(s.loc)):
+            if s.loc[x] == MONUMENT_DECK and order[x] > 0:
+                order[x] -= 1
+
+
+# -- chance from the state's own RNG --------------------------------------------------------------------
+
+def resolve_chance_randomly(s, top) -> None:
+    """Resolve the chance point on top of the stack from ``s.rng`` (normal play)."""
+    from .apply import apply_chance
+    from . import actions as A
+    kind, p = top[0], top[1]
+    if kind == P_DRAW:
+        known, u, must = top[2], top[3], top[4]
+        rest = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p and s.order[e] < 0
+                and e not in must]
+        picked, s.rng = R.sample(s.rng, rest, u - len(must))
+        apply_chance(s, (A.R_DRAW, p, known, tuple(sorted(must + tuple(picked)))))
+    elif kind == P_SCRYREV:
+        deck_type, r, must = top[2], top[4], top[5]
+        if deck_type == DECK_ARTIFACT:
+            deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
+        else:
+            deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
+        rest = [e for e in deck if s.order[e] < 0 and e not in must]
+        picked, s.rng = R.sample(s.rng, rest, r - len(must))
+        revealed = list(must) + picked
+        s.rng = R.shuffle(s.rng, revealed)
+        apply_chance(s, (A.R_SCRY, p, tuple(revealed)))
+    else:
+        deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
+        known = [e for e in deck if s.order[e] == 0]
+        if known:
+            e = known[0]
+        else:
+            i, s.rng = R.below(s.rng, len(deck))
+            e = deck[i]
+        apply_chance(s, (A.R_MON_DRAW if kind == P_MONDRAW else A.R_MON_REVEAL, p, e))
+
+
+__all__ = ["settle", "draw", "resolve_draw", "scry_begin", "scry_order", "start_round", "start_victory_check",
+           "take_monument", "AVAILABLE", "P_DISCARD", "P_SCRYORDER"]

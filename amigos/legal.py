@@ -1,0 +1,472 @@
+"""Legal-action enumeration, in the canonical order of the engine protocol (PROTOCOL.md §4).
+
+Each distinct choice is listed once.  Where the official rules and the reference engine differ
+(cards/DIFFERENCES.md rows 1, 4 and 5) the state's ruleset decides; see `amigos.rulesets`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+
+from . import actions as A
+from . import cards as C
+from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
+                    P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
+                    P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
+                    SETUP_DRAFT, DECK, DECK_ARTIFACT)
+
+ZERO = C.ZERO
+ALL = C.ALL_KINDS
+NON_GOLD = C.NON_GOLD
+NON_LIFE = (C.ELAN, C.CALM, C.DEATH, C.GOLD)
+
+
+@lru_cache(maxsize=1 << 16)
+def payments(avail: tuple, n: int, kinds: tuple = ALL) -> tuple:
+    """Every way to pay ``n`` essences of ``kinds`` out of ``avail``, ascending lexicographic (§4.1)."""
+    out = []
+    limits = [avail[k] if k in kinds else 0 for k in range(5)]
+
+    def rec(i, left, vec):
+        if i == 4:
+            if left <= limits[4]:
+                out.append(tuple(vec) + (left,))
+            return
+        for x in range(min(limits[i], left) + 1):
+            vec.append(x)
+            rec(i + 1, left - x, vec)
+            vec.pop()
+
+    rec(0, n, [])
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def gains(n: int, kinds: tuple = NON_GOLD) -> tuple:
+    """Every gain of ``n`` essences of ``kinds``, ascending lexicographic (the protocol's GainAny)."""
+    return payments((n, n, n, n, n), n, kinds)
+
+
+@lru_cache(maxsize=1024)
+def choices(n: int, kinds: tuple) -> tuple:
+    """The options of a `Gain` step: multisets in descending lexicographic order (§4.1)."""
+    return tuple(reversed(gains(n, kinds)))
+
+
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
+
+
+def _sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
+
+
+def _covers(pool, cost):
+    return (pool[0] >= cost[0] and pool[1] >= cost[1] and pool[2] >= cost[2] and pool[3] >= cost[3]
+            and pool[4] >= cost[4])
+
+
+def discount_for(s, p: int, card) -> int:
+    """The standing discount ``p`` gets on placing artifact ``card`` (Artificer, Dragon Bridle,
+    Dragon's Lair), whether or not the discounting component is turned."""
+    total = 0
+    loc, owner, cards = s.loc, s.owner, s.cards
+    for e in range(len(loc)):
+        if loc[e] == IN_PLAY and owner[e] == p:
+            for types, amount in cards[e].discounts:
+                for t in types:
+                    if t in card.types:
+                        total += amount
+                        break
+    return total
+
+
+def placement_payments(pool: tuple, card, discount: int) -> list:
+    """Every payment of ``card``'s placement cost after a discount used as fully as possible (§4.3)."""
+    fixed, any_n = card.cost, card.cost_any
+    d = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n)
+    if d == 0:
+        if not _covers(pool, fixed):
+            return []
+        rest = _sub(pool, fixed)
+        return [_add(fixed, x) for x in payments(rest, any_n)] if any_n else [fixed]
+    out = []
+    seen = set()
+    for re in range(min(fixed[0], d) + 1):
+        for rl in range(min(fixed[1], d - re) + 1):
+            for rc in range(min(fixed[2], d - re - rl) + 1):
+                for rd in range(min(fixed[3], d - re - rl - rc) + 1):
+                    left = d - re - rl - rc - rd
+                    if left > any_n:
+                        continue
+                    f2 = (fixed[0] - re, fixed[1] - rl, fixed[2] - rc, fixed[3] - rd, fixed[4])
+                    if not _covers(pool, f2):
+                        continue
+                    rest = _sub(pool, f2)
+                    for x in payments(rest, any_n - left):
+                        pay = _add(f2, x)
+                        if pay not in seen:
+                            seen.add(pay)
+                            out.append(pay)
+    return out
+
+
+def legal_actions(s) -> list:
+    """All legal actions of the acting player (see the module docstring)."""
+    if s.stack:
+        return _pending_actions(s, s.stack[-1])
+    phase = s.phase
+    if phase == ACTIONS:
+        if s.passed[s.turn]:
+            return []
+        return main_actions(s, s.turn)
+    if phase == SETUP_CHOOSE_MAGES:
+        p = s.turn
+        return [(A.CHOOSE_MAGE, p, e) for e in range(len(s.loc))
+                if s.loc[e] == BEING_CHOSEN and s.owner[e] == p and s.cards[e].kind == C.MAGE]
+    if phase == SETUP_CHOOSE_ITEMS:
+        p = s.turn
+        return [(A.CHOOSE_ITEM, p, e) for e in _supply_items(s)]
+    if phase == SETUP_DRAFT:
+        p = s.turn
+        return [(A.DRAFT_PICK, p, e) for e in range(s.n_art) if s.loc[e] == DRAFTING and s.owner[e] == p]
+    return []
+
+
+def _supply_items(s):
+    first = s.item_first
+    return [e for e in range(first, first + len(C.MAGIC_ITEMS)) if s.loc[e] == AVAILABLE]
+
+
+def main_actions(s, p: int) -> list:
+    """The main actions of §4.2, in order."""
+    out = []
+    loc, owner, cards = s.loc, s.owner, s.cards
+    pool = s.pool_of(p)
+    hand = s.hand(p)
+    for e in hand:
+        card = cards[e]
+        for pay in placement_payments(pool, card, discount_for(s, p, card)):
+            out.append((A.PLACE, p, e, pay))
+    n = len(loc)
+    if pool[4] >= 4:
+        top = False
+        for e in range(n):
+            if cards[e].kind == C.MONUMENT:
+                if loc[e] == AVAILABLE:
+                    out.append((A.CLAIM_MONUMENT, p, e))
+                elif loc[e] == MONUMENT_DECK:
+                    top = True
+        if top:
+            out.append((A.CLAIM_TOP, p))
+    for e in range(n):
+        if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER and _covers(pool, cards[e].cost):
+            out.append((A.CLAIM_POP, p, e, cards[e].cost))
+    for e in hand:
+        for g in DISCARD_GAINS:
+            out.append((A.DISCARD, p, e, g))
+    for e in range(n):
+        if loc[e] == IN_PLAY and owner[e] == p:
+            card = cards[e]
+            if card.powers:
+                turned = s.turned[e]
+                for pw in card.powers:
+                    if pw.kind == C.ACTION and (not turned or pw.usable_while_turned):
+                        _power_actions(s, p, e, pw, pool, out)
+    for e in _supply_items(s):
+        out.append((A.PASS, p, e))
+    return out
+
+
+DISCARD_GAINS = ((0, 0, 0, 0, 1),) + tuple(
+    tuple(int(k == a) + int(k == b) for k in range(5)) for a in range(4) for b in range(a, 4))
+
+
+def _targets(s, p: int, e: int, pw) -> list | None:
+    """Candidate targets of a power in the protocol's order; None when it has no target at all."""
+    rule = pw.target_rule
+    if rule is None:
+        return None
+    loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
+    if rule == "hand":
+        return s.hand(p)
+    n = s.n_art
+    if rule == "own_turned":
+        mine = [x for x in range(len(loc)) if loc[x] == IN_PLAY and owner[x] == p and turned[x]]
+        mine.append(e)
+        return mine
+    if rule == "own_turned_creature":
+        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and turned[x] and cards[x].is_creature]
+    if rule == "own_component":
+        return [x for x in range(len(loc)) if loc[x] == IN_PLAY and owner[x] == p]
+    if rule == "turn_dragon":
+        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and not turned[x] and cards[x].is_dragon]
+    if rule == "turn_creature":
+        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and not turned[x] and cards[x].is_creature]
+    if rule == "destroy_own_any":
+        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p]
+    if rule == "destroy_own_other":
+        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and x != e]
+    if rule == "destroy_own_dragon_creature":
+        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p
+                and (cards[x].is_dragon or cards[x].is_creature)]
+    raise AssertionError(rule)
+
+
+def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
+    """Append every UsePower step of one usable-looking power (§4.4)."""
+    fixed = pw.pay
+    if not _covers(pool, fixed):
+        return
+    if pw.chooses_rival and s.np < 2:
+        return
+    idx = pw.index
+    if pw.identical:
+        _identical_power_actions(s, p, e, pw, pool, out)
+        return
+    rest = _sub(pool, fixed)
+    if pw.pay_any:
+        pays = [_add(fixed, x) for x in payments(rest, pw.pay_any, pw.any_kinds)]
+        if not pays:
+            return
+    else:
+        pays = [fixed]
+    fixed_gain = _add(pw.gain_pool, pw.store)
+    if pw.mix_count:
+        gs = [_add(g, fixed_gain) for g in gains(pw.mix_count, pw.mix_kinds)]
+    else:
+        gs = [fixed_gain]
+    if pw.places is not None:
+        for pay in pays:
+            for g in gs:
+                out.append((A.POWER, p, e, idx, -1, -1, pay, g))
+        return
+    targets = _targets(s, p, e, pw)
+    if targets is None:
+        targets = [-1]
+    else:
+        if not targets and pw.needs_target:
+            return
+        if not pw.needs_target and (s.reference or not targets):
+            targets = targets + [-1]
+    rivals = [q for q in range(s.np) if q != p] if pw.chooses_rival else [-1]
+    cost_gain = pw.cost_gain
+    for t in targets:
+        if cost_gain is not None and cost_gain[3] is None:
+            card = s.cards[t]
+            n = card.cost_total + cost_gain[2]
+            tg = gains(n) if n > 0 else (ZERO,)
+        else:
+            tg = gs
+        for pay in pays:
+            for g in tg:
+                for r in rivals:
+                    out.append((A.POWER, p, e, idx, t, r, pay, g))
+
+
+def _identical_power_actions(s, p, e, pw, pool, out):
+    idx = pw.index
+    if pw.remove_self is not None:  # Athanor: 6 Elan off the card, X identical -> X Gold
+        on = s.essences_on(e)
+        if not _covers(on, pw.remove_self):
+            return
+        out.append((A.POWER, p, e, idx, -1, -1, ZERO, ZERO))
+        for k in range(5):
+            for x in range(1, pool[k] + 1):
+                out.append((A.POWER, p, e, idx, -1, -1, _unit(k, x), ZERO))
+        return
+    if pw.pay_any:  # Philosopher's Stone: 2 any + X identical -> X Gold
+        total = sum(pool)
+        if total < pw.pay_any:
+            return
+        seen = set()
+        for t in range(pw.pay_any, total + 1):
+            x = t - pw.pay_any
+            for k in range(5):
+                if pool[k] < x:
+                    continue
+                rest = list(pool)
+                rest[k] -= x
+                for base in payments(tuple(rest), pw.pay_any):
+                    pay = list(base)
+                    pay[k] += x
+                    pay = tuple(pay)
+                    if pay not in seen:
+                        seen.add(pay)
+                        out.append((A.POWER, p, e, idx, -1, -1, pay, (0, 0, 0, 0, x)))
+        return
+    # Prism's second power: X identical -> X of another non-Gold kind
+    out.append((A.POWER, p, e, idx, -1, -1, ZERO, ZERO))
+    for k in range(5):
+        for x in range(1, pool[k] + 1):
+            for o in range(4):
+                if o != k:
+                    out.append((A.POWER, p, e, idx, -1, -1, _unit(k, x), _unit(o, x)))
+
+
+def _unit(k, x):
+    v = [0, 0, 0, 0, 0]
+    v[k] = x
+    return tuple(v)
+
+
+# -- pending choices ---------------------------------------------------------------------------------
+
+def _pending_actions(s, top) -> list:
+    kind, p = top[0], top[1]
+    if kind == P_GAIN:
+        e, n, kinds = top[2], top[3], top[4]
+        return [(A.GAIN, p, e, g) for g in choices(n, kinds)]
+    if kind == P_TAKE:
+        return [(A.TAKE, p, top[2], A.TAKE_STORED), (A.TAKE, p, top[2], A.LEAVE_STORED)]
+    if kind == P_LIFE:
+        return life_loss_actions(s, top)
+    if kind == P_CCOST:
+        e = top[2]
+        out = []
+        if _covers(s.pool_of(p), s.cards[e].collect_cost):
+            out.append((A.COLLECT_COST, p, e, A.PAY_COST))
+        if not s.turned[e]:
+            out.append((A.COLLECT_COST, p, e, A.PAY_TURN))
+        if not out:
+            out.append((A.COLLECT_COST, p, e, A.DECLINE_COST))
+        return out
+    if kind == P_SCRYDECK:
+        return [(A.SCRY_DECK, p, 0), (A.SCRY_DECK, p, 1)]
+    if kind == P_SCRYORDER:
+        m = len(top[3])
+        return [(A.SCRY_ORDER, p, perm) for perm in permutations(range(m))]
+    if kind == P_DISCARD:
+        return [(A.DISCARD_CHOICE, p, combo) for combo in combinations(s.hand(p), top[2])]
+    if kind == P_PLACE:
+        return placement_choice_actions(s, top)
+    if kind == P_VREACT:
+        e, idx = top[2], top[3]
+        pw = s.cards[e].powers[idx]
+        out = []
+        if _covers(s.pool_of(p), pw.pay):
+            out.append((A.V_REACT, p, e, idx, pw.pay))
+        out.append((A.DECLINE, p, e))
+        return out
+    return chance_outcomes(s, top)
+
+
+def placement_choice_actions(s, top) -> list:
+    """Answers to a power's pending placement (§3.8, §4.3): qualifying cards with payments, then
+    Decline (always under the reference ruleset; officially only when nothing can be placed)."""
+    p, source, place = top[1], top[2], top[3]
+    _, origin, required, free, extra = place
+    loc, owner, cards = s.loc, s.owner, s.cards
+    if origin == "hand":
+        where = HAND
+        cands = [x for x in range(s.n_art) if loc[x] == HAND and owner[x] == p]
+    elif origin == "own_discard_pile":
+        where = DISCARD
+        cands = [x for x in range(s.n_art) if loc[x] == DISCARD and owner[x] == p]
+    else:
+        where = DISCARD
+        cands = [x for x in range(s.n_art) if loc[x] == DISCARD]
+    del where
+    out = []
+    pool = s.pool_of(p)
+    for x in cands:
+        card = cards[x]
+        if required == "dragon" and not card.is_dragon:
+            continue
+        if free:
+            out.append((A.PLACE, p, x, ZERO))
+            continue
+        for pay in placement_payments(pool, card, discount_for(s, p, card) + extra):
+            out.append((A.PLACE, p, x, pay))
+    if s.reference or not out:
+        out.append((A.DECLINE, p, source))
+    return out
+
+
+def life_loss_actions(s, top) -> list:
+    """A victim's answers to a Life loss (§4.5 item 3; official payment rule unless reference)."""
+    _, p, attacker, amount, effect = top
+    out = []
+    pool = s.pool_of(p)
+    loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
+    is_dragon = effect[2]
+    for e in range(len(loc)):
+        if loc[e] != IN_PLAY or owner[e] != p:
+            continue
+        for pw in cards[e].powers:
+            if pw.kind != C.REACT:
+                continue
+            if pw.trigger == C.TRIGGER_LIFE_LOSS or (pw.trigger == C.TRIGGER_DRAGON and is_dragon):
+                if pw.turn_self and turned[e]:
+                    continue
+                if not _covers(pool, pw.pay):
+                    continue
+                out.append((A.LL_REACT, p, e, pw.index, -1, pw.pay, _add(pw.store, pw.gain_pool)))
+    rider = effect[3]
+    if rider is not None:
+        if rider[0] == "pay":
+            if _covers(pool, rider[1]):
+                out.append((A.LL_REACT, p, attacker, 0, -1, rider[1], ZERO))
+        elif rider[0] == "discard":
+            for x in s.hand(p):
+                out.append((A.LL_REACT, p, attacker, 0, x, ZERO, ZERO))
+        else:
+            for x in range(s.n_art):
+                if loc[x] == IN_PLAY and owner[x] == p:
+                    out.append((A.LL_REACT, p, attacker, 0, x, ZERO, ZERO))
+    for pay in life_loss_payments(pool, amount, s.reference):
+        out.append((A.LL_CHOICE, p, pay))
+    return out
+
+
+def life_loss_payments(pool: tuple, damage: int, reference: bool) -> list:
+    """Ways to suffer a Life loss of ``damage``.
+
+    Official rule: lose Life first; for each Life you lack, 2 other essences (Gold allowed) of your
+    choice, as many as you have.  Reference rule (§4.5): any mix of Life and pairs of others while the
+    loss can be covered, else the whole pool."""
+    life = pool[1]
+    others = pool[0] + pool[2] + pool[3] + pool[4]
+    no_life = (pool[0], 0, pool[2], pool[3], pool[4])
+    if not reference:
+        paid = min(life, damage)
+        need = min(2 * (damage - paid), others)
+        return [(x[0], paid, x[2], x[3], x[4]) for x in payments(no_life, need, NON_LIFE)]
+    if life + others // 2 >= damage:
+        out = []
+        for paid in range(min(life, damage) + 1):
+            need = 2 * (damage - paid)
+            if others >= need:
+                for x in payments(no_life, need, NON_LIFE):
+                    out.append((x[0], paid, x[2], x[3], x[4]))
+        return out
+    return [pool]
+
+
+# -- chance --------------------------------------------------------------------------------------------
+
+def chance_outcomes(s, top) -> list:
+    """The possible outcomes of a chance point, as the search enumerates them (§4.6)."""
+    kind, p = top[0], top[1]
+    if kind == P_DRAW:
+        known, u, must = top[2], top[3], top[4]
+        pool = [e for e in s.deck(p) if s.order[e] < 0 and e not in must]
+        return [(A.R_DRAW, p, known, tuple(sorted(must + combo))) for combo in combinations(pool, u - len(must))]
+    if kind == P_SCRYREV:
+        deck_type, r, must = top[2], top[4], top[5]
+        cands = _deck_cards(s, p, deck_type)
+        pool = [e for e in cands if s.order[e] < 0 and e not in must]
+        return [(A.R_SCRY, p, tuple(sorted(must + combo))) for combo in combinations(pool, r - len(must))]
+    if kind in (P_MONDRAW, P_MONREV):
+        code = A.R_MON_DRAW if kind == P_MONDRAW else A.R_MON_REVEAL
+        deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
+        known = [e for e in deck if s.order[e] == 0]
+        return [(code, p, e) for e in (known or deck)]
+    raise AssertionError(top)
+
+
+def _deck_cards(s, p, deck_type):
+    if deck_type == DECK_ARTIFACT:
+        return [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
+    return [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]

@@ -1,0 +1,68 @@
+"""What one player may see (`observation`), and nothing more."""
+
+from __future__ import annotations
+
+from . import cards as C
+from .state import (BEING_CHOSEN, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, HAND, IN_PLAY, AVAILABLE,
+                    MONUMENT_DECK, LOCATION_NAMES, PHASE_NAMES)
+
+
+def observation(s, player: int) -> dict:
+    """A plain dict of everything ``player`` may see: their own hand, their deck's contents (sorted, not
+    its order, except cards whose position they learned by scrying), the rival's hand and deck sizes,
+    discard piles, everything in play, the face-up monuments and places of power, all pools, the
+    pending decision.  Never the rival's hand, deck or undecided mages, nor any deck order."""
+    players = []
+    for p in range(s.np):
+        mine = p == player
+        hand = s.hand(p)
+        deck = s.deck(p)
+        entry = {
+            "pool": list(s.pool_of(p)),
+            "vp": s.vp(p),
+            "passed": bool(s.passed[p]),
+            "first_player": s.fp == p,
+            "hand_size": len(hand),
+            "deck_size": len(deck),
+            "discard": sorted(s.cards[e].id for e in s.discard_pile(p)),
+            "in_play": [_component(s, e) for e in s.in_play(p)],
+        }
+        if mine:
+            entry["hand"] = sorted(s.cards[e].id for e in hand)
+            entry["deck"] = sorted(s.cards[e].id for e in deck)
+            known = sorted((e for e in deck if s.order[e] >= 0), key=lambda e: s.order[e])
+            entry["deck_top_known"] = [s.cards[e].id for e in known]
+            entry["mage_options"] = sorted(s.cards[e].id for e in range(len(s.loc))
+                                           if s.loc[e] == BEING_CHOSEN and s.owner[e] == p)
+            entry["draft_packet"] = sorted(s.cards[e].id for e in range(s.n_art)
+                                           if s.loc[e] == DRAFTING and s.owner[e] == p)
+        if s.known_decks and s.known_decks[player] and not mine:
+            entry["known_artifacts"] = sorted(s.known_decks[player])
+        players.append(entry)
+    monument_deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
+    known_monuments = sorted((e for e in monument_deck if s.order[e] >= 0), key=lambda e: s.order[e])
+    top = s.stack[-1] if s.stack else None
+    return {
+        "player": player,
+        "phase": PHASE_NAMES[s.phase],
+        "round": s.round,
+        "current_player": s.current_player(),
+        "players": players,
+        "monuments_face_up": [s.cards[e].id for e in range(len(s.loc))
+                              if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MONUMENT],
+        "monument_deck_size": len(monument_deck),
+        "monument_deck_top_known": [s.cards[e].id for e in known_monuments],
+        "places_of_power": [s.cards[e].id for e in range(len(s.loc))
+                            if s.loc[e] == AVAILABLE and s.cards[e].kind == C.PLACE_OF_POWER],
+        "magic_items_available": [s.cards[e].id for e in range(len(s.loc))
+                                  if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MAGIC_ITEM],
+        "pending": None if top is None else {"kind": top[0], "player": top[1]},
+        "winners": list(s.won),
+    }
+
+
+def _component(s, e: int) -> dict:
+    return {"id": s.cards[e].id, "turned": bool(s.turned[e]), "essences": list(s.essences_on(e))}
+
+
+__all__ = ["observation", "HAND", "DISCARD", "IN_PLAY", "DECK", "DRAFT_RESERVE", "LOCATION_NAMES"]

@@ -1,0 +1,231 @@
+"""Starting a game: from the protocol's dictated setup, or dealt from a seed in one of three variants.
+
+Variants (`new_game`):
+- ``standard``: 2 mages and 8 artifacts each (3 in hand), 5 places of power on random sides,
+  2 face-up monuments over a deck of 8, first player drawn from the seed.
+- ``first_game``: two of the four preset hands with their mages, 5 more unseen artifacts each dealt
+  from the artifacts no preset hand uses, places of power on their first-game sides.
+- ``draft``: 2 mages each; artifacts drafted (4 dealt, keep 1 and pass left until none are left, then
+  4 more passed right), each pick a decision; then shuffle, draw 3, choose mage and magic items.
+
+Rulesets: ``official`` (default) plays by the rulebook; ``reference`` reproduces the public reference
+engine behind the protocol where it differs (cards/DIFFERENCES.md rows 1-5).
+"""
+
+from __future__ import annotations
+
+from . import cards as C
+from . import rng as R
+from .errors import SetupError
+from .state import (AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, NOBODY,
+                    SETUP_CHOOSE_MAGES, SETUP_DRAFT, GameState)
+
+VARIANTS = ("standard", "first_game", "draft")
+RULESETS = ("official", "reference")
+
+
+def build_state(num_players: int, artifact_decks: list, mage_options: list, monument_display: list,
+                monument_deck: list, places_of_power: list, first_player: int = 0,
+                starting_essences: list | None = None, ruleset: str = "official",
+                auto_chance: bool = True) -> GameState:
+    """A game at mage choice from explicit card lists (the protocol's ``ResolveGameSetup``).
+
+    ``artifact_decks[p]``: the first three cards are ``p``'s hand, the rest the deck (order unknown).
+    ``starting_essences[p]`` (5-tuples) replaces the default one of each essence.
+    """
+    if num_players not in (1, 2):
+        raise SetupError("the engine plays 1 or 2 players")
+    if ruleset not in RULESETS:
+        raise SetupError(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESETS)})")
+    if len(mage_options) < num_players:
+        raise SetupError("every player needs mage options")
+    entities = []
+    loc = []
+    owner = []
+    for p in range(num_players):
+        for i, card in enumerate(artifact_decks[p] if p < len(artifact_decks) else ()):
+            _expect(card, C.ARTIFACT)
+            entities.append(card)
+            loc.append(HAND if i < 3 else DECK)
+            owner.append(p)
+    n_art = len(entities)
+    for p in range(num_players):
+        for card in mage_options[p]:
+            _expect(card, C.MAGE)
+            entities.append(card)
+            loc.append(BEING_CHOSEN)
+            owner.append(p)
+    item_first = len(entities)
+    for card in C.MAGIC_ITEMS:
+        entities.append(card)
+        loc.append(AVAILABLE)
+        owner.append(NOBODY)
+    for group, where in ((monument_display, AVAILABLE), (monument_deck, MONUMENT_DECK)):
+        for card in group:
+            _expect(card, C.MONUMENT)
+            entities.append(card)
+            loc.append(where)
+            owner.append(NOBODY)
+    for card in places_of_power:
+        _expect(card, C.PLACE_OF_POWER)
+        entities.append(card)
+        loc.append(AVAILABLE)
+        owner.append(NOBODY)
+    ids = [c.id for c in entities]
+    if len(set(ids)) != len(ids):
+        raise SetupError("a card appears twice in the setup")
+    if not 0 <= first_player < num_players:
+        raise SetupError("first player out of range")
+    s = GameState.__new__(GameState)
+    s.np = num_players
+    s.cards = tuple(entities)
+    s.n_art = n_art
+    names = {}
+    for e, c in enumerate(entities):
+        names[c.name] = e
+        names[c.ref_name] = e
+        names[c.id] = e
+    s.names = names
+    s.reference = ruleset == "reference"
+    s.item_first = item_first
+    n = len(entities)
+    s.loc = loc
+    s.owner = owner
+    s.turned = [0] * n
+    s.ess = [0] * (5 * n)
+    s.order = [-1] * n
+    pool = []
+    for p in range(num_players):
+        if starting_essences is not None and p < len(starting_essences) and starting_essences[p] is not None:
+            pool.extend(starting_essences[p])
+        else:
+            pool.extend((1, 1, 1, 1, 1))
+    s.pool = pool
+    s.passed = [False] * num_players
+    s.temp_vp = [0] * num_players
+    s.fp = first_player
+    s.mage_done = [False] * num_players
+    s.phase = SETUP_CHOOSE_MAGES
+    s.round = 0
+    s.turn = first_player
+    s.stack = []
+    s.won = ()
+    s.turn_done = False
+    s.vcheck = 0
+    s.vtrigger = -1
+    s.cplayer = s.cpass = s.cpos = 0
+    s.item_picks = 0
+    s.draft_stage = 0
+    s.rng = 0
+    s.auto_chance = auto_chance
+    s.known_decks = ()
+    s._legal = None
+    return s
+
+
+def _expect(card, kind):
+    if not isinstance(card, C.Card) or card.kind != kind:
+        raise SetupError(f"{getattr(card, 'name', card)!r} is not a {C.KIND_NAMES[kind].lower()}")
+
+
+def new_game(seed: int, variant: str = "standard", ruleset: str = "official") -> GameState:
+    """A two-player game dealt from ``seed``; chance is resolved from the state's own RNG."""
+    if variant not in VARIANTS:
+        raise SetupError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
+    rng = R.derive_seed(seed, "deal")
+    fp, rng = R.below(rng, 2)
+    tiles = []
+    for first_side, other_side in C.TILES:
+        if variant == "first_game":
+            tiles.append(first_side)
+        else:
+            flip, rng = R.below(rng, 2)
+            tiles.append(other_side if flip else first_side)
+    monuments = list(C.MONUMENTS)
+    rng = R.shuffle(rng, monuments)
+    mages = list(C.MAGES)
+    artifacts = list(C.ARTIFACTS)
+    if variant == "first_game":
+        presets = list(C.FIRST_GAME["preset_hands"])
+        chosen, rng = R.sample(rng, presets, 2)
+        preset_ids = {a for h in presets for a in h["artifacts"]}
+        rest = [c for c in artifacts if c.id not in preset_ids]
+        rng = R.shuffle(rng, rest)
+        decks = []
+        mage_options = []
+        for p, hand in enumerate(chosen):
+            deck = [C.BY_ID[a] for a in hand["artifacts"]] + rest[5 * p:5 * p + 5]
+            decks.append(deck)
+            mage_options.append([C.BY_ID[hand["mage"]]])
+    else:
+        rng = R.shuffle(rng, mages)
+        rng = R.shuffle(rng, artifacts)
+        mage_options = [mages[0:2], mages[2:4]]
+        decks = [artifacts[0:8], artifacts[8:16]]
+    s = build_state(2, decks, mage_options, monuments[:2], monuments[2:], tiles, first_player=fp,
+                    ruleset=ruleset)
+    s.rng = R.derive_seed(seed, "chance")
+    if variant == "draft":
+        _start_draft(s)
+    elif variant == "standard":
+        # The dealt hand is three random cards of the eight: the deck is shuffled, order unknown.
+        pass
+    return s
+
+
+# -- the draft -----------------------------------------------------------------------------------------
+
+def _start_draft(s) -> None:
+    """Artifacts 0-3 of each player's deal form the first packet, 4-7 the second (held back)."""
+    for p in range(s.np):
+        mine = [e for e in range(s.n_art) if s.owner[e] == p]
+        for i, e in enumerate(mine):
+            s.loc[e] = DRAFTING if i < 4 else DRAFT_RESERVE
+    s.phase = SETUP_DRAFT
+    s.draft_stage = 0
+    s.mage_done = [False] * s.np  # reused: who has picked in this stage
+    s.turn = 0
+
+
+def draft_pick(s, p: int, e: int) -> None:
+    """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
+    s.loc[e] = DECK
+    s.owner[e] = p
+    s.mage_done[p] = True
+    waiting = [q for q in range(s.np) if not s.mage_done[q]]
+    if waiting:
+        s.turn = waiting[0]
+        return
+    # Everyone picked: pass the packets (left in the first half, right in the second).
+    half = 0 if s.draft_stage < 3 else 1
+    step = 1 if half == 0 else -1
+    held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
+    for e2, q in held:
+        s.owner[e2] = (q + step) % s.np
+    s.draft_stage += 1
+    s.mage_done = [False] * s.np
+    if s.draft_stage in (3, 6):
+        # One card left in each packet: the last card received is kept.
+        for e2 in range(s.n_art):
+            if s.loc[e2] == DRAFTING:
+                s.loc[e2] = DECK
+        if s.draft_stage == 3:
+            for e2 in range(s.n_art):
+                if s.loc[e2] == DRAFT_RESERVE:
+                    s.loc[e2] = DRAFTING
+        else:
+            _finish_draft(s)
+            return
+    s.turn = 0
+
+
+def _finish_draft(s) -> None:
+    """Each player shuffles their 8, draws 3, then the mage choice begins."""
+    for p in range(s.np):
+        deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
+        hand, s.rng = R.sample(s.rng, deck, 3)
+        for e in hand:
+            s.loc[e] = HAND
+    s.phase = SETUP_CHOOSE_MAGES
+    s.mage_done = [False] * s.np
+    s.turn = s.fp

@@ -1,0 +1,225 @@
+"""The game state: flat, mutable, cheap to clone.
+
+Every card in a game is an *entity* with an index.  Entities are laid out as the protocol's "entity
+order": all artifacts (player 0's, then player 1's), all mages, the eight magic items, the monuments,
+the places of power.  Because of that layout, "component order" (artifacts, mage, magic item,
+monuments, places of power) is simply ascending entity index.
+
+Per-entity data lives in parallel lists (``loc``, ``owner``, ``turned``, ``order``) plus one flat list
+``ess`` holding five essence counts per entity.  Per-player data: ``pool`` (five counts per player),
+``passed``, ``temp_vp``.  Pending decisions are tuples on ``stack`` (top = last).  The chance RNG is
+one int.  `clone` copies the lists with ``[:]`` and shares the immutable card data; no deepcopy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import cards as C
+
+# Locations (the protocol's CardLocation values, plus two of our own for the draft).
+OUT_OF_GAME, AVAILABLE, MONUMENT_DECK, DECK, HAND, IN_PLAY, DISCARD, BEING_CHOSEN, DRAFTING, DRAFT_RESERVE = range(10)
+LOCATION_NAMES = ("OUT_OF_GAME", "AVAILABLE", "MONUMENT_DECK", "DECK", "HAND", "IN_PLAY", "DISCARD",
+                  "BEING_CHOSEN", "DRAFTING", "DRAFT_RESERVE")
+NOBODY = 5  # owner of unowned cards, as in the protocol
+
+# Phases (the protocol's GamePhase values, plus the draft).
+SETUP_GAME, SETUP_CHOOSE_MAGES, SETUP_CHOOSE_ITEMS, COLLECT, ACTIONS, VICTORY_CHECK, GAME_OVER, SETUP_DRAFT = range(8)
+PHASE_NAMES = ("SETUP_GAME", "SETUP_CHOOSE_MAGES", "SETUP_CHOOSE_ITEMS", "COLLECT", "ACTIONS",
+               "VICTORY_CHECK", "GAME_OVER", "SETUP_DRAFT")
+
+# Pending choices on the stack: tuples whose first item is one of these, second the deciding player.
+(P_GAIN,        # (P_GAIN, player, entity, amount, kinds)
+ P_TAKE,        # (P_TAKE, player, entity, bonus)  bonus: None | ("vault", n, kinds) | ("windup",)
+ P_CCOST,       # (P_CCOST, player, entity)
+ P_LIFE,        # (P_LIFE, victim, attacker entity, amount, effect)
+ P_DRAW,        # (P_DRAW, player, known entities, unknown count, must-include entities)  chance
+ P_DISCARD,     # (P_DISCARD, player, count)
+ P_SCRYDECK,    # (P_SCRYDECK, player, count)
+ P_SCRYREV,     # (P_SCRYREV, player, deck type, known entities, unknown count, must-include)  chance
+ P_SCRYORDER,   # (P_SCRYORDER, player, deck type, looked-at entities)
+ P_MONDRAW,     # (P_MONDRAW, player)  chance
+ P_MONREV,      # (P_MONREV, player)  chance
+ P_PLACE,       # (P_PLACE, player, power entity, place effect)
+ P_VREACT,      # (P_VREACT, player, entity, power index)
+ ) = range(13)
+CHANCE_PENDING = frozenset((P_DRAW, P_SCRYREV, P_MONDRAW, P_MONREV))
+
+DECK_ARTIFACT, DECK_MONUMENT = 0, 1
+
+
+class GameState:
+    """A Res Arcana game in progress.  Drive it only through the public methods:
+    `current_player`, `legal_actions`, `apply`, `clone`, `is_terminal`, `victory_points`, `winners`,
+    `observation`, `digest`."""
+
+    __slots__ = (
+        # shared, immutable for the whole game
+        "np", "cards", "n_art", "names", "reference", "item_first",
+        # entities
+        "loc", "owner", "turned", "ess", "order",
+        # players
+        "pool", "passed", "temp_vp", "fp", "mage_done",
+        # flow
+        "phase", "round", "turn", "stack", "won", "turn_done", "vcheck", "vtrigger",
+        "cplayer", "cpass", "cpos", "item_picks", "draft_stage",
+        # chance
+        "rng", "auto_chance",
+        # match knowledge: per player, the rival artifacts known from a face-up redraft
+        "known_decks",
+        # cache
+        "_legal",
+    )
+
+    # -- construction ---------------------------------------------------------------------------
+
+    def clone(self) -> "GameState":
+        """An independent copy: mutating either never changes the other."""
+        s = GameState.__new__(GameState)
+        s.np = self.np
+        s.cards = self.cards
+        s.n_art = self.n_art
+        s.names = self.names
+        s.reference = self.reference
+        s.item_first = self.item_first
+        s.loc = self.loc[:]
+        s.owner = self.owner[:]
+        s.turned = self.turned[:]
+        s.ess = self.ess[:]
+        s.order = self.order[:]
+        s.pool = self.pool[:]
+        s.passed = self.passed[:]
+        s.temp_vp = self.temp_vp[:]
+        s.fp = self.fp
+        s.mage_done = self.mage_done[:]
+        s.phase = self.phase
+        s.round = self.round
+        s.turn = self.turn
+        s.stack = self.stack[:]
+        s.won = self.won
+        s.turn_done = self.turn_done
+        s.vcheck = self.vcheck
+        s.vtrigger = self.vtrigger
+        s.cplayer = self.cplayer
+        s.cpass = self.cpass
+        s.cpos = self.cpos
+        s.item_picks = self.item_picks
+        s.draft_stage = self.draft_stage
+        s.rng = self.rng
+        s.auto_chance = self.auto_chance
+        s.known_decks = self.known_decks
+        s._legal = self._legal
+        return s
+
+    # -- the interface --------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The acting player: the player of the top pending choice, else the turn pointer."""
+        if self.stack:
+            return self.stack[-1][1]
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def winners(self) -> list[int]:
+        """The winners in ascending seat order (several on a shared victory); empty until the end."""
+        return list(self.winners_t())
+
+    def winners_t(self) -> tuple:
+        return self.won
+
+    def legal_actions(self) -> list:
+        """Every distinct legal action of the acting player, in the protocol's canonical order.
+        Empty only when the game is over.  The list is cached until the next `apply`; don't mutate it."""
+        if self._legal is None:
+            from .legal import legal_actions
+            self._legal = legal_actions(self)
+        return self._legal
+
+    def apply(self, action) -> None:
+        """Apply a legal action; raises `IllegalAction` (state unchanged) for anything else."""
+        from .apply import apply_checked
+        apply_checked(self, action)
+
+    def apply_unchecked(self, action) -> None:
+        """Fast path for agents: apply an action taken from `legal_actions()` of this very state,
+        without checking it.  Anything else may corrupt the state."""
+        from .apply import apply_action
+        apply_action(self, action)
+
+    def victory_points(self) -> list[int]:
+        """Each player's victory points now (First Player token and temporary points included)."""
+        return [self.vp(p) for p in range(self.np)]
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see; see `amigos.observe`."""
+        from .observe import observation
+        return observation(self, player)
+
+    def digest(self) -> str:
+        """A stable hash of the whole state (not of caches), equal for equal states on any Python."""
+        parts = (self.np, self.reference, self.loc, self.owner, self.turned, self.ess, self.order,
+                 self.pool, self.passed, self.temp_vp, self.fp, self.mage_done, self.phase, self.round,
+                 self.turn, self.stack, self.won, self.turn_done, self.vcheck, self.vtrigger,
+                 self.cplayer, self.cpass, self.cpos, self.item_picks, self.draft_stage, self.rng,
+                 self.auto_chance, [c.id for c in self.cards])
+        return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+    # -- queries used by the rules ----------------------------------------------------------------
+
+    def hand(self, p: int) -> list[int]:
+        loc, owner = self.loc, self.owner
+        return [e for e in range(self.n_art) if loc[e] == HAND and owner[e] == p]
+
+    def deck(self, p: int) -> list[int]:
+        loc, owner = self.loc, self.owner
+        return [e for e in range(self.n_art) if loc[e] == DECK and owner[e] == p]
+
+    def discard_pile(self, p: int) -> list[int]:
+        loc, owner = self.loc, self.owner
+        return [e for e in range(self.n_art) if loc[e] == DISCARD and owner[e] == p]
+
+    def in_play(self, p: int) -> list[int]:
+        """``p``'s components in play, in component order."""
+        loc, owner = self.loc, self.owner
+        return [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
+
+    def pool_of(self, p: int) -> tuple:
+        b = 5 * p
+        return tuple(self.pool[b:b + 5])
+
+    def essences_on(self, e: int) -> tuple:
+        b = 5 * e
+        return tuple(self.ess[b:b + 5])
+
+    def vp(self, p: int) -> int:
+        """Victory points of ``p`` (protocol §3.11): token, artifacts, monuments, places of power
+        (fixed, per essence on them, per own Dragon/Creature), temporary points."""
+        total = 1 if self.fp == p else 0
+        loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
+        dragons = creatures = 0
+        per_type = []
+        for e in range(len(loc)):
+            if loc[e] != IN_PLAY or owner[e] != p:
+                continue
+            c = cards[e]
+            total += c.points
+            if c.kind == C.ARTIFACT:
+                dragons += c.is_dragon
+                creatures += c.is_creature
+            elif c.kind == C.PLACE_OF_POWER:
+                if c.vp_per_essence is not None:
+                    b = 5 * e
+                    for k in range(5):
+                        if c.vp_per_essence[k]:
+                            total += c.vp_per_essence[k] * ess[b + k]
+                if c.vp_per_dragon or c.vp_per_creature:
+                    per_type.append(c)
+        for c in per_type:
+            total += c.vp_per_dragon * dragons + c.vp_per_creature * creatures
+        return total + self.temp_vp[p]
+
+    def find(self, name: str) -> int:
+        """The entity index of the card with this (printed or protocol) name; -1 if not in the game."""
+        return self.names.get(name, -1)

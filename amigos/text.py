@@ -1,0 +1,82 @@
+"""Short texts of actions for people and logs ("Place Fire Dragon paying 6 elan")."""
+
+from __future__ import annotations
+
+from . import actions as A
+from . import cards as C
+
+
+def essences_text(v) -> str:
+    """``(2, 0, 0, 0, 1)`` -> ``"2 elan, 1 gold"``; ``"nothing"`` for none."""
+    parts = [f"{v[k]} {C.ESSENCES[k]}" for k in range(5) if v[k]]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def action_text(state, a) -> str:
+    """A one-line description of action ``a`` in ``state``."""
+    kind, p = a[0], a[1]
+    name = lambda e: state.cards[e].name  # noqa: E731
+    if kind == A.PLACE:
+        return f"Place {name(a[2])} paying {essences_text(a[3])}"
+    if kind == A.CLAIM_MONUMENT:
+        return f"Claim {name(a[2])} for 4 gold"
+    if kind == A.CLAIM_TOP:
+        return "Claim the top monument of the deck for 4 gold"
+    if kind == A.CLAIM_POP:
+        return f"Claim {name(a[2])} paying {essences_text(a[3])}"
+    if kind == A.DISCARD:
+        return f"Discard {name(a[2])} for {essences_text(a[3])}"
+    if kind == A.POWER:
+        card = state.cards[a[2]]
+        text = f"Use {card.name}" + (f" ({card.powers[a[3]].text})" if card.powers[a[3]].text else "")
+        extra = []
+        if a[4] >= 0:
+            extra.append(f"on {name(a[4])}")
+        if a[5] >= 0:
+            extra.append(f"choosing player {a[5] + 1}")
+        if any(a[6]):
+            extra.append(f"paying {essences_text(a[6])}")
+        if any(a[7]):
+            extra.append(f"gaining {essences_text(a[7])}")
+        return text + (": " + ", ".join(extra) if extra else "")
+    if kind == A.PASS:
+        return f"Pass, taking {name(a[2])}"
+    if kind == A.DECLINE:
+        return f"Decline ({name(a[2])})"
+    if kind == A.LL_REACT:
+        owner = state.owner[a[2]]
+        if owner != p:
+            how = f"discarding {name(a[4])}" if a[4] >= 0 and state.cards[a[4]].kind == C.ARTIFACT and \
+                state.loc[a[4]] == 4 else (f"destroying {name(a[4])}" if a[4] >= 0 else f"paying {essences_text(a[5])}")
+            return f"Ignore the life loss from {name(a[2])} by {how}"
+        return f"React with {name(a[2])}" + (f" paying {essences_text(a[5])}" if any(a[5]) else "")
+    if kind == A.LL_CHOICE:
+        return f"Lose {essences_text(a[2])}"
+    if kind == A.V_REACT:
+        return f"Use {name(a[2])} paying {essences_text(a[4])}"
+    if kind == A.TAKE:
+        return ("Take" if a[3] == A.TAKE_STORED else "Leave") + f" the essences on {name(a[2])}"
+    if kind == A.COLLECT_COST:
+        return {A.PAY_COST: "Pay", A.PAY_TURN: "Turn", A.DECLINE_COST: "Neither pay nor turn"}[a[3]] + \
+            f" for {name(a[2])}'s collect cost"
+    if kind == A.GAIN:
+        return f"Collect {essences_text(a[3])} from {name(a[2])}"
+    if kind == A.SCRY_DECK:
+        return "Look at " + ("your artifact deck" if a[2] == 0 else "the monument deck")
+    if kind == A.SCRY_ORDER:
+        return "Put them back in order " + (", ".join(str(i + 1) for i in a[2]) or "(none)")
+    if kind == A.DISCARD_CHOICE:
+        return "Discard " + (", ".join(name(e) for e in a[2]) or "nothing")
+    if kind == A.CHOOSE_MAGE:
+        return f"Choose {name(a[2])} as mage"
+    if kind == A.CHOOSE_ITEM:
+        return f"Choose the magic item {name(a[2])}"
+    if kind == A.DRAFT_PICK:
+        return f"Draft {name(a[2])}"
+    if kind == A.R_DRAW:
+        return "Draw " + ", ".join(name(e) for e in a[2] + a[3])
+    if kind == A.R_SCRY:
+        return "Reveal " + ", ".join(name(e) for e in a[2])
+    if kind == A.R_MON_DRAW:
+        return f"The top monument is {name(a[2])}"
+    return f"{name(a[2])} is turned face up"
