@@ -28,7 +28,8 @@ def action_text(state, a) -> str:
         return f"Discard {name(a[2])} for {essences_text(a[3])}"
     if kind == A.POWER:
         card = state.cards[a[2]]
-        text = f"Use {card.name}" + (f" ({card.powers[a[3]].text})" if card.powers[a[3]].text else "")
+        actions = [pw for pw in card.powers if pw.kind == C.ACTION]
+        text = f"Use {card.name}" + (f" power {a[3] + 1}" if len(actions) > 1 else "")
         extra = []
         if a[4] >= 0:
             extra.append(f"on {name(a[4])}")

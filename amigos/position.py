@@ -1,0 +1,92 @@
+"""Building a position directly, for tests and analysis: these cards in play, this hand, these essences.
+
+    s = build_position(
+        players=[
+            {"mage": "witch", "item": "alchemy", "in_play": ["fire_dragon", "vault"], "hand": ["hawk"],
+             "deck": ["prism"], "discard": [], "pool": {"elan": 3, "gold": 1},
+             "essences_on": {"vault": {"gold": 1}}, "turned": ["vault"], "monuments": ["temple"],
+             "places": ["coral_castle"]},
+            {"mage": "healer", "item": "protection", "pool": {"life": 2}},
+        ],
+        monuments_face_up=["obelisk"], monument_deck=["library"], places_of_power=["sacred_grove"],
+        first_player=0, turn=0, ruleset="official")
+
+Cards are named by id or printed name.  The position starts in the action phase of round 1 with
+``turn`` to act and nothing pending; chance is resolved from ``seed`` unless ``auto_chance`` is False.
+"""
+
+from __future__ import annotations
+
+from . import cards as C
+from .errors import SetupError
+from .setup import build_state
+from .state import ACTIONS, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK, AVAILABLE, NOBODY
+
+
+def _card(name: str):
+    card = C.BY_ID.get(name) or C.BY_NAME.get(name)
+    if card is None:
+        raise SetupError(f"unknown card {name!r}")
+    return card
+
+
+def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), places_of_power=(),
+                   first_player: int = 0, turn: int | None = None, ruleset: str = "official",
+                   seed: int = 0, auto_chance: bool = True, round_number: int = 1):
+    """A game in the action phase with exactly the given cards, essences and turned components."""
+    zones = ("hand", "deck", "discard", "in_play")
+    decks = []
+    for spec in players:
+        cards = []
+        for zone in zones:
+            cards.extend(_card(n) for n in spec.get(zone, ()))
+        decks.append(cards)
+    # build_state puts the first three artifacts in hand; every location is set explicitly below.
+    mages = [[_card(spec["mage"])] if spec.get("mage") else [] for spec in players]
+    if any(not m for m in mages):
+        raise SetupError("every player needs a mage")
+    monuments = [_card(n) for n in monuments_face_up]
+    deck = [_card(n) for n in monument_deck]
+    owned_monuments = [[_card(n) for n in spec.get("monuments", ())] for spec in players]
+    owned_places = [[_card(n) for n in spec.get("places", ())] for spec in players]
+    all_monuments = monuments + deck + [c for group in owned_monuments for c in group]
+    all_places = [_card(n) for n in places_of_power] + [c for group in owned_places for c in group]
+    pools = [tuple(spec.get("pool", {}).get(k, 0) for k in C.ESSENCES) for spec in players]
+    s = build_state(len(players), decks, mages, all_monuments, [], all_places, first_player=first_player,
+                    starting_essences=pools, ruleset=ruleset, auto_chance=auto_chance)
+    s.rng = seed
+    for p, spec in enumerate(players):
+        for zone, where in (("hand", HAND), ("deck", DECK), ("discard", DISCARD), ("in_play", IN_PLAY)):
+            for name in spec.get(zone, ()):
+                e = s.find(_card(name).name)
+                s.loc[e] = where
+                s.owner[e] = p
+        s.loc[s.find(mages[p][0].name)] = IN_PLAY
+        if spec.get("item"):
+            e = s.find(_card(spec["item"]).name)
+            s.loc[e] = IN_PLAY
+            s.owner[e] = p
+        for group in (owned_monuments[p], owned_places[p]):
+            for card in group:
+                e = s.find(card.name)
+                s.loc[e] = IN_PLAY
+                s.owner[e] = p
+        for name in spec.get("turned", ()):
+            s.turned[s.find(_card(name).name)] = 1
+        for name, amount in (spec.get("essences_on") or {}).items():
+            e = s.find(_card(name).name)
+            s.ess[5 * e:5 * e + 5] = [amount.get(k, 0) for k in C.ESSENCES]
+        s.passed[p] = bool(spec.get("passed", False))
+        s.mage_done[p] = True
+    for card in deck:
+        e = s.find(card.name)
+        s.loc[e] = MONUMENT_DECK
+        s.owner[e] = NOBODY
+    for card in monuments:
+        s.loc[s.find(card.name)] = AVAILABLE
+    s.phase = ACTIONS
+    s.round = round_number
+    s.item_picks = len(players)
+    s.turn = first_player if turn is None else turn
+    s._legal = None
+    return s
