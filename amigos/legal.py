@@ -25,20 +25,18 @@ NON_LIFE = (C.ELAN, C.CALM, C.DEATH, C.GOLD)
 @lru_cache(maxsize=1 << 16)
 def payments(avail: tuple, n: int, kinds: tuple = ALL) -> tuple:
     """Every way to pay ``n`` essences of ``kinds`` out of ``avail``, ascending lexicographic (§4.1)."""
+    a0, a1, a2, a3, a4 = (avail[k] if k in kinds else 0 for k in range(5))
     out = []
-    limits = [avail[k] if k in kinds else 0 for k in range(5)]
-
-    def rec(i, left, vec):
-        if i == 4:
-            if left <= limits[4]:
-                out.append(tuple(vec) + (left,))
-            return
-        for x in range(min(limits[i], left) + 1):
-            vec.append(x)
-            rec(i + 1, left - x, vec)
-            vec.pop()
-
-    rec(0, n, [])
+    for x0 in range(min(a0, n) + 1):
+        r0 = n - x0
+        for x1 in range(min(a1, r0) + 1):
+            r1 = r0 - x1
+            for x2 in range(min(a2, r1) + 1):
+                r2 = r1 - x2
+                for x3 in range(min(a3, r2) + 1):
+                    x4 = r2 - x3
+                    if x4 <= a4:
+                        out.append((x0, x1, x2, x3, x4))
     return tuple(out)
 
 
@@ -147,8 +145,7 @@ def main_actions(s, p: int) -> list:
     hand = s.hand(p)
     for e in hand:
         card = cards[e]
-        for pay in placement_payments(pool, card, discount_for(s, p, card)):
-            out.append((A.PLACE, p, e, pay))
+        out.extend(_place_actions(p, e, card.idx, pool, discount_for(s, p, card)))
     n = len(loc)
     if pool[4] >= 4:
         top = False
@@ -164,8 +161,7 @@ def main_actions(s, p: int) -> list:
         if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER and _covers(pool, cards[e].cost):
             out.append((A.CLAIM_POP, p, e, cards[e].cost))
     for e in hand:
-        for g in DISCARD_GAINS:
-            out.append((A.DISCARD, p, e, g))
+        out.extend(_discard_actions(p, e))
     for e in range(n):
         if loc[e] == IN_PLAY and owner[e] == p:
             card = cards[e]
@@ -173,10 +169,32 @@ def main_actions(s, p: int) -> list:
                 turned = s.turned[e]
                 for pw in card.powers:
                     if pw.kind == C.ACTION and (not turned or pw.usable_while_turned):
-                        _power_actions(s, p, e, pw, pool, out)
+                        if pw.target_rule is None and not pw.chooses_rival and pw.remove_self is None:
+                            out.extend(_simple_power_actions(p, e, card.idx, pw.index, pool))
+                        else:
+                            _power_actions(s, p, e, pw, pool, out)
     for e in _supply_items(s):
         out.append((A.PASS, p, e))
     return out
+
+
+@lru_cache(maxsize=1 << 17)
+def _place_actions(p, e, card_idx, pool, discount):
+    """PlaceArtifact steps of one hand card: depend only on these arguments, so they are cached."""
+    return tuple((A.PLACE, p, e, pay) for pay in placement_payments(pool, C.CARDS[card_idx], discount))
+
+
+@lru_cache(maxsize=1 << 12)
+def _discard_actions(p, e):
+    return tuple((A.DISCARD, p, e, g) for g in DISCARD_GAINS)
+
+
+@lru_cache(maxsize=1 << 17)
+def _simple_power_actions(p, e, card_idx, index, pool):
+    """UsePower steps of a power without targets or rivals: a function of the pool alone."""
+    out = []
+    _power_actions(None, p, e, C.CARDS[card_idx].powers[index], pool, out)
+    return tuple(out)
 
 
 DISCARD_GAINS = ((0, 0, 0, 0, 1),) + tuple(
@@ -217,30 +235,25 @@ def _targets(s, p: int, e: int, pw) -> list | None:
 def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
     """Append every UsePower step of one usable-looking power (§4.4)."""
     fixed = pw.pay
-    if not _covers(pool, fixed):
+    if not (pool[0] >= fixed[0] and pool[1] >= fixed[1] and pool[2] >= fixed[2] and pool[3] >= fixed[3]
+            and pool[4] >= fixed[4]):
         return
     if pw.chooses_rival and s.np < 2:
-        return
+        return  # (s is None only for powers without rivals and targets: see _simple_power_actions)
     idx = pw.index
     if pw.identical:
         _identical_power_actions(s, p, e, pw, pool, out)
         return
-    rest = _sub(pool, fixed)
     if pw.pay_any:
-        pays = [_add(fixed, x) for x in payments(rest, pw.pay_any, pw.any_kinds)]
+        pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds)
         if not pays:
             return
     else:
-        pays = [fixed]
-    fixed_gain = _add(pw.gain_pool, pw.store)
-    if pw.mix_count:
-        gs = [_add(g, fixed_gain) for g in gains(pw.mix_count, pw.mix_kinds)]
-    else:
-        gs = [fixed_gain]
-    if pw.places is not None:
-        for pay in pays:
-            for g in gs:
-                out.append((A.POWER, p, e, idx, -1, -1, pay, g))
+        pays = (fixed,)
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
+    if pw.places is not None or pw.target_rule is None and not pw.chooses_rival:
+        POWER = A.POWER
+        out.extend([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
         return
     targets = _targets(s, p, e, pw)
     if targets is None:
@@ -263,6 +276,20 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
             for g in tg:
                 for r in rivals:
                     out.append((A.POWER, p, e, idx, t, r, pay, g))
+
+
+@lru_cache(maxsize=1 << 16)
+def _any_payments(fixed, pool, n, kinds):
+    """Fixed part plus every payment of the any part from what the pool has left."""
+    rest = _sub(pool, fixed)
+    return tuple(_add(fixed, x) for x in payments(rest, n, kinds))
+
+
+@lru_cache(maxsize=1024)
+def _power_gains(mix_count, mix_kinds, fixed_gain):
+    if mix_count:
+        return tuple(_add(g, fixed_gain) for g in gains(mix_count, mix_kinds))
+    return (fixed_gain,)
 
 
 def _identical_power_actions(s, p, e, pw, pool, out):
@@ -305,6 +332,7 @@ def _identical_power_actions(s, p, e, pw, pool, out):
                     out.append((A.POWER, p, e, idx, -1, -1, _unit(k, x), _unit(o, x)))
 
 
+@lru_cache(maxsize=None)
 def _unit(k, x):
     v = [0, 0, 0, 0, 0]
     v[k] = x
