@@ -1,0 +1,37 @@
+"""The evaluation the reference search uses (conformance/PROTOCOL.md §7.2), bit for bit.
+
+S(x) = VP(x) + 0.24 x Gold + 0.12 x (Elan + Life + Calm + Death) + 0.25 x cards in hand, pool only,
+summed left to right in IEEE doubles; E = S(q) - max over rivals S(o); +-10000 when the game is over.
+"""
+
+from __future__ import annotations
+
+WIN = 10000.0
+
+
+def score(state, p: int) -> float:
+    """S(p): victory points plus weighted pool essences and cards in hand."""
+    pool = state.pool
+    b = 5 * p
+    hand = 0
+    loc, owner = state.loc, state.owner
+    for e in range(state.n_art):
+        if loc[e] == 4 and owner[e] == p:
+            hand += 1
+    return state.vp(p) + 0.24 * pool[b + 4] + 0.12 * (pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3]) + 0.25 * hand
+
+
+def evaluate(state, q: int) -> float:
+    """E(state) for the maximising player ``q``."""
+    if state.phase == 6:  # GAME_OVER
+        return WIN if q in state.won else -WIN
+    mine = score(state, q)
+    if state.np == 1:
+        return mine
+    best = None
+    for o in range(state.np):
+        if o != q:
+            v = score(state, o)
+            if best is None or v > best:
+                best = v
+    return mine - best

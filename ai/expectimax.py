@@ -1,0 +1,90 @@
+"""Depth-limited expectimax with alpha-beta over the full state (it sees hidden information: a
+deliberately strong, cheating baseline), exactly as the reference search (PROTOCOL.md §7.2).
+
+Chance points with several outcomes are averaged uniformly; every applied step, chance outcomes and
+forced moves included, uses one unit of depth.
+"""
+
+from __future__ import annotations
+
+from amigos import actions as A
+
+from .evaluate import WIN, evaluate
+
+NEG = float("-inf")
+POS = float("inf")
+
+
+class Expectimax:
+    """``Expectimax(depth).search(state, q)`` -> ``(action, value, nodes, depth reached)``."""
+
+    def __init__(self, depth: int = 3):
+        if depth < 1:
+            raise ValueError("depth must be at least 1")
+        self.depth = depth
+        self.nodes = 0
+
+    def search(self, state, q: int | None = None):
+        if q is None:
+            q = state.current_player()
+        moves = state.legal_actions()
+        if not moves:
+            raise ValueError("no legal move")
+        self.nodes = 0
+        best_move, best_value, reached = None, NEG, 0
+        for depth in range(1, self.depth + 1):
+            it_move, it_value = None, NEG
+            for m in moves:
+                child = state.clone()
+                child.apply_unchecked(m)
+                v = self.value(child, depth - 1, NEG, POS, q)
+                if it_move is None or v > it_value:
+                    it_move, it_value = m, v
+            best_move, best_value, reached = it_move, it_value, depth
+            if best_value >= 9000:
+                break
+        return best_move, best_value, self.nodes, reached
+
+    def value(self, s, depth: int, alpha: float, beta: float, q: int) -> float:
+        self.nodes += 1
+        if depth == 0 or s.phase == 6:
+            return evaluate(s, q)
+        moves = s.legal_actions()
+        if not moves:
+            return evaluate(s, q)
+        if len(moves) > 1 and moves[0][0] in A.CHANCE_ACTIONS:
+            total = 0.0
+            n = len(moves)
+            for m in moves:
+                child = s.clone()
+                child.apply_unchecked(m)
+                total += (1.0 / n) * self.value(child, depth - 1, alpha, beta, q)
+            return total
+        if s.current_player() == q:
+            best = NEG
+            for m in moves:
+                child = s.clone()
+                child.apply_unchecked(m)
+                v = self.value(child, depth - 1, alpha, beta, q)
+                if v > best:
+                    best = v
+                if best > alpha:
+                    alpha = best
+                if beta <= alpha:
+                    break
+            return best
+        best = POS
+        for m in moves:
+            child = s.clone()
+            child.apply_unchecked(m)
+            v = self.value(child, depth - 1, alpha, beta, q)
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+            if beta <= alpha:
+                break
+        return best
+
+
+__all__ = ["Expectimax", "WIN"]
