@@ -11,27 +11,28 @@ WIN = 10000.0
 
 def score(state, p: int) -> float:
     """S(p): victory points plus weighted pool essences and cards in hand."""
-    pool = state.pool
+    vp, hand = state.scores()
+    return _s(state.pool, p, vp[p], hand[p])
+
+
+def _s(pool, p, vp, hand):
     b = 5 * p
-    hand = 0
-    loc, owner = state.loc, state.owner
-    for e in range(state.n_art):
-        if loc[e] == 4 and owner[e] == p:
-            hand += 1
-    return state.vp(p) + 0.24 * pool[b + 4] + 0.12 * (pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3]) + 0.25 * hand
+    return vp + 0.24 * pool[b + 4] + 0.12 * (pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3]) + 0.25 * hand
 
 
 def evaluate(state, q: int) -> float:
     """E(state) for the maximising player ``q``."""
     if state.phase == 6:  # GAME_OVER
         return WIN if q in state.won else -WIN
-    mine = score(state, q)
+    vp, hand = state.scores()
+    pool = state.pool
+    mine = _s(pool, q, vp[q], hand[q])
     if state.np == 1:
         return mine
     best = None
     for o in range(state.np):
         if o != q:
-            v = score(state, o)
+            v = _s(pool, o, vp[o], hand[o])
             if best is None or v > best:
                 best = v
     return mine - best

@@ -10,6 +10,7 @@ from __future__ import annotations
 from amigos import actions as A
 
 from .evaluate import WIN, evaluate
+from .leaf import Base, leaf_value
 
 NEG = float("-inf")
 POS = float("inf")
@@ -35,15 +36,24 @@ class Expectimax:
         for depth in range(1, self.depth + 1):
             it_move, it_value = None, NEG
             for m in moves:
-                child = state.clone()
-                child.apply_unchecked(m)
-                v = self.value(child, depth - 1, NEG, POS, q)
+                v = self.child_value(state, m, depth - 1, NEG, POS, q)
                 if it_move is None or v > it_value:
                     it_move, it_value = m, v
             best_move, best_value, reached = it_move, it_value, depth
             if best_value >= 9000:
                 break
         return best_move, best_value, self.nodes, reached
+
+    def child_value(self, s, m, depth: int, alpha: float, beta: float, q: int, base=None) -> float:
+        """V of the child reached by ``m``; leaves are valued without building them where possible."""
+        if depth == 0:
+            v = leaf_value(s, m, q, base)
+            if v is not None:
+                self.nodes += 1
+                return v
+        child = s.clone()
+        child.apply_unchecked(m)
+        return self.value(child, depth, alpha, beta, q)
 
     def value(self, s, depth: int, alpha: float, beta: float, q: int) -> float:
         self.nodes += 1
@@ -52,20 +62,18 @@ class Expectimax:
         moves = s.legal_actions()
         if not moves:
             return evaluate(s, q)
+        d = depth - 1
+        base = Base(s) if d == 0 else None
         if len(moves) > 1 and moves[0][0] in A.CHANCE_ACTIONS:
             total = 0.0
             n = len(moves)
             for m in moves:
-                child = s.clone()
-                child.apply_unchecked(m)
-                total += (1.0 / n) * self.value(child, depth - 1, alpha, beta, q)
+                total += (1.0 / n) * self.child_value(s, m, d, alpha, beta, q, base)
             return total
         if s.current_player() == q:
             best = NEG
             for m in moves:
-                child = s.clone()
-                child.apply_unchecked(m)
-                v = self.value(child, depth - 1, alpha, beta, q)
+                v = self.child_value(s, m, d, alpha, beta, q, base)
                 if v > best:
                     best = v
                 if best > alpha:
@@ -75,9 +83,7 @@ class Expectimax:
             return best
         best = POS
         for m in moves:
-            child = s.clone()
-            child.apply_unchecked(m)
-            v = self.value(child, depth - 1, alpha, beta, q)
+            v = self.child_value(s, m, d, alpha, beta, q, base)
             if v < best:
                 best = v
             if best < beta:

@@ -46,6 +46,7 @@ PHASE_NAMES = ("SETUP_GAME", "SETUP_CHOOSE_MAGES", "SETUP_CHOOSE_ITEMS", "COLLEC
 CHANCE_PENDING = frozenset((P_DRAW, P_SCRYREV, P_MONDRAW, P_MONREV))
 
 DECK_ARTIFACT, DECK_MONUMENT = 0, 1
+IN_PLAY_, HAND_, PLACE_OF_POWER_ = IN_PLAY, HAND, C.PLACE_OF_POWER
 
 
 class GameState:
@@ -133,20 +134,17 @@ class GameState:
         """Every distinct legal action of the acting player, in the protocol's canonical order.
         Empty only when the game is over.  The list is cached until the next `apply`; don't mutate it."""
         if self._legal is None:
-            from .legal import legal_actions
-            self._legal = legal_actions(self)
+            self._legal = _legal_actions(self)
         return self._legal
 
     def apply(self, action) -> None:
         """Apply a legal action; raises `IllegalAction` (state unchanged) for anything else."""
-        from .apply import apply_checked
-        apply_checked(self, action)
+        _apply_checked(self, action)
 
     def apply_unchecked(self, action) -> None:
         """Fast path for agents: apply an action taken from `legal_actions()` of this very state,
         without checking it.  Anything else may corrupt the state."""
-        from .apply import apply_action
-        apply_action(self, action)
+        _apply_action(self, action)
 
     def victory_points(self) -> list[int]:
         """Each player's victory points now (First Player token and temporary points included)."""
@@ -193,6 +191,37 @@ class GameState:
         b = 5 * e
         return tuple(self.ess[b:b + 5])
 
+    def scores(self) -> tuple[list, list]:
+        """Victory points (as `vp`) and hand sizes of every player, in one pass (for evaluations)."""
+        n = self.np
+        vp = self.temp_vp[:]
+        vp[self.fp] += 1
+        hand = [0] * n
+        loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
+        bestiaries = None
+        for e in range(len(loc)):
+            where = loc[e]
+            if where == IN_PLAY_:
+                c = cards[e]
+                p = owner[e]
+                vp[p] += c.points
+                if c.kind == PLACE_OF_POWER_:
+                    per = c.vp_per_essence
+                    if per is not None:
+                        b = 5 * e
+                        vp[p] += (per[0] * ess[b] + per[1] * ess[b + 1] + per[2] * ess[b + 2]
+                                  + per[3] * ess[b + 3] + per[4] * ess[b + 4])
+                    if c.vp_per_dragon or c.vp_per_creature:
+                        bestiaries = (bestiaries or []) + [(p, c)]
+            elif where == HAND_:
+                hand[owner[e]] += 1
+        if bestiaries:
+            for p, c in bestiaries:
+                for e in range(self.n_art):
+                    if loc[e] == IN_PLAY_ and owner[e] == p:
+                        vp[p] += c.vp_per_dragon * cards[e].is_dragon + c.vp_per_creature * cards[e].is_creature
+        return vp, hand
+
     def vp(self, p: int) -> int:
         """Victory points of ``p`` (protocol §3.11): token, artifacts, monuments, places of power
         (fixed, per essence on them, per own Dragon/Creature), temporary points."""
@@ -223,3 +252,8 @@ class GameState:
     def find(self, name: str) -> int:
         """The entity index of the card with this (printed or protocol) name; -1 if not in the game."""
         return self.names.get(name, -1)
+
+
+# The rules modules import this one; bind their entry points once everything is defined.
+from .apply import apply_action as _apply_action, apply_checked as _apply_checked  # noqa: E402
+from .legal import legal_actions as _legal_actions  # noqa: E402

@@ -1,0 +1,185 @@
+"""Evaluating a child without building it: E(state after ``action``) for the common actions whose effect on
+the evaluation (victory points, pools, hand sizes) is plain arithmetic.
+
+This is the search's hot path: most nodes of a depth-limited search are leaves, and most leaves differ
+from their parent by a payment, a gain or a card moved.  `leaf_value` returns None whenever the action
+could set off anything more (the end of a round, a victory check, a Collect), and the caller then
+applies the action for real.  Scores of players the action does not touch are reused from the parent
+(`Base`), computed by the same formula from the same numbers, so results are bit-identical to applying
+the action; a test checks that on random positions.
+"""
+
+from __future__ import annotations
+
+from amigos import actions as A
+from amigos import cards as C
+
+from .evaluate import _s
+
+ACTIONS_PHASE = 4
+IN_PLAY = 5
+ZERO = C.ZERO
+
+
+class Base:
+    """The parent's victory points, hand sizes and scores S, shared by all its leaf children."""
+
+    __slots__ = ("vp", "hand", "score")
+
+    def __init__(self, s):
+        self.vp, self.hand = s.scores()
+        pool = s.pool
+        self.score = [_s(pool, p, self.vp[p], self.hand[p]) for p in range(s.np)]
+
+
+def _vp_on_place(s, p, e):
+    """Points ``p`` gains when artifact ``e`` enters play (its own and per-type points of p's places)."""
+    card = s.cards[e]
+    gained = card.points
+    if card.is_dragon or card.is_creature:
+        loc, owner, cards = s.loc, s.owner, s.cards
+        for x in range(s.n_art, len(loc)):
+            if loc[x] == IN_PLAY and owner[x] == p:
+                c = cards[x]
+                if c.vp_per_dragon or c.vp_per_creature:
+                    gained += c.vp_per_dragon * card.is_dragon + c.vp_per_creature * card.is_creature
+    return gained
+
+
+def _per_essence(card, amount):
+    per = card.vp_per_essence
+    if per is None or card.kind != C.PLACE_OF_POWER:
+        return 0
+    return per[0] * amount[0] + per[1] * amount[1] + per[2] * amount[2] + per[3] * amount[3] + per[4] * amount[4]
+
+
+def _one(s, base, q, p, dvp, dhand, dpool):
+    """E when only player ``p`` changed: by ``dvp`` points, ``dhand`` cards and pool delta ``dpool``."""
+    pool = s.pool
+    b = 5 * p
+    e0 = pool[b] + dpool[0]
+    e1 = pool[b + 1] + dpool[1]
+    e2 = pool[b + 2] + dpool[2]
+    e3 = pool[b + 3] + dpool[3]
+    e4 = pool[b + 4] + dpool[4]
+    new = base.vp[p] + dvp + 0.24 * e4 + 0.12 * (e0 + e1 + e2 + e3) + 0.25 * (base.hand[p] + dhand)
+    scores = base.score
+    if s.np == 1:
+        return new
+    if s.np == 2:
+        return new - scores[1 - p] if q == p else scores[q] - new
+    mine = new if q == p else scores[q]
+    best = None
+    for o in range(s.np):
+        if o != q:
+            v = new if o == p else scores[o]
+            if best is None or v > best:
+                best = v
+    return mine - best
+
+
+def leaf_value(s, a, q: int, base: Base | None = None):
+    """E(child) for the maximising player ``q``, or None when the action needs a real `apply`.
+    ``base`` is ``Base(s)`` when the caller has it (siblings share it)."""
+    kind = a[0]
+    stack = s.stack
+    if kind == A.R_DRAW:
+        if len(stack) == 1 and (s.phase != ACTIONS_PHASE or all(s.passed) or s.vcheck):
+            return None
+        return _one(s, base or Base(s), q, a[1], 0, len(a[2]) + len(a[3]), ZERO)
+    if stack or s.phase != ACTIONS_PHASE:
+        return None
+    base = base or Base(s)
+    p = a[1]
+    if kind == A.PLACE:
+        pay = a[3]
+        return _one(s, base, q, p, _vp_on_place(s, p, a[2]), -1, (-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]))
+    if kind == A.DISCARD:
+        return _one(s, base, q, p, 0, -1, a[3])
+    if kind == A.PASS:
+        passed = s.passed
+        if all(passed[x] for x in range(s.np) if x != p):
+            loc, owner = s.loc, s.owner
+            if not any((loc[x] == 3 or loc[x] == 6) and owner[x] == p for x in range(s.n_art)):
+                return None  # the last pass, with no card to draw, ends the round at once
+        if not any(passed) and s.fp != p:
+            return _general(s, base, q, {p: (1, 0, None), s.fp: (-1, 0, None)})
+        return _one(s, base, q, p, 0, 0, ZERO)
+    if kind == A.CLAIM_MONUMENT:
+        return _one(s, base, q, p, s.cards[a[2]].points, 0, (0, 0, 0, 0, -4))
+    if kind == A.CLAIM_TOP:
+        return _one(s, base, q, p, 0, 0, (0, 0, 0, 0, -4))
+    if kind == A.CLAIM_POP:
+        card = s.cards[a[2]]
+        if card.vp_per_dragon or card.vp_per_creature:
+            return None
+        pay = a[3]
+        return _one(s, base, q, p, card.points, 0, (-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]))
+    if kind == A.POWER:
+        return _power_leaf(s, a, q, base)
+    return None
+
+
+def _power_leaf(s, a, q, base):
+    _, p, e, idx, target, rival, pay, gain = a
+    card = s.cards[e]
+    pw = card.powers[idx]
+    dvp = 0
+    dhand = 0
+    d = [-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]]
+    destroyed = -1
+    if pw.destroy == "self":
+        destroyed = e
+    elif pw.destroy is not None:
+        destroyed = target
+    if destroyed >= 0:
+        dvp -= _vp_on_place(s, p, destroyed)
+    if pw.discard_hand:
+        dhand -= 1
+    if gain != ZERO:
+        card_part = pw.store
+        if pw.mix_to_card:
+            card_part = tuple(gain[k] - pw.gain_pool[k] for k in range(5))
+        for k in range(5):
+            d[k] += gain[k] - card_part[k]
+        dvp += _per_essence(card, card_part)
+    others = None
+    for eff in pw.effects:
+        op = eff[0]
+        if op == "check_victory":
+            return None
+        if op == "rivals_gain":
+            others = eff[1]
+        elif op == "gain_from_rival":
+            d[eff[2]] += s.pool[5 * rival + eff[1]]
+        elif op == "put_paid":
+            holder = e if eff[1] == "self" else target
+            dvp += _per_essence(s.cards[holder], pay)
+        elif op == "gain_from_cost":
+            if eff[3] is not None:
+                source = destroyed if eff[1] == "destroyed" else target
+                d[eff[3]] += s.cards[source].cost_total + eff[2]
+        elif op == "gain_x_gold":
+            if not pw.pay_any:
+                d[4] += pay[0] + pay[1] + pay[2] + pay[3] + pay[4]
+    if others is None:
+        return _one(s, base, q, p, dvp, dhand, d)
+    changes = {o: (0, 0, others) for o in range(s.np) if o != p}
+    changes[p] = (dvp, dhand, d)
+    return _general(s, base, q, changes)
+
+
+def _general(s, base, q, changes):
+    """E when several players changed: ``changes[p] = (dvp, dhand, pool delta or None)``."""
+    scores = base.score[:]
+    pool = s.pool
+    for p, (dvp, dhand, dpool) in changes.items():
+        b = 5 * p
+        dpool = dpool or ZERO
+        e = [pool[b + k] + dpool[k] for k in range(5)]
+        scores[p] = (base.vp[p] + dvp + 0.24 * e[4] + 0.12 * (e[0] + e[1] + e[2] + e[3])
+                     + 0.25 * (base.hand[p] + dhand))
+    if s.np == 1:
+        return scores[0]
+    best = max(scores[o] for o in range(s.np) if o != q)
+    return scores[q] - best
