@@ -1,0 +1,308 @@
+"""Property tests: random games in every variant and ruleset, with the engine's invariants checked after
+every decision.
+
+Each example plays one game from ``new_game(seed, variant, ruleset)``, choosing uniformly among the legal
+actions with ``random.Random(choice_seed)``, and checks after every step:
+
+- no essence count below zero (pools, and essences on every card);
+- ``legal_actions()`` is non-empty (distinct actions, all of the acting player, who is a seat) until the
+  game is over, and empty after;
+- the game ends within ``MAX_DECISIONS`` (and no round takes more than ``MAX_ROUND_DECISIONS``) with at least one winner; winners have >= 10 VP and the most VP;
+- mutating a clone never changes the original (digest and legal actions);
+- the observation of each player contains no card id hidden from them (the rival's hand, deck, draft
+  packet and reserve, undecided mages; the unseen monument deck) and does not change when only the
+  rival's hidden cards (or the chance RNG, or the rival's deck order) change;
+
+and at sampled steps (about one in ``SAMPLE_EVERY``):
+
+- ``action_from_json(state, action_json(state, a)) == a`` and ``action_text`` is a non-empty str for every
+  legal action;
+- ``apply`` of a non-legal action raises ``IllegalAction`` and leaves the state's digest unchanged.
+
+After the game it is replayed from the same seed with the same action indices (through
+``apply_unchecked``, the first run used the checked ``apply``): the digest must agree at every step.
+
+A failure message names ``variant/ruleset seed=.. choice_seed=.. step=..``; `replay_indices` rebuilds the
+state from the action indices for a minimal reproduction.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import amigos
+from amigos.state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK)
+
+# Uniform-random play sometimes starves both players of Gold and drags on for hundreds of rounds
+# (new_game(4) with random.Random(4) choices: 3716 decisions, 244 rounds; about 1 game in 1000 exceeds
+# 3000 decisions).  So the game cap is generous, and a tight cap per round catches a loop inside a round
+# (the most decisions in one round over 1200 random games was 35).
+MAX_DECISIONS = 20000
+MAX_ROUND_DECISIONS = 500
+SAMPLE_EVERY = 10  # the expensive checks run at about one step in this many
+EXAMPLES = 25
+
+HIDDEN_LOCS = (HAND, DECK, DRAFTING, DRAFT_RESERVE, BEING_CHOSEN)
+CONFIGS = [(v, r) for v in ("standard", "first_game", "draft") for r in ("official", "reference")]
+
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+# -- helpers ----------------------------------------------------------------------------------------------
+
+def replay_indices(seed: int, variant: str, ruleset: str, indices) -> amigos.GameState:
+    """The state after applying ``indices`` (positions in ``legal_actions()``) to a fresh game."""
+    s = amigos.new_game(seed, variant, ruleset)
+    for i in indices:
+        s.apply(s.legal_actions()[i])
+    return s
+
+
+def hidden_ids(s, p: int) -> set[str]:
+    """Card ids ``p`` must not see: the rival's hand, deck, draft packet and reserve, undecided mages, and
+    monuments in the deck whose position nobody has looked at."""
+    legit = set()
+    if s.known_decks and s.known_decks[p]:
+        legit = {x if isinstance(x, str) else s.cards[x].id for x in s.known_decks[p]}
+    out = set()
+    for e in range(len(s.loc)):
+        where = s.loc[e]
+        if where in HIDDEN_LOCS and s.owner[e] != p:
+            out.add(s.cards[e].id)
+        elif where == MONUMENT_DECK and s.order[e] < 0:
+            out.add(s.cards[e].id)
+    return out - legit
+
+
+def check_no_leak(s, ctx: str) -> None:
+    for p in range(s.np):
+        text = json.dumps(s.observation(p), sort_keys=True)
+        leaked = sorted(i for i in hidden_ids(s, p) if f'"{i}"' in text)
+        assert not leaked, f"{ctx}: observation of player {p} shows hidden cards {leaked}"
+
+
+def check_essences(s, ctx: str) -> None:
+    assert min(s.pool) >= 0, f"{ctx}: negative pool {s.pool}"
+    if s.ess and min(s.ess) < 0:
+        bad = [(s.cards[e].id, s.essences_on(e)) for e in range(len(s.loc)) if min(s.essences_on(e)) < 0]
+        raise AssertionError(f"{ctx}: negative essences on cards {bad}")
+
+
+def _swap(c, a: int, b: int) -> None:
+    c.loc[a], c.loc[b] = c.loc[b], c.loc[a]
+    c.order[a], c.order[b] = c.order[b], c.order[a]
+    c._legal = None
+
+
+def check_hidden_swaps(s, rng: random.Random, ctx: str) -> None:
+    """Changing only what ``p`` can't see leaves ``p``'s observation as it was."""
+    for p in range(s.np):
+        r = 1 - p
+        base = s.observation(p)
+        mine = [e for e in range(s.n_art) if s.owner[e] == r]
+        by_loc = {where: [e for e in mine if s.loc[e] == where and s.order[e] < 0] for where in HIDDEN_LOCS}
+        for x, y in ((HAND, DECK), (DRAFTING, DRAFT_RESERVE), (DRAFTING, DECK)):
+            if by_loc[x] and by_loc[y]:
+                c = s.clone()
+                a, b = rng.choice(by_loc[x]), rng.choice(by_loc[y])
+                _swap(c, a, b)
+                assert c.observation(p) == base, (
+                    f"{ctx}: player {p}'s observation changes when the rival's {s.cards[a].id} and "
+                    f"{s.cards[b].id} swap places")
+        # The rival's deck order (what only the rival learned by scrying) is hidden too.
+        deck = [e for e in mine if s.loc[e] == DECK]
+        if len(deck) >= 2:
+            c = s.clone()
+            orders = [c.order[e] for e in deck]
+            rng.shuffle(orders)
+            for e, o in zip(deck, orders):
+                c.order[e] = o
+            assert c.observation(p) == base, f"{ctx}: rival's deck order shows in player {p}'s observation"
+        c = s.clone()
+        c.rng ^= 0x5DEECE66D
+        assert c.observation(p) == base, f"{ctx}: the chance RNG shows in player {p}'s observation"
+
+
+def check_protocol_roundtrip(s, legal, ctx: str) -> None:
+    for a in legal:
+        d = amigos.action_json(s, a)
+        wire = json.loads(json.dumps(d))
+        back = amigos.action_from_json(s, wire)
+        assert back == a, f"{ctx}: {a!r} -> {d!r} -> {back!r}"
+        text = amigos.action_text(s, a)
+        assert isinstance(text, str) and text.strip(), f"{ctx}: empty text for {a!r}"
+
+
+def check_illegal_refused(s, legal, stale, rng: random.Random, ctx: str) -> None:
+    digest = s.digest()
+    legal_copy = list(legal)
+    a = rng.choice(legal)
+    candidates = [(a[0], 1 - a[1]) + tuple(a[2:]),  # the right move by the wrong player
+                  (), (99, a[1]), ("Pass", a[1]), (a[0],)]
+    candidates += [x for x in stale if x not in legal][:3]  # moves from other steps
+    for bad in candidates:
+        if bad in legal:
+            continue
+        with pytest.raises(amigos.IllegalAction):
+            s.apply(bad)
+        assert s.digest() == digest, f"{ctx}: refused {bad!r} changed the state"
+        assert s.legal_actions() == legal_copy, f"{ctx}: refused {bad!r} changed the legal actions"
+    with pytest.raises((amigos.IllegalAction, TypeError)):
+        s.apply(None)
+    assert s.digest() == digest
+
+
+def check_clone_isolated(s, rng: random.Random, ctx: str) -> None:
+    digest = s.digest()
+    legal_copy = list(s.legal_actions())
+    c = s.clone()
+    assert c.digest() == digest, f"{ctx}: clone differs from original"
+    c.apply_unchecked(rng.choice(c.legal_actions()))
+    assert s.digest() == digest, f"{ctx}: playing on a clone changed the original"
+    assert s.legal_actions() == legal_copy, f"{ctx}: playing on a clone changed the original's actions"
+
+
+# -- the game driver ------------------------------------------------------------------------------------
+
+def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
+    """Play one random game with every check; returns (indices, digests)."""
+    rng = random.Random(choice_seed)
+    side = random.Random(choice_seed ^ 0xA5A5)  # for the checks, so they don't steer the game
+    s = amigos.new_game(seed, variant, ruleset)
+    indices: list[int] = []
+    digests = [s.digest()]
+    stale: list = []
+    head = f"{variant}/{ruleset} seed={seed} choice_seed={choice_seed}"
+    round_no, round_start = s.round, 0
+    while True:
+        n = len(indices)
+        ctx = f"{head} step={n}"
+        check_essences(s, ctx)
+        check_no_leak(s, ctx)
+        legal = s.legal_actions()
+        if s.is_terminal():
+            assert legal == [], f"{ctx}: legal actions after the game is over: {legal[:5]}"
+            break
+        assert n < MAX_DECISIONS, f"{head}: no end after {MAX_DECISIONS} decisions"
+        if s.round != round_no:
+            round_no, round_start = s.round, n
+        assert n - round_start < MAX_ROUND_DECISIONS, (
+            f"{ctx}: round {round_no} still going after {MAX_ROUND_DECISIONS} decisions")
+        assert legal, f"{ctx}: no legal action but the game is not over"
+        p = s.current_player()
+        assert p in range(s.np), f"{ctx}: acting player {p!r}"
+        assert all(a[1] == p for a in legal), f"{ctx}: an action of another player than {p}"
+        assert len(set(legal)) == len(legal), f"{ctx}: duplicate legal actions"
+        check_clone_isolated(s, side, ctx)
+        if side.randrange(SAMPLE_EVERY) == 0 or n < 3:
+            check_protocol_roundtrip(s, legal, ctx)
+            check_illegal_refused(s, legal, stale, side, ctx)
+            check_hidden_swaps(s, side, ctx)
+        stale = legal
+        i = rng.randrange(len(legal))
+        s.apply(legal[i])
+        indices.append(i)
+        digests.append(s.digest())
+    winners = s.winners()
+    vp = s.victory_points()
+    assert winners, f"{head}: game over without a winner"
+    assert winners == sorted(set(winners)) and all(w in range(s.np) for w in winners), f"{head}: {winners}"
+    for w in winners:
+        assert vp[w] >= 10, f"{head}: winner {w} has {vp[w]} VP ({vp})"
+        assert vp[w] == max(vp), f"{head}: winner {w} has {vp[w]} VP, not the most ({vp})"
+    return indices, digests
+
+
+def check_replay(seed, variant, ruleset, choice_seed, indices, digests) -> None:
+    s = amigos.new_game(seed, variant, ruleset)
+    head = f"{variant}/{ruleset} seed={seed} choice_seed={choice_seed}"
+    assert s.digest() == digests[0], f"{head}: new_game is not deterministic"
+    for n, i in enumerate(indices):
+        s.apply_unchecked(s.legal_actions()[i])
+        assert s.digest() == digests[n + 1], f"{head} step={n}: replay diverges"
+    assert s.is_terminal()
+
+
+# -- the properties -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,ruleset", CONFIGS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**32))
+def test_random_game_invariants(variant, ruleset, seed, choice_seed):
+    indices, digests = play_checked(seed, variant, ruleset, choice_seed)
+    check_replay(seed, variant, ruleset, choice_seed, indices, digests)
+
+
+@pytest.mark.parametrize("variant,ruleset", CONFIGS)
+def test_fixed_seeds_smoke(variant, ruleset):
+    """A few fixed games, so a regression shows even where hypothesis draws other seeds."""
+    for seed in (0, 1, 2):
+        indices, digests = play_checked(seed, variant, ruleset, seed + 1000)
+        check_replay(seed, variant, ruleset, seed + 1000, indices, digests)
+
+
+def test_equal_states_equal_observations_after_swap():
+    """Explicit instance of the swap property at the very start of a standard game."""
+    s = amigos.new_game(7)
+    for p in range(2):
+        r = 1 - p
+        c = s.clone()
+        h = c.hand(r)[0]
+        d = c.deck(r)[0]
+        c.loc[h], c.loc[d] = c.loc[d], c.loc[h]
+        assert c.digest() != s.digest()
+        assert c.observation(p) == s.observation(p)
+        assert c.observation(r) != s.observation(r)
+
+
+def test_long_random_game_still_ends():
+    """The longest game seen under uniform-random play (gold-starved): it ends, just late."""
+    s = amigos.new_game(4)
+    rng = random.Random(4)
+    n = 0
+    while not s.is_terminal():
+        assert n < MAX_DECISIONS
+        legal = s.legal_actions()
+        s.apply_unchecked(legal[rng.randrange(len(legal))])
+        n += 1
+    assert n > 3000 and s.winners()
+
+
+# -- engine bugs found by the properties above (strict xfails: they start passing when fixed) --------
+
+# standard/official, seed 0, random.Random(0) choices: at step 28 player 1 (Seer) has looked at the top 3
+# monuments and must put them back; index 3 is ScryChoice (1, 2, 0).
+MONUMENT_SCRY = [1, 1, 0, 2, 32, 31, 25, 4, 61, 11, 6, 4, 0, 18, 4, 24, 0, 4, 4, 29, 17, 616, 28, 9, 9, 3, 1, 1]
+
+
+def _monument_scry_state():
+    s = replay_indices(0, "standard", "official", MONUMENT_SCRY)
+    top = s.stack[-1]
+    assert top[0] == 8 and top[1] == 1 and top[2] == 1  # P_SCRYORDER by player 1 of the monument deck
+    return s, [s.cards[e].id for e in top[3]]
+
+
+@pytest.mark.xfail(strict=True, reason="observe.py: monument_deck_top_known shows the order a player "
+                   "learned by scrying the monument deck to the rival too")
+def test_monument_scry_is_private():
+    s, looked = _monument_scry_state()
+    s.apply(s.legal_actions()[3])
+    assert s.observation(1)["monument_deck_top_known"]  # the scrying player knows them
+    text = json.dumps(s.observation(0))
+    leaked = [i for i in looked if f'"{i}"' in text]
+    assert not leaked, f"player 0 sees the monuments player 1 looked at: {leaked}"
+
+
+@pytest.mark.xfail(strict=True, reason="observe.py: while a ScryChoice is pending the scrying player's "
+                   "observation does not say which cards they are putting back")
+def test_scry_choice_shows_looked_at_cards_to_scrier():
+    s, looked = _monument_scry_state()
+    text = json.dumps(s.observation(1))
+    missing = [i for i in looked if f'"{i}"' not in text]
+    assert not missing, f"player 1 must order {looked} but their observation lacks {missing}"
