@@ -267,6 +267,8 @@ def scry_order(s, top, perm: tuple) -> None:
         order[e] = -1
     for i, j in enumerate(perm):
         order[looked[j]] = i
+    if deck_type != DECK_ARTIFACT:
+        s.mon_seer = p
 
 
 def take_monument(s, e: int) -> None:

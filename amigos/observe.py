@@ -51,14 +51,33 @@ def observation(s, player: int) -> dict:
         "monuments_face_up": [s.cards[e].id for e in range(len(s.loc))
                               if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MONUMENT],
         "monument_deck_size": len(monument_deck),
-        "monument_deck_top_known": [s.cards[e].id for e in known_monuments],
+        "monument_deck_top_known": [s.cards[e].id for e in known_monuments] if s.mon_seer == player else [],
         "places_of_power": [s.cards[e].id for e in range(len(s.loc))
                             if s.loc[e] == AVAILABLE and s.cards[e].kind == C.PLACE_OF_POWER],
         "magic_items_available": [s.cards[e].id for e in range(len(s.loc))
                                   if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MAGIC_ITEM],
-        "pending": None if top is None else {"kind": top[0], "player": top[1]},
+        "pending": None if top is None else _pending(s, top, player),
         "winners": list(s.won),
     }
+
+
+PENDING_NAMES = ("gain", "take_stored", "collect_cost", "life_loss", "draw", "discard", "scry_deck",
+                 "scry_reveal", "scry_order", "monument_draw", "monument_reveal", "placement", "victory_react")
+
+
+def _pending(s, top, player: int) -> dict:
+    """The decision being waited for; what it shows only its own player (the cards being ordered after a
+    scry) appears only in that player's observation."""
+    kind, who = top[0], top[1]
+    out = {"kind": PENDING_NAMES[kind], "player": who}
+    if kind in (0, 1, 2, 11, 12):  # gain, take-stored, collect cost, placement, victory react
+        out["card"] = s.cards[top[2]].id
+    elif kind == 3:  # life loss
+        out["attacker"] = s.cards[top[2]].id
+        out["amount"] = top[3]
+    elif kind == 8 and who == player:  # scry order: the looked-at cards, in their index order
+        out["cards"] = [s.cards[e].id for e in top[3]]
+    return out
 
 
 def _component(s, e: int) -> dict:

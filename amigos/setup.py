@@ -119,6 +119,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.rng = 0
     s.auto_chance = auto_chance
     s.known_decks = ()
+    s.mon_seer = -1
     s._legal = None
     return s
 

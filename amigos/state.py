@@ -68,6 +68,8 @@ class GameState:
         "rng", "auto_chance",
         # match knowledge: per player, the rival artifacts known from a face-up redraft
         "known_decks",
+        # the player who knows the order of the monument deck's known top cards (by scrying), or -1
+        "mon_seer",
         # cache
         "_legal",
     )
@@ -109,6 +111,7 @@ class GameState:
         s.rng = self.rng
         s.auto_chance = self.auto_chance
         s.known_decks = self.known_decks
+        s.mon_seer = self.mon_seer
         s._legal = self._legal
         return s
 
@@ -161,7 +164,7 @@ class GameState:
                  self.pool, self.passed, self.temp_vp, self.fp, self.mage_done, self.phase, self.round,
                  self.turn, self.stack, self.won, self.turn_done, self.vcheck, self.vtrigger,
                  self.cplayer, self.cpass, self.cpos, self.item_picks, self.draft_stage, self.rng,
-                 self.auto_chance, [c.id for c in self.cards])
+                 self.auto_chance, self.mon_seer, [c.id for c in self.cards])
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
     # -- queries used by the rules ----------------------------------------------------------------

@@ -66,8 +66,10 @@ def replay_indices(seed: int, variant: str, ruleset: str, indices) -> amigos.Gam
 
 def hidden_ids(s, p: int) -> set[str]:
     """Card ids ``p`` must not see: the rival's hand, deck, draft packet and reserve, undecided mages, and
-    monuments in the deck whose position nobody has looked at."""
+    monuments in the deck, except those ``p`` has looked at (or is looking at) by scrying."""
     legit = set()
+    if s.stack and s.stack[-1][0] == 8 and s.stack[-1][1] == p:  # p is putting back what they looked at
+        legit |= {s.cards[e].id for e in s.stack[-1][3]}
     if s.known_decks and s.known_decks[p]:
         legit = {x if isinstance(x, str) else s.cards[x].id for x in s.known_decks[p]}
     out = set()
@@ -75,7 +77,7 @@ def hidden_ids(s, p: int) -> set[str]:
         where = s.loc[e]
         if where in HIDDEN_LOCS and s.owner[e] != p:
             out.add(s.cards[e].id)
-        elif where == MONUMENT_DECK and s.order[e] < 0:
+        elif where == MONUMENT_DECK and not (s.order[e] >= 0 and s.mon_seer == p):
             out.add(s.cards[e].id)
     return out - legit
 
@@ -274,7 +276,7 @@ def test_long_random_game_still_ends():
     assert n > 3000 and s.winners()
 
 
-# -- engine bugs found by the properties above (strict xfails: they start passing when fixed) --------
+# -- regressions: two observation bugs the properties above found ----------------------------------
 
 # standard/official, seed 0, random.Random(0) choices: at step 28 player 1 (Seer) has looked at the top 3
 # monuments and must put them back; index 3 is ScryChoice (1, 2, 0).
@@ -288,8 +290,6 @@ def _monument_scry_state():
     return s, [s.cards[e].id for e in top[3]]
 
 
-@pytest.mark.xfail(strict=True, reason="observe.py: monument_deck_top_known shows the order a player "
-                   "learned by scrying the monument deck to the rival too")
 def test_monument_scry_is_private():
     s, looked = _monument_scry_state()
     s.apply(s.legal_actions()[3])
@@ -299,8 +299,6 @@ def test_monument_scry_is_private():
     assert not leaked, f"player 0 sees the monuments player 1 looked at: {leaked}"
 
 
-@pytest.mark.xfail(strict=True, reason="observe.py: while a ScryChoice is pending the scrying player's "
-                   "observation does not say which cards they are putting back")
 def test_scry_choice_shows_looked_at_cards_to_scrier():
     s, looked = _monument_scry_state()
     text = json.dumps(s.observation(1))
