@@ -93,4 +93,8 @@ class Expectimax:
         return best
 
 
-__all__ = ["Expectimax", "WIN"]
+
+def bridge_search(state, depth: int, player: int):
+    """The protocol's ``search`` command: ``(action, nodes, depth reached)`` (PROTOCOL.md §7)."""
+    action, _value, nodes, reached = Expectimax(depth).search(state, player)
+    return action, nodes, reached

@@ -17,8 +17,11 @@ COMMANDS = ("new_game_from_setup", "legal_actions", "advance", "get_state", "sea
 class Bridge:
     """Answers protocol requests.  ``finished`` becomes True after ``quit``."""
 
-    def __init__(self, ruleset: str = "reference"):
+    def __init__(self, ruleset: str = "reference", search=None):
+        """``search(state, depth, player) -> (action, nodes, depth reached)`` answers the ``search``
+        command; the engine has no search of its own (the AI layer supplies it)."""
         self.ruleset = ruleset
+        self.search = search
         self.state = None
         self.session_player = 0
         self.finished = False
@@ -73,7 +76,18 @@ class Bridge:
         return {"status": "ok"}
 
     def _search(self, request) -> dict:
-        raise AmigosError("search is not available yet")
+        if self.search is None:
+            raise AmigosError("no search is available in this bridge")
+        depth = request.get("depth", 3)
+        player = request.get("maximizing_pid", self.session_player)
+        if not isinstance(depth, int) or depth < 1:
+            raise AmigosError("depth must be an integer of at least 1")
+        if not isinstance(player, int) or not 0 <= player < self.state.np:
+            raise AmigosError("maximizing_pid out of range")
+        if self.state.current_player() != player or not self.state.legal_actions():
+            raise AmigosError("the maximizing player has no legal move")
+        action, nodes, reached = self.search(self.state, depth, player)
+        return {"step": action_json(self.state, action), "nodes": nodes, "depth": reached}
 
 
 def _all_legal(s):

@@ -7,9 +7,10 @@ import sys
 
 def bridge() -> None:
     """Answer protocol messages read line by line from stdin, until the session finishes."""
-    from amigos.bridge import Bridge  # lazily: the engine's bridge may not exist yet
+    from ai.expectimax import bridge_search
+    from amigos.bridge import Bridge
 
-    session = Bridge()
+    session = Bridge(search=bridge_search)
     for line in iter(sys.stdin.readline, ""):
         reply = session.handle_line(line)
         if reply is not None:
