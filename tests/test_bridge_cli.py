@@ -14,7 +14,8 @@ from amigos_cli.app import app
 
 
 class StubBridge:
-    def __init__(self):
+    def __init__(self, search=None):
+        self.search = search
         self.finished = False
         self.seen = []
 
