@@ -72,7 +72,7 @@ class Power:
     __slots__ = ("index", "kind", "trigger", "turn_self", "usable_while_turned", "pay", "pay_any",
                  "any_kinds", "identical", "remove_self", "destroy", "discard_hand", "turn_other",
                  "gain_pool", "store", "mix_count", "mix_kinds", "mix_to_card", "effects", "text",
-                 "needs_target", "target_rule", "chooses_rival", "places", "cost_gain")
+                 "needs_target", "target_rule", "chooses_rival", "places", "cost_gain", "simple", "pool_cap")
 
     def __init__(self, index: int, kind: int):
         self.index = index
@@ -100,6 +100,7 @@ class Power:
         self.chooses_rival = False
         self.places = None           # the "place" effect tuple, for placement powers
         self.cost_gain = None        # the "gain_from_cost" effect tuple
+        self.simple = False          # no target, rival or card essences: its steps depend on the pool only
 
 
 class Card:
@@ -108,7 +109,7 @@ class Card:
     __slots__ = ("idx", "id", "name", "ref_name", "kind", "types", "is_dragon", "is_creature", "cost",
                  "cost_any", "cost_total", "points", "vp_per_essence", "vp_per_dragon",
                  "vp_per_creature", "collect", "collect_choice", "collect_special", "collect_cost",
-                 "discounts", "powers", "first_game_preset", "text", "raw", "tile", "reverse_id")
+                 "discounts", "powers", "first_game_preset", "text", "raw", "tile", "reverse_id", "pool_cap")
 
     def __init__(self):
         self.powers: tuple = ()
@@ -245,6 +246,9 @@ def _compile_power(spec: dict, kind: int) -> Power:
         power.trigger = {"life_loss": TRIGGER_LIFE_LOSS, "life_loss_from_rival_dragon": TRIGGER_DRAGON,
                          "victory_check": TRIGGER_VICTORY}[spec["trigger"]]
     _target_rule(power)
+    power.simple = power.target_rule is None and not power.chooses_rival and power.remove_self is None
+    # What a power can take from the pool is bounded unless it pays X identical essences.
+    power.pool_cap = None if power.identical else tuple(power.pay[k] + power.pay_any for k in range(5))
     return power
 
 
@@ -265,6 +269,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     card.cost = essences5(cost)
     card.cost_any = int(cost.get("any", 0))
     card.cost_total = raw.get("placement_cost_total") or 0
+    card.pool_cap = tuple(card.cost[k] + card.cost_any for k in range(5))  # a placement never pays more
     vp = raw["victory_points"]
     card.points = vp.get("fixed") or 0
     card.vp_per_essence = essences5(vp["per_essence_on_this"]) if vp.get("per_essence_on_this") else None

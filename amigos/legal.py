@@ -65,19 +65,25 @@ def _covers(pool, cost):
             and pool[4] >= cost[4])
 
 
-def discount_for(s, p: int, card) -> int:
+def discount_for(s, p: int, card, mine=None):
     """The standing discount ``p`` gets on placing artifact ``card`` (Artificer, Dragon Bridle,
-    Dragon's Lair), whether or not the discounting component is turned."""
-    total = 0
+    Dragon's Lair), whether or not the discounting component is turned.  With ``card`` None, returns
+    the discounts ``(on any artifact, extra on Dragons, extra on Creatures)``."""
     loc, owner, cards = s.loc, s.owner, s.cards
-    for e in range(len(loc)):
-        if loc[e] == IN_PLAY and owner[e] == p:
-            for types, amount in cards[e].discounts:
-                for t in types:
-                    if t in card.types:
-                        total += amount
-                        break
-    return total
+    if mine is None:
+        mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
+    every = dragon = creature = 0
+    for e in mine:
+        for types, amount in cards[e].discounts:
+            if "artifact" in types:
+                every += amount
+            elif "dragon" in types:
+                dragon += amount
+            elif "creature" in types:
+                creature += amount
+    if card is None:
+        return every, dragon, creature
+    return every + (dragon if card.is_dragon else 0) + (creature if card.is_creature else 0)
 
 
 def placement_payments(pool: tuple, card, discount: int) -> list:
@@ -138,44 +144,81 @@ def _supply_items(s):
 
 
 def main_actions(s, p: int) -> list:
-    """The main actions of §4.2, in order."""
-    out = []
+    """The main actions of §4.2, in order.  One pass sorts the entities; the steps of each card are
+    cached by what they depend on."""
     loc, owner, cards = s.loc, s.owner, s.cards
     pool = s.pool_of(p)
-    hand = s.hand(p)
-    for e in hand:
-        card = cards[e]
-        out.extend(_place_actions(p, e, card.idx, pool, discount_for(s, p, card)))
-    n = len(loc)
+    hand = []
+    mine = []
+    monuments = []
+    places = []
+    items = []
+    top = False
+    n_art = s.n_art
+    for e in range(len(loc)):
+        where = loc[e]
+        if where == IN_PLAY:
+            if owner[e] == p:
+                mine.append(e)
+        elif where == HAND:
+            if owner[e] == p:
+                hand.append(e)
+        elif where == AVAILABLE and e >= n_art:
+            kind = cards[e].kind
+            if kind == MONUMENT_KIND:
+                monuments.append(e)
+            elif kind == POP_KIND:
+                places.append(e)
+            else:
+                items.append(e)
+        elif where == MONUMENT_DECK:
+            top = True
+    out = []
+    if hand:
+        discount = discount_for(s, p, None, mine)
+        for e in hand:
+            card = cards[e]
+            cap = card.pool_cap
+            key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
+                   pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
+                   pool[4] if pool[4] < cap[4] else cap[4])
+            out.extend(_place_actions(p, e, card.idx, key, discount[0] + (discount[1] if card.is_dragon else 0)
+                                      + (discount[2] if card.is_creature else 0)))
     if pool[4] >= 4:
-        top = False
-        for e in range(n):
-            if cards[e].kind == C.MONUMENT:
-                if loc[e] == AVAILABLE:
-                    out.append((A.CLAIM_MONUMENT, p, e))
-                elif loc[e] == MONUMENT_DECK:
-                    top = True
+        for e in monuments:
+            out.append((A.CLAIM_MONUMENT, p, e))
         if top:
             out.append((A.CLAIM_TOP, p))
-    for e in range(n):
-        if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER and _covers(pool, cards[e].cost):
-            out.append((A.CLAIM_POP, p, e, cards[e].cost))
+    for e in places:
+        cost = cards[e].cost
+        if _covers(pool, cost):
+            out.append((A.CLAIM_POP, p, e, cost))
     for e in hand:
         out.extend(_discard_actions(p, e))
-    for e in range(n):
-        if loc[e] == IN_PLAY and owner[e] == p:
-            card = cards[e]
-            if card.powers:
-                turned = s.turned[e]
-                for pw in card.powers:
-                    if pw.kind == C.ACTION and (not turned or pw.usable_while_turned):
-                        if pw.target_rule is None and not pw.chooses_rival and pw.remove_self is None:
-                            out.extend(_simple_power_actions(p, e, card.idx, pw.index, pool))
+    turned = s.turned
+    for e in mine:
+        card = cards[e]
+        if card.powers:
+            is_turned = turned[e]
+            for pw in card.powers:
+                if pw.kind == ACTION_KIND and (not is_turned or pw.usable_while_turned):
+                    if pw.simple:
+                        cap = pw.pool_cap
+                        if cap is not None:  # the steps depend on the pool only up to what can be paid
+                            key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
+                                   pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
+                                   pool[4] if pool[4] < cap[4] else cap[4])
                         else:
-                            _power_actions(s, p, e, pw, pool, out)
-    for e in _supply_items(s):
+                            key = pool
+                        out.extend(_simple_power_actions(p, e, card.idx, pw.index, key))
+                    else:
+                        _power_actions(s, p, e, pw, pool, out)
+    for e in items:
         out.append((A.PASS, p, e))
     return out
+
+
+MONUMENT_KIND, POP_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.ACTION
 
 
 @lru_cache(maxsize=1 << 17)
