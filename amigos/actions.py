@@ -49,3 +49,13 @@ TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
 def is_chance(action) -> bool:
     """True for the four chance outcomes (information nobody chooses)."""
     return action[0] >= R_DRAW
+
+
+# The leading fields that name an action, by kind; the rest are essences (payment, gain).
+_MACRO_LEN = {PLACE: 3, CLAIM_POP: 3, DISCARD: 3, POWER: 6, LL_REACT: 5, LL_CHOICE: 2, GAIN: 3, V_REACT: 4}
+
+
+def macro_key(action) -> tuple:
+    """The action without its payment and gain: "place Fire Dragon" for every way of paying for it."""
+    n = _MACRO_LEN.get(action[0])
+    return action if n is None else action[:n]

@@ -68,7 +68,7 @@ def chance_is_valid(s, action) -> bool:
 
 def apply_action(s, a) -> None:
     """Apply an action known to be legal, then run the game on to the next decision."""
-    s._legal = None
+    s._legal = s._groups = None
     kind = a[0]
     if kind in A.CHANCE_ACTIONS:
         apply_chance(s, a)
@@ -375,7 +375,7 @@ def _resolve_pending(s, a) -> None:
 
 def apply_chance(s, a) -> None:
     """Apply a chance outcome to the chance point on top of the stack."""
-    s._legal = None
+    s._legal = s._groups = None
     top = s.stack.pop()
     kind, p = a[0], a[1]
     if kind == A.R_DRAW:

@@ -114,6 +114,13 @@ class Card:
     def __init__(self):
         self.powers: tuple = ()
 
+    def __reduce__(self):
+        # Cards are shared constants: pickle (e.g. to a search worker) by reference.
+        return (_card_by_id, (self.id,))
+
+    def __repr__(self):
+        return f"<Card {self.id}>"
+
 
 def _compile_cost(power: Power, cost: dict) -> None:
     power.turn_self = bool(cost.get("turn_self"))
@@ -367,6 +374,10 @@ TILES = tuple(
      BY_ID[next(s["id"] for s in tile["sides"] if s["id"] != tile["first_game_side_id"])])
     for tile in BASE["places_of_power"])
 FIRST_GAME = BASE["first_game"]
+
+
+def _card_by_id(card_id: str) -> Card:
+    return BY_ID[card_id]
 
 
 def card_by_name(name: str) -> Card:

@@ -7,7 +7,7 @@ Each distinct choice is listed once.  Where the official rules and the reference
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import chain, combinations, permutations
 
 from . import actions as A
 from . import cards as C
@@ -116,6 +116,24 @@ def placement_payments(pool: tuple, card, discount: int) -> list:
     return out
 
 
+def legal_groups(s) -> list:
+    """The legal actions grouped by `amigos.actions.macro_key` (variants of one action together), in
+    the canonical order."""
+    if not s.stack and s.phase == ACTIONS:
+        if s.passed[s.turn]:
+            return []
+        return main_groups(s, s.turn)
+    groups = {}
+    for a in legal_actions(s):
+        key = A.macro_key(a)
+        g = groups.get(key)
+        if g is None:
+            groups[key] = [a]
+        else:
+            g.append(a)
+    return list(groups.values())
+
+
 def legal_actions(s) -> list:
     """All legal actions of the acting player (see the module docstring)."""
     if s.stack:
@@ -144,7 +162,13 @@ def _supply_items(s):
 
 
 def main_actions(s, p: int) -> list:
-    """The main actions of §4.2, in order.  One pass sorts the entities; the steps of each card are
+    """The main actions of §4.2, in order."""
+    return list(chain.from_iterable(main_groups(s, p)))
+
+
+def main_groups(s, p: int) -> list:
+    """The main actions of §4.2 in order, as groups of the variants of one action (same card, power,
+    target; different payments and gains).  One pass sorts the entities; the steps of each card are
     cached by what they depend on."""
     loc, owner, cards = s.loc, s.owner, s.cards
     pool = s.pool_of(p)
@@ -182,19 +206,21 @@ def main_actions(s, p: int) -> list:
             key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
                    pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
                    pool[4] if pool[4] < cap[4] else cap[4])
-            out.extend(_place_actions(p, e, card.idx, key, discount[0] + (discount[1] if card.is_dragon else 0)
-                                      + (discount[2] if card.is_creature else 0)))
+            g = _place_actions(p, e, card.idx, key, discount[0] + (discount[1] if card.is_dragon else 0)
+                               + (discount[2] if card.is_creature else 0))
+            if g:
+                out.append(g)
     if pool[4] >= 4:
         for e in monuments:
-            out.append((A.CLAIM_MONUMENT, p, e))
+            out.append(((A.CLAIM_MONUMENT, p, e),))
         if top:
-            out.append((A.CLAIM_TOP, p))
+            out.append(((A.CLAIM_TOP, p),))
     for e in places:
         cost = cards[e].cost
         if _covers(pool, cost):
-            out.append((A.CLAIM_POP, p, e, cost))
+            out.append(((A.CLAIM_POP, p, e, cost),))
     for e in hand:
-        out.extend(_discard_actions(p, e))
+        out.append(_discard_actions(p, e))
     turned = s.turned
     for e in mine:
         card = cards[e]
@@ -210,11 +236,13 @@ def main_actions(s, p: int) -> list:
                                    pool[4] if pool[4] < cap[4] else cap[4])
                         else:
                             key = pool
-                        out.extend(_simple_power_actions(p, e, card.idx, pw.index, key))
+                        g = _simple_power_actions(p, e, card.idx, pw.index, key)
+                        if g:
+                            out.append(g)
                     else:
                         _power_actions(s, p, e, pw, pool, out)
     for e in items:
-        out.append((A.PASS, p, e))
+        out.append(((A.PASS, p, e),))
     return out
 
 
@@ -237,7 +265,7 @@ def _simple_power_actions(p, e, card_idx, index, pool):
     """UsePower steps of a power without targets or rivals: a function of the pool alone."""
     out = []
     _power_actions(None, p, e, C.CARDS[card_idx].powers[index], pool, out)
-    return tuple(out)
+    return tuple(out[0]) if out else ()
 
 
 DISCARD_GAINS = ((0, 0, 0, 0, 1),) + tuple(
@@ -276,7 +304,8 @@ def _targets(s, p: int, e: int, pw) -> list | None:
 
 
 def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
-    """Append every UsePower step of one usable-looking power (§4.4)."""
+    """Append the UsePower steps of one usable-looking power (§4.4) to ``out``, one group per target
+    and rival."""
     fixed = pw.pay
     if not (pool[0] >= fixed[0] and pool[1] >= fixed[1] and pool[2] >= fixed[2] and pool[3] >= fixed[3]
             and pool[4] >= fixed[4]):
@@ -285,7 +314,10 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
         return  # (s is None only for powers without rivals and targets: see _simple_power_actions)
     idx = pw.index
     if pw.identical:
-        _identical_power_actions(s, p, e, pw, pool, out)
+        group = []
+        _identical_power_actions(s, p, e, pw, pool, group)
+        if group:
+            out.append(group)
         return
     if pw.pay_any:
         pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds)
@@ -296,7 +328,7 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
     gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
     if pw.places is not None or pw.target_rule is None and not pw.chooses_rival:
         POWER = A.POWER
-        out.extend([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
+        out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
         return
     targets = _targets(s, p, e, pw)
     if targets is None:
@@ -308,6 +340,7 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
             targets = targets + [-1]
     rivals = [q for q in range(s.np) if q != p] if pw.chooses_rival else [-1]
     cost_gain = pw.cost_gain
+    POWER = A.POWER
     for t in targets:
         if cost_gain is not None and cost_gain[3] is None:
             card = s.cards[t]
@@ -315,10 +348,8 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
             tg = gains(n) if n > 0 else (ZERO,)
         else:
             tg = gs
-        for pay in pays:
-            for g in tg:
-                for r in rivals:
-                    out.append((A.POWER, p, e, idx, t, r, pay, g))
+        for r in rivals:  # (the protocol nests rivals innermost; with two players there is one)
+            out.append([(POWER, p, e, idx, t, r, pay, g) for pay in pays for g in tg])
 
 
 @lru_cache(maxsize=1 << 16)

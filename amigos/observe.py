@@ -36,8 +36,9 @@ def observation(s, player: int) -> dict:
                                            if s.loc[e] == BEING_CHOSEN and s.owner[e] == p)
             entry["draft_packet"] = sorted(s.cards[e].id for e in range(s.n_art)
                                            if s.loc[e] == DRAFTING and s.owner[e] == p)
-        if s.known_decks and s.known_decks[player] and not mine:
-            entry["known_artifacts"] = sorted(s.known_decks[player])
+        if not mine:
+            own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
+            entry["known_artifacts"] = sorted(s.known_decks[player] - own)
         players.append(entry)
     monument_deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
     known_monuments = sorted((e for e in monument_deck if s.order[e] >= 0), key=lambda e: s.order[e])

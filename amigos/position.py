@@ -88,5 +88,5 @@ def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), 
     s.round = round_number
     s.item_picks = len(players)
     s.turn = first_player if turn is None else turn
-    s._legal = None
+    s._legal = s._groups = None
     return s

@@ -118,9 +118,9 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.draft_stage = 0
     s.rng = 0
     s.auto_chance = auto_chance
-    s.known_decks = ()
+    s.known_decks = tuple(frozenset() for _ in range(num_players))
     s.mon_seer = -1
-    s._legal = None
+    s._legal = s._groups = None
     return s
 
 
@@ -186,6 +186,17 @@ def _start_draft(s) -> None:
     s.draft_stage = 0
     s.mage_done = [False] * s.np  # reused: who has picked in this stage
     s.turn = 0
+    _see_packets(s)
+
+
+def _see_packets(s) -> None:
+    """Each player has now seen the packet they hold: remember those cards (for hidden information,
+    every card a player saw and did not keep went to the rival)."""
+    seen = [set(k) for k in s.known_decks]
+    for e in range(s.n_art):
+        if s.loc[e] == DRAFTING:
+            seen[s.owner[e]].add(s.cards[e].id)
+    s.known_decks = tuple(frozenset(k) for k in seen)
 
 
 def draft_pick(s, p: int, e: int) -> None:
@@ -205,6 +216,7 @@ def draft_pick(s, p: int, e: int) -> None:
         s.owner[e2] = (q + step) % s.np
     s.draft_stage += 1
     s.mage_done = [False] * s.np
+    _see_packets(s)
     if s.draft_stage in (3, 6):
         # One card left in each packet: the last card received is kept.
         for e2 in range(s.n_art):

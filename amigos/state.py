@@ -70,8 +70,8 @@ class GameState:
         "known_decks",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1
         "mon_seer",
-        # cache
-        "_legal",
+        # caches
+        "_legal", "_groups",
     )
 
     # -- construction ---------------------------------------------------------------------------
@@ -113,6 +113,7 @@ class GameState:
         s.known_decks = self.known_decks
         s.mon_seer = self.mon_seer
         s._legal = self._legal
+        s._groups = self._groups
         return s
 
     # -- the interface --------------------------------------------------------------------------
@@ -139,6 +140,15 @@ class GameState:
         if self._legal is None:
             self._legal = _legal_actions(self)
         return self._legal
+
+    def legal_groups(self) -> list:
+        """The legal actions grouped: each group holds the variants (payments, gains) of one action
+        (`amigos.actions.macro_key`), groups in the canonical order.  Don't mutate."""
+        if self._groups is None:
+            self._groups = _legal_groups(self)
+            if self._legal is None:
+                self._legal = list(_chain(self._groups))
+        return self._groups
 
     def apply(self, action) -> None:
         """Apply a legal action; raises `IllegalAction` (state unchanged) for anything else."""
@@ -259,4 +269,7 @@ class GameState:
 
 # The rules modules import this one; bind their entry points once everything is defined.
 from .apply import apply_action as _apply_action, apply_checked as _apply_checked  # noqa: E402
-from .legal import legal_actions as _legal_actions  # noqa: E402
+from .legal import legal_actions as _legal_actions, legal_groups as _legal_groups  # noqa: E402
+from itertools import chain as _chain_it  # noqa: E402
+
+_chain = _chain_it.from_iterable

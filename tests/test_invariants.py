@@ -99,7 +99,7 @@ def check_essences(s, ctx: str) -> None:
 def _swap(c, a: int, b: int) -> None:
     c.loc[a], c.loc[b] = c.loc[b], c.loc[a]
     c.order[a], c.order[b] = c.order[b], c.order[a]
-    c._legal = None
+    c._legal = c._groups = None
 
 
 def check_hidden_swaps(s, rng: random.Random, ctx: str) -> None:

@@ -123,7 +123,7 @@ def test_vault_without_gold_at_collect(ruleset):
                          "essences_on": {"vault": {"calm": 2}}}], ruleset=ruleset)
     start_round(s)
     settle(s)
-    s._legal = None
+    s._legal = s._groups = None
     if ruleset == "official":
         assert s.phase == COLLECT
         take = (A.TAKE, 0, find(s, "vault"), A.TAKE_STORED)
@@ -141,7 +141,7 @@ def test_vault_with_gold_left_on_pays_interest_in_both():
                              "essences_on": {"vault": {"gold": 1}}}], ruleset=ruleset)
         start_round(s)
         settle(s)
-        s._legal = None
+        s._legal = s._groups = None
         s.apply((A.TAKE, 0, find(s, "vault"), A.LEAVE_STORED))
         gains = [a for a in s.legal_actions() if a[0] == A.GAIN]
         assert len(gains) == 10 and all(sum(a[3]) == 2 and a[3][4] == 0 for a in gains)

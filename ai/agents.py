@@ -1,0 +1,144 @@
+"""Agents and their specs.
+
+An agent has one method, ``select(state) -> action``, returning one of ``state.legal_actions()`` for
+``state.current_player()``, and after each call an ``info`` dict (iterations, value, ...) for logs and
+match files.  Specs are strings, the same for every command::
+
+    random            uniform over legal actions
+    greedy            one ply, the reference evaluation
+    expectimax:depth=3
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8
+
+`make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
+when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
+game's, and never look at what their player cannot see (except ``expectimax``, a deliberately cheating
+baseline).
+"""
+
+from __future__ import annotations
+
+import random
+
+from amigos.errors import AmigosError
+
+from .evaluate import evaluate
+from .heuristics import best_variant
+
+
+class SpecError(AmigosError):
+    """A malformed agent spec."""
+
+
+KINDS = ("random", "greedy", "expectimax", "mcts")
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("empty agent spec")
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind not in KINDS:
+        raise SpecError(f"unknown agent {kind!r} (expected one of {', '.join(KINDS)})")
+    params = {}
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise SpecError(f"bad agent parameter {item.strip()!r} in {spec!r} (expected name=value)")
+            try:
+                number = float(value)
+            except ValueError:
+                raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
+            params[key] = int(number) if number.is_integer() and "." not in value else number
+    allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "dets"}}[kind]
+    unknown = set(params) - allowed
+    if unknown:
+        raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")
+    return kind, params
+
+
+def make_agent(spec: str, seed: int | None = None):
+    """Build the agent a spec names (see the module docstring)."""
+    kind, params = parse_spec(spec)
+    if "seed" not in params:
+        params["seed"] = 0 if seed is None else seed
+    if kind == "random":
+        return RandomAgent(**params)
+    if kind == "greedy":
+        return GreedyAgent(**params)
+    if kind == "expectimax":
+        depth = params.get("depth", 3)
+        if depth < 1:
+            raise SpecError("expectimax depth must be at least 1")
+        return ExpectimaxAgent(depth=depth, seed=params["seed"])
+    from .mcts import MCTSAgent
+    if params.get("time") is None and params.get("iters") is None:
+        params["time"] = 1.0
+    return MCTSAgent(**params)
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.info = {}
+
+    def select(self, state):
+        legal = state.legal_actions()
+        self.info = {"choices": len(legal)}
+        return legal[self.rng.randrange(len(legal))]
+
+
+class GreedyAgent:
+    """One ply: the action whose result scores best by the reference evaluation, in a determinisation
+    (so that it does not see the card a draw would bring).  Payment variants of one action are decided
+    by the essence heuristic."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.info = {}
+
+    def select(self, state):
+        from amigos.determinize import determinize
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.info = {"choices": 1}
+            return legal[0]
+        p = state.current_player()
+        world = determinize(state, p, self.rng.getrandbits(64))
+        best, best_value = None, None
+        for variants in world.legal_groups():
+            a = best_variant(world, variants)
+            child = world.clone()
+            child.apply_unchecked(a)
+            value = evaluate(child, p)
+            if best is None or value > best_value:
+                best, best_value = a, value
+        self.info = {"choices": len(legal), "value": best_value}
+        return best
+
+
+class ExpectimaxAgent:
+    """Depth-limited expectimax over the full state, chance points enumerated (it sees everything)."""
+
+    def __init__(self, depth: int = 3, seed: int = 0):
+        self.depth = depth
+        self.info = {}
+
+    def select(self, state):
+        from .expectimax import Expectimax
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.info = {"choices": 1}
+            return legal[0]
+        world = state.clone()
+        world.auto_chance = False
+        world._legal = world._groups = None
+        search = Expectimax(self.depth)
+        move, value, nodes, _ = search.search(world, state.current_player())
+        self.info = {"choices": len(legal), "value": value, "nodes": nodes}
+        return move

@@ -1,0 +1,206 @@
+"""Determinised Monte Carlo tree search: single-observer information-set MCTS.
+
+Every iteration samples a determinisation of what the searching player cannot see
+(`amigos.determinize`: the rival's hand and deck, deck orders, the monument deck, unopened draft
+packets; the rival's known cards after a face-up redraft), then walks one shared tree keyed by macro
+actions (an action without its payment and gain, see `ai.heuristics`), choosing children by UCB1
+with availability counts (a child is only eligible where it is legal in this determinisation).  A new
+leaf is valued by a cheap rollout of at most ``rollout`` decisions, cut off by the reference
+evaluation squashed to [0, 1].  Chance is resolved inside each determinisation by its own reseeded
+generator.
+
+Root parallelism: ``workers`` processes search with their own seeds and their root statistics are
+summed.  With an iteration budget and a seed the choice is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as _time
+
+from amigos.determinize import determinize
+
+from .evaluate import evaluate
+from amigos.actions import macro_key
+
+from .heuristics import best_variant
+
+SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
+
+
+class Node:
+    """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
+
+    __slots__ = ("player", "n", "w", "avail", "children")
+
+    def __init__(self, player: int):
+        self.player = player
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children: dict = {}
+
+
+def rewards(state) -> list:
+    """Each player's reward in [0, 1]: 1 for a win (split on a shared win), else the squashed evaluation."""
+    n = state.np
+    if state.is_terminal():
+        won = state.winners()
+        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
+    if n == 1:
+        return [1.0 / (1.0 + math.exp(-evaluate(state, 0) / SCALE))]
+    if n == 2:  # E for one player is minus E for the other
+        r0 = 1.0 / (1.0 + math.exp(-evaluate(state, 0) / SCALE))
+        return [r0, 1.0 - r0]
+    out = []
+    for p in range(n):
+        d = evaluate(state, p)
+        out.append(1.0 / (1.0 + math.exp(-d / SCALE)))
+    return out
+
+
+def group(state) -> dict:
+    """The state's legal actions by macro: {macro: variants}, in the canonical order."""
+    return {macro_key(g[0]): g for g in state.legal_groups()}
+
+
+def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
+           rollout: int = 8) -> tuple[dict, int]:
+    """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations)."""
+    rng = random.Random(seed)
+    root = Node(-1)
+    deadline = None if seconds is None else _time.perf_counter() + seconds
+    done = 0
+    log = math.log
+    sqrt = math.sqrt
+    while True:
+        if iters is not None and done >= iters:
+            break
+        if deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
+            break
+        s = determinize(state, player, rng.getrandbits(64))
+        node = root
+        path = []
+        while not s.is_terminal():
+            groups = group(s)
+            if len(groups) == 1:
+                only = next(iter(groups.values()))
+                if len(only) == 1:
+                    s.apply_unchecked(only[0])
+                    continue
+            children = node.children
+            untried = []
+            for key in groups:
+                child = children.get(key)
+                if child is None:
+                    untried.append(key)
+                else:
+                    child.avail += 1
+            if untried:
+                key = untried[rng.randrange(len(untried))]
+                child = Node(s.current_player())
+                child.avail = 1
+                children[key] = child
+                s.apply_unchecked(best_variant(s, groups[key]))
+                path.append(child)
+                break
+            best_key, best_u = None, -1.0
+            for key in groups:
+                child = children[key]
+                u = child.w / child.n + c * sqrt(log(child.avail) / child.n)
+                if u > best_u:
+                    best_key, best_u = key, u
+            node = children[best_key]
+            s.apply_unchecked(best_variant(s, groups[best_key]))
+            path.append(node)
+        _rollout(s, rollout, rng)
+        r = rewards(s)
+        for child in path:
+            child.n += 1
+            child.w += r[child.player]
+        root.n += 1
+        done += 1
+    stats = {key: (child.n, child.w) for key, child in root.children.items()}
+    return stats, done
+
+
+def _rollout(s, steps: int, rng) -> None:
+    """Play up to ``steps`` decisions: a uniformly random macro, a random variant of it."""
+    for _ in range(steps):
+        if s.is_terminal():
+            return
+        groups = s.legal_groups()
+        variants = groups[rng.randrange(len(groups))]
+        s.apply_unchecked(variants[rng.randrange(len(variants))])
+
+
+def _worker(args):
+    state, player, iters, seconds, seed, c, rollout = args
+    return search(state, player, iters, seconds, seed, c, rollout)
+
+
+class MCTSAgent:
+    """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
+
+    def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
+                 c: float = 0.7, rollout: int = 8, dets: int | None = None):
+        self.seconds = time
+        self.iters = iters
+        self.workers = max(1, int(workers))
+        self.rng = random.Random(seed)
+        self.c = c
+        self.rollout = int(rollout)
+        self.info = {}
+        self._pool = None
+
+    def select(self, state, progress=None):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.info = {"choices": 1, "iterations": 0}
+            return legal[0]
+        player = state.current_player()
+        stats, done = self.root_stats(state, player)
+        groups = group(state)
+        best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
+        visits, value = stats.get(best_key, (0, 0.0))
+        self.info = {"choices": len(legal), "iterations": done,
+                     "value": value / visits if visits else None, "visits": visits}
+        return best_variant(state, groups[best_key])
+
+    def root_stats(self, state, player):
+        """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
+        seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
+        if self.workers == 1:
+            return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout)
+        iters = None if self.iters is None else -(-self.iters // self.workers)
+        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout) for s in seeds]
+        results = self._executor().map(_worker, jobs)
+        merged = {}
+        total = 0
+        for stats, done in results:
+            total += done
+            for key, (n, w) in stats.items():
+                m = merged.get(key, (0, 0.0))
+                merged[key] = (m[0] + n, m[1] + w)
+        return merged, total
+
+    def _executor(self):
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                             mp_context=multiprocessing.get_context(method))
+        return self._pool
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
