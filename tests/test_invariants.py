@@ -71,7 +71,7 @@ def hidden_ids(s, p: int) -> set[str]:
     if s.stack and s.stack[-1][0] == 8 and s.stack[-1][1] == p:  # p is putting back what they looked at
         legit |= {s.cards[e].id for e in s.stack[-1][3]}
     if s.known_decks and s.known_decks[p]:
-        legit = {x if isinstance(x, str) else s.cards[x].id for x in s.known_decks[p]}
+        legit |= {x if isinstance(x, str) else s.cards[x].id for x in s.known_decks[p]}
     out = set()
     for e in range(len(s.loc)):
         where = s.loc[e]

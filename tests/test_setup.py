@@ -105,10 +105,13 @@ def test_draft_picks_are_decisions_and_give_eight_each():
         assert all(a[0] == A.DRAFT_PICK for a in legal)
         p = s.current_player()
         sizes.append(len(legal))
-        # The packet a player picks from is never visible to the rival.
+        # The packet a player picks from is hidden from the rival, except the cards the rival passed on.
         rival_obs = s.observation(1 - p)
         for a in legal:
-            assert s.cards[a[2]].id not in repr(rival_obs)
+            card = s.cards[a[2]].id
+            assert (card in rival_obs["players"][p]["known_artifacts"]) == (card in s.known_decks[1 - p])
+            if card not in s.known_decks[1 - p]:
+                assert card not in repr(rival_obs)
         picks[p].append(s.cards[legal[0][2]].id)
         s.apply(legal[0])
     assert sizes == [4, 4, 3, 3, 2, 2, 4, 4, 3, 3, 2, 2]
