@@ -21,7 +21,7 @@ import time as _time
 
 from amigos.determinize import determinize
 
-from .evaluate import evaluate
+from .value import heuristic_value
 from amigos.actions import macro_key
 
 from .heuristics import best_variant
@@ -49,15 +49,11 @@ def rewards(state) -> list:
         won = state.winners()
         return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
     if n == 1:
-        return [1.0 / (1.0 + math.exp(-evaluate(state, 0) / SCALE))]
-    if n == 2:  # E for one player is minus E for the other
-        r0 = 1.0 / (1.0 + math.exp(-evaluate(state, 0) / SCALE))
+        return [1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))]
+    if n == 2:  # the value for one player is minus the value for the other
+        r0 = 1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))
         return [r0, 1.0 - r0]
-    out = []
-    for p in range(n):
-        d = evaluate(state, p)
-        out.append(1.0 / (1.0 + math.exp(-d / SCALE)))
-    return out
+    return [1.0 / (1.0 + math.exp(-heuristic_value(state, p) / SCALE)) for p in range(n)]
 
 
 def group(state) -> dict:
@@ -66,7 +62,7 @@ def group(state) -> dict:
 
 
 def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 8) -> tuple[dict, int]:
+           rollout: int = 30) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations)."""
     rng = random.Random(seed)
     root = Node(-1)
@@ -125,13 +121,34 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     return stats, done
 
 
+PASS_KIND = 6
+# Rollout preferences by action kind: building beats discarding; all passes together weigh 1.
+_WEIGHT = {0: 4.0, 1: 5.0, 2: 3.0, 3: 5.0, 4: 0.3, 5: 2.0}
+
+
 def _rollout(s, steps: int, rng) -> None:
-    """Play up to ``steps`` decisions: a uniformly random macro, a random variant of it."""
+    """Play on to the end of the round (at most ``steps`` decisions): a macro drawn by kind weights,
+    then a random variant of it."""
+    start_round = s.round
     for _ in range(steps):
-        if s.is_terminal():
+        if s.is_terminal() or s.round != start_round:
             return
         groups = s.legal_groups()
-        variants = groups[rng.randrange(len(groups))]
+        if len(groups) == 1:
+            variants = groups[0]
+        else:
+            weights = []
+            passes = sum(1 for g in groups if g[0][0] == PASS_KIND)
+            for g in groups:
+                kind = g[0][0]
+                weights.append(1.0 / passes if kind == PASS_KIND else _WEIGHT.get(kind, 1.0))
+            x = rng.random() * sum(weights)
+            i = 0
+            for i, w in enumerate(weights):
+                x -= w
+                if x < 0:
+                    break
+            variants = groups[i]
         s.apply_unchecked(variants[rng.randrange(len(variants))])
 
 
@@ -144,7 +161,7 @@ class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 8, dets: int | None = None):
+                 c: float = 0.7, rollout: int = 30, dets: int | None = None):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))

@@ -1,0 +1,124 @@
+"""Playing agents against each other, and measuring how often one beats another.
+
+Games are played in pairs on the same deal with the seats swapped, so that neither agent profits from
+a lucky deal or from the first-player draw.  `strength` runs pairs in parallel processes and reports
+the win rate with a 95% Wilson interval (a shared victory counts half).
+
+    python -m ai.arena --a mcts:time=1 --b random --games 200 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import amigos
+from amigos.rng import derive_seed
+
+from .agents import make_agent
+
+MAX_DECISIONS = 20000
+
+
+def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None) -> dict:
+    """One game: ``specs[p]`` plays seat ``p``.  Returns winners, points and decision counts."""
+    state = amigos.new_game(seed, variant)
+    base = seed if agent_seed is None else agent_seed
+    agents = [make_agent(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
+    decisions = 0
+    thought = [0.0] * len(specs)
+    while not state.is_terminal():
+        p = state.current_player()
+        start = time.perf_counter()
+        action = agents[p].select(state)
+        thought[p] += time.perf_counter() - start
+        state.apply(action)
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"game {seed} did not end")
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close:
+            close()
+    return {"winners": state.winners(), "vp": state.victory_points(), "decisions": decisions,
+            "rounds": state.round, "thought": thought}
+
+
+def score_for(result: dict, seat: int) -> float:
+    """1 for a win, 0.5 for a shared win, 0 for a loss."""
+    won = result["winners"]
+    if seat not in won:
+        return 0.0
+    return 1.0 if len(won) == 1 else 0.5
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _pair(args):
+    seed, variant, a, b = args
+    first = play_game(seed, variant, [a, b])
+    second = play_game(seed, variant, [b, a])
+    return seed, score_for(first, 0) + score_for(second, 1), first, second
+
+
+def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
+             out=print) -> dict:
+    """Play ``games`` games (``games // 2`` pairs) of ``a`` against ``b``; returns the tally."""
+    pairs = max(1, games // 2)
+    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(pairs)]
+    total = 0.0
+    played = 0
+    start = time.perf_counter()
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = pool.map(_pair, jobs_list)
+            for _, points, _, _ in results:
+                total += points
+                played += 2
+                _progress(out, a, b, total, played, start)
+    else:
+        for job in jobs_list:
+            _, points, _, _ = _pair(job)
+            total += points
+            played += 2
+            _progress(out, a, b, total, played, start)
+    low, high = wilson(total, played)
+    return {"a": a, "b": b, "games": played, "score": total, "rate": total / played, "low": low, "high": high,
+            "seconds": time.perf_counter() - start}
+
+
+def _progress(out, a, b, total, played, start):
+    low, high = wilson(total, played)
+    out(f"{a} vs {b}: {total:g}/{played} = {total / played:.1%} (95% {low:.1%}-{high:.1%}), "
+        f"{time.perf_counter() - start:.0f} s")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Win rate of agent A against agent B, in seat-swapped pairs.")
+    ap.add_argument("--a", required=True, help="agent spec, e.g. mcts:time=1")
+    ap.add_argument("--b", required=True, help="agent spec, e.g. random")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed)
+    print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
+          f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Agents: specs, every kind of decision in every variant, reproducibility, and no peeking."""
+
+import random
+
+import pytest
+
+import amigos
+from ai.agents import SpecError, make_agent, parse_spec
+from amigos import actions as A
+from amigos import cards as C
+from amigos.determinize import determinize
+from amigos.state import DECK, HAND
+
+
+def test_specs_parse():
+    assert parse_spec("random") == ("random", {})
+    assert parse_spec("expectimax:depth=3") == ("expectimax", {"depth": 3})
+    assert parse_spec("mcts:time=1.0") == ("mcts", {"time": 1.0})
+    assert parse_spec("mcts:iters=2000,workers=2,seed=7") == ("mcts", {"iters": 2000, "workers": 2, "seed": 7})
+
+
+@pytest.mark.parametrize("bad", ["", "alphazero", "mcts:iters", "mcts:iters=many", "greedy:depth=2",
+                                 "expectimax:depth=0"])
+def test_bad_specs_are_refused(bad):
+    with pytest.raises(SpecError):
+        make_agent(bad)
+
+
+def play(state, agents, limit=6000):
+    kinds = [set() for _ in agents]
+    n = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        action = agents[p].select(state)
+        assert action in state.legal_actions()
+        kinds[p].add(action[0])
+        state.apply(action)
+        n += 1
+        assert n < limit
+    return kinds
+
+
+@pytest.mark.parametrize("variant", amigos.VARIANTS)
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iters=12,rollout=4"])
+def test_agents_finish_games_in_every_variant(variant, spec):
+    state = amigos.new_game(31, variant)
+    kinds = play(state, [make_agent(spec, seed=1), make_agent("random", seed=2)])
+    assert state.winners()
+    made = kinds[0]
+    assert {A.CHOOSE_MAGE, A.CHOOSE_ITEM} <= made
+    assert made & {A.PASS, A.PLACE, A.POWER, A.DISCARD}
+    if variant == "draft":
+        assert A.DRAFT_PICK in made
+
+
+def test_expectimax_agent_plays_a_game():
+    state = amigos.new_game(8, "first_game")
+    play(state, [make_agent("expectimax:depth=1"), make_agent("greedy", seed=3)])
+    assert state.winners()
+
+
+def test_mcts_answers_life_loss_collect_and_react_decisions():
+    from amigos.position import build_position
+    s = build_position([
+        {"mage": "alchemist", "item": "alchemy", "in_play": ["fire_dragon"]},
+        {"mage": "healer", "item": "research", "pool": {"life": 1, "calm": 2, "elan": 2}},
+    ])
+    s.apply(next(a for a in s.legal_actions() if a[0] == A.POWER))
+    agent = make_agent("mcts:iters=60,seed=2")
+    answer = agent.select(s)
+    assert answer[0] in (A.LL_REACT, A.LL_CHOICE) and answer[1] == 1
+    # The Healer's React (turn it, ignore the loss) or paying Calm to the Fire Dragon keep the Life.
+    assert answer in s.legal_actions()
+
+
+def test_mcts_is_reproducible_with_a_seed_and_an_iteration_budget():
+    state = mid_game(4)
+    a = make_agent("mcts:iters=150,seed=9").select(state)
+    b = make_agent("mcts:iters=150,seed=9").select(state)
+    assert a == b
+
+
+def test_mcts_with_two_workers_is_reproducible():
+    state = mid_game(4)
+    agent1 = make_agent("mcts:iters=200,workers=2,seed=5")
+    agent2 = make_agent("mcts:iters=200,workers=2,seed=5")
+    try:
+        assert agent1.select(state) == agent2.select(state)
+        assert agent1.info["iterations"] >= 200
+    finally:
+        agent1.close()
+        agent2.close()
+
+
+def mid_game(seed, steps=30):
+    """A position after ``steps`` random decisions where the acting player has a real choice and the
+    rival still holds at least two unseen cards."""
+    state = amigos.new_game(seed)
+    rnd = random.Random(seed)
+    n = 0
+    while True:
+        rival = 1 - state.current_player()
+        hidden = [e for e in range(state.n_art) if state.owner[e] == rival and state.loc[e] in (HAND, DECK)]
+        if n >= steps and len(state.legal_actions()) >= 3 and len(hidden) >= 2 and state.round >= 1:
+            return state
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+        n += 1
+
+
+def hidden_twin(state):
+    """The same position except what the acting player cannot see: the rival's hidden cards are other
+    cards, and which of them is in hand and which in the deck is swapped."""
+    p = state.current_player()
+    twin = state.clone()
+    rival = 1 - p
+    hidden = [e for e in range(twin.n_art) if twin.owner[e] == rival and twin.loc[e] in (HAND, DECK)]
+    assert len(hidden) >= 2
+    seen = {c.id for e, c in enumerate(twin.cards) if e not in hidden}
+    spare = [c for c in C.ARTIFACTS if c.id not in seen]
+    cards = list(twin.cards)
+    for e, card in zip(hidden, reversed(spare)):
+        cards[e] = card
+    twin.cards = tuple(cards)
+    hand = [e for e in hidden if twin.loc[e] == HAND]
+    deck = [e for e in hidden if twin.loc[e] == DECK]
+    if hand and deck:
+        twin.loc[hand[0]], twin.loc[deck[0]] = DECK, HAND
+    twin.names = {c.id: e for e, c in enumerate(cards)}
+    twin._legal = twin._groups = None
+    assert twin.digest() != state.digest()
+    assert twin.observation(p) == state.observation(p)
+    return twin
+
+
+@pytest.mark.parametrize("seed", [4, 6, 10])
+def test_determinisation_depends_only_on_the_observation(seed):
+    state = mid_game(seed)
+    twin = hidden_twin(state)
+    p = state.current_player()
+    assert determinize(state, p, 77).digest() == determinize(twin, p, 77).digest()
+    assert determinize(state, p, 77).observation(p) == state.observation(p)
+
+
+@pytest.mark.parametrize("spec", ["mcts:iters=120,seed=3", "greedy", "random"])
+def test_agents_never_read_hidden_information(spec):
+    """Two states that differ only in what the player cannot see get the same decision."""
+    for seed in (4, 6):
+        state = mid_game(seed)
+        twin = hidden_twin(state)
+        assert make_agent(spec, seed=1).select(state) == make_agent(spec, seed=1).select(twin)
