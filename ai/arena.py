@@ -2,16 +2,13 @@
 
 Games are played in pairs on the same deal with the seats swapped, so that neither agent profits from
 a lucky deal or from the first-player draw.  `strength` runs pairs in parallel processes and reports
-the win rate with a 95% Wilson interval (a shared victory counts half).
-
-    python -m ai.arena --a mcts:time=1 --b random --games 200 --jobs 2
+the win rate with a 95% Wilson interval (a shared victory counts half).  The command that runs it is
+``benchmarks/strength.py``.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -74,8 +71,9 @@ def _pair(args):
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
-             out=print) -> dict:
-    """Play ``games`` games (``games // 2`` pairs) of ``a`` against ``b``; returns the tally."""
+             out=None) -> dict:
+    """Play ``games`` games (``games // 2`` pairs) of ``a`` against ``b``; returns the tally.
+    ``out(line)`` hears a progress line after every pair."""
     pairs = max(1, games // 2)
     jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(pairs)]
     total = 0.0
@@ -100,25 +98,8 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
 
 
 def _progress(out, a, b, total, played, start):
+    if out is None:
+        return
     low, high = wilson(total, played)
     out(f"{a} vs {b}: {total:g}/{played} = {total / played:.1%} (95% {low:.1%}-{high:.1%}), "
         f"{time.perf_counter() - start:.0f} s")
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Win rate of agent A against agent B, in seat-swapped pairs.")
-    ap.add_argument("--a", required=True, help="agent spec, e.g. mcts:time=1")
-    ap.add_argument("--b", required=True, help="agent spec, e.g. random")
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed)
-    print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
-          f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,37 @@
+"""Win rate of agent A against agent B, in seat-swapped pairs on the same deals.
+
+    python benchmarks/strength.py --a mcts:time=1 --b random --games 200 --jobs 2
+
+Prints a progress line after every pair and a final line with the 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import amigos  # noqa: E402
+from ai.arena import strength  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", required=True, help="agent spec, e.g. mcts:time=1")
+    ap.add_argument("--b", required=True, help="agent spec, e.g. random")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
+                      out=lambda line: print(line, flush=True))
+    print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
+          f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
