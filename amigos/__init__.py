@@ -10,13 +10,13 @@ The interface every caller uses (a person's prompt, an agent, a replay, the brid
 
 from .errors import AmigosError, IllegalAction, SetupError
 from .protocol import action_from_json, action_json, dump_state, state_from_setup
-from .setup import RULESETS, VARIANTS, build_state, new_game
+from .setup import RULESETS, VARIANTS, build_state, new_game, next_game
 from .state import GameState
 from .text import action_text
 
 __version__ = "0.1.0"
 RULES_VERSION = 1
 
-__all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "build_state",
+__all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "next_game", "build_state",
            "state_from_setup", "dump_state", "action_json", "action_from_json", "action_text",
            "VARIANTS", "RULESETS", "__version__", "RULES_VERSION"]

@@ -27,14 +27,17 @@ Tuples compare by value, so "is this action legal" is list membership.  The enco
     (R_SCRY, p, revealed)                          ResolveScryReveal (chance; order matters)
     (R_MON_DRAW, p, monument)                      ResolveMonumentDraw (chance)
     (R_MON_REVEAL, p, monument)                    ResolveMonumentReveal (chance)
+    (CHOOSE_FIRST, p, first player)                ChooseFirstPlayer (games 2 and 3 of a match)
+    (REDRAFT_PICK, p, artifact)                    RedraftPick (the face-up redraft of a match)
 """
 
 (PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS, DECLINE, LL_REACT, LL_CHOICE,
  V_REACT, TAKE, COLLECT_COST, GAIN, SCRY_DECK, SCRY_ORDER, DISCARD_CHOICE, CHOOSE_MAGE, CHOOSE_ITEM,
- DRAFT_PICK, R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL) = range(24)
+ DRAFT_PICK, R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL, CHOOSE_FIRST, REDRAFT_PICK) = range(26)
 
 MAIN_ACTIONS = frozenset((PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS))
 CHANCE_ACTIONS = frozenset((R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL))
+SETUP_ACTIONS = frozenset((CHOOSE_MAGE, CHOOSE_ITEM, DRAFT_PICK, CHOOSE_FIRST, REDRAFT_PICK))
 
 PAY_COST, PAY_TURN, DECLINE_COST, TAKE_STORED, LEAVE_STORED = range(5)
 
@@ -42,13 +45,14 @@ TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceO
               "DiscardForEssences", "UsePower", "Pass", "Decline", "LifeLossReact", "LifeLossChoice",
               "VictoryReact", "TakeStored", "CollectCost", "Gain", "ScryDeckChoice", "ScryChoice",
               "DiscardChoice", "ChooseMage", "ChooseMagicItem", "DraftPick", "ResolveDrawReveal",
-              "ResolveScryReveal", "ResolveMonumentDraw", "ResolveMonumentReveal")
+              "ResolveScryReveal", "ResolveMonumentDraw", "ResolveMonumentReveal", "ChooseFirstPlayer",
+              "RedraftPick")
 TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
 
 
 def is_chance(action) -> bool:
     """True for the four chance outcomes (information nobody chooses)."""
-    return action[0] >= R_DRAW
+    return action[0] in CHANCE_ACTIONS
 
 
 # The leading fields that name an action, by kind; the rest are essences (payment, gain).

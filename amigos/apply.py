@@ -165,6 +165,12 @@ def _setup_action(s, a) -> None:
     elif kind == A.DRAFT_PICK:
         from .setup import draft_pick
         draft_pick(s, p, a[2])
+    elif kind == A.CHOOSE_FIRST:
+        from .setup import choose_first
+        choose_first(s, a[2])
+    elif kind == A.REDRAFT_PICK:
+        from .setup import redraft_pick
+        redraft_pick(s, p, a[2])
     else:  # pragma: no cover - legality is checked before
         raise IllegalAction(f"unexpected action {a!r}")
 

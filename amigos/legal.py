@@ -14,7 +14,7 @@ from . import cards as C
 from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
                     P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
                     P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
-                    SETUP_DRAFT, DECK, DECK_ARTIFACT)
+                    SETUP_DRAFT, DECK, DECK_ARTIFACT, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, FACE_UP)
 
 ZERO = C.ZERO
 ALL = C.ALL_KINDS
@@ -153,6 +153,10 @@ def legal_actions(s) -> list:
     if phase == SETUP_DRAFT:
         p = s.turn
         return [(A.DRAFT_PICK, p, e) for e in range(s.n_art) if s.loc[e] == DRAFTING and s.owner[e] == p]
+    if phase == SETUP_CHOOSE_FIRST:
+        return [(A.CHOOSE_FIRST, s.turn, q) for q in range(s.np)]
+    if phase == SETUP_REDRAFT:
+        return [(A.REDRAFT_PICK, s.turn, e) for e in range(s.n_art) if s.loc[e] == FACE_UP]
     return []
 
 

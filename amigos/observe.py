@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import cards as C
-from .state import (BEING_CHOSEN, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, HAND, IN_PLAY, AVAILABLE,
+from .state import (FACE_UP, BEING_CHOSEN, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, HAND, IN_PLAY, AVAILABLE,
                     MONUMENT_DECK, LOCATION_NAMES, PHASE_NAMES)
 
 
@@ -55,6 +55,7 @@ def observation(s, player: int) -> dict:
         "monument_deck_top_known": [s.cards[e].id for e in known_monuments] if s.mon_seer == player else [],
         "places_of_power": [s.cards[e].id for e in range(len(s.loc))
                             if s.loc[e] == AVAILABLE and s.cards[e].kind == C.PLACE_OF_POWER],
+        "face_up_artifacts": [s.cards[e].id for e in range(s.n_art) if s.loc[e] == FACE_UP],
         "magic_items_available": [s.cards[e].id for e in range(len(s.loc))
                                   if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MAGIC_ITEM],
         "pending": None if top is None else _pending(s, top, player),

@@ -106,8 +106,10 @@ def action_json(state, a) -> dict:
         return {"__type__": t, "mage_name": name(a[2]), "player_id": p}
     if kind == A.CHOOSE_ITEM:
         return {"__type__": t, "item_name": name(a[2]), "player_id": p}
-    if kind == A.DRAFT_PICK:
+    if kind in (A.DRAFT_PICK, A.REDRAFT_PICK):
         return {"__type__": t, "artifact_name": name(a[2]), "player_id": p}
+    if kind == A.CHOOSE_FIRST:
+        return {"__type__": t, "first_player": a[2], "player_id": p}
     if kind == A.R_DRAW:
         d = {"__type__": t}
         if a[2]:
@@ -231,8 +233,13 @@ def _decode(state, d):
         return (kind, p, ent("mage_name"))
     if kind == A.CHOOSE_ITEM:
         return (kind, p, ent("item_name"))
-    if kind == A.DRAFT_PICK:
+    if kind in (A.DRAFT_PICK, A.REDRAFT_PICK):
         return (kind, p, ent("artifact_name"))
+    if kind == A.CHOOSE_FIRST:
+        first = d["first_player"]
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise ValueError("first_player must be an integer")
+        return (kind, p, first)
     if kind == A.R_DRAW:
         return (kind, p, names("known_cards"), tuple(sorted(names("revealed_cards"))))
     if kind == A.R_SCRY:

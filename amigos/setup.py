@@ -17,8 +17,9 @@ from __future__ import annotations
 from . import cards as C
 from . import rng as R
 from .errors import SetupError
-from .state import (AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, NOBODY,
-                    SETUP_CHOOSE_MAGES, SETUP_DRAFT, GameState)
+from .state import (AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, IN_PLAY,
+                    MONUMENT_DECK, NOBODY, SETUP_CHOOSE_FIRST, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
+                    SETUP_DRAFT, SETUP_REDRAFT, GameState)
 
 VARIANTS = ("standard", "first_game", "draft")
 RULESETS = ("official", "reference")
@@ -242,3 +243,98 @@ def _finish_draft(s) -> None:
     s.phase = SETUP_CHOOSE_MAGES
     s.mage_done = [False] * s.np
     s.turn = s.fp
+
+
+# -- games 2 and 3 of a match ---------------------------------------------------------------------------
+
+def next_game(seed: int, mages, artifacts, chooser: int, redraft: bool, ruleset: str = "official",
+              first_game_sides: bool = False) -> GameState:
+    """Game 2 or 3 of a two-player match (rules.md §2.5).
+
+    ``mages[p]``: the mage ``p`` keeps (a card or card id).  With ``redraft`` (game 2), ``artifacts`` is
+    the 16 artifacts of game 1, laid face up; otherwise (game 3) ``artifacts[p]`` is the 8 that ``p``
+    drafted.  ``chooser`` (the loser of the previous game) first chooses who starts; then, in game 2,
+    the first player takes 1 face-up artifact, the players alternate taking 2, and the first player
+    takes the last; each shuffles their 8 and draws 3; magic items are chosen as usual."""
+    card = lambda c: c if isinstance(c, C.Card) else C.BY_ID[c]  # noqa: E731
+    rng = R.derive_seed(seed, "deal")
+    tiles = []
+    for first_side, other_side in C.TILES:
+        if first_game_sides:
+            tiles.append(first_side)
+        else:
+            flip, rng = R.below(rng, 2)
+            tiles.append(other_side if flip else first_side)
+    monuments = list(C.MONUMENTS)
+    rng = R.shuffle(rng, monuments)
+    if redraft:
+        pool = [card(c) for c in artifacts]
+        if len(pool) != 16:
+            raise SetupError("the redraft needs the 16 artifacts of game 1")
+        decks = [pool[:8], pool[8:]]
+    else:
+        decks = [[card(c) for c in artifacts[p]] for p in range(2)]
+        if any(len(d) != 8 for d in decks):
+            raise SetupError("each player keeps the 8 artifacts they drafted")
+    s = build_state(2, decks, [[card(mages[0])], [card(mages[1])]], monuments[:2], monuments[2:], tiles,
+                    first_player=chooser, ruleset=ruleset)
+    s.rng = R.derive_seed(seed, "chance")
+    for e in range(len(s.loc)):
+        if s.loc[e] == BEING_CHOSEN:
+            s.loc[e] = IN_PLAY
+    s.mage_done = [True, True]
+    for e in range(s.n_art):
+        if redraft:
+            s.loc[e] = FACE_UP
+            s.owner[e] = NOBODY
+        else:
+            s.loc[e] = DECK
+    s.draft_stage = 1 if redraft else 0
+    s.phase = SETUP_CHOOSE_FIRST
+    s.turn = chooser
+    return s
+
+
+def redraft_order(first: int) -> list[int]:
+    """Who takes each of the 16 picks: first player 1, then 2 each alternately, first player the last."""
+    other = 1 - first
+    return [first] + [other, other, first, first] * 3 + [other, other, first]
+
+
+def choose_first(s, first: int) -> None:
+    """The chooser names the first player; then the redraft (game 2) or the hands (game 3)."""
+    s.fp = first
+    if s.draft_stage:  # a redraft follows
+        s.phase = SETUP_REDRAFT
+        s.draft_stage = 0
+        s.turn = redraft_order(first)[0]
+    else:
+        _deal_hands(s)
+
+
+def redraft_pick(s, p: int, e: int) -> None:
+    """``p`` takes face-up artifact ``e`` into their deck."""
+    s.loc[e] = DECK
+    s.owner[e] = p
+    s.draft_stage += 1
+    order = redraft_order(s.fp)
+    if s.draft_stage < len(order):
+        s.turn = order[s.draft_stage]
+    else:
+        _deal_hands(s)
+
+
+def _deal_hands(s) -> None:
+    """Each player shuffles their 8 and draws 3; both know each other's 8; magic items next."""
+    ids = []
+    for p in range(s.np):
+        deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
+        hand, s.rng = R.sample(s.rng, deck, 3)
+        for e in hand:
+            s.loc[e] = HAND
+        ids.append(frozenset(s.cards[e].id for e in deck))
+    s.known_decks = (ids[1], ids[0])
+    s.draft_stage = 0
+    s.phase = SETUP_CHOOSE_ITEMS
+    s.item_picks = 0
+    s.turn = (s.fp - 1) % s.np

@@ -18,15 +18,17 @@ import hashlib
 from . import cards as C
 
 # Locations (the protocol's CardLocation values, plus two of our own for the draft).
-OUT_OF_GAME, AVAILABLE, MONUMENT_DECK, DECK, HAND, IN_PLAY, DISCARD, BEING_CHOSEN, DRAFTING, DRAFT_RESERVE = range(10)
+(OUT_OF_GAME, AVAILABLE, MONUMENT_DECK, DECK, HAND, IN_PLAY, DISCARD, BEING_CHOSEN, DRAFTING, DRAFT_RESERVE,
+ FACE_UP) = range(11)
 LOCATION_NAMES = ("OUT_OF_GAME", "AVAILABLE", "MONUMENT_DECK", "DECK", "HAND", "IN_PLAY", "DISCARD",
-                  "BEING_CHOSEN", "DRAFTING", "DRAFT_RESERVE")
+                  "BEING_CHOSEN", "DRAFTING", "DRAFT_RESERVE", "FACE_UP")
 NOBODY = 5  # owner of unowned cards, as in the protocol
 
 # Phases (the protocol's GamePhase values, plus the draft).
-SETUP_GAME, SETUP_CHOOSE_MAGES, SETUP_CHOOSE_ITEMS, COLLECT, ACTIONS, VICTORY_CHECK, GAME_OVER, SETUP_DRAFT = range(8)
+(SETUP_GAME, SETUP_CHOOSE_MAGES, SETUP_CHOOSE_ITEMS, COLLECT, ACTIONS, VICTORY_CHECK, GAME_OVER, SETUP_DRAFT,
+ SETUP_CHOOSE_FIRST, SETUP_REDRAFT) = range(10)
 PHASE_NAMES = ("SETUP_GAME", "SETUP_CHOOSE_MAGES", "SETUP_CHOOSE_ITEMS", "COLLECT", "ACTIONS",
-               "VICTORY_CHECK", "GAME_OVER", "SETUP_DRAFT")
+               "VICTORY_CHECK", "GAME_OVER", "SETUP_DRAFT", "SETUP_CHOOSE_FIRST", "SETUP_REDRAFT")
 
 # Pending choices on the stack: tuples whose first item is one of these, second the deciding player.
 (P_GAIN,        # (P_GAIN, player, entity, amount, kinds)

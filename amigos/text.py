@@ -74,6 +74,10 @@ def action_text(state, a) -> str:
         return f"Choose the magic item {name(a[2])}"
     if kind == A.DRAFT_PICK:
         return f"Draft {name(a[2])}"
+    if kind == A.REDRAFT_PICK:
+        return f"Take {name(a[2])}"
+    if kind == A.CHOOSE_FIRST:
+        return "Go first" if a[2] == p else f"Let player {a[2] + 1} go first"
     if kind == A.R_DRAW:
         return "Draw " + ", ".join(name(e) for e in a[2] + a[3])
     if kind == A.R_SCRY:
