@@ -12,7 +12,7 @@ import sys
 import typer
 
 from amigos.errors import AmigosError
-from amigos_cli.commands import bridge, cards
+from amigos_cli.commands import bridge, cards, match, replay, resume, show
 
 app = typer.Typer(
     name="amigos",
@@ -24,6 +24,11 @@ app = typer.Typer(
 
 app.command("cards")(cards.cards)
 app.command("bridge")(bridge.bridge)
+app.command("play")(match.play)
+app.command("match")(match.match)
+app.command("resume")(resume.resume)
+app.command("replay")(replay.replay)
+app.command("show")(show.show)
 
 
 def error_line(exc: BaseException) -> str:

@@ -1,0 +1,68 @@
+"""``amigos match`` (best of three with the redraft) and ``amigos play`` (a single game)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+import amigos
+from matches.match import Match
+
+from ..errors import CliUsageError
+from ..human import QuitRequested
+from ..session import HUMAN, Session, check_spec, default_path, new_seed, resume_hint
+
+P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
+                                             "expectimax:depth=2, mcts:time=1.0, ...).")]
+P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
+SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random if not given).")]
+VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")]
+SAVE = Annotated[Optional[Path], typer.Option("--save", help="Match file (default amigos-SEED.amigos).")]
+
+
+def variant_name(text: str) -> str:
+    name = text.strip().lower().replace("-", "_")
+    if name not in amigos.VARIANTS:
+        raise CliUsageError(f"unknown variant {text!r} (expected standard, first-game or draft)")
+    return name
+
+
+def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path) -> None:
+    specs = [check_spec(p1), check_spec(p2)]
+    variant = variant_name(variant)
+    seed = new_seed() if seed is None else seed
+    path = Path(save_path) if save_path else default_path(seed)
+    if path.exists():
+        raise CliUsageError(f"{path} exists already: resume it with 'amigos resume {path}' or choose --save")
+    names = ["You" if specs[0] == HUMAN and specs[1] != HUMAN else "Player 1",
+             "You" if specs[1] == HUMAN and specs[0] != HUMAN else "Player 2"]
+    names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
+    match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names)
+    console = Console()
+    console.print(f"{'Match' if fmt == 'match' else 'Game'} {seed}, {variant.replace('_', ' ')}: "
+                  f"{names[0]} vs {names[1]}; saving to {path}")
+    run_session(match, path, console)
+
+
+def run_session(match: Match, path: Path, console: Console) -> None:
+    session = Session(match, path, console)
+    try:
+        session.run()
+    except QuitRequested:
+        console.print(f"Saved to {path}. Resume with: {resume_hint(path)}")
+        raise typer.Exit(0)
+
+
+def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
+          save: SAVE = None) -> None:
+    """Play a best-of-three match with the face-up redraft between games."""
+    run_new("match", p1, p2, seed, variant, save)
+
+
+def play(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
+         save: SAVE = None) -> None:
+    """Play a single game."""
+    run_new("game", p1, p2, seed, variant, save)

@@ -1,0 +1,60 @@
+"""``amigos replay FILE [--game K] [--to N] [--json]``: the position after any recorded decision."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+import amigos
+from matches.match import Match
+from matches.record import MatchFileError, load
+
+from ..errors import CliUsageError
+from ..views.board import board
+
+
+def position(match: Match, game: int | None, to: int | None):
+    """The state of game ``game`` (default the last) after its first ``to`` decisions (default all)."""
+    games = match.record["games"]
+    k = len(games) if game is None else game
+    if not 1 <= k <= len(games):
+        raise CliUsageError(f"no game {k} in this match (it has {len(games)})")
+    decisions = games[k - 1]["decisions"]
+    n = len(decisions) if to is None else to
+    if not 0 <= n <= len(decisions):
+        raise CliUsageError(f"game {k} has {len(decisions)} decisions; --to must be from 0 to {len(decisions)}")
+    record = copy.deepcopy(match.record)
+    record["games"] = record["games"][:k]
+    record["games"][-1]["decisions"] = record["games"][-1]["decisions"][:n]
+    if n < len(decisions) or k < len(games):
+        record["games"][-1]["result"] = None
+        record["games"][-1].pop("final_digest", None)
+    record["status"], record["result"] = "unfinished", None
+    try:
+        partial = Match.from_record(record)
+    except amigos.AmigosError as exc:
+        raise MatchFileError(str(exc)) from None
+    if partial.game_number > k:  # the last decision ended the game: show its final position
+        return partial.previous_state, k, n
+    return partial.state, k, n
+
+
+def replay(file: Annotated[Path, typer.Argument(help="The match file.")],
+           game: Annotated[Optional[int], typer.Option("--game", help="Which game (default the last).")] = None,
+           to: Annotated[Optional[int], typer.Option("--to", help="After this many decisions (default all).")] = None,
+           as_json: Annotated[bool, typer.Option("--json", help="Print the protocol's get_state form.")] = False) -> None:
+    """Show the position after any decision of a match file."""
+    match = load(file)
+    state, k, n = position(match, game, to)
+    console = Console()
+    if as_json:
+        console.print_json(json.dumps(amigos.dump_state(state)))
+        return
+    names = [p["name"] for p in match.record["players"]]
+    viewer = 0 if match.record["players"][0]["spec"] == "human" or match.record["players"][1]["spec"] != "human" else 1
+    console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions"))

@@ -1,0 +1,24 @@
+"""``amigos resume FILE``: continue an unfinished match exactly where it stopped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from matches.record import load
+
+from ..errors import CliUsageError
+from .match import run_session
+
+
+def resume(file: Annotated[Path, typer.Argument(help="The match file.")]) -> None:
+    """Continue an unfinished match."""
+    match = load(file)
+    if match.is_over():
+        raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
+    console = Console()
+    console.print(f"Resuming {file}: game {match.game_number}, score {match.score()[0]}-{match.score()[1]}")
+    run_session(match, Path(file), console)

@@ -1,0 +1,60 @@
+"""``amigos show FILE [--json]``: a summary of a match file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from matches.record import load
+
+
+def summary(match) -> dict:
+    record = match.record
+    games = []
+    for g in record["games"]:
+        result = g.get("result")
+        games.append({"game": g["index"], "winners": result["winners"] if result else None,
+                      "vp": result["vp"] if result else None, "rounds": result["rounds"] if result else None,
+                      "decisions": len(g["decisions"]),
+                      "think_seconds": round(sum(d[2] for d in g["decisions"]) / 1000, 1)})
+    return {"players": record["players"], "variant": record["variant"], "seed": record["seed"],
+            "best_of": record["best_of"], "status": record["status"], "score": match.score(),
+            "result": record["result"], "games": games, "created_at": record.get("created_at"),
+            "updated_at": record.get("updated_at"), "redraft": match.redraft_picks()}
+
+
+def show(file: Annotated[Path, typer.Argument(help="The match file.")],
+         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False) -> None:
+    """Summarise a match: players, games, scores, winner, length."""
+    match = load(file)
+    data = summary(match)
+    console = Console()
+    if as_json:
+        console.print_json(json.dumps(data))
+        return
+    names = [p["name"] for p in data["players"]]
+    console.print(f"[bold]{file}[/]: {names[0]} vs {names[1]}, {data['variant'].replace('_', ' ')}, "
+                  f"best of {data['best_of']}, seed {data['seed']}, {data['status']}")
+    table = Table("game", "winner", "points", "rounds", "decisions", "think (s)")
+    for g in data["games"]:
+        if g["winners"] is None:
+            winner, points = "(in progress)", "-"
+        else:
+            winner = " and ".join(names[p] for p in g["winners"]) + (" (shared)" if len(g["winners"]) > 1 else "")
+            points = "-".join(str(v) for v in g["vp"])
+        table.add_row(str(g["game"]), winner, points, str(g["rounds"] or "-"), str(g["decisions"]),
+                      f"{g['think_seconds']:.1f}")
+    console.print(table)
+    result = data["result"]
+    if result:
+        if result["shared"]:
+            console.print(f"Match drawn {result['score'][0]}-{result['score'][1]}.")
+        else:
+            console.print(f"{names[result['winner']]} wins the match {max(result['score'])}-{min(result['score'])}.")
+    else:
+        console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {file}")

@@ -1,0 +1,172 @@
+"""A person at the prompt: the same `select(state)` protocol as an agent.
+
+The choices are a numbered list, one line per action; an action with several ways to pay is listed once
+and its payments are asked next.  Besides a number: ``h`` a hint from the AI, ``u`` undo back to your
+previous decision, ``s`` save, ``q`` save and quit, ``?`` help, ``c NAME`` a card's text.  A mistyped
+answer is explained and asked again.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+import amigos
+from amigos.text import essences_text
+
+from .views.board import board
+
+HELP = ("Type the number of your choice.  h: hint from the AI   u: undo to your previous decision   "
+        "s: save   q: save and quit   c NAME: a card's text   ?: this help")
+
+
+class QuitRequested(Exception):
+    """The person asked to stop; the match is saved."""
+
+
+class UndoRequested(Exception):
+    """The person asked to take back their previous decision."""
+
+
+class Human:
+    """Asks ``console`` (reading with ``ask``) for every decision of seat ``seat``."""
+
+    def __init__(self, seat: int, names: list[str], console: Console, ask=None, on_save=None, hinter=None,
+                 log=None, title=""):
+        self.seat = seat
+        self.names = names
+        self.console = console
+        self.ask = ask or (lambda prompt: console.input(prompt))
+        self.on_save = on_save
+        self.hinter = hinter
+        self.log = log if log is not None else []
+        self.title = title
+        self.info = {}
+
+    def select(self, state):
+        self.console.print(board(state, self.seat, self.names, self.log, self.title))
+        groups = state.legal_groups()
+        while True:
+            self.console.print(self._menu(state, groups))
+            answer = self._read("Your choice: ")
+            chosen = self._interpret(state, groups, answer)
+            if chosen is None:
+                continue
+            if len(chosen) == 1:
+                return chosen[0]
+            action = self._choose_variant(state, chosen)
+            if action is not None:
+                return action
+
+    # -- the dialogue --------------------------------------------------------------------------
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.ask(prompt).strip()
+        except EOFError:
+            raise QuitRequested() from None
+
+    def _menu(self, state, groups) -> Text:
+        t = Text()
+        for i, g in enumerate(groups, 1):
+            line = _group_text(state, g)
+            t.append(f"{i:>3}. ", style="bold cyan")
+            t.append(line)
+            if len(g) > 1:
+                t.append(f"  ({len(g)} ways)", style="dim")
+            t.append("\n")
+        return t
+
+    def _interpret(self, state, groups, answer: str):
+        if not answer:
+            self.console.print("Type a number (or ? for help).", style="yellow")
+            return None
+        if answer == "?":
+            self.console.print(HELP)
+            return None
+        if answer == "q":
+            raise QuitRequested()
+        if answer == "u":
+            raise UndoRequested()
+        if answer == "s":
+            if self.on_save:
+                self.on_save()
+                self.console.print("Saved.", style="green")
+            return None
+        if answer == "h":
+            if self.hinter is None:
+                self.console.print("No hint available.", style="yellow")
+            else:
+                self.console.print(self.hinter(state))
+            return None
+        if answer.startswith("c ") or answer.startswith("? "):
+            self._card_text(answer[2:].strip())
+            return None
+        if answer.isdigit():
+            i = int(answer)
+            if 1 <= i <= len(groups):
+                return groups[i - 1]
+        self.console.print(f"'{answer}' is not a choice: type a number from 1 to {len(groups)} "
+                           "(or ? for help).", style="yellow")
+        return None
+
+    def _choose_variant(self, state, variants):
+        self.console.print(Text(_group_text(state, variants) + ": how?", style="bold"))
+        for i, a in enumerate(variants, 1):
+            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(_variant_text(a)))
+        self.console.print(Text("  0. back", style="dim"))
+        while True:
+            answer = self._read("Which way: ")
+            if answer == "0":
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(variants):
+                return variants[int(answer) - 1]
+            if answer == "q":
+                raise QuitRequested()
+            self.console.print(f"Type a number from 1 to {len(variants)}, or 0 to go back.", style="yellow")
+
+    def _card_text(self, name: str) -> None:
+        from amigos import cards as C
+        matches = [c for c in C.CARDS if name.lower() in c.name.lower() or name.lower() == c.id]
+        if not matches:
+            self.console.print(f"No card named '{name}'.", style="yellow")
+        for c in matches[:3]:
+            self.console.print(Text(c.name, style="bold") + Text(": " + c.text))
+
+
+def _group_text(state, group) -> str:
+    """The action a group stands for, without its payment when there are several."""
+    a = group[0]
+    if len(group) == 1:
+        return amigos.action_text(state, a)
+    kind = a[0]
+    name = state.cards[a[2]].name if len(a) > 2 and isinstance(a[2], int) and a[2] >= 0 else ""
+    if kind == amigos.actions.PLACE:
+        return f"Place {name}"
+    if kind == amigos.actions.DISCARD:
+        return f"Discard {name} for essences"
+    if kind == amigos.actions.GAIN:
+        return f"Collect from {name}"
+    if kind == amigos.actions.LL_CHOICE:
+        return "Lose the life"
+    text = amigos.action_text(state, a)
+    return text.split(": paying")[0].split(", paying")[0].split(": gaining")[0]
+
+
+def _variant_text(a) -> str:
+    kind = a[0]
+    A = amigos.actions
+    if kind in (A.PLACE, A.CLAIM_POP):
+        return "pay " + essences_text(a[3])
+    if kind in (A.DISCARD, A.GAIN):
+        return "gain " + essences_text(a[3])
+    if kind == A.POWER:
+        parts = []
+        if any(a[6]):
+            parts.append("pay " + essences_text(a[6]))
+        if any(a[7]):
+            parts.append("gain " + essences_text(a[7]))
+        return ", ".join(parts) or "as it is"
+    if kind == A.LL_CHOICE:
+        return "lose " + essences_text(a[2])
+    return str(a)

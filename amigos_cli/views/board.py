@@ -1,0 +1,155 @@
+"""The game screen: the whole public position from one player's side, as rich renderables.
+
+Built for a 100x30 terminal: a line per player (mage, magic item, pool in colour, points, hand and deck
+sizes, first-player token), their components in play (turned ones dimmed, essences on them), the
+centre (face-up monuments, places of power, the face-up redraft), the player's hand, and the last few
+actions in words.  Only what ``viewer`` may see is shown.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+import amigos
+from amigos import cards as C
+from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
+                          MONUMENT_DECK, PHASE_NAMES)
+
+STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")
+LETTERS = "ELCDG"
+
+
+def essences(v, empty: str = "-") -> Text:
+    """``(2, 0, 1, 0, 3)`` as coloured ``2E 1C 3G``."""
+    out = Text()
+    for k in range(5):
+        if v[k]:
+            if out:
+                out.append(" ")
+            out.append(f"{v[k]}{LETTERS[k]}", style=STYLES[k])
+    return out if out else Text(empty, style="dim")
+
+
+def component(state, e: int) -> Text:
+    card = state.cards[e]
+    t = Text(card.name, style="dim" if state.turned[e] else "bold")
+    if state.turned[e]:
+        t.append(" (turned)", style="dim italic")
+    on = state.essences_on(e)
+    if any(on):
+        t.append(" [")
+        t.append_text(essences(on))
+        t.append("]")
+    return t
+
+
+def player_panel(state, p: int, viewer: int, names: list[str]) -> Table:
+    vp = state.victory_points()
+    loc, owner, cards = state.loc, state.owner, state.cards
+    mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
+    mage = [e for e in mine if cards[e].kind == C.MAGE]
+    item = [e for e in mine if cards[e].kind == C.MAGIC_ITEM]
+    rest = [e for e in mine if cards[e].kind not in (C.MAGE, C.MAGIC_ITEM)]
+    head = Text()
+    head.append(f"{names[p]}", style="bold underline" if p == viewer else "bold")
+    head.append(f"  {vp[p]} VP", style="bold magenta")
+    if state.fp == p:
+        head.append("  [first player]", style="cyan")
+    if state.passed[p]:
+        head.append("  passed", style="dim")
+    head.append("  pool ")
+    head.append_text(essences(state.pool_of(p)))
+    hand = sum(1 for e in range(state.n_art) if loc[e] == HAND and owner[e] == p)
+    deck = sum(1 for e in range(state.n_art) if loc[e] == DECK and owner[e] == p)
+    head.append(f"  hand {hand}  deck {deck}", style="dim")
+    table = Table.grid(padding=(0, 1))
+    table.add_row(head)
+    line = Text("  ")
+    for e in mage + item:
+        line.append_text(component(state, e))
+        line.append("   ")
+    table.add_row(line)
+    if rest:
+        line = Text("  ")
+        for i, e in enumerate(rest):
+            if i:
+                line.append(" | ", style="dim")
+            line.append_text(component(state, e))
+        table.add_row(line)
+    pile = [e for e in range(state.n_art) if loc[e] == DISCARD and owner[e] == p]
+    if pile:
+        table.add_row(Text("  discard: " + ", ".join(cards[e].name for e in pile), style="dim"))
+    return table
+
+
+def centre(state) -> Table:
+    loc, cards = state.loc, state.cards
+    table = Table.grid(padding=(0, 1))
+    mons = [cards[e].name for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.MONUMENT]
+    deck = sum(1 for e in range(len(loc)) if loc[e] == MONUMENT_DECK)
+    pops = [f"{cards[e].name} ({_cost(cards[e].cost)})" for e in range(len(loc))
+            if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER]
+    table.add_row(Text("Monuments: " + (", ".join(mons) or "none") + f"  (+{deck} in the deck, 4G each)"))
+    table.add_row(Text("Places of power: " + (", ".join(pops) or "none")))
+    face_up = [cards[e].name for e in range(state.n_art) if loc[e] == FACE_UP]
+    if face_up:
+        table.add_row(Text("Face up for the redraft: " + ", ".join(face_up), style="yellow"))
+    return table
+
+
+def _cost(v) -> str:
+    return " ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) or "free"
+
+
+def hand_view(state, viewer: int) -> Text:
+    loc, owner, cards = state.loc, state.owner, state.cards
+    t = Text("Your hand: ", style="bold")
+    hand = [e for e in range(state.n_art) if loc[e] == HAND and owner[e] == viewer]
+    for i, e in enumerate(hand):
+        if i:
+            t.append(", ")
+        c = cards[e]
+        t.append(c.name, style="bold")
+        t.append(f" ({_cost(c.cost)}{' +' + str(c.cost_any) + '*' if c.cost_any else ''})", style="dim")
+    if not hand:
+        t.append("empty", style="dim")
+    packet = [cards[e].name for e in range(state.n_art) if loc[e] == DRAFTING and owner[e] == viewer]
+    if packet:
+        t.append("\nYour draft packet: " + ", ".join(packet), style="yellow")
+    options = [cards[e].name for e in range(len(loc)) if loc[e] == BEING_CHOSEN and owner[e] == viewer]
+    if options:
+        t.append("\nYour mage options: " + ", ".join(options), style="yellow")
+    return t
+
+
+def board(state, viewer: int, names: list[str], log: list[str] = (), title: str = "") -> Group:
+    """The whole screen for ``viewer``."""
+    rival = [p for p in range(state.np) if p != viewer]
+    head = Text(f"{title}  round {state.round}  {PHASE_NAMES[state.phase].lower().replace('_', ' ')}",
+                style="bold reverse")
+    parts = [head]
+    for p in rival:
+        parts.append(player_panel(state, p, viewer, names))
+    parts.append(centre(state))
+    parts.append(player_panel(state, viewer, viewer, names))
+    parts.append(hand_view(state, viewer))
+    if log:
+        parts.append(Text("Last: " + " / ".join(log[-3:]), style="dim"))
+    return Group(*parts)
+
+
+def result_text(state, names: list[str]) -> Text:
+    vp = state.victory_points()
+    won = state.winners()
+    t = Text()
+    if len(won) > 1:
+        t.append("Shared victory: " + " and ".join(names[p] for p in won), style="bold yellow")
+    else:
+        t.append(f"{names[won[0]]} wins", style="bold green")
+    t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.np)) + f", round {state.round})")
+    return t
+
+
+__all__ = ["board", "essences", "result_text", "amigos"]

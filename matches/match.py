@@ -1,0 +1,291 @@
+"""A match: one game, or the best-of-three with the face-up redraft between games (rules.md §2.5).
+
+The match owns the record that goes into its file (see `matches.record`) and the current game's
+state.  Every decision — in a game, of who starts, of each redraft pick — is applied with `decide`,
+which appends it to the record; a game's end sets up the next game.  Decisions with a single legal
+action are applied automatically and not recorded (a replay applies them the same way).
+
+Shared victories: a shared game is drawn and nobody scores it.  The first player to win two games wins
+the match; if three games are played without that, the one with more wins takes the match, and equal
+wins make a drawn (shared) match.  The loser of a game chooses the first player of the next; after a
+drawn game, the player who went second in it chooses.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+
+import amigos
+from amigos import cards as C
+from amigos.protocol import action_from_json, action_json
+from amigos.rng import derive_seed
+from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST
+
+FORMAT = "amigos.match"
+VERSION = 1
+FORMATS = ("game", "match")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def card_digest() -> str:
+    """A digest of the card data the engine plays with (a match file records it)."""
+    import hashlib
+    ids = repr([(c.id, c.cost, c.cost_any, c.points, [p.effects for p in c.powers]) for c in C.CARDS])
+    return hashlib.blake2b(ids.encode(), digest_size=8).hexdigest()
+
+
+class Match:
+    """A match in progress or finished.  Build one with `Match.new` or `Match.from_record`."""
+
+    def __init__(self, record: dict):
+        self.record = record
+        self.state = None
+        self.previous_state = None           # the final position of the previous game
+        self.first_players: list[int] = []   # the first player of each game's round 1
+
+    # -- construction ----------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, seed: int, specs: list[str], variant: str = "standard", fmt: str = "match",
+            names: list[str] | None = None, ruleset: str = "official") -> "Match":
+        if fmt not in FORMATS:
+            raise amigos.AmigosError(f"unknown format {fmt!r} (expected game or match)")
+        if variant not in amigos.VARIANTS:
+            raise amigos.AmigosError(f"unknown variant {variant!r} (expected one of {', '.join(amigos.VARIANTS)})")
+        stamp = now()
+        record = {
+            "format": FORMAT, "version": VERSION, "rules_version": amigos.RULES_VERSION,
+            "app_version": amigos.__version__, "card_digest": card_digest(),
+            "created_at": stamp, "updated_at": stamp,
+            "seed": int(seed), "variant": variant, "best_of": 3 if fmt == "match" else 1, "ruleset": ruleset,
+            "players": [{"name": (names or [f"player {p + 1}" for p in range(2)])[p], "spec": specs[p]}
+                        for p in range(2)],
+            "status": "unfinished", "games": [], "result": None,
+        }
+        match = cls(record)
+        match._start_game()
+        return match
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Match":
+        """Rebuild a match by replaying every recorded decision; raises `ReplayError` on any mismatch."""
+        match = cls(dict(record, games=[], status="unfinished", result=None))
+        games = record["games"]
+        for gi, game in enumerate(games):
+            if gi == 0:
+                match._start_game(expected_seed=game["seed"])
+            elif match.game_number != gi + 1:
+                raise ReplayError(gi + 1, 0, "a game the earlier results do not lead to")
+            elif match.record["games"][gi]["seed"] != game["seed"]:
+                raise ReplayError(gi + 1, 0, "game seed does not follow from the match seed")
+            for di, decision in enumerate(game["decisions"]):
+                match._advance_forced()
+                state = match.state
+                if match.is_over():
+                    raise ReplayError(gi + 1, di, "a decision after the end of the match")
+                actor, step, think = decision[0], decision[1], decision[2]
+                try:
+                    action = action_from_json(state, step)
+                except amigos.AmigosError as exc:
+                    raise ReplayError(gi + 1, di, f"undecodable decision: {exc}") from None
+                if actor != state.current_player():
+                    raise ReplayError(gi + 1, di, "decision by a player who was not to act")
+                if action not in state.legal_actions():
+                    raise ReplayError(gi + 1, di, "illegal decision")
+                match.decide(action, think=think / 1000, info=_info_of(decision), stamp=False)
+            match._advance_forced()
+            if match.game_number > gi + 1:  # this game ended and the next one began
+                played = match.record["games"][gi]
+            else:
+                played = None
+            digest = game.get("final_digest")
+            ended = played is not None or match.is_over()
+            if game.get("result") is not None:
+                if not ended:
+                    raise ReplayError(gi + 1, len(game["decisions"]), "the game does not end where the file says")
+                mine = played if played is not None else match.record["games"][gi]
+                if digest is not None and digest != mine.get("final_digest"):
+                    raise ReplayError(gi + 1, len(game["decisions"]), "final position digest mismatch")
+                if game["result"].get("winners") != mine["result"]["winners"]:
+                    raise ReplayError(gi + 1, len(game["decisions"]), "the recorded winners differ from the replay")
+            elif ended:
+                raise ReplayError(gi + 1, len(game["decisions"]), "the file says unfinished but the game ended")
+        match.record["created_at"] = record.get("created_at")
+        match.record["updated_at"] = record.get("updated_at")
+        return match
+
+    # -- flow ------------------------------------------------------------------------------------
+
+    @property
+    def game_number(self) -> int:
+        return len(self.record["games"])
+
+    def is_over(self) -> bool:
+        return self.record["status"] == "finished"
+
+    def score(self) -> list[int]:
+        wins = [0, 0]
+        for game in self.record["games"]:
+            result = game.get("result")
+            if result and len(result["winners"]) == 1:
+                wins[result["winners"][0]] += 1
+        return wins
+
+    def to_act(self) -> int:
+        """The player whose decision the match waits for (after forced moves are applied)."""
+        self._advance_forced()
+        return self.state.current_player()
+
+    def decide(self, action, think: float = 0.0, info: dict | None = None, stamp: bool = True) -> None:
+        """Apply a decision of the acting player and record it; raises `IllegalAction` if not legal."""
+        state = self.state
+        actor = state.current_player()
+        entry = [actor, action_json(state, action), int(round(float(think) * 1000))]
+        state.apply(action)
+        if info and info.get("iterations"):
+            entry.append(int(info["iterations"]))
+            value = info.get("value")
+            entry.append(None if value is None else round(float(value), 4))
+        self.record["games"][-1]["decisions"].append(entry)
+        self._after_move()
+        if stamp:
+            self.record["updated_at"] = now()
+
+    def _advance_forced(self) -> None:
+        state = self.state
+        while not self.is_over() and not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) != 1:
+                return
+            state.apply(legal[0])
+            self._after_move()
+            state = self.state
+
+    def _after_move(self) -> None:
+        state = self.state
+        game = self.record["games"][-1]
+        if len(self.first_players) < self.game_number and state.round >= 1:
+            self.first_players.append(state.fp)
+        if not state.is_terminal():
+            return
+        if game.get("result") is None:
+            game["result"] = {"winners": state.winners(), "vp": state.victory_points(), "rounds": state.round}
+            game["final_digest"] = state.digest()
+        wins = self.score()
+        played = self.game_number
+        needed = (self.record["best_of"] + 1) // 2
+        if max(wins) >= needed or played >= self.record["best_of"]:
+            self._finish(wins)
+        else:
+            self._start_game()
+
+    def _finish(self, wins) -> None:
+        if wins[0] == wins[1]:
+            result = {"score": wins, "winner": None, "shared": True}
+        else:
+            result = {"score": wins, "winner": 0 if wins[0] > wins[1] else 1, "shared": False}
+        self.record["result"] = result
+        self.record["status"] = "finished"
+
+    def _start_game(self, expected_seed: int | None = None) -> None:
+        index = self.game_number + 1
+        seed = derive_seed(self.record["seed"], "game", index)
+        if expected_seed is not None and expected_seed != seed:
+            raise ReplayError(index, 0, "game seed does not follow from the match seed")
+        variant = self.record["variant"]
+        ruleset = self.record.get("ruleset", "official")
+        if index == 1:
+            self.state = amigos.new_game(seed, variant, ruleset)
+        else:
+            previous = self.previous_state = self.state
+            chooser = self._chooser(previous)
+            mages = [_mage_of(previous, p) for p in range(2)]
+            if index == 2:
+                artifacts = [c.id for c in previous.cards[:previous.n_art]]
+                redraft = True
+            else:
+                artifacts = [[c.id for e, c in enumerate(previous.cards[:previous.n_art]) if previous.owner[e] == p]
+                             for p in range(2)]
+                redraft = False
+            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset,
+                                          first_game_sides=variant == "first_game")
+        self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
+        self._advance_forced()
+
+    def _chooser(self, previous) -> int:
+        winners = previous.winners()
+        if len(winners) == 1:
+            return 1 - winners[0]
+        first = self.first_players[-1] if self.first_players else 0
+        return 1 - first
+
+    # -- views -------------------------------------------------------------------------------------
+
+    def redraft_picks(self) -> list[dict]:
+        """The redraft before game 2, from the record: [{player, card}]."""
+        if self.game_number < 2:
+            return []
+        picks = []
+        for d in self.record["games"][1]["decisions"]:
+            if d[1]["__type__"] == "RedraftPick":
+                picks.append({"player": d[0], "card": d[1]["artifact_name"]})
+        return picks
+
+    def in_setup_choice(self) -> bool:
+        return self.state.phase == SETUP_CHOOSE_FIRST
+
+
+class ReplayError(amigos.AmigosError):
+    """A match file whose decisions do not replay: names the game and decision index."""
+
+    def __init__(self, game: int, index: int, problem: str):
+        super().__init__(f"game {game}, decision {index}: {problem}")
+        self.game = game
+        self.index = index
+
+
+def _mage_of(state, p: int) -> str:
+    for e, c in enumerate(state.cards):
+        if c.kind == C.MAGE and state.owner[e] == p and state.loc[e] == IN_PLAY:
+            return c.id
+    raise amigos.AmigosError("no mage in play")
+
+
+def _info_of(decision: list) -> dict:
+    """The AI details of a recorded decision ``[actor, step, think_ms, iterations?, value?]``."""
+    if len(decision) >= 5:
+        return {"iterations": decision[3], "value": decision[4]}
+    return {}
+
+
+def play(match: Match, controllers: list, on_event=None, save=None) -> Match:
+    """Play ``match`` to the end: ``controllers[p].select(state)`` decides for seat ``p``;
+    ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears about moves and results."""
+    emit = on_event or (lambda kind, data: None)
+    while not match.is_over():
+        p = match.to_act()
+        if match.is_over():
+            break
+        state = match.state
+        before = match.game_number
+        emit("turn", {"player": p, "state": state})
+        start = time.perf_counter()
+        action = controllers[p].select(state)
+        think = time.perf_counter() - start
+        info = getattr(controllers[p], "info", None)
+        text = amigos.action_text(state, action)
+        match.decide(action, think=think, info=info)
+        emit("move", {"player": p, "text": text, "think": think, "info": info})
+        if save is not None:
+            save(match)
+        if match.game_number != before or match.is_over():
+            emit("game_over", {"game": before, "result": match.record["games"][before - 1]["result"],
+                               "score": match.score()})
+    if save is not None:
+        save(match)
+    emit("match_over", {"result": match.record["result"]})
+    return match

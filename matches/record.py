@@ -1,0 +1,167 @@
+"""Match files: msgpack, written atomically after every decision, loaded by replaying every decision.
+
+A file is one msgpack map with string keys and plain msgpack types only (any msgpack reader can inspect
+it)::
+
+    format "amigos.match", version, rules_version, app_version, card_digest, created_at, updated_at,
+    seed, variant, best_of (1 or 3), ruleset, players [{name, spec}], status ("unfinished"/"finished"),
+    games [{index, seed, decisions [[actor, action (protocol step), think ms, iterations?, value?]],
+            result {winners, vp, rounds} | None, final_digest?}],
+    result {score, winner, shared} | None
+
+Format versions (a changelog; every version that ever shipped keeps a fixture in tests/data/):
+    1  2026-11  first version.
+
+Loading never modifies the file and never crashes on bad input: every problem is a `MatchFileError`
+naming it (and the game and decision where there is one).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import msgpack
+
+import amigos
+
+from .match import FORMAT, VERSION, Match, ReplayError
+
+MAX_BYTES = 8 * 1024 * 1024
+
+# Migrations from older format versions: MIGRATIONS[v] turns a version-v record into version v+1.
+MIGRATIONS: dict = {}
+
+
+class MatchFileError(amigos.AmigosError):
+    """A match file that cannot be used; the message says why in one line."""
+
+
+def save(match: Match, path) -> None:
+    """Write the match atomically: a temporary file in the same folder, fsynced, then renamed."""
+    path = Path(path)
+    data = msgpack.packb(match.record, use_bin_type=True)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+
+
+def read_record(path) -> dict:
+    """The checked, migrated record of a match file (not yet replayed)."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise MatchFileError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise MatchFileError(f"{path}: cannot read it ({exc.strerror})") from None
+    if size > MAX_BYTES:
+        raise MatchFileError(f"{path}: too large for a match file ({size} bytes)")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise MatchFileError(f"{path}: cannot read it ({exc.strerror})") from None
+    return parse(data, str(path))
+
+
+def parse(data: bytes, name: str = "match file") -> dict:
+    """Decode and check the bytes of a match file."""
+    try:
+        record = msgpack.unpackb(data, raw=False, strict_map_key=True)
+    except msgpack.ExtraData:
+        raise MatchFileError(f"{name}: not a match file (extra data after the record)") from None
+    except (ValueError, msgpack.UnpackException, TypeError) as exc:
+        reason = "truncated" if "incomplete" in str(exc).lower() or isinstance(exc, msgpack.OutOfData) else "not msgpack"
+        raise MatchFileError(f"{name}: not a match file ({reason})") from None
+    except Exception:  # noqa: BLE001 - msgpack raises assorted errors on hostile input
+        raise MatchFileError(f"{name}: not a match file (not msgpack)") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise MatchFileError(f"{name}: not a match file (no '{FORMAT}' header)")
+    version = record.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise MatchFileError(f"{name}: bad format version {version!r}")
+    if version > VERSION:
+        raise MatchFileError(f"{name}: made by a newer Amigos (format version {version}; this one reads up to "
+                             f"{VERSION}); upgrade to open it")
+    while version < VERSION:
+        record = MIGRATIONS[version](record)
+        version = record["version"]
+    _check_types(record, name)
+    return record
+
+
+def _check_types(record: dict, name: str) -> None:
+    def bad(what):
+        raise MatchFileError(f"{name}: malformed match file ({what})")
+
+    for key, kind in (("seed", int), ("variant", str), ("best_of", int), ("players", list), ("games", list),
+                      ("status", str)):
+        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
+            bad(f"'{key}' missing or of the wrong type")
+    if record["variant"] not in amigos.VARIANTS:
+        bad(f"unknown variant {record['variant']!r}")
+    if record["best_of"] not in (1, 3):
+        bad("best_of must be 1 or 3")
+    if record.get("ruleset", "official") not in amigos.RULESETS:
+        bad("unknown ruleset")
+    if record["status"] not in ("unfinished", "finished"):
+        bad("unknown status")
+    players = record["players"]
+    if len(players) != 2 or not all(isinstance(p, dict) and isinstance(p.get("spec"), str)
+                                    and isinstance(p.get("name"), str) for p in players):
+        bad("players must be two {name, spec} maps")
+    if len(record["games"]) > record["best_of"]:
+        bad("more games than the format allows")
+    for gi, game in enumerate(record["games"]):
+        if not isinstance(game, dict) or not isinstance(game.get("seed"), int) or \
+                not isinstance(game.get("decisions"), list):
+            bad(f"game {gi + 1} is not a map with a seed and decisions")
+        result = game.get("result")
+        if result is not None and not (isinstance(result, dict) and isinstance(result.get("winners"), list)):
+            bad(f"game {gi + 1} has a malformed result")
+        for di, d in enumerate(game["decisions"]):
+            if not isinstance(d, list) or len(d) not in (3, 5) or not isinstance(d[1], dict) or \
+                    not _is_int(d[0]) or not _is_int(d[2]) or d[2] < 0:
+                raise MatchFileError(f"{name}: game {gi + 1}, decision {di}: malformed decision")
+            if len(d) == 5 and (not _is_int(d[3]) or not (d[4] is None or isinstance(d[4], (int, float)))):
+                raise MatchFileError(f"{name}: game {gi + 1}, decision {di}: malformed search details")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def load(path) -> Match:
+    """Load and replay a match file; raises `MatchFileError` (one line) for anything wrong with it."""
+    record = read_record(path)
+    try:
+        match = Match.from_record(record)
+    except ReplayError as exc:
+        raise MatchFileError(f"{path}: {exc}") from None
+    except amigos.AmigosError as exc:
+        raise MatchFileError(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise MatchFileError(f"{path}: malformed match file ({type(exc).__name__})") from None
+    if record["status"] == "finished" and not match.is_over():
+        raise MatchFileError(f"{path}: the file says finished but its games do not end the match")
+    return match
