@@ -12,7 +12,7 @@ import sys
 import typer
 
 from amigos.errors import AmigosError
-from amigos_cli.commands import bridge, cards, match, replay, resume, show
+from amigos_cli.commands import bridge, cards, match, replay, resume, show, tournament
 
 app = typer.Typer(
     name="amigos",
@@ -29,6 +29,7 @@ app.command("match")(match.match)
 app.command("resume")(resume.resume)
 app.command("replay")(replay.replay)
 app.command("show")(show.show)
+app.command("tournament")(tournament.tournament)
 
 
 def error_line(exc: BaseException) -> str:

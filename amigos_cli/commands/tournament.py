@@ -1,0 +1,99 @@
+"""``amigos tournament``: agents against agents, in seat-swapped pairs, in parallel processes."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from matches import tournament as T
+
+from ..errors import CliUsageError
+from .match import variant_name
+
+
+def standings_table(rows, title="Standings") -> Table:
+    table = Table("agent", "games", "wins", "losses", "shared", "win rate (95%)", "Elo", title=title)
+    for r in rows:
+        table.add_row(r["agent"], str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
+                      f"{r['rate']:.0%} ({r['low']:.0%}-{r['high']:.0%})" if r["games"] else "-",
+                      f"{r['elo']:+.0f} ± {r['elo_error']:.0f}" if r["games"] and r["elo_error"] != float("inf") else "-")
+    return table
+
+
+def card_table(rows) -> Table:
+    table = Table("card", "drafted: games, win rate (95%)", "played", "claimed", title="Card statistics")
+
+    def cell(x):
+        if not x["games"]:
+            return "-"
+        return f"{x['games']}: {x['win_rate']:.0%} ({x['low']:.0%}-{x['high']:.0%})"
+
+    for r in rows:
+        table.add_row(r["name"], cell(r["drafted"]), cell(r["played"]), cell(r["claimed"]))
+    return table
+
+
+def tournament(
+    agent: Annotated[list[str], typer.Option("--agent", help="An agent spec; give two or more.")],
+    games: Annotated[int, typer.Option("--games", help="Games (or matches) per pairing.")] = 10,
+    fmt: Annotated[str, typer.Option("--format", help="game or match (best of three with the redraft).")] = "game",
+    variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
+    jobs: Annotated[int, typer.Option("--jobs", help="Parallel processes.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Tournament seed: same seed, same schedule.")] = 0,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the match files and the summary.")] = None,
+    gauntlet: Annotated[bool, typer.Option("--gauntlet", help="The first agent against each other one.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue a killed tournament in --out.")] = False,
+    card_stats: Annotated[bool, typer.Option("--card-stats", help="Report win rates by card.")] = False,
+) -> None:
+    """Run a round robin (or a gauntlet) between agents and report the standings."""
+    if fmt not in ("game", "match"):
+        raise CliUsageError(f"unknown --format {fmt!r} (expected game or match)")
+    if jobs < 1:
+        raise CliUsageError("--jobs must be at least 1")
+    variant = variant_name(variant)
+    out = out or Path(f"tournament-{seed}")
+    console = Console()
+    command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
+    if "--out" not in sys.argv:
+        command += f" --out {shlex.quote(str(out))}"
+    console.print(f"Results in {out}/. If stopped, continue with:\n  {command}")
+    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet)
+    total = len(settings["schedule"])
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    task = progress.add_task("games" if fmt == "game" else "matches", total=total)
+    outcomes = []
+
+    def view():
+        return Group(progress, standings_table(T.standings(agent, outcomes)))
+
+    try:
+        with Live(view(), console=console, refresh_per_second=4) as live:
+            def on_result(result, done, total_):
+                outcomes.append(result)
+                progress.update(task, completed=done)
+                live.update(view())
+
+            # Games already played (on --resume) count in the standings from the start.
+            if (out / T.MANIFEST).exists():
+                try:
+                    _, outcomes[:] = T.collect(out)
+                except T.TournamentError:
+                    pass
+            T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result)
+            progress.update(task, completed=total)
+            live.update(view())
+    except KeyboardInterrupt:
+        console.print(f"Stopped. Finished games are kept in {out}/; continue with:\n  {command}")
+        raise typer.Exit(130)
+    rows = T.write_summary(out)
+    console.print(standings_table(rows, title=f"Final standings ({out}/summary.json, summary.csv)"))
+    if card_stats:
+        console.print(card_table(T.card_stats(out)))

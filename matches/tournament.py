@@ -1,0 +1,306 @@
+"""Tournaments: agents play each other in seat-swapped pairs on the same deals, in parallel processes.
+
+The schedule is a function of the agents, the number of games, the format and the seed alone, so the
+same command plays the same games.  Every game (or match) is written to its own match file in the
+output folder when it ends, beside ``tournament.json`` (the settings and the schedule); the standings
+(`standings`) and ``summary.json``/``summary.csv`` can be rebuilt from those files alone.  A killed
+tournament resumes by skipping the games whose files are finished.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+import amigos
+from ai.agents import make_agent, parse_spec
+from ai.arena import wilson
+from amigos import cards as C
+from amigos.rng import derive_seed
+
+from .match import Match, play
+from .record import MatchFileError, load, save
+
+MANIFEST = "tournament.json"
+
+
+class TournamentError(amigos.AmigosError):
+    """Bad tournament settings or a folder that holds another tournament."""
+
+
+def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -> list[dict]:
+    """Every game to play: ``games`` per pairing (rounded up to whole seat-swapped pairs)."""
+    if len(agents) < 2:
+        raise TournamentError("a tournament needs at least two agents")
+    for spec in agents:
+        parse_spec(spec)
+    if games < 1:
+        raise TournamentError("--games must be at least 1")
+    pairings = [(0, j) for j in range(1, len(agents))] if gauntlet else \
+        [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    jobs = []
+    for i, j in pairings:
+        for k in range((games + 1) // 2):
+            deal = derive_seed(seed, "deal", i, j, k)
+            for swap in (0, 1):
+                seats = (i, j) if swap == 0 else (j, i)
+                jobs.append({"id": f"{i}-{j}-{k}-{swap}", "seats": list(seats), "seed": deal})
+    return jobs
+
+
+def manifest(agents, games, fmt, variant, seed, gauntlet) -> dict:
+    return {"format": "amigos.tournament", "version": 1, "agents": list(agents), "games": games,
+            "match_format": fmt, "variant": variant, "seed": seed, "gauntlet": gauntlet,
+            "schedule": schedule(agents, games, seed, gauntlet)}
+
+
+def prepare(out: Path, settings: dict, resume: bool) -> list[dict]:
+    """Create or check the output folder; returns the jobs still to play."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / MANIFEST
+    if path.exists():
+        try:
+            old = json.loads(path.read_text())
+        except (OSError, ValueError):
+            raise TournamentError(f"{path}: not a tournament manifest") from None
+        if old != settings:
+            raise TournamentError(f"{out} holds a different tournament; choose another --out")
+        if not resume:
+            raise TournamentError(f"{out} holds this tournament already; add --resume to continue it")
+    else:
+        path.write_text(json.dumps(settings, indent=1))
+    todo = []
+    for job in settings["schedule"]:
+        file = out / f"{job['id']}.amigos"
+        if file.exists():
+            try:
+                if load(file).is_over():
+                    continue
+            except MatchFileError:
+                pass
+        todo.append(job)
+    return todo
+
+
+def run_job(args) -> dict:
+    """Play one scheduled game or match (in a worker process) and write its file; returns its summary."""
+    job, settings, out = args
+    specs = [settings["agents"][a] for a in job["seats"]]
+    names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
+    match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names)
+    agents = [make_agent(spec, seed=derive_seed(job["seed"], "seat", p, spec)) for p, spec in enumerate(specs)]
+    play(match, agents)
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close:
+            close()
+    save(match, Path(out) / f"{job['id']}.amigos")
+    return outcome(job, match)
+
+
+def outcome(job: dict, match: Match) -> dict:
+    """What the standings need from one finished game or match."""
+    result = match.record["result"]
+    return {"id": job["id"], "seats": job["seats"], "winner": None if result["shared"] else result["winner"],
+            "score": result["score"], "games": [g["result"] for g in match.record["games"]]}
+
+
+def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
+        gauntlet: bool = False, resume: bool = False, on_result=None) -> list[dict]:
+    """Play the tournament (what is left of it); ``on_result(outcome, done, total)`` after each game."""
+    if fmt not in ("game", "match"):
+        raise TournamentError("--format must be game or match")
+    if variant not in amigos.VARIANTS:
+        raise TournamentError(f"unknown variant {variant!r}")
+    settings = manifest(agents, games, fmt, variant, seed, gauntlet)
+    todo = prepare(out, settings, resume)
+    total = len(settings["schedule"])
+    done = total - len(todo)
+    results = []
+    if jobs <= 1:
+        for job in todo:
+            r = run_job((job, settings, str(out)))
+            done += 1
+            results.append(r)
+            if on_result:
+                on_result(r, done, total)
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending = {pool.submit(run_job, (job, settings, str(out))) for job in todo}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                r = f.result()
+                done += 1
+                results.append(r)
+                if on_result:
+                    on_result(r, done, total)
+    return results
+
+
+# -- standings ------------------------------------------------------------------------------------------
+
+def collect(out: Path) -> tuple[dict, list[dict]]:
+    """The manifest and the outcome of every finished game in ``out``, from the files alone."""
+    try:
+        settings = json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        raise TournamentError(f"{out}: no tournament here ({MANIFEST} missing or unreadable)") from None
+    outcomes = []
+    for job in settings["schedule"]:
+        file = out / f"{job['id']}.amigos"
+        if file.exists():
+            match = load(file)
+            if match.is_over():
+                outcomes.append(outcome(job, match))
+    return settings, outcomes
+
+
+def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
+    """Per agent: games, wins, losses, shared, win rate with a 95% interval, Elo with its error."""
+    n = len(agents)
+    rows = [{"agent": spec, "index": i, "games": 0, "wins": 0, "losses": 0, "shared": 0} for i, spec in enumerate(agents)]
+    pairs = []  # (a, b, score of a)
+    for o in outcomes:
+        a, b = o["seats"]
+        for seat, agent in enumerate(o["seats"]):
+            row = rows[agent]
+            row["games"] += 1
+            if o["winner"] is None:
+                row["shared"] += 1
+            elif o["winner"] == seat:
+                row["wins"] += 1
+            else:
+                row["losses"] += 1
+        pairs.append((a, b, 0.5 if o["winner"] is None else (1.0 if o["winner"] == 0 else 0.0)))
+    elo, err = _elo(n, pairs)
+    for row in rows:
+        points = row["wins"] + 0.5 * row["shared"]
+        row["rate"] = points / row["games"] if row["games"] else 0.0
+        row["low"], row["high"] = wilson(points, row["games"])
+        row["elo"] = elo[row["index"]]
+        row["elo_error"] = err[row["index"]]
+    return sorted(rows, key=lambda r: (-r["elo"], r["index"]))
+
+
+def _elo(n: int, pairs) -> tuple[list, list]:
+    """Bradley-Terry ratings on the Elo scale (mean 0) by minorise-maximise, and 95% error bars from
+    the Fisher information (each rating's own term; a rough but honest size)."""
+    if not pairs:
+        return [0.0] * n, [float("inf")] * n
+    strength = [1.0] * n
+    wins = [0.5] * n  # a tiny prior keeps the ratings finite when an agent wins or loses everything
+    games = {}
+    for a, b, s in pairs:
+        wins[a] += s
+        wins[b] += 1 - s
+        games[(a, b)] = games.get((a, b), 0) + 1
+    for _ in range(500):
+        new = []
+        for i in range(n):
+            denom = 0.0
+            for (a, b), g in games.items():
+                if a == i or b == i:
+                    other = b if a == i else a
+                    denom += g / (strength[i] + strength[other])
+            denom += 1.0 / (strength[i] + 1.0)  # the prior's virtual game against a rating-0 opponent
+            new.append(wins[i] / denom if denom else strength[i])
+        mean = math.exp(sum(math.log(x) for x in new) / n)
+        strength = [x / mean for x in new]
+    elo = [400 * math.log10(x) for x in strength]
+    err = []
+    for i in range(n):
+        info = 0.0
+        for (a, b), g in games.items():
+            if a == i or b == i:
+                other = b if a == i else a
+                p = strength[i] / (strength[i] + strength[other])
+                info += g * p * (1 - p)
+        se = 1 / math.sqrt(info) if info > 0 else float("inf")
+        err.append(1.96 * se * 400 / math.log(10))
+    return elo, err
+
+
+def write_summary(out: Path) -> list[dict]:
+    """Rebuild ``summary.json`` and ``summary.csv`` in ``out`` from its files; returns the standings."""
+    settings, outcomes = collect(out)
+    rows = standings(settings["agents"], outcomes)
+    data = {"agents": settings["agents"], "format": settings["match_format"], "variant": settings["variant"],
+            "seed": settings["seed"], "played": len(outcomes), "scheduled": len(settings["schedule"]),
+            "standings": rows}
+    (out / "summary.json").write_text(json.dumps(data, indent=1))
+    with open(out / "summary.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["agent", "games", "wins", "losses", "shared", "win_rate", "rate_low", "rate_high", "elo",
+                    "elo_error"])
+        for r in rows:
+            w.writerow([r["agent"], r["games"], r["wins"], r["losses"], r["shared"], f"{r['rate']:.4f}",
+                        f"{r['low']:.4f}", f"{r['high']:.4f}", f"{r['elo']:.1f}", f"{r['elo_error']:.1f}"])
+    return rows
+
+
+# -- card statistics --------------------------------------------------------------------------------------
+
+def card_stats(out: Path) -> list[dict]:
+    """For every card: how often a player who drafted (was dealt), played or claimed it won that game,
+    with 95% intervals; from the match files alone."""
+    settings, _ = collect(out)
+    tally = {}
+
+    def add(card_id, how, won):
+        row = tally.setdefault(card_id, {"card": card_id, "drafted": [0, 0.0], "played": [0, 0.0],
+                                         "claimed": [0, 0.0]})
+        row[how][0] += 1
+        row[how][1] += won
+
+    for job in settings["schedule"]:
+        file = out / f"{job['id']}.amigos"
+        if not file.exists():
+            continue
+        match = load(file)
+        if not match.is_over():
+            continue
+        for game in _replayed_games(match):
+            state, placed, result = game
+            won = result["winners"]
+            for p in range(2):
+                share = (1.0 / len(won)) if p in won else 0.0
+                for e in range(state.n_art):
+                    if _dealt_to(state, e) == p:
+                        add(state.cards[e].id, "drafted", share)
+                for cid in placed[p]:
+                    add(cid, "played", share)
+                for e, c in enumerate(state.cards):
+                    if c.kind in (C.MONUMENT, C.PLACE_OF_POWER) and state.owner[e] == p and state.loc[e] == 5:
+                        add(c.id, "claimed", share)
+    rows = []
+    for row in tally.values():
+        out_row = {"card": row["card"], "name": C.BY_ID[row["card"]].name}
+        for how in ("drafted", "played", "claimed"):
+            n, w = row[how]
+            low, high = wilson(w, n)
+            out_row[how] = {"games": n, "win_rate": w / n if n else None, "low": low, "high": high}
+        rows.append(out_row)
+    return sorted(rows, key=lambda r: r["name"])
+
+
+def _dealt_to(state, e: int) -> int:
+    """The player whose artifacts entity ``e`` belongs to (its owner, unless a Dragon was taken)."""
+    return state.owner[e] if state.owner[e] in (0, 1) else -1
+
+
+def _replayed_games(match: Match):
+    """(final state, artifacts each player placed, result) of every game of a finished match."""
+    record = match.record
+    for gi, game in enumerate(record["games"]):
+        partial = dict(record, games=record["games"][:gi + 1], status="unfinished", result=None)
+        m = Match.from_record(partial)
+        state = m.previous_state if m.game_number > gi + 1 else m.state
+        placed = [[], []]
+        for d in game["decisions"]:
+            if d[1]["__type__"] == "PlaceArtifact":
+                placed[d[0]].append(C.BY_NAME[d[1]["artifact_name"]].id)
+        yield state, placed, game["result"]
