@@ -60,12 +60,12 @@ def tournament(
         raise CliUsageError("--jobs must be at least 1")
     variant = variant_name(variant)
     out = out or Path(f"tournament-{seed}")
+    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet)  # checks the agents and counts
     console = Console()
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
     if "--out" not in sys.argv:
         command += f" --out {shlex.quote(str(out))}"
     console.print(f"Results in {out}/. If stopped, continue with:\n  {command}")
-    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet)
     total = len(settings["schedule"])
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     task = progress.add_task("games" if fmt == "game" else "matches", total=total)
