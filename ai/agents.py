@@ -7,7 +7,8 @@ match files.  Specs are strings, the same for every command::
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=30,draft=1
+                      (draft=1: draft and redraft picks by a card-value table instead of search)
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -53,7 +54,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
                 raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
-               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "dets"}}[kind]
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "dets", "draft"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")

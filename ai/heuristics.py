@@ -80,3 +80,10 @@ def _pool_after(pool, a):
     else:
         return pool
     return tuple(pool[k] - pay[k] + gain[k] for k in range(5))
+
+
+def card_value(card) -> float:
+    """A static worth of an artifact for drafting: printed points, a share of its cost and what it
+    collects each round, and something for each power (see `ai.value`)."""
+    from .value import _WORTH
+    return card.points + _WORTH[card.idx]

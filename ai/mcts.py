@@ -24,7 +24,9 @@ from amigos.determinize import determinize
 from .value import heuristic_value
 from amigos.actions import macro_key
 
-from .heuristics import best_variant
+from amigos.actions import DRAFT_PICK, REDRAFT_PICK
+
+from .heuristics import best_variant, card_value
 
 SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
 
@@ -62,8 +64,9 @@ def group(state) -> dict:
 
 
 def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 30) -> tuple[dict, int]:
-    """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations)."""
+           rollout: int = 30, progress=None) -> tuple[dict, int]:
+    """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
+    ``progress(iterations)`` is called every 64 iterations."""
     rng = random.Random(seed)
     root = Node(-1)
     deadline = None if seconds is None else _time.perf_counter() + seconds
@@ -75,6 +78,8 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
             break
         if deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
             break
+        if progress is not None and (done & 63) == 0 and done:
+            progress(done)
         s = determinize(state, player, rng.getrandbits(64))
         node = root
         path = []
@@ -161,13 +166,14 @@ class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 30, dets: int | None = None):
+                 c: float = 0.7, rollout: int = 30, dets: int | None = None, draft: int = 0):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
         self.c = c
         self.rollout = int(rollout)
+        self.draft_by_value = bool(draft)  # draft=1: draft and redraft picks by card value, not search
         self.info = {}
         self._pool = None
 
@@ -177,7 +183,11 @@ class MCTSAgent:
             self.info = {"choices": 1, "iterations": 0}
             return legal[0]
         player = state.current_player()
-        stats, done = self.root_stats(state, player)
+        if self.draft_by_value and legal[0][0] in (DRAFT_PICK, REDRAFT_PICK):
+            best = max(legal, key=lambda a: (card_value(state.cards[a[2]]), -a[2]))
+            self.info = {"choices": len(legal), "iterations": 0}
+            return best
+        stats, done = self.root_stats(state, player, progress)
         groups = group(state)
         best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
         visits, value = stats.get(best_key, (0, 0.0))
@@ -185,11 +195,11 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         return best_variant(state, groups[best_key])
 
-    def root_stats(self, state, player):
+    def root_stats(self, state, player, progress=None):
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout)
+            return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout) for s in seeds]
         results = self._executor().map(_worker, jobs)

@@ -21,7 +21,7 @@ from matches.match import Match, play
 from matches.record import save
 
 from .human import Human, QuitRequested, UndoRequested
-from .views.board import result_text
+from .views.board import board, result_text
 
 HUMAN = "human"
 
@@ -127,6 +127,10 @@ class Session:
             for c in self.controllers:
                 if isinstance(c, Human):
                     c.title = self.title()
+            final = self.match.state if self.match.is_over() else self.match.previous_state
+            if any(self.humans) and final is not None:
+                seat = self.humans.index(True)
+                self.console.print(board(final, seat, self.names, self.log, f"End of game {data['game']}"))
         elif kind == "match_over":
             result = data["result"]
             if self.match.record["best_of"] > 1:
@@ -156,10 +160,16 @@ class _Thinking:
     def select(self, state):
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
             return self.agent.select(state)
-        with self.console.status(f"{self.name} is thinking...", spinner="dots"):
+        with self.console.status(f"{self.name} is thinking...", spinner="dots") as status:
             start = time.perf_counter()
-            action = self.agent.select(state)
-            del start
+
+            def progress(done):
+                status.update(f"{self.name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
+
+            try:
+                action = self.agent.select(state, progress=progress)
+            except TypeError:  # agents without progress reports
+                action = self.agent.select(state)
         return action
 
 

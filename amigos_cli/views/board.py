@@ -15,7 +15,7 @@ from rich.text import Text
 import amigos
 from amigos import cards as C
 from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
-                          MONUMENT_DECK, PHASE_NAMES)
+                          MONUMENT_DECK, PHASE_NAMES, SETUP_REDRAFT)
 
 STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")
 LETTERS = "ELCDG"
@@ -94,8 +94,12 @@ def centre(state) -> Table:
     table.add_row(Text("Monuments: " + (", ".join(mons) or "none") + f"  (+{deck} in the deck, 4G each)"))
     table.add_row(Text("Places of power: " + (", ".join(pops) or "none")))
     face_up = [cards[e].name for e in range(state.n_art) if loc[e] == FACE_UP]
-    if face_up:
-        table.add_row(Text("Face up for the redraft: " + ", ".join(face_up), style="yellow"))
+    if face_up or state.phase in (SETUP_REDRAFT,):
+        table.add_row(Text(f"Face up for the redraft ({len(face_up)} left): " + ", ".join(face_up), style="yellow"))
+        for p in range(state.np):
+            taken = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and state.owner[e] == p]
+            table.add_row(Text(f"  taken by {'player ' + str(p + 1)}: " + (", ".join(taken) or "nothing yet"),
+                               style="yellow"))
     return table
 
 
