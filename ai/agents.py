@@ -81,7 +81,16 @@ def make_agent(spec: str, seed: int | None = None):
     return MCTSAgent(**params)
 
 
-class RandomAgent:
+class _Agent:
+    info: dict
+
+    def _forced(self, legal):
+        """The only legal action, without thinking."""
+        self.info = {"choices": 1}
+        return legal[0]
+
+
+class RandomAgent(_Agent):
     """Uniform over the legal actions."""
 
     def __init__(self, seed: int = 0):
@@ -94,7 +103,7 @@ class RandomAgent:
         return legal[self.rng.randrange(len(legal))]
 
 
-class GreedyAgent:
+class GreedyAgent(_Agent):
     """One ply: the action whose result scores best by the reference evaluation, in a determinisation
     (so that it does not see the card a draw would bring).  Payment variants of one action are decided
     by the essence heuristic."""
@@ -107,8 +116,7 @@ class GreedyAgent:
         from amigos.determinize import determinize
         legal = state.legal_actions()
         if len(legal) == 1:
-            self.info = {"choices": 1}
-            return legal[0]
+            return self._forced(legal)
         p = state.current_player()
         world = determinize(state, p, self.rng.getrandbits(64))
         best, best_value = None, None
@@ -123,7 +131,7 @@ class GreedyAgent:
         return best
 
 
-class ExpectimaxAgent:
+class ExpectimaxAgent(_Agent):
     """Depth-limited expectimax over the full state, chance points enumerated (it sees everything)."""
 
     def __init__(self, depth: int = 3, seed: int = 0):
@@ -134,8 +142,7 @@ class ExpectimaxAgent:
         from .expectimax import Expectimax
         legal = state.legal_actions()
         if len(legal) == 1:
-            self.info = {"choices": 1}
-            return legal[0]
+            return self._forced(legal)
         world = state.clone()
         world.auto_chance = False
         world._legal = world._groups = None

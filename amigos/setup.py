@@ -136,15 +136,7 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
         raise SetupError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
     rng = R.derive_seed(seed, "deal")
     fp, rng = R.below(rng, 2)
-    tiles = []
-    for first_side, other_side in C.TILES:
-        if variant == "first_game":
-            tiles.append(first_side)
-        else:
-            flip, rng = R.below(rng, 2)
-            tiles.append(other_side if flip else first_side)
-    monuments = list(C.MONUMENTS)
-    rng = R.shuffle(rng, monuments)
+    tiles, monuments, rng = _deal_centre(rng, variant == "first_game")
     mages = list(C.MAGES)
     artifacts = list(C.ARTIFACTS)
     if variant == "first_game":
@@ -173,6 +165,21 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
         # The dealt hand is three random cards of the eight: the deck is shuffled, order unknown.
         pass
     return s
+
+
+def _deal_centre(rng: int, first_game_sides: bool):
+    """The places of power (each tile on a random side, or its first-game side) and the shuffled
+    monuments (the first two go face up); returns ``(tiles, monuments, rng)``."""
+    tiles = []
+    for first_side, other_side in C.TILES:
+        if first_game_sides:
+            tiles.append(first_side)
+        else:
+            flip, rng = R.below(rng, 2)
+            tiles.append(other_side if flip else first_side)
+    monuments = list(C.MONUMENTS)
+    rng = R.shuffle(rng, monuments)
+    return tiles, monuments, rng
 
 
 # -- the draft -----------------------------------------------------------------------------------------
@@ -257,16 +264,7 @@ def next_game(seed: int, mages, artifacts, chooser: int, redraft: bool, ruleset:
     the first player takes 1 face-up artifact, the players alternate taking 2, and the first player
     takes the last; each shuffles their 8 and draws 3; magic items are chosen as usual."""
     card = lambda c: c if isinstance(c, C.Card) else C.BY_ID[c]  # noqa: E731
-    rng = R.derive_seed(seed, "deal")
-    tiles = []
-    for first_side, other_side in C.TILES:
-        if first_game_sides:
-            tiles.append(first_side)
-        else:
-            flip, rng = R.below(rng, 2)
-            tiles.append(other_side if flip else first_side)
-    monuments = list(C.MONUMENTS)
-    rng = R.shuffle(rng, monuments)
+    tiles, monuments, rng = _deal_centre(R.derive_seed(seed, "deal"), first_game_sides)
     if redraft:
         pool = [card(c) for c in artifacts]
         if len(pool) != 16:
