@@ -1,0 +1,495 @@
+"""Tournaments (``matches.tournament`` and ``amigos tournament``): the seat-swapped schedule, the match
+files and the summary rebuilt from them, resume, the standings (win rate, Elo), card statistics and
+the command line.  Cheap agents only (random, greedy, mcts:iters=10)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ai.agents import SpecError
+from amigos import cards as C
+from matches import tournament as T
+from matches.record import load
+
+AGENTS = ["random", "greedy", "mcts:iters=10"]
+SEED = 5
+
+
+# -- the schedule ------------------------------------------------------------------------------------------
+
+def test_schedule_is_a_function_of_the_seed():
+    a = T.schedule(AGENTS, 2, SEED)
+    assert a == T.schedule(AGENTS, 2, SEED)
+    other = T.schedule(AGENTS, 2, SEED + 1)
+    assert [j["id"] for j in other] == [j["id"] for j in a]
+    assert [j["seed"] for j in other] != [j["seed"] for j in a]
+    assert T.manifest(AGENTS, 2, "game", "standard", SEED, False) == \
+        T.manifest(AGENTS, 2, "game", "standard", SEED, False)
+
+
+def test_round_robin_pairs_every_deal_with_seats_swapped():
+    jobs = T.schedule(AGENTS, 2, SEED)
+    assert len(jobs) == 6
+    assert len({j["id"] for j in jobs}) == 6
+    by_seed = {}
+    for j in jobs:
+        by_seed.setdefault(j["seed"], []).append(tuple(j["seats"]))
+    assert len(by_seed) == 3  # one deal per pairing, played twice
+    for seats in by_seed.values():
+        assert len(seats) == 2 and seats[0] == tuple(reversed(seats[1]))
+    pairs = {frozenset(s) for seats in by_seed.values() for s in seats}
+    assert pairs == {frozenset(p) for p in [(0, 1), (0, 2), (1, 2)]}
+    for agent in range(3):  # everyone plays 4 games, 2 in each seat
+        assert sum(j["seats"][0] == agent for j in jobs) == 2
+        assert sum(j["seats"][1] == agent for j in jobs) == 2
+
+
+def test_odd_games_round_up_to_whole_pairs():
+    assert len(T.schedule(AGENTS[:2], 1, SEED)) == 2
+    assert len(T.schedule(AGENTS[:2], 3, SEED)) == 4
+    deals = [j["seed"] for j in T.schedule(AGENTS[:2], 4, SEED)]
+    assert len(set(deals)) == 2 and Counter(deals) == Counter({deals[0]: 2, deals[2]: 2})
+
+
+def test_gauntlet_pits_the_first_against_each_other():
+    agents = AGENTS + ["random"]
+    jobs = T.schedule(agents, 2, SEED, gauntlet=True)
+    assert len(jobs) == 6
+    for j in jobs:
+        assert 0 in j["seats"]
+    assert Counter(max(j["seats"]) for j in jobs) == Counter({1: 2, 2: 2, 3: 2})
+    # the gauntlet's deals are the round robin's for the same pairings
+    robin = {j["id"]: j for j in T.schedule(agents, 2, SEED)}
+    assert all(robin[j["id"]] == j for j in jobs)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(T.TournamentError):
+        T.schedule(["random"], 2, SEED)
+    with pytest.raises(T.TournamentError):
+        T.schedule(AGENTS, 0, SEED)
+    with pytest.raises(SpecError):
+        T.schedule(["random", "nonsense"], 2, SEED)
+
+
+# -- a small tournament ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A 3-agent round robin, 2 games per pairing, 2 processes, with its summary written."""
+    out = tmp_path_factory.mktemp("tournament") / "t"
+    calls = []
+    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2,
+                    on_result=lambda r, done, total: calls.append((r["id"], done, total)))
+    rows = T.write_summary(out)
+    return out, results, rows, calls
+
+
+def _copy(played, tmp_path) -> Path:
+    out = tmp_path / "copy"
+    shutil.copytree(played[0], out)
+    return out
+
+
+def _files(out: Path) -> dict:
+    return {p.stem: load(p) for p in sorted(out.glob("*.amigos"))}
+
+
+def _moves(match) -> list:
+    """Every decision of a match without its thinking time: [actor, action, iterations?, value?]."""
+    return [[d[0], d[1]] + list(d[3:]) for g in match.record["games"] for d in g["decisions"]]
+
+
+def test_run_writes_one_match_file_per_job_and_the_manifest(played):
+    out, results, _, calls = played
+    settings = json.loads((out / T.MANIFEST).read_text())
+    assert settings == T.manifest(AGENTS, 2, "game", "standard", SEED, False)
+    ids = {j["id"] for j in settings["schedule"]}
+    assert set(_files(out)) == ids
+    assert {r["id"] for r in results} == ids
+    assert sorted(c[1] for c in calls) == list(range(1, 7)) and {c[2] for c in calls} == {6}
+    for job in settings["schedule"]:
+        match = load(out / f"{job['id']}.amigos")
+        assert match.is_over() and match.record["best_of"] == 1
+        assert match.record["seed"] == job["seed"]
+        assert [p["spec"] for p in match.record["players"]] == [AGENTS[a] for a in job["seats"]]
+    assert not list(out.glob(".*.tmp"))
+
+
+def test_summary_json_csv_and_files_agree(played):
+    out, results, rows, _ = played
+    data = json.loads((out / "summary.json").read_text())
+    assert data["played"] == data["scheduled"] == 6
+    assert data["agents"] == AGENTS and data["seed"] == SEED
+    assert data["standings"] == json.loads(json.dumps(rows))
+    with open(out / "summary.csv", newline="") as f:
+        table = list(csv.DictReader(f))
+    assert [r["agent"] for r in table] == [r["agent"] for r in data["standings"]]
+    for line, row in zip(table, data["standings"]):
+        for key in ("games", "wins", "losses", "shared"):
+            assert int(line[key]) == row[key]
+        assert float(line["win_rate"]) == pytest.approx(row["rate"], abs=1e-4)
+        assert float(line["rate_low"]) == pytest.approx(row["low"], abs=1e-4)
+        assert float(line["rate_high"]) == pytest.approx(row["high"], abs=1e-4)
+        assert float(line["elo"]) == pytest.approx(row["elo"], abs=0.05)
+        assert row["low"] <= row["rate"] <= row["high"]
+
+    # the same numbers counted from the match files directly
+    settings = json.loads((out / T.MANIFEST).read_text())
+    count = {i: Counter() for i in range(len(AGENTS))}
+    for job in settings["schedule"]:
+        result = load(out / f"{job['id']}.amigos").record["result"]
+        for seat, agent in enumerate(job["seats"]):
+            count[agent]["games"] += 1
+            if result["shared"]:
+                count[agent]["shared"] += 1
+            elif result["winner"] == seat:
+                count[agent]["wins"] += 1
+            else:
+                count[agent]["losses"] += 1
+    for row in data["standings"]:
+        c = count[row["index"]]
+        assert (row["games"], row["wins"], row["losses"], row["shared"]) == \
+            (c["games"], c["wins"], c["losses"], c["shared"])
+        assert row["wins"] + row["losses"] + row["shared"] == row["games"] == 4
+    assert sum(r["wins"] for r in rows) == sum(r["losses"] for r in rows)
+    assert sum(r["games"] for r in rows) == 2 * 6
+    # the results returned by run() are the files' outcomes
+    _, outcomes = T.collect(out)
+    key = lambda o: o["id"]  # noqa: E731
+    assert sorted(outcomes, key=key) == sorted(results, key=key)
+
+
+def test_summary_is_rebuilt_from_the_files_alone(played, tmp_path):
+    out = _copy(played, tmp_path)
+    before = {name: (out / name).read_bytes() for name in ("summary.json", "summary.csv")}
+    for name in before:
+        (out / name).unlink()
+    T.write_summary(out)
+    assert {name: (out / name).read_bytes() for name in before} == before
+
+
+def test_resume_plays_only_the_missing_games(played, tmp_path):
+    out = _copy(played, tmp_path)
+    original = _files(out)
+    summary = (out / "summary.json").read_text()
+    missing = ["0-1-0-0", "0-2-0-1"]
+    for job_id in missing:
+        (out / f"{job_id}.amigos").unlink()
+    (out / "summary.json").unlink()
+    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2, resume=True)
+    assert sorted(r["id"] for r in results) == missing
+    T.write_summary(out)
+    assert (out / "summary.json").read_text() == summary
+    again = _files(out)
+    assert set(again) == set(original)
+    for job_id in missing:  # same seed, same games, decision by decision
+        assert _moves(again[job_id]) == _moves(original[job_id])
+        assert again[job_id].record["result"] == original[job_id].record["result"]
+    # nothing left to play
+    assert T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2, resume=True) == []
+
+
+def test_an_unfinished_match_file_is_played_again_on_resume(played, tmp_path):
+    out = _copy(played, tmp_path)
+    job_id = "0-1-0-1"
+    match = load(out / f"{job_id}.amigos")
+    record = json.loads(json.dumps(match.record))
+    record["games"][0]["decisions"] = record["games"][0]["decisions"][:10]
+    record["games"][0]["result"] = None
+    record["games"][0].pop("final_digest", None)
+    record["status"], record["result"] = "unfinished", None
+    from matches.match import Match
+    from matches.record import save
+    save(Match.from_record(record), out / f"{job_id}.amigos")
+    assert [o["id"] for o in T.collect(out)[1]].count(job_id) == 0
+    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1, resume=True)
+    assert [r["id"] for r in results] == [job_id]
+    assert _moves(load(out / f"{job_id}.amigos")) == _moves(match)
+
+
+def test_an_existing_folder_needs_resume(played, tmp_path):
+    out = _copy(played, tmp_path)
+    with pytest.raises(T.TournamentError, match="--resume"):
+        T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1)
+
+
+@pytest.mark.parametrize("change", [dict(seed=SEED + 1), dict(games=4), dict(agents=AGENTS[:2]),
+                                    dict(variant="draft"), dict(gauntlet=True)])
+def test_a_folder_with_another_tournament_is_refused(played, tmp_path, change):
+    out = _copy(played, tmp_path)
+    args = dict(agents=AGENTS, games=2, fmt="game", variant="standard", seed=SEED, jobs=1, gauntlet=False)
+    args.update(change)
+    for resume in (False, True):
+        with pytest.raises(T.TournamentError, match="different tournament"):
+            T.run(out, resume=resume, **args)
+    assert _files(out).keys() == _files(played[0]).keys()
+
+
+def test_a_corrupt_manifest_is_refused(tmp_path):
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / T.MANIFEST).write_text("{not json")
+    with pytest.raises(T.TournamentError, match="not a tournament manifest"):
+        T.run(out, AGENTS[:2], 2, "game", "standard", SEED, resume=True)
+    with pytest.raises(T.TournamentError):
+        T.write_summary(tmp_path / "nothing here")
+
+
+def test_run_checks_its_settings(tmp_path):
+    with pytest.raises(T.TournamentError):
+        T.run(tmp_path / "a", AGENTS[:2], 2, "league", "standard", SEED)
+    with pytest.raises(T.TournamentError):
+        T.run(tmp_path / "b", AGENTS[:2], 2, "game", "chess", SEED)
+
+
+# -- standings ---------------------------------------------------------------------------------------------
+
+def _outcome(a, b, winner):
+    """Agent ``a`` in seat 0 against ``b``; ``winner`` is a seat or None."""
+    return {"id": f"{a}-{b}", "seats": [a, b], "winner": winner, "score": [0, 0], "games": []}
+
+
+def test_standings_from_hand_made_outcomes():
+    agents = ["ace", "mid", "low"]
+    outcomes = [
+        _outcome(0, 1, 0), _outcome(1, 0, 1),      # ace beats mid in both seats
+        _outcome(0, 2, 0), _outcome(2, 0, 1),      # ace beats low in both seats
+        _outcome(1, 2, 0), _outcome(2, 1, None),   # mid beats low once, one shared game
+    ]
+    rows = T.standings(agents, outcomes)
+    by = {r["agent"]: r for r in rows}
+    assert (by["ace"]["games"], by["ace"]["wins"], by["ace"]["losses"], by["ace"]["shared"]) == (4, 4, 0, 0)
+    assert (by["mid"]["games"], by["mid"]["wins"], by["mid"]["losses"], by["mid"]["shared"]) == (4, 1, 2, 1)
+    assert (by["low"]["games"], by["low"]["wins"], by["low"]["losses"], by["low"]["shared"]) == (4, 0, 3, 1)
+    assert by["ace"]["rate"] == 1.0
+    assert by["mid"]["rate"] == pytest.approx(1.5 / 4)
+    assert by["low"]["rate"] == pytest.approx(0.5 / 4)
+    for r in rows:
+        assert 0.0 <= r["low"] <= r["rate"] <= r["high"] <= 1.0
+        assert r["low"] < r["high"]
+        assert math.isfinite(r["elo"]) and math.isfinite(r["elo_error"]) and r["elo_error"] > 0
+    assert [r["agent"] for r in rows] == ["ace", "mid", "low"]
+    assert by["ace"]["elo"] > by["mid"]["elo"] > by["low"]["elo"]
+    assert sum(r["elo"] for r in rows) == pytest.approx(0.0, abs=1e-6)  # mean 0
+
+
+def test_standings_without_games():
+    rows = T.standings(["a", "b"], [])
+    assert [r["agent"] for r in rows] == ["a", "b"]
+    for r in rows:
+        assert (r["games"], r["wins"], r["losses"], r["shared"], r["rate"]) == (0, 0, 0, 0, 0.0)
+        assert (r["low"], r["high"]) == (0.0, 1.0)
+        assert r["elo"] == 0.0 and r["elo_error"] == float("inf")
+
+
+def test_equal_records_give_equal_ratings():
+    rows = T.standings(["a", "b"], [_outcome(0, 1, 0), _outcome(1, 0, 0)])
+    assert rows[0]["elo"] == pytest.approx(rows[1]["elo"], abs=1e-6)
+    assert [r["wins"] for r in rows] == [1, 1]
+
+
+# -- card statistics ---------------------------------------------------------------------------------------
+
+def test_card_stats_agree_with_the_match_files(played):
+    out = played[0]
+    rows = T.card_stats(out)
+    assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
+    by_id = {r["card"]: r for r in rows}
+    placed = Counter()
+    games = 0
+    for match in _files(out).values():
+        for game in match.record["games"]:
+            games += 1
+            for d in game["decisions"]:
+                if d[1]["__type__"] == "PlaceArtifact":
+                    placed[C.BY_NAME[d[1]["artifact_name"]].id] += 1
+    assert games == 6
+    assert sum(r["played"]["games"] for r in rows) == sum(placed.values()) > 0
+    for cid, n in placed.items():
+        assert by_id[cid]["played"]["games"] == n
+    assert sum(r["drafted"]["games"] for r in rows) == 16 * games  # 8 artifacts a player, 2 players
+    assert sum(r["claimed"]["games"] for r in rows) > 0
+    for r in rows:
+        assert r["name"] == C.BY_ID[r["card"]].name
+        for how in ("drafted", "played", "claimed"):
+            x = r[how]
+            if x["games"]:
+                assert 0.0 <= x["low"] <= x["win_rate"] <= x["high"] <= 1.0
+            else:
+                assert x["win_rate"] is None
+        if r["claimed"]["games"]:
+            assert C.BY_ID[r["card"]].kind in (C.MONUMENT, C.PLACE_OF_POWER)
+        if r["drafted"]["games"] or r["played"]["games"]:
+            assert C.BY_ID[r["card"]].kind not in (C.MONUMENT, C.PLACE_OF_POWER)
+
+
+# -- best-of-three draft tournament ------------------------------------------------------------------------
+
+def test_draft_tournament_of_best_of_three_matches(tmp_path):
+    out = tmp_path / "draft"
+    results = T.run(out, ["random", "greedy"], 2, "match", "draft", SEED, jobs=2)
+    assert len(results) == 2
+    files = _files(out)
+    assert len(files) == 2
+    for match in files.values():
+        record = match.record
+        assert record["best_of"] == 3 and record["variant"] == "draft"
+        assert match.is_over() and record["status"] == "finished"
+        assert 2 <= len(record["games"]) <= 3
+        assert max(record["result"]["score"]) == 2 or record["result"]["shared"] or len(record["games"]) == 3
+    rows = T.write_summary(out)
+    assert sum(r["games"] for r in rows) == 4  # 2 matches, 2 agents each
+    data = json.loads((out / "summary.json").read_text())
+    assert data["format"] == "match" and data["variant"] == "draft"
+    stats = T.card_stats(out)
+    played_games = sum(len(m.record["games"]) for m in files.values())
+    assert sum(r["drafted"]["games"] for r in stats) == 16 * played_games
+
+
+# -- the command line --------------------------------------------------------------------------------------
+
+def _amigos() -> list[str]:
+    script = Path(sys.executable).parent / "amigos"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "amigos_cli"]
+
+
+def _cli(*args, cwd=None, columns=200):
+    env = dict(os.environ, COLUMNS=str(columns), TERM="dumb")
+    env.pop("NO_COLOR", None)
+    return subprocess.run(_amigos() + list(args), capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=120, env=env, cwd=cwd)
+
+
+TWO = ["--agent", "random", "--agent", "greedy", "--games", "2", "--jobs", "2"]
+
+
+@pytest.fixture(scope="module")
+def cli_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "T"
+    proc = _cli("tournament", *TWO, "--out", str(out), columns=80)
+    return out, proc
+
+
+def test_cli_tournament_runs_and_prints_the_standings(cli_run):
+    out, proc = cli_run
+    assert proc.returncode == 0, proc.stderr
+    assert "Final standings" in proc.stdout
+    for name in ("random", "greedy"):
+        assert name in proc.stdout
+    flat = " ".join(proc.stdout.split())
+    assert f"amigos tournament {' '.join(TWO)} --out {out} --resume" in flat
+    assert sorted(p.name for p in out.iterdir()) == \
+        ["0-1-0-0.amigos", "0-1-0-1.amigos", "summary.csv", "summary.json", "tournament.json"]
+    data = json.loads((out / "summary.json").read_text())
+    assert data["played"] == 2 and sum(r["games"] for r in data["standings"]) == 4
+
+
+def test_cli_second_run_needs_resume(cli_run):
+    out, _ = cli_run
+    proc = _cli("tournament", *TWO, "--out", str(out))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("amigos: ") and "--resume" in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: amigos tournament announces the run (resume hint, empty progress bar "
+                   "and standings) before checking the --out folder, so a refused second run prints a screenful "
+                   "on stdout besides its one-line error")
+def test_cli_refused_run_prints_nothing_but_the_error(cli_run):
+    out, _ = cli_run
+    proc = _cli("tournament", *TWO, "--out", str(out))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+
+
+def test_cli_resume_and_card_stats(cli_run):
+    out, _ = cli_run
+    summary = (out / "summary.json").read_text()
+    proc = _cli("tournament", *TWO, "--out", str(out), "--resume", "--card-stats")
+    assert proc.returncode == 0, proc.stderr
+    assert "Final standings" in proc.stdout and "Card statistics" in proc.stdout
+    assert "drafted" in proc.stdout and "claimed" in proc.stdout
+    stats = T.card_stats(out)
+    assert stats and all(r["name"] in proc.stdout for r in stats)
+    assert (out / "summary.json").read_text() == summary  # nothing replayed, same summary
+
+
+def test_cli_bad_agent_is_one_line_and_creates_nothing(tmp_path):
+    out = tmp_path / "never"
+    proc = _cli("tournament", "--agent", "random", "--agent", "bogus", "--games", "2", "--out", str(out))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("amigos: ") and "bogus" in lines[0], proc.stderr
+    assert proc.stdout == ""
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args", [["--agent", "random"], TWO[:4] + ["--games", "0"], TWO[:4] + ["--format", "league"]])
+def test_cli_bad_settings_are_one_line_and_create_nothing(tmp_path, args):
+    out = tmp_path / "never"
+    proc = _cli("tournament", *args, "--out", str(out))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("amigos: "), proc.stderr
+    assert not out.exists()
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: in a pipe, the live standings table is not ended by a newline, so "
+                   "'Final standings' is glued to the table's last border line")
+def test_cli_final_standings_start_on_their_own_line(cli_run):
+    _, proc = cli_run
+    for line in proc.stdout.splitlines():
+        if "Final standings" in line:
+            assert line.strip().startswith("Final standings"), line
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: the 'continue with' command is hard-wrapped by rich at the console "
+                   "width, so copying it from an 80-column terminal gives a broken command")
+def test_cli_resume_command_is_on_one_line(cli_run):
+    _, proc = cli_run  # run with COLUMNS=80
+    assert any(line.strip().startswith("amigos tournament") and line.strip().endswith("--resume")
+               for line in proc.stdout.splitlines()), proc.stdout
+
+
+def test_a_damaged_match_file_is_played_again_on_resume(played, tmp_path):
+    out = _copy(played, tmp_path)
+    original = load(out / "0-1-0-0.amigos")
+    (out / "0-1-0-0.amigos").write_bytes(b"garbage")
+    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1, resume=True)
+    assert [r["id"] for r in results] == ["0-1-0-0"]
+    assert _moves(load(out / "0-1-0-0.amigos")) == _moves(original)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: 'amigos tournament --resume' reads the finished games with T.collect "
+                   "before T.run and only catches TournamentError, so a damaged match file (MatchFileError) stops "
+                   "the command with exit 2 instead of being played again as matches.tournament.run does")
+def test_cli_resume_replays_a_damaged_match_file(tmp_path):
+    out = tmp_path / "T"
+    assert _cli("tournament", *TWO, "--out", str(out)).returncode == 0
+    (out / "0-1-0-0.amigos").write_bytes(b"garbage")
+    proc = _cli("tournament", *TWO, "--out", str(out), "--resume")
+    assert proc.returncode == 0, proc.stderr
+    assert load(out / "0-1-0-0.amigos").is_over()
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: a spec that parses but cannot be built (expectimax:depth=0) is only "
+                   "refused by make_agent in the first game, after tournament.json was written, so the folder "
+                   "then blocks a corrected run ('holds a different tournament')")
+def test_cli_unbuildable_agent_creates_no_folder(tmp_path):
+    out = tmp_path / "never"
+    proc = _cli("tournament", "--agent", "random", "--agent", "expectimax:depth=0", "--games", "2", "--out", str(out))
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not out.exists()
