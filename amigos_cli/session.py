@@ -6,6 +6,7 @@ resumable file.
 from __future__ import annotations
 
 import copy
+import inspect
 import os
 import sys
 import time
@@ -21,7 +22,7 @@ from matches.match import Match, play
 from matches.record import save
 
 from .human import Human, QuitRequested, UndoRequested
-from .views.board import board, result_text
+from .views.board import board, result_text, wins
 
 HUMAN = "human"
 
@@ -120,7 +121,7 @@ class Session:
         elif kind == "game_over":
             result = data["result"]
             won = result["winners"]
-            text = ("Shared victory" if len(won) > 1 else f"{self.names[won[0]]} wins") + \
+            text = ("Shared victory" if len(won) > 1 else wins(self.names[won[0]])) + \
                 f" game {data['game']} ({', '.join(f'{self.names[p]} {v} VP' for p, v in enumerate(result['vp']))}, " \
                 f"round {result['rounds']}); match score {data['score'][0]}-{data['score'][1]}"
             self.console.print(Text(text, style="bold green"))
@@ -138,7 +139,7 @@ class Session:
                     self.console.print(Text(f"The match is drawn {result['score'][0]}-{result['score'][1]}.",
                                             style="bold yellow"))
                 else:
-                    self.console.print(Text(f"{self.names[result['winner']]} wins the match "
+                    self.console.print(Text(f"{wins(self.names[result['winner']])} the match "
                                             f"{max(result['score'])}-{min(result['score'])}.", style="bold green"))
             else:
                 self.console.print(result_text(self.match.state, self.names))
@@ -166,9 +167,9 @@ class _Thinking:
             def progress(done):
                 status.update(f"{self.name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
 
-            try:
+            if "progress" in inspect.signature(self.agent.select).parameters:
                 action = self.agent.select(state, progress=progress)
-            except TypeError:  # agents without progress reports
+            else:
                 action = self.agent.select(state)
         return action
 

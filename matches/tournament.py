@@ -16,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import amigos
-from ai.agents import make_agent, parse_spec
+from ai.agents import make_agent
 from ai.arena import wilson
 from amigos import cards as C
 from amigos.rng import derive_seed
@@ -36,7 +36,7 @@ def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -
     if len(agents) < 2:
         raise TournamentError("a tournament needs at least two agents")
     for spec in agents:
-        parse_spec(spec)
+        make_agent(spec)  # a spec that parses but cannot be built is refused here, before any file
     if games < 1:
         raise TournamentError("--games must be at least 1")
     pairings = [(0, j) for j in range(1, len(agents))] if gauntlet else \
@@ -57,9 +57,8 @@ def manifest(agents, games, fmt, variant, seed, gauntlet) -> dict:
             "schedule": schedule(agents, games, seed, gauntlet)}
 
 
-def prepare(out: Path, settings: dict, resume: bool) -> list[dict]:
-    """Create or check the output folder; returns the jobs still to play."""
-    out.mkdir(parents=True, exist_ok=True)
+def check_folder(out: Path, settings: dict, resume: bool) -> None:
+    """Refuse a folder that holds another tournament, or this one without ``resume``."""
     path = out / MANIFEST
     if path.exists():
         try:
@@ -70,7 +69,14 @@ def prepare(out: Path, settings: dict, resume: bool) -> list[dict]:
             raise TournamentError(f"{out} holds a different tournament; choose another --out")
         if not resume:
             raise TournamentError(f"{out} holds this tournament already; add --resume to continue it")
-    else:
+
+
+def prepare(out: Path, settings: dict, resume: bool) -> list[dict]:
+    """Create or check the output folder; returns the jobs still to play."""
+    check_folder(out, settings, resume)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / MANIFEST
+    if not path.exists():
         path.write_text(json.dumps(settings, indent=1))
     todo = []
     for job in settings["schedule"]:

@@ -404,9 +404,6 @@ def test_cli_second_run_needs_resume(cli_run):
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: amigos tournament announces the run (resume hint, empty progress bar "
-                   "and standings) before checking the --out folder, so a refused second run prints a screenful "
-                   "on stdout besides its one-line error")
 def test_cli_refused_run_prints_nothing_but_the_error(cli_run):
     out, _ = cli_run
     proc = _cli("tournament", *TWO, "--out", str(out))
@@ -446,8 +443,6 @@ def test_cli_bad_settings_are_one_line_and_create_nothing(tmp_path, args):
     assert not out.exists()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: in a pipe, the live standings table is not ended by a newline, so "
-                   "'Final standings' is glued to the table's last border line")
 def test_cli_final_standings_start_on_their_own_line(cli_run):
     _, proc = cli_run
     for line in proc.stdout.splitlines():
@@ -455,8 +450,6 @@ def test_cli_final_standings_start_on_their_own_line(cli_run):
             assert line.strip().startswith("Final standings"), line
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the 'continue with' command is hard-wrapped by rich at the console "
-                   "width, so copying it from an 80-column terminal gives a broken command")
 def test_cli_resume_command_is_on_one_line(cli_run):
     _, proc = cli_run  # run with COLUMNS=80
     assert any(line.strip().startswith("amigos tournament") and line.strip().endswith("--resume")
@@ -472,9 +465,6 @@ def test_a_damaged_match_file_is_played_again_on_resume(played, tmp_path):
     assert _moves(load(out / "0-1-0-0.amigos")) == _moves(original)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 'amigos tournament --resume' reads the finished games with T.collect "
-                   "before T.run and only catches TournamentError, so a damaged match file (MatchFileError) stops "
-                   "the command with exit 2 instead of being played again as matches.tournament.run does")
 def test_cli_resume_replays_a_damaged_match_file(tmp_path):
     out = tmp_path / "T"
     assert _cli("tournament", *TWO, "--out", str(out)).returncode == 0
@@ -484,9 +474,6 @@ def test_cli_resume_replays_a_damaged_match_file(tmp_path):
     assert load(out / "0-1-0-0.amigos").is_over()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a spec that parses but cannot be built (expectimax:depth=0) is only "
-                   "refused by make_agent in the first game, after tournament.json was written, so the folder "
-                   "then blocks a corrected run ('holds a different tournament')")
 def test_cli_unbuildable_agent_creates_no_folder(tmp_path):
     out = tmp_path / "never"
     proc = _cli("tournament", "--agent", "random", "--agent", "expectimax:depth=0", "--games", "2", "--out", str(out))

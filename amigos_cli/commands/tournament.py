@@ -13,6 +13,7 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from amigos.errors import AmigosError
 from matches import tournament as T
 
 from ..errors import CliUsageError
@@ -61,11 +62,13 @@ def tournament(
     variant = variant_name(variant)
     out = out or Path(f"tournament-{seed}")
     settings = T.manifest(agent, games, fmt, variant, seed, gauntlet)  # checks the agents and counts
+    T.check_folder(out, settings, resume)
     console = Console()
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
     if "--out" not in sys.argv:
         command += f" --out {shlex.quote(str(out))}"
-    console.print(f"Results in {out}/. If stopped, continue with:\n  {command}")
+    console.print(f"Results in {out}/. If stopped, continue with:")
+    console.print("  " + command, soft_wrap=True, highlight=False)
     total = len(settings["schedule"])
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     task = progress.add_task("games" if fmt == "game" else "matches", total=total)
@@ -85,14 +88,16 @@ def tournament(
             if (out / T.MANIFEST).exists():
                 try:
                     _, outcomes[:] = T.collect(out)
-                except T.TournamentError:
-                    pass
+                except AmigosError:  # a damaged file: it is played again, and counted then
+                    outcomes.clear()
             T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result)
             progress.update(task, completed=total)
             live.update(view())
     except KeyboardInterrupt:
-        console.print(f"Stopped. Finished games are kept in {out}/; continue with:\n  {command}")
+        console.print(f"Stopped. Finished games are kept in {out}/; continue with:")
+        console.print("  " + command, soft_wrap=True, highlight=False)
         raise typer.Exit(130)
+    console.print()
     rows = T.write_summary(out)
     console.print(standings_table(rows, title=f"Final standings ({out}/summary.json, summary.csv)"))
     if card_stats:

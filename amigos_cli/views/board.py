@@ -144,6 +144,11 @@ def board(state, viewer: int, names: list[str], log: list[str] = (), title: str 
     return Group(*parts)
 
 
+def wins(name: str) -> str:
+    """"Ann wins", but "You win"."""
+    return "You win" if name == "You" else f"{name} wins"
+
+
 def result_text(state, names: list[str]) -> Text:
     vp = state.victory_points()
     won = state.winners()
@@ -151,7 +156,7 @@ def result_text(state, names: list[str]) -> Text:
     if len(won) > 1:
         t.append("Shared victory: " + " and ".join(names[p] for p in won), style="bold yellow")
     else:
-        t.append(f"{names[won[0]]} wins", style="bold green")
+        t.append(wins(names[won[0]]), style="bold green")
     t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.np)) + f", round {state.round})")
     return t
 
