@@ -1,0 +1,464 @@
+"""``amigos match / play / resume / replay / show`` end to end: typer's CliRunner in-process, `main()` for the
+error path (one line ``amigos: ...`` on stderr, exit 2) and real subprocesses for exit codes, SIGKILL,
+scripted stdin for a person at the prompt.
+
+Matches here save after every decision with an fsync; the files go to a RAM folder (/dev/shm) when there is
+one so that the whole module stays fast.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgpack
+import pytest
+from typer.testing import CliRunner
+
+import amigos
+from amigos_cli import app as app_module
+from amigos_cli.app import app
+from matches.match import Match
+from matches.record import load
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, COLUMNS="200", NO_COLOR="1", PYTHONPATH=str(ROOT))
+
+
+def _fast_folder(prefix: str) -> Path:
+    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+
+
+@pytest.fixture
+def folder():
+    path = _fast_folder("amigos-cli-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def shared_folder():
+    path = _fast_folder("amigos-cli-shared-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def amigos_cmd(*args: str, cwd: Path, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "amigos_cli", *args], cwd=cwd, env=ENV, input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
+    """`amigos_cli.app.main` in-process: (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        app_module.main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
+    assert code == 2, err
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("amigos: ") and "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def snapshot(path: Path):
+    s = path.stat()
+    return path.read_bytes(), s.st_mtime_ns, sorted(os.listdir(path.parent))
+
+
+@pytest.fixture(scope="module")
+def match_run(shared_folder):
+    """``amigos match --p1 random --p2 greedy --seed 3 --save m.amigos`` in a subprocess."""
+    result = amigos_cmd("match", "--p1", "random", "--p2", "greedy", "--seed", "3", "--save", "m.amigos",
+                        cwd=shared_folder)
+    return result, shared_folder / "m.amigos"
+
+
+# -- match, play, show ---------------------------------------------------------------------------
+
+
+def test_match_runs_unattended_and_prints_the_results(match_run):
+    result, path = match_run
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert "Match 3, standard: Player 1 (random) vs Player 2 (greedy); saving to m.amigos" in out
+    m = load(path)
+    assert m.is_over() and m.record["best_of"] == 3
+    names = [p["name"] for p in m.record["players"]]
+    score = [0, 0]
+    for game in m.record["games"]:
+        winners = game["result"]["winners"]
+        if len(winners) == 1:
+            score[winners[0]] += 1
+            line = f"{names[winners[0]]} wins game {game['index']}"
+        else:
+            line = f"Shared victory game {game['index']}"
+        assert line in out
+        assert f"match score {score[0]}-{score[1]}" in out
+    final = m.record["result"]
+    assert not final["shared"]
+    assert f"{names[final['winner']]} wins the match {max(final['score'])}-{min(final['score'])}." in out
+    assert out.rstrip().endswith("wins the match 2-1.") or out.rstrip().endswith("wins the match 2-0.")
+    assert os.listdir(path.parent).count("m.amigos") == 1
+    assert not [f for f in os.listdir(path.parent) if f.endswith(".tmp")], "no temporary files left"
+
+
+def test_the_cli_match_is_the_library_match(match_run):
+    """Same seed and agents: the CLI plays the same decisions as `play` with agents seeded per seat."""
+    from ai.agents import make_agent
+    from amigos.rng import derive_seed
+    from matches.match import play
+    _, path = match_run
+    m = Match.new(3, ["random", "greedy"])
+    play(m, [make_agent(s, seed=derive_seed(3, "seat", i)) for i, s in enumerate(["random", "greedy"])])
+    cli = load(path).record
+    assert [[d[:2] for d in g["decisions"]] for g in cli["games"]] == \
+        [[d[:2] for d in g["decisions"]] for g in m.record["games"]]
+    assert cli["result"] == m.record["result"]
+
+
+def test_play_runs_a_single_game(folder):
+    result = amigos_cmd("play", "--p1", "random", "--p2", "greedy", "--seed", "3", "--save", "g.amigos", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert "Game 3, standard: Player 1 (random) vs Player 2 (greedy)" in result.stdout
+    m = load(folder / "g.amigos")
+    assert m.is_over() and m.record["best_of"] == 1 and len(m.record["games"]) == 1
+    assert "game 1" in result.stdout and "game 2" not in result.stdout
+    winners = m.record["games"][0]["result"]["winners"]
+    names = [p["name"] for p in m.record["players"]]
+    assert f"{names[winners[0]]} wins game 1" in result.stdout
+
+
+def test_cli_runner_match_in_process(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(app, ["match", "--p1", "greedy", "--p2", "random", "--seed", "1",
+                                      "--save", "c.amigos"])
+    assert result.exit_code == 0, result.output
+    assert "wins the match" in result.output
+    assert load(folder / "c.amigos").is_over()
+
+
+def test_default_save_path_is_named_after_the_seed(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(app, ["play", "--p1", "random", "--p2", "random", "--seed", "11"])
+    assert result.exit_code == 0, result.output
+    assert os.listdir(folder) == ["amigos-11.amigos"]
+
+
+def test_show(match_run, capsys):
+    _, path = match_run
+    before = snapshot(path)
+    result = CliRunner().invoke(app, ["show", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Player 1 (random) vs Player 2 (greedy)" in out and "best of 3" in out and "seed 3" in out
+    assert "finished" in out and "wins the match" in out
+    assert snapshot(path) == before
+
+
+def test_show_json(match_run):
+    _, path = match_run
+    result = CliRunner().invoke(app, ["show", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    record = load(path).record
+    assert data["players"] == record["players"]
+    assert data["status"] == "finished" and data["best_of"] == 3 and data["seed"] == 3
+    assert data["result"] == record["result"]
+    assert [g["game"] for g in data["games"]] == list(range(1, len(record["games"]) + 1))
+    assert [g["winners"] for g in data["games"]] == [g["result"]["winners"] for g in record["games"]]
+    assert [g["decisions"] for g in data["games"]] == [len(g["decisions"]) for g in record["games"]]
+    assert len(data["redraft"]) == 15
+
+
+# -- replay ----------------------------------------------------------------------------------------
+
+
+def _position_after(record: dict, game: int, n: int):
+    r = copy.deepcopy(record)
+    r["games"] = r["games"][:game]
+    r["games"][-1]["decisions"] = r["games"][-1]["decisions"][:n]
+    r["games"][-1]["result"] = None
+    r["games"][-1].pop("final_digest", None)
+    r["status"], r["result"] = "unfinished", None
+    return Match.from_record(r).state
+
+
+def test_replay_board(match_run):
+    _, path = match_run
+    result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10"])
+    assert result.exit_code == 0, result.output
+    assert "m.amigos: game 1 after 10 decisions" in result.output
+
+
+def test_replay_json_is_the_protocol_state(match_run):
+    _, path = match_run
+    result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"phase", "players", "entities"} <= set(data)
+    assert len(data["players"]) == 2 and data["entities"]
+    expected = amigos.dump_state(_position_after(load(path).record, 1, 10))
+    assert data == json.loads(json.dumps(expected))
+
+
+def test_replay_defaults_to_the_end_and_shows_setup_positions(match_run):
+    _, path = match_run
+    record = load(path).record
+    end = json.loads(CliRunner().invoke(app, ["replay", str(path), "--json"]).output)
+    assert end["phase"] == "GAME_OVER" and end["winner_ids"] == record["games"][-1]["result"]["winners"]
+    start2 = json.loads(CliRunner().invoke(app, ["replay", str(path), "--game", "2", "--to", "0", "--json"]).output)
+    assert start2["phase"] == "SETUP_CHOOSE_FIRST"
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--game", "9"], "no game 9"),
+    (["--game", "0"], "no game 0"),
+    (["--game", "1", "--to", "100000"], "--to must be from 0"),
+    (["--game", "1", "--to", "-1"], "--to must be from 0"),
+])
+def test_replay_out_of_range(match_run, capsys, args, fragment):
+    _, path = match_run
+    code, out, err = run_main(["replay", str(path), *args], capsys)
+    assert_one_line_error(code, err, fragment)
+
+
+# -- errors: one line, exit 2, nothing touched -------------------------------------------------------
+
+
+def test_resume_of_a_finished_match_is_refused(match_run, capsys):
+    _, path = match_run
+    before = snapshot(path)
+    code, out, err = run_main(["resume", str(path)], capsys)
+    assert_one_line_error(code, err, "finished")
+    assert snapshot(path) == before
+
+
+def _bad_files(good: bytes) -> dict[str, bytes]:
+    record = msgpack.unpackb(good, raw=False)
+    digest = copy.deepcopy(record)
+    digest["games"][0]["final_digest"] = "f" * 32
+    newer = dict(record, version=99)
+    illegal = copy.deepcopy(record)
+    illegal["games"][0]["decisions"][0][1]["mage_name"] = "No Such Mage"
+    return {"not-msgpack": b"\xc1 definitely not a match", "empty": b"", "truncated": good[: len(good) // 2],
+            "digest": msgpack.packb(digest), "newer": msgpack.packb(newer), "undecodable": msgpack.packb(illegal)}
+
+
+BAD_FRAGMENTS = {"not-msgpack": "not msgpack", "empty": "truncated", "truncated": "truncated",
+                 "digest": "digest mismatch", "newer": "newer", "undecodable": "game 1, decision 0"}
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "resume"])
+@pytest.mark.parametrize("case", sorted(BAD_FRAGMENTS))
+def test_bad_files_in_process(command, case, match_run, folder, capsys):
+    _, good = match_run
+    path = folder / f"{case}.amigos"
+    path.write_bytes(_bad_files(good.read_bytes())[case])
+    before = snapshot(path)
+    code, out, err = run_main([command, str(path)], capsys)
+    assert_one_line_error(code, err, BAD_FRAGMENTS[case], str(path))
+    assert snapshot(path) == before
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "resume"])
+def test_bad_file_subprocess(command, match_run, folder):
+    _, good = match_run
+    path = folder / "cut.amigos"
+    path.write_bytes(good.read_bytes()[:-7])
+    before = snapshot(path)
+    result = amigos_cmd(command, "cut.amigos", cwd=folder)
+    assert_one_line_error(result.returncode, result.stderr, "truncated")
+    assert result.stdout == ""
+    assert snapshot(path) == before
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "resume"])
+def test_missing_file(command, folder, capsys):
+    code, out, err = run_main([command, str(folder / "nope.amigos")], capsys)
+    assert_one_line_error(code, err, "no such file")
+    assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--p1", "wizard", "--p2", "random"], "unknown agent 'wizard'"),
+    (["--p1", "random", "--p2", "mcts:iters=abc"], "must be a number"),
+    (["--p1", "random", "--p2", "greedy:depth=2"], "no parameter depth"),
+    (["--p1", "random", "--p2", "random", "--variant", "chaos"], "unknown variant 'chaos'"),
+])
+@pytest.mark.parametrize("command", ["match", "play"])
+def test_bad_options_are_one_line(command, args, fragment, folder, capsys):
+    code, out, err = run_main([command, *args, "--seed", "1", "--save", str(folder / "x.amigos")], capsys)
+    assert_one_line_error(code, err, fragment)
+    assert os.listdir(folder) == [], "nothing is written"
+
+
+def test_bad_spec_subprocess(folder):
+    result = amigos_cmd("match", "--p1", "wizard", "--p2", "random", "--seed", "1", "--save", "x.amigos", cwd=folder)
+    assert_one_line_error(result.returncode, result.stderr, "unknown agent")
+    assert os.listdir(folder) == []
+
+
+def test_variant_with_a_dash_is_accepted(folder, capsys):
+    code, out, err = run_main(["play", "--p1", "random", "--p2", "random", "--seed", "2", "--variant", "first-game",
+                               "--save", str(folder / "fg.amigos")], capsys)
+    assert code == 0, err
+    assert load(folder / "fg.amigos").record["variant"] == "first_game"
+
+
+def test_save_to_an_existing_file_is_refused(match_run, folder):
+    _, good = match_run
+    path = folder / "taken.amigos"
+    shutil.copy(good, path)
+    before = snapshot(path)
+    result = amigos_cmd("match", "--p1", "random", "--p2", "random", "--seed", "4", "--save", "taken.amigos",
+                        cwd=folder)
+    assert_one_line_error(result.returncode, result.stderr, "exists already", "amigos resume taken.amigos")
+    assert snapshot(path) == before
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: --save into a folder that does not exist ends with a traceback "
+                   "(FileNotFoundError naming the temporary file '.x.amigos.XXXX.tmp'), exit 1, instead of one line")
+def test_save_into_a_missing_folder_is_one_line(folder, capsys):
+    code, out, err = run_main(["play", "--p1", "random", "--p2", "random", "--seed", "1",
+                               "--save", str(folder / "nodir" / "x.amigos")], capsys)
+    assert_one_line_error(code, err)
+
+
+# -- killed and resumed ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def killed(shared_folder, tmp_path_factory):
+    """``amigos match --p1 random --p2 random --seed 5`` killed with SIGKILL ~0.3 s after its file appears,
+    then resumed; plus an uninterrupted run of the same match for comparison.
+
+    The killed run saves to an ordinary disk folder, where the fsync after every decision makes the match
+    take seconds, so that the kill lands mid-match; the resume runs on a copy in the fast folder."""
+    disk = tmp_path_factory.mktemp("kill")
+    path = disk / "k.amigos"
+    proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "match", "--p1", "random", "--p2", "random",
+                             "--seed", "5", "--save", "k.amigos"], cwd=disk, env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    after_kill = load(path)
+    if after_kill.is_over():
+        pytest.skip("the match finished within 0.3 s: nothing to resume")
+    temporaries = [f for f in os.listdir(disk) if f != "k.amigos"]
+    folder = shared_folder / "kill"
+    folder.mkdir()
+    shutil.copy(path, folder / "k.amigos")
+    resumed = amigos_cmd("resume", "k.amigos", cwd=folder)
+    full = amigos_cmd("match", "--p1", "random", "--p2", "random", "--seed", "5", "--save", "full.amigos",
+                      cwd=folder)
+    assert full.returncode == 0, full.stderr
+    return {"path": folder / "k.amigos", "after_kill": after_kill, "temporaries": temporaries,
+            "resumed": resumed, "full": load(folder / "full.amigos"), "folder": folder}
+
+
+def test_kill_leaves_a_loadable_unfinished_file(killed):
+    m = killed["after_kill"]
+    assert not m.is_over(), "killed mid-match"
+    assert sum(len(g["decisions"]) for g in m.record["games"]) > 0
+    # at most one stray temporary from a write cut by the kill; never a damaged match file
+    assert all(f.startswith(".k.amigos.") and f.endswith(".tmp") for f in killed["temporaries"])
+    assert len(killed["temporaries"]) <= 1
+
+
+def test_resume_after_kill_finishes_the_match(killed, capsys):
+    resumed = killed["resumed"]
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resuming k.amigos" in resumed.stdout and "wins the match" in resumed.stdout
+    code, out, err = run_main(["show", str(killed["path"]), "--json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["status"] == "finished" and data["result"] is not None
+    m = load(killed["path"])
+    # the decisions made before the kill are kept as they were
+    before = killed["after_kill"].record["games"]
+    for g_before, g_now in zip(before, m.record["games"]):
+        assert g_now["decisions"][:len(g_before["decisions"])] == g_before["decisions"]
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: resume rebuilds the agents from their seeds, so their random "
+                   "streams restart instead of continuing; after a resume the agents play differently from an "
+                   "uninterrupted run of the same seed (the agent RNG state is not saved or restored)")
+def test_resume_after_kill_gives_the_uninterrupted_record(killed):
+    resumed, full = load(killed["path"]).record, killed["full"].record
+    assert [[d[:2] for d in g["decisions"]] for g in resumed["games"]] == \
+        [[d[:2] for d in g["decisions"]] for g in full["games"]]
+    assert resumed["result"] == full["result"]
+
+
+# -- a person at the prompt ------------------------------------------------------------------------
+
+
+def test_human_game_with_scripted_input(folder):
+    stdin = "x\n999\n" + "1\n" * 3000
+    result = amigos_cmd("play", "--p1", "human", "--p2", "random", "--seed", "7", "--save", "h.amigos",
+                        cwd=folder, stdin=stdin)
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = result.stdout
+    # the bad answers are explained and the question is asked again
+    assert "'x' is not a choice: type a number from 1 to" in out
+    assert "'999' is not a choice: type a number from 1 to" in out
+    assert out.count("Your choice: ") > 3
+    m = load(folder / "h.amigos")
+    assert m.is_over() and len(m.record["games"]) == 1, "the game was played to its end"
+    assert m.record["players"][0] == {"name": "You", "spec": "human"}
+    assert any(d[0] == 0 for d in m.record["games"][0]["decisions"])
+    assert "Resume with" not in out
+
+
+def test_human_quits_with_q_and_the_file_resumes(folder):
+    stdin = "1\n1\n1\nq\n"
+    result = amigos_cmd("play", "--p1", "human", "--p2", "random", "--seed", "7", "--save", "q.amigos",
+                        cwd=folder, stdin=stdin)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Saved to q.amigos. Resume with: amigos resume q.amigos" in result.stdout
+    m = load(folder / "q.amigos")
+    assert not m.is_over()
+    mine = [d for d in m.record["games"][0]["decisions"] if d[0] == 0]
+    assert len(mine) == 3, "the three answers before q are kept"
+    resumed = amigos_cmd("resume", "q.amigos", cwd=folder, stdin="1\n" * 3000)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert "Resuming q.amigos" in resumed.stdout
+    done = load(folder / "q.amigos")
+    assert done.is_over()
+    assert done.record["games"][0]["decisions"][:len(m.record["games"][0]["decisions"])] == \
+        m.record["games"][0]["decisions"]
+
+
+def test_end_of_input_saves_and_exits_cleanly(folder):
+    result = amigos_cmd("play", "--p1", "human", "--p2", "random", "--seed", "7", "--save", "e.amigos",
+                        cwd=folder, stdin="1\n")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Resume with: amigos resume e.amigos" in result.stdout
+    assert not load(folder / "e.amigos").is_over()
