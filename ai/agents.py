@@ -83,6 +83,12 @@ def make_agent(spec: str, seed: int | None = None):
 
 class _Agent:
     info: dict
+    rng: random.Random
+
+    def reseed(self, seed: int) -> None:
+        """Restart the agent's random stream (matches do this before every decision, so that a resumed
+        match plays on exactly as it would have)."""
+        self.rng = random.Random(seed)
 
     def _forced(self, legal):
         """The only legal action, without thinking."""

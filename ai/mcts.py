@@ -195,6 +195,10 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         return best_variant(state, groups[best_key])
 
+    def reseed(self, seed: int) -> None:
+        """Restart the search's random stream (see `ai.agents._Agent.reseed`)."""
+        self.rng = random.Random(seed)
+
     def root_stats(self, state, player, progress=None):
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]

@@ -158,6 +158,11 @@ class _Thinking:
     def info(self):
         return self.agent.info
 
+    def reseed(self, seed: int) -> None:
+        reseed = getattr(self.agent, "reseed", None)
+        if reseed is not None:
+            reseed(seed)
+
     def select(self, state):
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
             return self.agent.select(state)

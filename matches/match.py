@@ -75,6 +75,8 @@ class Match:
         """Rebuild a match by replaying every recorded decision; raises `ReplayError` on any mismatch."""
         match = cls(dict(record, games=[], status="unfinished", result=None))
         games = record["games"]
+        if not games:
+            raise ReplayError(1, 0, "the file holds no game")
         for gi, game in enumerate(games):
             if gi == 0:
                 match._start_game(expected_seed=game["seed"])
@@ -85,8 +87,8 @@ class Match:
             for di, decision in enumerate(game["decisions"]):
                 match._advance_forced()
                 state = match.state
-                if match.is_over():
-                    raise ReplayError(gi + 1, di, "a decision after the end of the match")
+                if match.is_over() or match.game_number != gi + 1:
+                    raise ReplayError(gi + 1, di, "a decision after the end of its game")
                 actor, step, think = decision[0], decision[1], decision[2]
                 try:
                     action = action_from_json(state, step)
@@ -135,6 +137,12 @@ class Match:
                 wins[result["winners"][0]] += 1
         return wins
 
+    def decision_seed(self, seat: int) -> int:
+        """The seed an agent in ``seat`` uses for the coming decision: a function of the match seed and
+        the position in the record only."""
+        return derive_seed(self.record["seed"], "decision", seat, self.game_number,
+                           len(self.record["games"][-1]["decisions"]))
+
     def to_act(self) -> int:
         """The player whose decision the match waits for (after forced moves are applied)."""
         self._advance_forced()
@@ -157,7 +165,7 @@ class Match:
 
     def _advance_forced(self) -> None:
         state = self.state
-        while not self.is_over() and not state.is_terminal():
+        while not self.is_over() and not state.is_terminal() and self.record["games"][-1].get("result") is None:
             legal = state.legal_actions()
             if len(legal) != 1:
                 return
@@ -170,10 +178,14 @@ class Match:
         game = self.record["games"][-1]
         if len(self.first_players) < self.game_number and state.round >= 1:
             self.first_players.append(state.fp)
-        if not state.is_terminal():
+        adjudicated = not state.is_terminal() and state.round > ROUND_LIMIT
+        if not state.is_terminal() and not adjudicated:
             return
         if game.get("result") is None:
-            game["result"] = {"winners": state.winners(), "vp": state.victory_points(), "rounds": state.round}
+            winners = adjudicate(state) if adjudicated else state.winners()
+            game["result"] = {"winners": winners, "vp": state.victory_points(), "rounds": state.round}
+            if adjudicated:
+                game["result"]["adjudicated"] = True
             game["final_digest"] = state.digest()
         wins = self.score()
         played = self.game_number
@@ -208,7 +220,9 @@ class Match:
                 artifacts = [c.id for c in previous.cards[:previous.n_art]]
                 redraft = True
             else:
-                artifacts = [[c.id for e, c in enumerate(previous.cards[:previous.n_art]) if previous.owner[e] == p]
+                # The decks drafted before game 2 (each player knows the other's), not who owns what at
+                # its end: Sorcerer's Bestiary can move a Dragon to the rival.
+                artifacts = [[c.id for c in previous.cards[:previous.n_art] if c.id in previous.known_decks[1 - p]]
                              for p in range(2)]
                 redraft = False
             self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset,
@@ -237,6 +251,23 @@ class Match:
 
     def in_setup_choice(self) -> bool:
         return self.state.phase == SETUP_CHOOSE_FIRST
+
+
+# A game still going after this many rounds (agents that repeat the same turns forever never reach 10
+# points) is adjudicated as the victory check would rank the players: most points, then the pool with
+# Gold counting double; equal on both is a shared victory.
+ROUND_LIMIT = 100
+
+
+def adjudicate(state) -> list[int]:
+    vp = state.victory_points()
+
+    def pool(p):
+        v = state.pool_of(p)
+        return v[0] + v[1] + v[2] + v[3] + 2 * v[4]
+
+    best = max((vp[p], pool(p)) for p in range(state.np))
+    return [p for p in range(state.np) if (vp[p], pool(p)) == best]
 
 
 class ReplayError(amigos.AmigosError):
@@ -273,6 +304,9 @@ def play(match: Match, controllers: list, on_event=None, save=None) -> Match:
         state = match.state
         before = match.game_number
         emit("turn", {"player": p, "state": state})
+        reseed = getattr(controllers[p], "reseed", None)
+        if reseed is not None:  # so that a resumed match plays on exactly as an uninterrupted one
+            reseed(match.decision_seed(p))
         start = time.perf_counter()
         action = controllers[p].select(state)
         think = time.perf_counter() - start

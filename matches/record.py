@@ -43,7 +43,13 @@ def save(match: Match, path) -> None:
     path = Path(path)
     data = msgpack.packb(match.record, use_bin_type=True)
     folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    if not folder.is_dir():
+        raise MatchFileError(f"{path}: cannot save there (no folder {folder})")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise MatchFileError(f"{path}: cannot save there ({exc.strerror})") from None
+    os.fchmod(fd, 0o644)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

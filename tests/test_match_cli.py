@@ -333,8 +333,6 @@ def test_save_to_an_existing_file_is_refused(match_run, folder):
     assert snapshot(path) == before
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: --save into a folder that does not exist ends with a traceback "
-                   "(FileNotFoundError naming the temporary file '.x.amigos.XXXX.tmp'), exit 1, instead of one line")
 def test_save_into_a_missing_folder_is_one_line(folder, capsys):
     code, out, err = run_main(["play", "--p1", "random", "--p2", "random", "--seed", "1",
                                "--save", str(folder / "nodir" / "x.amigos")], capsys)
@@ -407,9 +405,6 @@ def test_resume_after_kill_finishes_the_match(killed, capsys):
         assert g_now["decisions"][:len(g_before["decisions"])] == g_before["decisions"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: resume rebuilds the agents from their seeds, so their random "
-                   "streams restart instead of continuing; after a resume the agents play differently from an "
-                   "uninterrupted run of the same seed (the agent RNG state is not saved or restored)")
 def test_resume_after_kill_gives_the_uninterrupted_record(killed):
     resumed, full = load(killed["path"]).record, killed["full"].record
     assert [[d[:2] for d in g["decisions"]] for g in resumed["games"]] == \

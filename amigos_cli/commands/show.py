@@ -53,7 +53,10 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.")],
     result = data["result"]
     if result:
         if result["shared"]:
-            console.print(f"Match drawn {result['score'][0]}-{result['score'][1]}.")
+            console.print("Shared victory." if data["best_of"] == 1 else
+                          f"Match drawn {result['score'][0]}-{result['score'][1]}.")
+        elif data["best_of"] == 1:
+            console.print(f"{names[result['winner']]} wins the game.")
         else:
             console.print(f"{names[result['winner']]} wins the match {max(result['score'])}-{min(result['score'])}.")
     else:
