@@ -253,7 +253,7 @@ def main_groups(s, p: int) -> list:
 MONUMENT_KIND, POP_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.ACTION
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 17)
 def _place_actions(p, e, card_idx, pool, discount):
     """PlaceArtifact steps of one hand card: depend only on these arguments, so they are cached."""
     return tuple((A.PLACE, p, e, pay) for pay in placement_payments(pool, C.CARDS[card_idx], discount))
@@ -264,7 +264,7 @@ def _discard_actions(p, e):
     return tuple((A.DISCARD, p, e, g) for g in DISCARD_GAINS)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 17)
 def _simple_power_actions(p, e, card_idx, index, pool):
     """UsePower steps of a power without targets or rivals: a function of the pool alone."""
     out = []
