@@ -232,18 +232,18 @@ def main_groups(s, p: int) -> list:
             is_turned = turned[e]
             for pw in card.powers:
                 if pw.kind == ACTION_KIND and (not is_turned or pw.usable_while_turned):
-                    if pw.simple:
-                        cap = pw.pool_cap
-                        if cap is not None:  # the steps depend on the pool only up to what can be paid
-                            key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
-                                   pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
-                                   pool[4] if pool[4] < cap[4] else cap[4])
-                        else:
-                            key = pool
+                    cap = pw.pool_cap
+                    if pw.simple and cap is not None:
+                        # The steps depend on the pool only up to what the power can take from it.
+                        key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
+                               pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
+                               pool[4] if pool[4] < cap[4] else cap[4])
                         g = _simple_power_actions(p, e, card.idx, pw.index, key)
                         if g:
                             out.append(g)
                     else:
+                        # Not cached: X-identical powers (Philosopher's Stone, Prism) list a step per X up to
+                        # the whole pool, and caching those by pool would hold gigabytes in long games.
                         _power_actions(s, p, e, pw, pool, out)
     for e in items:
         out.append(((A.PASS, p, e),))
