@@ -166,14 +166,14 @@ class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 30, dets: int | None = None, draft: int = 0):
+                 c: float = 0.7, rollout: int = 30, dets: int | None = None, draft: int = 1):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
         self.c = c
         self.rollout = int(rollout)
-        self.draft_by_value = bool(draft)  # draft=1: draft and redraft picks by card value, not search
+        self.draft_by_value = bool(draft)  # draft=1 (default): draft and redraft picks by card value; 0: search
         self.info = {}
         self._pool = None
 
