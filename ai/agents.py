@@ -55,7 +55,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
                 raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
-               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "dets", "draft"}}[kind]
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from amigos import actions as A
 
-from .evaluate import WIN, evaluate
+from .evaluate import evaluate
 from .leaf import Base, leaf_value
 
 NEG = float("-inf")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from amigos import actions as A
 from amigos import cards as C
-from amigos.actions import macro_key
 
 BASE_WEIGHT = (0.12, 0.12, 0.12, 0.12, 0.24)
 

@@ -166,7 +166,7 @@ class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 30, dets: int | None = None, draft: int = 1):
+                 c: float = 0.7, rollout: int = 30, draft: int = 1):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))

@@ -9,10 +9,9 @@ from . import cards as C
 from .errors import IllegalAction
 from .flow import (draw, resolve_draw, scry_begin, scry_order, settle, start_round, start_victory_check,
                    take_monument)
-from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
+from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DISCARD, IN_PLAY, MONUMENT_DECK,
                     NOBODY, OUT_OF_GAME, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE,
-                    P_SCRYDECK, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT,
-                    DECK_ARTIFACT)
+                    P_SCRYDECK, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS, DECK_ARTIFACT)
 
 
 def apply_checked(s, action) -> None:
@@ -277,10 +276,9 @@ def use_power(s, a) -> None:
         elif op == "draw":
             draw(s, p, eff[1])
         elif op == "draw_discard":
-            marker = len(s.stack)
             count = draw(s, p, eff[1])
+            # Divination's discard is answered after the draw reveal: it goes to the bottom of the stack.
             s.stack.insert(0, (P_DISCARD, p, count))
-            del marker
         elif op == "scry":
             s.stack.append((P_SCRYDECK, p, eff[1]))
         elif op == "place":
@@ -399,6 +397,3 @@ def apply_chance(s, a) -> None:
         take_monument(s, e)
         s.loc[e] = AVAILABLE
 
-
-__all__ = ["apply_checked", "apply_action", "apply_chance", "use_power", "destroy", "HAND", "DRAFTING",
-           "SETUP_DRAFT", "SETUP_CHOOSE_MAGES", "P_SCRYREV", "P_TAKE"]

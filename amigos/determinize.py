@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import cards as C
 from . import rng as R
-from .state import (BEING_CHOSEN, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
+from .state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
                     OUT_OF_GAME)
 
 _HIDDEN_LOCS = (HAND, DECK, DRAFTING)
@@ -101,5 +101,3 @@ def determinize(state, player: int, seed: int):
     s._legal = s._groups = None
     return s
 
-
-__all__ = ["determinize", "DISCARD", "IN_PLAY"]

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from . import cards as C
 from . import rng as R
-from .state import (ACTIONS, AVAILABLE, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
-                    HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_MONDRAW, P_MONREV,
-                    P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
+from .state import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
+                    HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
 
 
 def settle(s) -> None:
@@ -316,6 +315,3 @@ def resolve_chance_randomly(s, top) -> None:
             e = deck[i]
         apply_chance(s, (A.R_MON_DRAW if kind == P_MONDRAW else A.R_MON_REVEAL, p, e))
 
-
-__all__ = ["settle", "draw", "resolve_draw", "scry_begin", "scry_order", "start_round", "start_victory_check",
-           "take_monument", "AVAILABLE", "P_DISCARD", "P_SCRYORDER"]

@@ -465,15 +465,11 @@ def placement_choice_actions(s, top) -> list:
     _, origin, required, free, extra = place
     loc, owner, cards = s.loc, s.owner, s.cards
     if origin == "hand":
-        where = HAND
         cands = [x for x in range(s.n_art) if loc[x] == HAND and owner[x] == p]
     elif origin == "own_discard_pile":
-        where = DISCARD
         cands = [x for x in range(s.n_art) if loc[x] == DISCARD and owner[x] == p]
     else:
-        where = DISCARD
         cands = [x for x in range(s.n_art) if loc[x] == DISCARD]
-    del where
     out = []
     pool = s.pool_of(p)
     for x in cands:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import cards as C
-from .state import (FACE_UP, BEING_CHOSEN, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, HAND, IN_PLAY, AVAILABLE,
-                    MONUMENT_DECK, LOCATION_NAMES, PHASE_NAMES)
+from .state import (FACE_UP, BEING_CHOSEN, DRAFTING, AVAILABLE,
+                    MONUMENT_DECK, PHASE_NAMES)
 
 
 def observation(s, player: int) -> dict:
@@ -85,5 +85,3 @@ def _pending(s, top, player: int) -> dict:
 def _component(s, e: int) -> dict:
     return {"id": s.cards[e].id, "turned": bool(s.turned[e]), "essences": list(s.essences_on(e))}
 
-
-__all__ = ["observation", "HAND", "DISCARD", "IN_PLAY", "DECK", "DRAFT_RESERVE", "LOCATION_NAMES"]

@@ -11,7 +11,7 @@ from . import actions as A
 from . import cards as C
 from .errors import IllegalAction, SetupError
 from .setup import build_state
-from .state import LOCATION_NAMES, PHASE_NAMES
+from .state import LOCATION_NAMES, P_DRAW, PHASE_NAMES
 
 ESSENCES = C.ESSENCES
 ENUM_COLLECT = "CollectDecision"
@@ -249,7 +249,7 @@ def _decode(state, d):
 
 def match_known_cards(state, action):
     """A draw reveal's ``known_cards`` is informational (§2.6): use the engine's own list."""
-    if action[0] == A.R_DRAW and state.stack and state.stack[-1][0] == 4:
+    if action[0] == A.R_DRAW and state.stack and state.stack[-1][0] == P_DRAW:
         return (action[0], action[1], state.stack[-1][2], action[3])
     return action
 
@@ -314,6 +314,3 @@ def state_from_setup(setup: dict, num_players: int = 2, ruleset: str = "referenc
     return build_state(num_players, decks, mages, display, deck, pops, first_player=first,
                        starting_essences=pools, ruleset=ruleset, auto_chance=auto_chance)
 
-
-__all__ = ["action_json", "action_from_json", "dump_state", "state_from_setup", "pool_json", "pool_from_json",
-           "match_known_cards", "PHASE_NAMES", "SetupError"]

@@ -20,7 +20,7 @@ import amigos
 from amigos import cards as C
 from amigos.protocol import action_from_json, action_json
 from amigos.rng import derive_seed
-from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST
+from amigos.state import IN_PLAY
 
 FORMAT = "amigos.match"
 VERSION = 1
@@ -248,9 +248,6 @@ class Match:
             if d[1]["__type__"] == "RedraftPick":
                 picks.append({"player": d[0], "card": d[1]["artifact_name"]})
         return picks
-
-    def in_setup_choice(self) -> bool:
-        return self.state.phase == SETUP_CHOOSE_FIRST
 
 
 # A game still going after this many rounds (agents that repeat the same turns forever never reach 10

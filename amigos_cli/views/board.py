@@ -12,7 +12,6 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-import amigos
 from amigos import cards as C
 from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
                           MONUMENT_DECK, PHASE_NAMES, SETUP_REDRAFT)
@@ -160,5 +159,3 @@ def result_text(state, names: list[str]) -> Text:
     t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.np)) + f", round {state.round})")
     return t
 
-
-__all__ = ["board", "essences", "result_text", "amigos"]
