@@ -12,7 +12,7 @@ from __future__ import annotations
 from amigos import actions as A
 from amigos import cards as C
 
-BASE_WEIGHT = (0.12, 0.12, 0.12, 0.12, 0.24)
+from .value import _WORTH, essence_worth
 
 
 def demand(state, p: int) -> list:
@@ -38,11 +38,12 @@ def demand(state, p: int) -> list:
 
 
 def pool_value(pool, need) -> float:
-    """Worth of a pool to a player with these needs: a base value per essence, more for needed ones."""
-    v = 0.0
+    """Worth of a pool to a player with these needs: the leaf value's worth of the essences
+    (`ai.value.essence_worth`), more for needed ones."""
+    v = essence_worth(pool, 0)
     for k in range(5):
         x = pool[k]
-        v += BASE_WEIGHT[k] * x + 0.1 * (x if x < need[k] else need[k])
+        v += 0.1 * (x if x < need[k] else need[k])
     return v
 
 
@@ -84,5 +85,4 @@ def _pool_after(pool, a):
 def card_value(card) -> float:
     """A static worth of an artifact for drafting: printed points, a share of its cost and what it
     collects each round, and something for each power (see `ai.value`)."""
-    from .value import _WORTH
     return card.points + _WORTH[card.idx]

@@ -69,7 +69,8 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     ``progress(iterations)`` is called every 64 iterations."""
     rng = random.Random(seed)
     root = Node(-1)
-    deadline = None if seconds is None else _time.perf_counter() + seconds
+    start = _time.perf_counter()
+    deadline = None if seconds is None else start + seconds
     done = 0
     log = math.log
     sqrt = math.sqrt
@@ -77,6 +78,8 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
         if iters is not None and done >= iters:
             break
         if deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
+            break
+        if (done & 31) == 0 and done and _settled(root, done, iters, start, deadline):
             break
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
@@ -124,6 +127,26 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
         done += 1
     stats = {key: (child.n, child.w) for key, child in root.children.items()}
     return stats, done
+
+
+def _settled(root, done, iters, start, deadline) -> bool:
+    """True when no other root child can overtake the most visited one in the budget left, so searching
+    on cannot change the choice (the agent plays the most visited child)."""
+    if len(root.children) < 2:
+        return False
+    first = second = 0
+    for child in root.children.values():
+        n = child.n
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    if iters is not None:
+        left = iters - done
+    else:  # a time budget: the iterations it still buys at the rate so far
+        now = _time.perf_counter()
+        left = done * (deadline - now) / max(now - start, 1e-9)
+    return first - second > left
 
 
 PASS_KIND = 6
@@ -187,8 +210,11 @@ class MCTSAgent:
             best = max(legal, key=lambda a: (card_value(state.cards[a[2]]), -a[2]))
             self.info = {"choices": len(legal), "iterations": 0}
             return best
-        stats, done = self.root_stats(state, player, progress)
         groups = group(state)
+        if len(groups) == 1:  # one action, several payments: no search can tell them apart better
+            self.info = {"choices": len(legal), "iterations": 0}
+            return best_variant(state, next(iter(groups.values())))
+        stats, done = self.root_stats(state, player, progress)
         best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,

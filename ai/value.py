@@ -12,6 +12,10 @@ from amigos import cards as C
 
 IN_PLAY, HAND = 5, 4
 
+# Essences in the pool: Gold is the monuments' currency; of each other kind the first few are worth
+# what they buy, a hoard beyond that little (without this the search hoards instead of converting).
+GOLD, ESSENCE, SATURATE, EXCESS = 0.26, 0.13, 5, 0.03
+
 # Per-card worth in play beyond printed points, precomputed once: a share of the placement cost and
 # of the essences collected each round, plus a little for having powers at all.
 _WORTH = []
@@ -24,11 +28,18 @@ for _c in C.CARDS:
 _WORTH = tuple(_WORTH)
 
 
+def essence_worth(pool, b: int) -> float:
+    """What the five essences ``pool[b:b+5]`` are worth in points (see GOLD, ESSENCE, SATURATE, EXCESS)."""
+    value = GOLD * pool[b + 4]
+    for k in range(b, b + 4):
+        x = pool[k]
+        value += ESSENCE * x if x <= SATURATE else ESSENCE * SATURATE + EXCESS * (x - SATURATE)
+    return value
+
+
 def player_value(state, p: int, vp: int, hand: int, horizon: float) -> float:
     """One player's worth: reference score plus the engine's worth scaled by ``horizon`` in [0, 1]."""
-    pool = state.pool
-    b = 5 * p
-    value = vp + 0.24 * pool[b + 4] + 0.12 * (pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3]) + 0.25 * hand
+    value = vp + essence_worth(state.pool, 5 * p) + 0.25 * hand
     engine = 0.0
     loc, owner, cards = state.loc, state.owner, state.cards
     for e in range(len(loc)):
