@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/make_match_fixture.py [--out PATH]
 
 A small finished best of three: greedy (player 1) vs random (player 2), match seed 0, the agents seeded
-as the CLI seeds them.  It goes to 3 games (greedy wins 2-1).  Think times are zeroed and the time stamps
+as the CLI seeds them.  It goes to 3 games (version 2: random wins 2-1).  Think times are zeroed and the time stamps
 fixed so that regenerating it with unchanged engine and agents gives the same bytes.
 
 Every format version that ever ships keeps its fixture in tests/data/ (tests/test_match_files.py loads

@@ -23,7 +23,7 @@ from amigos.rng import derive_seed
 from amigos.state import IN_PLAY
 
 FORMAT = "amigos.match"
-VERSION = 1
+VERSION = 2
 FORMATS = ("game", "match")
 
 

@@ -5,12 +5,18 @@ it)::
 
     format "amigos.match", version, rules_version, app_version, card_digest, created_at, updated_at,
     seed, variant, best_of (1 or 3), ruleset, players [{name, spec}], status ("unfinished"/"finished"),
-    games [{index, seed, decisions [[actor, action (protocol step), think ms, iterations?, value?]],
-            result {winners, vp, rounds} | None, final_digest?}],
+    games [{index, seed, decisions, result {winners, vp, rounds} | None, final_digest?}],
     result {score, winner, shared} | None
 
+where a game's ``decisions`` is the list ``[[actor, action (protocol step), think ms, iterations?,
+value?], ...]`` packed with msgpack and compressed with zlib (msgpack bin).  The protocol steps repeat
+their keys and card names, so this is a tenth of their plain size: about 7 bytes a decision, which keeps
+a best of three well under 64 KB even when its games run to the round limit.  In memory (`Match.record`)
+the decisions are always the plain list; `pack` and `parse` convert.
+
 Format versions (a changelog; every version that ever shipped keeps a fixture in tests/data/):
-    1  2026-11  first version.
+    1  2026-11  first version: decisions as a plain msgpack list (~75 bytes a decision).
+    2  2026-11  decisions packed and zlib-compressed per game.
 
 Loading never modifies the file and never crashes on bad input: every problem is a `MatchFileError`
 naming it (and the game and decision where there is one).
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import zlib
 from pathlib import Path
 
 import msgpack
@@ -30,8 +37,18 @@ from .match import FORMAT, VERSION, Match, ReplayError
 
 MAX_BYTES = 8 * 1024 * 1024
 
-# Migrations from older format versions: MIGRATIONS[v] turns a version-v record into version v+1.
-MIGRATIONS: dict = {}
+# Unpacked decisions of one game may not exceed this (a guard against decompression bombs).
+MAX_DECISION_BYTES = 16 * 1024 * 1024
+
+
+def _v1_to_v2(record: dict) -> dict:
+    # Version 2 changed only how decisions are stored in the file; the unpacked record is the same.
+    return {**record, "version": 2}
+
+
+# Migrations from older format versions: MIGRATIONS[v] turns a version-v record (as unpacked from its
+# file) into version v+1.
+MIGRATIONS: dict = {1: _v1_to_v2}
 
 
 class MatchFileError(amigos.AmigosError):
@@ -41,7 +58,7 @@ class MatchFileError(amigos.AmigosError):
 def save(match: Match, path) -> None:
     """Write the match atomically: a temporary file in the same folder, fsynced, then renamed."""
     path = Path(path)
-    data = msgpack.packb(match.record, use_bin_type=True)
+    data = pack(match.record)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise MatchFileError(f"{path}: cannot save there (no folder {folder})")
@@ -70,6 +87,43 @@ def save(match: Match, path) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+def pack(record: dict) -> bytes:
+    """The bytes of a match file holding ``record`` in the current format version: every game's
+    decisions packed and compressed.  Nothing is checked here (tests pack broken records with it)."""
+    games = record.get("games")
+    if isinstance(games, list):
+        record = {**record, "games": [
+            {**g, "decisions": zlib.compress(msgpack.packb(g["decisions"], use_bin_type=True), 6)}
+            if isinstance(g, dict) and "decisions" in g else g for g in games]}
+    return msgpack.packb(record, use_bin_type=True)
+
+
+def _unpack_decisions(record: dict, name: str) -> None:
+    """Replace each game's packed decisions by the plain list, in place (a freshly decoded record)."""
+    games = record.get("games")
+    if not isinstance(games, list):
+        return  # (reported by the type checks)
+    for gi, game in enumerate(games):
+        if not isinstance(game, dict) or "decisions" not in game:
+            continue
+        packed = game["decisions"]
+        if not isinstance(packed, bytes):
+            raise MatchFileError(f"{name}: game {gi + 1}: malformed match file (decisions are not packed)")
+        inflate = zlib.decompressobj()
+        try:
+            plain = inflate.decompress(packed, MAX_DECISION_BYTES)
+        except zlib.error:
+            raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (bad compressed data)") from None
+        if inflate.unconsumed_tail:
+            raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (too large)")
+        if not inflate.eof or inflate.unused_data:
+            raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (truncated or extra data)")
+        try:
+            game["decisions"] = msgpack.unpackb(plain, raw=False, strict_map_key=True)
+        except Exception:  # noqa: BLE001 - msgpack raises assorted errors on hostile input
+            raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (not msgpack)") from None
 
 
 def read_record(path) -> dict:
@@ -109,6 +163,8 @@ def parse(data: bytes, name: str = "match file") -> dict:
     if version > VERSION:
         raise MatchFileError(f"{name}: made by a newer Amigos (format version {version}; this one reads up to "
                              f"{VERSION}); upgrade to open it")
+    if version >= 2:
+        _unpack_decisions(record, name)
     while version < VERSION:
         record = MIGRATIONS[version](record)
         version = record["version"]

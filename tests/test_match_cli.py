@@ -19,7 +19,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgpack
 import pytest
 from typer.testing import CliRunner
 
@@ -27,7 +26,7 @@ import amigos
 from amigos_cli import app as app_module
 from amigos_cli.app import app
 from matches.match import Match
-from matches.record import load
+from matches.record import load, pack, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, COLUMNS="200", NO_COLOR="1", PYTHONPATH=str(ROOT))
@@ -251,14 +250,14 @@ def test_resume_of_a_finished_match_is_refused(match_run, capsys):
 
 
 def _bad_files(good: bytes) -> dict[str, bytes]:
-    record = msgpack.unpackb(good, raw=False)
+    record = parse(good)
     digest = copy.deepcopy(record)
     digest["games"][0]["final_digest"] = "f" * 32
     newer = dict(record, version=99)
     illegal = copy.deepcopy(record)
     illegal["games"][0]["decisions"][0][1]["mage_name"] = "No Such Mage"
     return {"not-msgpack": b"\xc1 definitely not a match", "empty": b"", "truncated": good[: len(good) // 2],
-            "digest": msgpack.packb(digest), "newer": msgpack.packb(newer), "undecodable": msgpack.packb(illegal)}
+            "digest": pack(digest), "newer": pack(newer), "undecodable": pack(illegal)}
 
 
 BAD_FRAGMENTS = {"not-msgpack": "not msgpack", "empty": "truncated", "truncated": "truncated",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import os
+import zlib
 from datetime import datetime
 from pathlib import Path
 
@@ -24,11 +25,12 @@ from ai.agents import make_agent
 from amigos import cards as C
 from amigos.rng import derive_seed
 from matches import record as record_module
-from matches.match import FORMAT, VERSION, Match, card_digest, play
-from matches.record import MatchFileError, load, parse, read_record, save
+from matches.match import FORMAT, ROUND_LIMIT, VERSION, Match, card_digest, play
+from matches.record import MatchFileError, load, pack, parse, read_record, save
 
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURE_V1 = DATA / "match_v1.amigos"
+FIXTURE_V2 = DATA / "match_v2.amigos"
 
 
 def played(seed: int, specs: list[str], fmt: str = "match") -> Match:
@@ -39,7 +41,7 @@ def played(seed: int, specs: list[str], fmt: str = "match") -> Match:
 
 @pytest.fixture(scope="module")
 def finished() -> Match:
-    """A finished best of three that goes to three games (seed 1: random wins 2-1)."""
+    """A finished best of three that goes to three games (seed 1: greedy wins 2-1)."""
     m = played(1, ["greedy", "random"])
     assert len(m.record["games"]) == 3
     return m
@@ -47,13 +49,13 @@ def finished() -> Match:
 
 @pytest.fixture(scope="module")
 def finished_bytes(finished) -> bytes:
-    return msgpack.packb(finished.record, use_bin_type=True)
+    return pack(finished.record)
 
 
 @pytest.fixture(scope="module")
 def small_bytes() -> bytes:
     """A short single game, for the fuzzing (a replay per example)."""
-    return msgpack.packb(played(3, ["greedy", "random"], fmt="game").record, use_bin_type=True)
+    return pack(played(3, ["greedy", "random"], fmt="game").record)
 
 
 def unfinished_record(m: Match, game: int = 2, decisions: int = 30) -> dict:
@@ -124,7 +126,7 @@ def _plain(value, where="record"):
         for i, v in enumerate(value):
             _plain(v, f"{where}[{i}]")
     else:
-        assert value is None or isinstance(value, (str, int, float, bool)), f"{where}: {type(value)}"
+        assert value is None or isinstance(value, (str, int, float, bool, bytes)), f"{where}: {type(value)}"
 
 
 def test_file_is_plain_msgpack_with_string_keys_and_the_header(tmp_path, finished):
@@ -143,12 +145,16 @@ def test_file_is_plain_msgpack_with_string_keys_and_the_header(tmp_path, finishe
     assert raw["seed"] == 1 and raw["variant"] == "standard" and raw["best_of"] == 3
     assert raw["players"] == [{"name": "player 1", "spec": "greedy"}, {"name": "player 2", "spec": "random"}]
     assert raw["status"] == "finished"
-    assert raw["result"] == {"score": [1, 2], "winner": 1, "shared": False}
+    assert raw["result"] == {"score": [2, 1], "winner": 0, "shared": False}
     for i, game in enumerate(raw["games"], 1):
         assert game["index"] == i
         assert game["seed"] == derive_seed(raw["seed"], "game", i)
         assert set(game) >= {"index", "seed", "decisions", "result", "final_digest"}
-        for d in game["decisions"]:
+        # the decisions: msgpack inside zlib inside the msgpack map
+        decisions = msgpack.unpackb(zlib.decompress(game["decisions"]), raw=False, strict_map_key=True)
+        _plain(decisions)
+        assert decisions == finished.record["games"][i - 1]["decisions"]
+        for d in decisions:
             assert len(d) in (3, 5) and d[0] in (0, 1) and isinstance(d[1]["__type__"], str) and d[2] >= 0
 
 
@@ -191,7 +197,7 @@ def test_save_with_a_relative_path_in_the_current_folder(tmp_path, finished, mon
 def _mutate(record: dict, change) -> bytes:
     r = copy.deepcopy(record)
     change(r)
-    return msgpack.packb(r, use_bin_type=True)
+    return pack(r)
 
 
 def _set(path, value):
@@ -253,15 +259,15 @@ BAD_RECORDS = {
                     "game 1, decision 10: decision by a player who was not to act"),
     "illegal mage choice": (_other_mage, None),
     "illegal redraft pick": (_redraft_retake, None),
-    "digest mismatch": (_set(["games", 0, "final_digest"], "0" * 32), "game 1, decision 161: final position digest"),
-    "winners differ": (_set(["games", 1, "result", "winners"], [0]), "game 2, decision 214: the recorded winners"),
+    "digest mismatch": (_set(["games", 0, "final_digest"], "0" * 32), "game 1, decision 126: final position digest"),
+    "winners differ": (_set(["games", 1, "result", "winners"], [0]), "game 2, decision 224: the recorded winners"),
     "game 3 missing but finished": (lambda r: r["games"].pop(), "says finished"),
     "game 2 seed not derived": (_set(["games", 1, "seed"], 12345), "game 2, decision 0: game seed"),
     "game 1 seed not derived": (_set(["games", 0, "seed"], 12345), "game 1, decision 0: game seed"),
     "decision after the match": (lambda r: r["games"][2]["decisions"].append(r["games"][2]["decisions"][-1]),
-                                 "game 3, decision 148: a decision after the end of its game"),
+                                 "game 3, decision 208: a decision after the end of its game"),
     "game ends earlier than the file says": (lambda r: r["games"][0]["decisions"].pop(),
-                                             "game 1, decision 160: the game does not end where the file says"),
+                                             "game 1, decision 125: the game does not end where the file says"),
     "unfinished but the game ended": (_set(["games", 2, "result"], None), "the file says unfinished"),
     "version 0": (_set(["version"], 0), "bad format version"),
     "version a string": (_set(["version"], "1"), "bad format version"),
@@ -271,13 +277,68 @@ BAD_RECORDS = {
 }
 
 
+def _packed(change):
+    """A change to game 2 of the file's raw map, where its decisions are packed bytes."""
+    def make(record):
+        raw = msgpack.unpackb(pack(record), raw=False)
+        change(raw["games"][1])
+        return msgpack.packb(raw, use_bin_type=True)
+    return make
+
+
+BAD_PACKED = {
+    "decisions a plain list": (_packed(lambda g: g.__setitem__("decisions", [[0, {"__type__": "Pass"}, 0]])),
+                               "game 2: malformed match file (decisions are not packed)"),
+    "not zlib": (_packed(lambda g: g.__setitem__("decisions", b"\x78\x9c not zlib at all")),
+                 "game 2: corrupt decisions (bad compressed data)"),
+    "compressed data cut short": (_packed(lambda g: g.__setitem__("decisions", g["decisions"][:-9])),
+                                  "game 2: corrupt decisions (truncated"),
+    "bytes after the compressed data": (_packed(lambda g: g.__setitem__("decisions", g["decisions"] + b"xy")),
+                                        "game 2: corrupt decisions (truncated or extra data)"),
+    "not msgpack inside": (_packed(lambda g: g.__setitem__("decisions", zlib.compress(b"\xc1\xc1"))),
+                           "game 2: corrupt decisions (not msgpack)"),
+    "a decompression bomb": (_packed(lambda g: g.__setitem__(
+        "decisions", zlib.compress(b"\x90" * (record_module.MAX_DECISION_BYTES + 1)))),
+        "game 2: corrupt decisions (too large)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PACKED))
+def test_bad_packed_decisions_are_refused_with_one_line_and_the_file_untouched(case, tmp_path, finished):
+    make, expected = BAD_PACKED[case]
+    path = write(tmp_path / "bad.amigos", make(finished.record))
+    assert_refused(path, expected)
+
+
+def test_a_long_best_of_three_stays_small_and_loads_fast_enough(tmp_path):
+    """Random play makes the longest matches (seed 27: three games, one adjudicated at the round limit);
+    packed, its file stays far under 64 KB (the timing itself is measured by benchmarks/)."""
+    m = played(27, ["random", "random"])
+    rounds = [g["result"]["rounds"] for g in m.record["games"]]
+    assert len(rounds) == 3 and max(rounds) > ROUND_LIMIT
+    decisions = sum(len(g["decisions"]) for g in m.record["games"])
+    path = tmp_path / "long.amigos"
+    save(m, path)
+    size = path.stat().st_size
+    assert decisions > 2000 and size < 8 * decisions and size < 64 * 1024
+    assert load(path).record == m.record
+
+
+def test_a_version_1_file_has_plain_decisions_and_loads_through_the_migration():
+    raw = msgpack.unpackb(FIXTURE_V1.read_bytes(), raw=False)
+    assert raw["version"] == 1 and isinstance(raw["games"][0]["decisions"], list)
+    record = parse(FIXTURE_V1.read_bytes())
+    assert record["version"] == VERSION == 2
+    assert record["games"][0]["decisions"] == raw["games"][0]["decisions"]
+
+
 @pytest.mark.parametrize("case", sorted(BAD_RECORDS))
 def test_bad_record_is_refused_with_one_line_and_the_file_untouched(case, tmp_path, finished):
     change, expected = BAD_RECORDS[case]
     record = copy.deepcopy(finished.record)
     change(record)
     expected = record.pop("_expect", expected)
-    path = write(tmp_path / "bad.amigos", msgpack.packb(record, use_bin_type=True))
+    path = write(tmp_path / "bad.amigos", pack(record))
     message = assert_refused(path, expected)
     assert message.startswith(str(path)), "the message names the file"
 
@@ -345,13 +406,13 @@ def test_a_huge_file_is_refused_before_reading(tmp_path):
 def test_read_record_returns_the_checked_record(tmp_path, finished):
     path = tmp_path / "m.amigos"
     save(finished, path)
-    assert read_record(path) == msgpack.unpackb(path.read_bytes(), raw=False)
+    assert read_record(path) == finished.record
 
 
 def test_an_unfinished_file_without_games_is_refused_or_usable(tmp_path, finished):
     record = unfinished_record(finished)
     record["games"] = []
-    path = write(tmp_path / "nogames.amigos", msgpack.packb(record))
+    path = write(tmp_path / "nogames.amigos", pack(record))
     try:
         m = load(path)
     except MatchFileError:
@@ -363,7 +424,7 @@ def test_a_decision_after_the_end_of_a_game_is_refused(tmp_path, finished):
     def change(r):
         r["games"][0]["decisions"].append(r["games"][1]["decisions"].pop(0))
     path = write(tmp_path / "moved.amigos", _mutate(finished.record, change))
-    assert_refused(path, "game 1, decision 161")
+    assert_refused(path, "game 1, decision 126")
 
 
 # -- fuzzing -------------------------------------------------------------------------------------------
@@ -441,15 +502,17 @@ def _paths(value, prefix=()):
 @FUZZ
 @given(st.data())
 def test_fuzz_structured_mutations(small_bytes, fuzz_dir, data):
-    """Replace any value of a real record (header, game, decision, step field) by an arbitrary one."""
-    record = msgpack.unpackb(small_bytes, raw=False)
+    """Replace any value of a real record (header, game, decision, step field) by an arbitrary one,
+    in the unpacked record (then packed as the file stores it) or in the file's raw msgpack map."""
+    packed = data.draw(st.booleans())
+    record = parse(small_bytes) if packed else msgpack.unpackb(small_bytes, raw=False)
     paths = [p for p in _paths(record) if p]
     path = data.draw(st.sampled_from(paths))
     target = record
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = data.draw(_values)
-    _load_bytes(msgpack.packb(record, use_bin_type=True), fuzz_dir)
+    _load_bytes(pack(record) if packed else msgpack.packb(record, use_bin_type=True), fuzz_dir)
 
 
 # -- version fixtures ----------------------------------------------------------------------------------
@@ -462,6 +525,11 @@ FIXTURES = {
         "winners": [[0], [1], [0]], "decisions": [189, 211, 279],
         "result": {"score": [2, 1], "winner": 0, "shared": False},
         "final_digest": "4352f5482f4e3109c1729442315c3e92"},
+    2: {"path": FIXTURE_V2, "seed": 0, "players": [{"name": "Player 1 (greedy)", "spec": "greedy"},
+                                                   {"name": "Player 2 (random)", "spec": "random"}],
+        "winners": [[1], [0], [1]], "decisions": [254, 238, 275],
+        "result": {"score": [1, 2], "winner": 1, "shared": False},
+        "final_digest": "50ba6610c223c1385ef4eb55b55c52fe"},
 }
 
 
