@@ -12,6 +12,7 @@ from __future__ import annotations
 from amigos import actions as A
 from amigos import cards as C
 
+from . import value as V
 from .value import _WORTH, essence_worth
 
 
@@ -48,38 +49,49 @@ def pool_value(pool, need) -> float:
 
 
 def best_variant(state, variants: list):
-    """Among actions of one macro, the one leaving the acting player the most useful pool."""
+    """Among actions of one macro, the one leaving the acting player the most useful pool (by
+    `pool_value`; the first of equals)."""
     if len(variants) == 1:
         return variants[0]
+    slots = _PAY_GAIN.get(variants[0][0])
+    if slots is None:
+        return variants[0]  # the variants do not differ in essences
+    pay_at, gain_at = slots
     p = variants[0][1]
-    need = demand(state, p)
-    pool = state.pool_of(p)
+    n0, n1, n2, n3, n4 = demand(state, p)
+    p0, p1, p2, p3, p4 = state.pool_of(p)
+    zero = C.ZERO
+    gold, essence, saturate, excess = V.GOLD, V.ESSENCE, V.SATURATE, V.EXCESS
+    top = essence * saturate
     best, best_v = None, None
+    # `pool_value` of the pool after each variant, inlined (this runs at every step of the search's
+    # tree walk) with the same operations in the same order, so that it picks the same variant.
     for a in variants:
-        after = _pool_after(pool, a)
-        v = pool_value(after, need)
+        pay = zero if pay_at is None else a[pay_at]
+        gain = zero if gain_at is None else a[gain_at]
+        x0 = p0 - pay[0] + gain[0]
+        x1 = p1 - pay[1] + gain[1]
+        x2 = p2 - pay[2] + gain[2]
+        x3 = p3 - pay[3] + gain[3]
+        x4 = p4 - pay[4] + gain[4]
+        v = gold * x4
+        v += essence * x0 if x0 <= saturate else top + excess * (x0 - saturate)
+        v += essence * x1 if x1 <= saturate else top + excess * (x1 - saturate)
+        v += essence * x2 if x2 <= saturate else top + excess * (x2 - saturate)
+        v += essence * x3 if x3 <= saturate else top + excess * (x3 - saturate)
+        v += 0.1 * (x0 if x0 < n0 else n0)
+        v += 0.1 * (x1 if x1 < n1 else n1)
+        v += 0.1 * (x2 if x2 < n2 else n2)
+        v += 0.1 * (x3 if x3 < n3 else n3)
+        v += 0.1 * (x4 if x4 < n4 else n4)
         if best is None or v > best_v:
             best, best_v = a, v
     return best
 
 
-def _pool_after(pool, a):
-    kind = a[0]
-    if kind in (A.PLACE, A.CLAIM_POP):
-        pay, gain = a[3], C.ZERO
-    elif kind in (A.DISCARD, A.GAIN):
-        pay, gain = C.ZERO, a[3]
-    elif kind == A.POWER:
-        pay, gain = a[6], a[7]
-    elif kind == A.LL_REACT:
-        pay, gain = a[5], C.ZERO
-    elif kind == A.LL_CHOICE:
-        pay, gain = a[2], C.ZERO
-    elif kind == A.V_REACT:
-        pay, gain = a[4], C.ZERO
-    else:
-        return pool
-    return tuple(pool[k] - pay[k] + gain[k] for k in range(5))
+# Where an action holds what it pays and what it gains (None: nothing), by action kind.
+_PAY_GAIN = {A.PLACE: (3, None), A.CLAIM_POP: (3, None), A.DISCARD: (None, 3), A.GAIN: (None, 3),
+             A.POWER: (6, 7), A.LL_REACT: (5, None), A.LL_CHOICE: (2, None), A.V_REACT: (4, None)}
 
 
 def card_value(card) -> float:

@@ -149,3 +149,43 @@ def test_agents_never_read_hidden_information(spec):
         state = mid_game(seed)
         twin = hidden_twin(state)
         assert make_agent(spec, seed=1).select(state) == make_agent(spec, seed=1).select(twin)
+
+
+def _pool_after(pool, a):
+    """Oracle: the acting player's pool once ``a`` has paid and gained (by the action layouts of
+    `amigos.actions`)."""
+    kind = a[0]
+    pay, gain = C.ZERO, C.ZERO
+    if kind in (A.PLACE, A.CLAIM_POP):
+        pay = a[3]
+    elif kind in (A.DISCARD, A.GAIN):
+        gain = a[3]
+    elif kind == A.POWER:
+        pay, gain = a[6], a[7]
+    elif kind == A.LL_REACT:
+        pay = a[5]
+    elif kind == A.LL_CHOICE:
+        pay = a[2]
+    elif kind == A.V_REACT:
+        pay = a[4]
+    return tuple(pool[k] - pay[k] + gain[k] for k in range(5))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_variant_keeps_the_most_useful_pool(seed):
+    """`best_variant` (inlined for speed) picks the first variant whose pool `pool_value` rates best."""
+    from ai.heuristics import best_variant, demand, pool_value
+    state = amigos.new_game(seed, "standard")
+    rng = random.Random(seed)
+    checked = 0
+    while not state.is_terminal():
+        for variants in state.legal_groups():
+            if len(variants) > 1:
+                p = variants[0][1]
+                need, pool = demand(state, p), state.pool_of(p)
+                values = [pool_value(_pool_after(pool, a), need) for a in variants]
+                assert best_variant(state, variants) == variants[values.index(max(values))]
+                checked += 1
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 50
