@@ -3,7 +3,9 @@
 The reference evaluation (victory points, pool, hand) makes placing an artifact look like a loss: the
 essences paid leave the pool and the card leaves the hand, while nothing counts the artifact's future
 income.  Here every component in play is also worth a share of what it cost and of what it collects
-each round, discounted by how close the game is to its end (no future, no worth).
+each round, discounted by how close the game is to its end (no future, no worth).  And a hoard of one
+essence is worth little beyond the first few: counted linearly, twenty Calm looked better than
+turning them into Gold and points, and the search sat on them for rounds.
 """
 
 from __future__ import annotations
