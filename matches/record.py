@@ -10,7 +10,7 @@ it)::
 
 where a game's ``decisions`` is the list ``[[actor, action (protocol step), think ms, iterations?,
 value?], ...]`` packed with msgpack and compressed with zlib (msgpack bin).  The protocol steps repeat
-their keys and card names, so this is a tenth of their plain size: about 7 bytes a decision, which keeps
+their keys and card names, so this is a tenth of their plain size: about 8 bytes a decision, which keeps
 a best of three well under 64 KB even when its games run to the round limit.  In memory (`Match.record`)
 the decisions are always the plain list; `pack` and `parse` convert.
 
