@@ -74,6 +74,9 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     done = 0
     log = math.log
     sqrt = math.sqrt
+    # The searching player's own legal actions are the same in every determinisation.
+    root_groups = group(state) if state.current_player() == player else None
+    root_best = {}  # and so is the variant `best_variant` picks from each of them
     while True:
         if iters is not None and done >= iters:
             break
@@ -86,12 +89,15 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
         s = determinize(state, player, rng.getrandbits(64))
         node = root
         path = []
+        groups = root_groups
         while not s.is_terminal():
-            groups = group(s)
+            if groups is None:
+                groups = group(s)
             if len(groups) == 1:
                 only = next(iter(groups.values()))
                 if len(only) == 1:
                     s.apply_unchecked(only[0])
+                    groups = None
                     continue
             children = node.children
             untried = []
@@ -106,7 +112,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
                 child = Node(s.current_player())
                 child.avail = 1
                 children[key] = child
-                s.apply_unchecked(best_variant(s, groups[key]))
+                s.apply_unchecked(_variant(s, groups, key, root_best if groups is root_groups else None))
                 path.append(child)
                 break
             best_key, best_u = None, -1.0
@@ -116,8 +122,9 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
                 if u > best_u:
                     best_key, best_u = key, u
             node = children[best_key]
-            s.apply_unchecked(best_variant(s, groups[best_key]))
+            s.apply_unchecked(_variant(s, groups, best_key, root_best if groups is root_groups else None))
             path.append(node)
+            groups = None
         _rollout(s, rollout, rng)
         r = rewards(s)
         for child in path:
@@ -127,6 +134,16 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
         done += 1
     stats = {key: (child.n, child.w) for key, child in root.children.items()}
     return stats, done
+
+
+def _variant(s, groups, key, cache):
+    """`best_variant` of ``groups[key]``, remembered in ``cache`` when one is given."""
+    if cache is None:
+        return best_variant(s, groups[key])
+    a = cache.get(key)
+    if a is None:
+        a = cache[key] = best_variant(s, groups[key])
+    return a
 
 
 def _settled(root, done, iters, start, deadline) -> bool:
