@@ -13,6 +13,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import amigos
+from amigos.adjudicate import adjudicate, over_limit
 from amigos.rng import derive_seed
 
 from .agents import make_agent
@@ -21,13 +22,18 @@ MAX_DECISIONS = 20000
 
 
 def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None) -> dict:
-    """One game: ``specs[p]`` plays seat ``p``.  Returns winners, points and decision counts."""
+    """One game: ``specs[p]`` plays seat ``p``.  Returns winners, points and decision counts; a game
+    past the round limit is adjudicated as a match would (`amigos.adjudicate`)."""
     state = amigos.new_game(seed, variant)
     base = seed if agent_seed is None else agent_seed
     agents = [make_agent(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
     decisions = 0
     thought = [0.0] * len(specs)
+    adjudicated = False
     while not state.is_terminal():
+        if over_limit(state):
+            adjudicated = True
+            break
         p = state.current_player()
         start = time.perf_counter()
         action = agents[p].select(state)
@@ -40,8 +46,8 @@ def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None 
         close = getattr(agent, "close", None)
         if close:
             close()
-    return {"winners": state.winners(), "vp": state.victory_points(), "decisions": decisions,
-            "rounds": state.round, "thought": thought}
+    return {"winners": adjudicate(state) if adjudicated else state.winners(), "vp": state.victory_points(),
+            "decisions": decisions, "rounds": state.round, "thought": thought, "adjudicated": adjudicated}
 
 
 def score_for(result: dict, seat: int) -> float:
@@ -71,30 +77,33 @@ def _pair(args):
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
-             out=None) -> dict:
-    """Play ``games`` games (``games // 2`` pairs) of ``a`` against ``b``; returns the tally.
-    ``out(line)`` hears a progress line after every pair."""
+             out=None, first: int = 0) -> dict:
+    """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
+    ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
+    every pair.  Splitting a run by ``first`` plays exactly the deals of the whole run."""
     pairs = max(1, games // 2)
-    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(pairs)]
+    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(first, first + pairs)]
     total = 0.0
-    played = 0
+    played = adjudicated = 0
     start = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(_pair, jobs_list)
-            for _, points, _, _ in results:
+            for _, points, g1, g2 in results:
                 total += points
                 played += 2
+                adjudicated += g1["adjudicated"] + g2["adjudicated"]
                 _progress(out, a, b, total, played, start)
     else:
         for job in jobs_list:
-            _, points, _, _ = _pair(job)
+            _, points, g1, g2 = _pair(job)
             total += points
             played += 2
+            adjudicated += g1["adjudicated"] + g2["adjudicated"]
             _progress(out, a, b, total, played, start)
     low, high = wilson(total, played)
     return {"a": a, "b": b, "games": played, "score": total, "rate": total / played, "low": low, "high": high,
-            "seconds": time.perf_counter() - start}
+            "adjudicated": adjudicated, "seconds": time.perf_counter() - start}
 
 
 def _progress(out, a, b, total, played, start):

@@ -25,11 +25,14 @@ def main(argv=None) -> int:
     ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--first-pair", type=int, default=0,
+                    help="play the deals from this pair on (to split one run across machines)")
     args = ap.parse_args(argv)
     result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
-                      out=lambda line: print(line, flush=True))
+                      out=lambda line: print(line, flush=True), first=args.first_pair)
     print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
-          f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s")
+          f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s"
+          + (f"; {result['adjudicated']} adjudicated at the round limit" if result["adjudicated"] else ""))
     return 0
 
 

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 
 import amigos
 from amigos import cards as C
+from amigos.adjudicate import ROUND_LIMIT, adjudicate, over_limit  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
 from amigos.rng import derive_seed
 from amigos.state import IN_PLAY
@@ -178,7 +179,7 @@ class Match:
         game = self.record["games"][-1]
         if len(self.first_players) < self.game_number and state.round >= 1:
             self.first_players.append(state.fp)
-        adjudicated = not state.is_terminal() and state.round > ROUND_LIMIT
+        adjudicated = over_limit(state)
         if not state.is_terminal() and not adjudicated:
             return
         if game.get("result") is None:
@@ -248,23 +249,6 @@ class Match:
             if d[1]["__type__"] == "RedraftPick":
                 picks.append({"player": d[0], "card": d[1]["artifact_name"]})
         return picks
-
-
-# A game still going after this many rounds (agents that repeat the same turns forever never reach 10
-# points) is adjudicated as the victory check would rank the players: most points, then the pool with
-# Gold counting double; equal on both is a shared victory.
-ROUND_LIMIT = 100
-
-
-def adjudicate(state) -> list[int]:
-    vp = state.victory_points()
-
-    def pool(p):
-        v = state.pool_of(p)
-        return v[0] + v[1] + v[2] + v[3] + 2 * v[4]
-
-    best = max((vp[p], pool(p)) for p in range(state.np))
-    return [p for p in range(state.np) if (vp[p], pool(p)) == best]
 
 
 class ReplayError(amigos.AmigosError):
