@@ -69,26 +69,31 @@ def collect_continue(s) -> bool:
     then those with one).  Returns True when a choice was pushed."""
     loc, owner, cards = s.loc, s.owner, s.cards
     n = len(loc)
-    while s.cplayer < s.np:
-        p = s.cplayer
-        while s.cpos < n:
-            e = s.cpos
-            s.cpos += 1
-            if loc[e] != IN_PLAY or owner[e] != p:
+    # The cursor lives in locals while it moves (this runs once a round per iteration of the search).
+    p, cpass, e = s.cplayer, s.cpass, s.cpos
+    while p < s.np:
+        while e < n:
+            x = e
+            e += 1
+            if loc[x] != IN_PLAY or owner[x] != p:
                 continue
-            card = cards[e]
-            if s.cpass == 0:
-                if card.collect_cost is None and _collect_component(s, p, e, card):
-                    return True
+            card = cards[x]
+            if cpass == 0:
+                if card.collect_cost is None:
+                    s.cplayer, s.cpass, s.cpos = p, cpass, e
+                    if _collect_component(s, p, x, card):
+                        return True
             elif card.collect_cost is not None:
-                s.stack.append((P_CCOST, p, e))
+                s.cplayer, s.cpass, s.cpos = p, cpass, e
+                s.stack.append((P_CCOST, p, x))
                 return True
-        if s.cpass == 0:
-            s.cpass = 1
+        if cpass == 0:
+            cpass = 1
         else:
-            s.cplayer += 1
-            s.cpass = 0
-        s.cpos = 0
+            p += 1
+            cpass = 0
+        e = 0
+    s.cplayer, s.cpass, s.cpos = p, cpass, e
     return False
 
 
