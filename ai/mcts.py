@@ -175,6 +175,7 @@ def _rollout(s, steps: int, rng) -> None:
     """Play on to the end of the round (at most ``steps`` decisions): a macro drawn by kind weights,
     then a random variant of it."""
     start_round = s.round
+    weight = _WEIGHT.get
     for _ in range(steps):
         if s.is_terminal() or s.round != start_round:
             return
@@ -182,11 +183,10 @@ def _rollout(s, steps: int, rng) -> None:
         if len(groups) == 1:
             variants = groups[0]
         else:
-            weights = []
-            passes = sum(1 for g in groups if g[0][0] == PASS_KIND)
-            for g in groups:
-                kind = g[0][0]
-                weights.append(1.0 / passes if kind == PASS_KIND else _WEIGHT.get(kind, 1.0))
+            kinds = [g[0][0] for g in groups]
+            passes = kinds.count(PASS_KIND)
+            each_pass = 1.0 / passes if passes else 0.0
+            weights = [each_pass if kind == PASS_KIND else weight(kind, 1.0) for kind in kinds]
             x = rng.random() * sum(weights)
             i = 0
             for i, w in enumerate(weights):

@@ -7,6 +7,7 @@ turn order, victory checks, the end of a round, and chance resolved from the sta
 
 from __future__ import annotations
 
+from . import actions as A
 from . import cards as C
 from . import rng as R
 from .state import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
@@ -143,12 +144,16 @@ def start_victory_check(s, trigger) -> None:
     if trigger is not None:
         players.remove(trigger)
         players.insert(0, trigger)
-    order = []
     loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
+    # Few cards have a victory React: find the untapped ones in play first.
+    ready = [e for e in range(len(loc)) if loc[e] == IN_PLAY and not turned[e] and cards[e].idx in _VICTORY_REACT]
+    if not ready:
+        return
+    order = []
     for p in players:
         pool = s.pool_of(p)
-        for e in range(len(loc)):
-            if loc[e] != IN_PLAY or owner[e] != p or turned[e]:
+        for e in ready:
+            if owner[e] != p:
                 continue
             for pw in cards[e].powers:
                 if pw.kind == C.REACT and pw.trigger == C.TRIGGER_VICTORY:
@@ -156,6 +161,10 @@ def start_victory_check(s, trigger) -> None:
                         order.append((P_VREACT, p, e, pw.index))
                     break
     s.stack.extend(reversed(order))
+
+
+_VICTORY_REACT = frozenset(c.idx for c in C.CARDS
+                           if any(pw.kind == C.REACT and pw.trigger == C.TRIGGER_VICTORY for pw in c.powers))
 
 
 def pool_score(s, p: int) -> int:
@@ -166,7 +175,7 @@ def pool_score(s, p: int) -> int:
 
 def evaluate_victory(s) -> None:
     """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared."""
-    vps = [s.vp(p) for p in range(s.np)]
+    vps = s.scores()[0]
     candidates = [p for p in range(s.np) if vps[p] >= 10]
     if candidates:
         best = max(vps[p] for p in candidates)
@@ -186,9 +195,7 @@ def evaluate_victory(s) -> None:
         s.phase = ACTIONS
         return
     turned = s.turned
-    for e in range(len(turned)):
-        if turned[e]:
-            turned[e] = 0
+    turned[:] = [0] * len(turned)  # straighten everything
     start_round(s)
 
 
@@ -201,14 +208,22 @@ def draw(s, p: int, n: int) -> int:
     merged into the deck first and any of the merged cards may come.  Official (DIFFERENCES row 2): the
     deck's own cards come first; the reshuffled discard pile only supplies the remainder."""
     loc, owner, order = s.loc, s.owner, s.order
-    deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
-    pile = [e for e in range(s.n_art) if loc[e] == DISCARD and owner[e] == p]
-    d = min(n, len(deck) + len(pile))
+    known = []
+    unknown = []
+    pile = []
+    for e in range(s.n_art):
+        if owner[e] == p:
+            where = loc[e]
+            if where == DECK:
+                (known if order[e] >= 0 else unknown).append(e)
+            elif where == DISCARD:
+                pile.append(e)
+    d = min(n, len(known) + len(unknown) + len(pile))
     if d == 0:
         return 0
-    known = sorted((e for e in deck if order[e] >= 0), key=order.__getitem__)[:d]
+    if known:
+        known = sorted(known, key=order.__getitem__)[:d]
     u = d - len(known)
-    unknown = [e for e in deck if order[e] < 0]
     must = ()
     if u > len(unknown):
         if not s.reference:
@@ -288,15 +303,22 @@ def take_monument(s, e: int) -> None:
 
 # -- chance from the state's own RNG --------------------------------------------------------------------
 
+_apply_chance = None
+
+
 def resolve_chance_randomly(s, top) -> None:
     """Resolve the chance point on top of the stack from ``s.rng`` (normal play)."""
-    from .apply import apply_chance
-    from . import actions as A
+    global _apply_chance
+    if _apply_chance is None:  # (apply imports this module, so bind it on first use)
+        from .apply import apply_chance as _apply_chance
+    apply_chance = _apply_chance
     kind, p = top[0], top[1]
     if kind == P_DRAW:
         known, u, must = top[2], top[3], top[4]
-        rest = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p and s.order[e] < 0
-                and e not in must]
+        loc, owner, order = s.loc, s.owner, s.order
+        rest = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p and order[e] < 0]
+        if must:
+            rest = [e for e in rest if e not in must]
         picked, s.rng = R.sample(s.rng, rest, u - len(must))
         apply_chance(s, (A.R_DRAW, p, known, tuple(sorted(must + tuple(picked)))))
     elif kind == P_SCRYREV:

@@ -181,17 +181,18 @@ def main_groups(s, p: int) -> list:
     monuments = []
     places = []
     items = []
-    top = False
     n_art = s.n_art
-    for e in range(len(loc)):
+    # Artifacts are in hands or in play; the supply (magic items, places of power, monuments) is not.
+    for e in range(n_art):
         where = loc[e]
-        if where == IN_PLAY:
-            if owner[e] == p:
-                mine.append(e)
-        elif where == HAND:
+        if where == HAND:
             if owner[e] == p:
                 hand.append(e)
-        elif where == AVAILABLE and e >= n_art:
+        elif where == IN_PLAY and owner[e] == p:
+            mine.append(e)
+    for e in range(n_art, len(loc)):
+        where = loc[e]
+        if where == AVAILABLE:
             kind = cards[e].kind
             if kind == MONUMENT_KIND:
                 monuments.append(e)
@@ -199,8 +200,8 @@ def main_groups(s, p: int) -> list:
                 places.append(e)
             else:
                 items.append(e)
-        elif where == MONUMENT_DECK:
-            top = True
+        elif where == IN_PLAY and owner[e] == p:
+            mine.append(e)
     out = []
     if hand:
         discount = discount_for(s, p, None, mine)
@@ -217,7 +218,7 @@ def main_groups(s, p: int) -> list:
     if pool[4] >= 4:
         for e in monuments:
             out.append(((A.CLAIM_MONUMENT, p, e),))
-        if top:
+        if MONUMENT_DECK in loc:
             out.append(((A.CLAIM_TOP, p),))
     for e in places:
         cost = cards[e].cost
@@ -318,8 +319,8 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
         return  # (s is None only for powers without rivals and targets: see _simple_power_actions)
     idx = pw.index
     if pw.identical:
-        group = []
-        _identical_power_actions(s, p, e, pw, pool, group)
+        covered = pw.remove_self is None or _covers(s.essences_on(e), pw.remove_self)
+        group = _identical_power_actions(p, e, s.cards[e].idx, idx, pool, covered)
         if group:
             out.append(group)
         return
@@ -370,11 +371,19 @@ def _power_gains(mix_count, mix_kinds, fixed_gain):
     return (fixed_gain,)
 
 
-def _identical_power_actions(s, p, e, pw, pool, out):
+@lru_cache(maxsize=256)
+def _identical_power_actions(p, e, card_idx, idx, pool, covered) -> tuple:
+    """The steps of an X-identical power: a function of the pool (and, for Athanor, of whether its
+    Elan is on it).  The cache is small because with a large pool one entry holds thousands of steps."""
+    out = []
+    _identical_steps(p, e, C.CARDS[card_idx].powers[idx], pool, covered, out)
+    return tuple(out)
+
+
+def _identical_steps(p, e, pw, pool, covered, out):
     idx = pw.index
     if pw.remove_self is not None:  # Athanor: 6 Elan off the card, X identical -> X Gold
-        on = s.essences_on(e)
-        if not _covers(on, pw.remove_self):
+        if not covered:
             return
         out.append((A.POWER, p, e, idx, -1, -1, ZERO, ZERO))
         for k in range(5):

@@ -30,17 +30,28 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffle(state: int, items: list) -> int:
     """Shuffle ``items`` in place (Fisher-Yates); returns the new state."""
     for i in range(len(items) - 1, 0, -1):
-        j, state = below(state, i + 1)
+        # `below(state, i + 1)`, inlined: determinisations shuffle on every search iteration.
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
     return state
 
 
 def sample(state: int, items: list, k: int) -> tuple[list, int]:
     """``k`` distinct items of ``items`` in random order; returns ``(chosen, new_state)``."""
+    if k == 1:  # the common case (drawing one card), without copying ``items``
+        j, state = below(state, len(items))
+        return [items[j]], state
     pool = list(items)
     chosen = []
     for _ in range(k):
-        j, state = below(state, len(pool))
+        # `below(state, len(pool))`, inlined (see `shuffle`).
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        j = ((z ^ (z >> 31)) * len(pool)) >> 64
         chosen.append(pool[j])
         pool[j] = pool[-1]
         pool.pop()

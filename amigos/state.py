@@ -140,7 +140,8 @@ class GameState:
         """Every distinct legal action of the acting player, in the protocol's canonical order.
         Empty only when the game is over.  The list is cached until the next `apply`; don't mutate it."""
         if self._legal is None:
-            self._legal = _legal_actions(self)
+            groups = self._groups
+            self._legal = _legal_actions(self) if groups is None else list(_chain(groups))
         return self._legal
 
     def legal_groups(self) -> list:
@@ -148,8 +149,6 @@ class GameState:
         (`amigos.actions.macro_key`), groups in the canonical order.  Don't mutate."""
         if self._groups is None:
             self._groups = _legal_groups(self)
-            if self._legal is None:
-                self._legal = list(_chain(self._groups))
         return self._groups
 
     def apply(self, action) -> None:

@@ -36,6 +36,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import amigos
+from amigos.actions import macro_key
+from amigos.legal import legal_groups as _legal_groups
 from amigos.state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK)
 
 # Uniform-random play sometimes starves both players of Gold and drags on for hundreds of rounds
@@ -160,6 +162,15 @@ def check_illegal_refused(s, legal, stale, rng: random.Random, ctx: str) -> None
     assert s.digest() == digest
 
 
+def check_groups(s, legal, ctx: str) -> None:
+    """`legal_groups` partitions the legal actions into runs of one macro, in the canonical order."""
+    groups = _legal_groups(s)
+    assert [a for g in groups for a in g] == legal, f"{ctx}: the groups are not the legal actions in order"
+    keys = [macro_key(g[0]) for g in groups]
+    assert all(macro_key(a) == k for g, k in zip(groups, keys) for a in g), f"{ctx}: a group mixes macros"
+    assert len(set(keys)) == len(keys), f"{ctx}: one macro split over several groups"
+
+
 def check_clone_isolated(s, rng: random.Random, ctx: str) -> None:
     digest = s.digest()
     legal_copy = list(s.legal_actions())
@@ -202,6 +213,8 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
         assert all(a[1] == p for a in legal), f"{ctx}: an action of another player than {p}"
         assert len(set(legal)) == len(legal), f"{ctx}: duplicate legal actions"
         check_clone_isolated(s, side, ctx)
+        check_groups(s, legal, ctx)
+        assert s.scores()[0] == s.victory_points(), f"{ctx}: the one-pass scores disagree with vp()"
         if side.randrange(SAMPLE_EVERY) == 0 or n < 3:
             check_protocol_roundtrip(s, legal, ctx)
             check_illegal_refused(s, legal, stale, side, ctx)
