@@ -169,13 +169,14 @@ def _settled(root, done, iters, start, deadline) -> bool:
 PASS_KIND = 6
 # Rollout preferences by action kind: building beats discarding; all passes together weigh 1.
 _WEIGHT = {0: 4.0, 1: 5.0, 2: 3.0, 3: 5.0, 4: 0.3, 5: 2.0}
+_WEIGHTS = tuple(_WEIGHT.get(kind, 1.0) for kind in range(64))  # by kind, for the rollout's inner loop
 
 
 def _rollout(s, steps: int, rng) -> None:
     """Play on to the end of the round (at most ``steps`` decisions): a macro drawn by kind weights,
     then a random variant of it."""
     start_round = s.round
-    weight = _WEIGHT.get
+    weights_of = _WEIGHTS
     for _ in range(steps):
         if s.is_terminal() or s.round != start_round:
             return
@@ -186,7 +187,7 @@ def _rollout(s, steps: int, rng) -> None:
             kinds = [g[0][0] for g in groups]
             passes = kinds.count(PASS_KIND)
             each_pass = 1.0 / passes if passes else 0.0
-            weights = [each_pass if kind == PASS_KIND else weight(kind, 1.0) for kind in kinds]
+            weights = [each_pass if kind == PASS_KIND else weights_of[kind] for kind in kinds]
             x = rng.random() * sum(weights)
             i = 0
             for i, w in enumerate(weights):
