@@ -1,5 +1,7 @@
 """MCTS throughput: ``python benchmarks/mcts_speed.py [--seconds 3]`` prints iterations per second with
-1 and 2 worker processes from a mid-game position, and the cost of one determinisation."""
+1 and 2 worker processes from a mid-game position, and the cost of one determinisation.
+``--positions`` prints instead the one-process rate over six positions from different games and
+rounds (2,000 iterations each), which moves less with the position than the single one."""
 
 from __future__ import annotations
 
@@ -21,7 +23,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rollout", type=int, default=30)
+    ap.add_argument("--positions", action="store_true", help="one process, six positions")
     args = ap.parse_args(argv)
+    if args.positions:
+        return over_positions(args.rollout)
     s = mid_game()
     for workers in (1, 2):
         agent = make_agent(f"mcts:time={args.seconds},workers={workers},seed=1,rollout={args.rollout}")
@@ -38,6 +43,23 @@ def main(argv=None) -> int:
     p = s.current_player()
     n = 2000
     print(f"determinize: {min(timeit.repeat(lambda: determinize(s, p, 7), number=n, repeat=3)) / n * 1e6:.1f} us")
+    return 0
+
+
+def over_positions(rollout: int) -> int:
+    from ai.mcts import search
+    iterations = seconds = 0.0
+    for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
+        s = mid_game(seed, steps)
+        p = s.current_player()
+        search(s, p, 100, None, 1, rollout=rollout)  # warm the caches
+        start = time.perf_counter()
+        _, done = search(s, p, 2000, None, 1, rollout=rollout)
+        elapsed = time.perf_counter() - start
+        print(f"game {seed}, round {s.round}: {done / elapsed:,.0f} iterations/s")
+        iterations += done
+        seconds += elapsed
+    print(f"six positions: {iterations / seconds:,.0f} iterations/s (rollout={rollout})")
     return 0
 
 
