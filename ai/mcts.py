@@ -107,12 +107,13 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
                     untried.append(key)
                 else:
                     child.avail += 1
+            cache = root_best if groups is root_groups else None
             if untried:
                 key = untried[rng.randrange(len(untried))]
                 child = Node(s.current_player())
                 child.avail = 1
                 children[key] = child
-                s.apply_unchecked(_variant(s, groups, key, root_best if groups is root_groups else None))
+                s.apply_unchecked(_variant(s, groups, key, cache))
                 path.append(child)
                 break
             best_key, best_u = None, -1.0
@@ -122,7 +123,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
                 if u > best_u:
                     best_key, best_u = key, u
             node = children[best_key]
-            s.apply_unchecked(_variant(s, groups, best_key, root_best if groups is root_groups else None))
+            s.apply_unchecked(_variant(s, groups, best_key, cache))
             path.append(node)
             groups = None
         _rollout(s, rollout, rng)

@@ -30,11 +30,7 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffle(state: int, items: list) -> int:
     """Shuffle ``items`` in place (Fisher-Yates); returns the new state."""
     for i in range(len(items) - 1, 0, -1):
-        # `below(state, i + 1)`, inlined: determinisations shuffle on every search iteration.
-        state = (state + 0x9E3779B97F4A7C15) & MASK64
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+        j, state = below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
 
@@ -47,11 +43,7 @@ def sample(state: int, items: list, k: int) -> tuple[list, int]:
     pool = list(items)
     chosen = []
     for _ in range(k):
-        # `below(state, len(pool))`, inlined (see `shuffle`).
-        state = (state + 0x9E3779B97F4A7C15) & MASK64
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        j = ((z ^ (z >> 31)) * len(pool)) >> 64
+        j, state = below(state, len(pool))
         chosen.append(pool[j])
         pool[j] = pool[-1]
         pool.pop()
