@@ -18,13 +18,30 @@ IN_PLAY, HAND = 5, 4
 # what they buy, a hoard beyond that little (without this the search hoards instead of converting).
 GOLD, ESSENCE, SATURATE, EXCESS = 0.26, 0.13, 5, 0.03
 
+
+
+def power_income(pw) -> int:
+    """Essences an action power makes each round beyond what it costs (0 for one that destroys or
+    discards something, or takes from a rival): a power like Magical Shard's is income like a collect
+    ability's, and counting it only as "a power" made a free producer look worse in play than in hand."""
+    if pw.kind != C.ACTION or pw.destroy or pw.remove_self or pw.discard_hand:
+        return 0
+    made = sum(pw.gain_pool) + sum(pw.store) + pw.mix_count
+    for eff in pw.effects:
+        if eff[0] == "rivals_gain":
+            made -= sum(eff[1])  # what the rivals get is lost to the lead
+    return max(0, made - sum(pw.pay) - pw.pay_any)
+
+
 # Per-card worth in play beyond printed points, precomputed once: a share of the placement cost and
-# of the essences collected each round, plus a little for having powers at all.
+# of the essences it makes each round (collected, or by its best action power), plus a little for
+# having powers at all.
 _WORTH = []
 for _c in C.CARDS:
     income = sum(_c.collect) + (_c.collect_choice[0] if _c.collect_choice else 0)
     if _c.collect_special:
         income += 1
+    income += max((power_income(p) for p in _c.powers), default=0)
     powers = sum(1 for p in _c.powers if p.kind == C.ACTION)
     _WORTH.append(0.10 * (_c.cost_total if _c.kind == C.ARTIFACT else 0) + 0.35 * income + 0.25 * powers)
 _WORTH = tuple(_WORTH)
@@ -40,14 +57,26 @@ def essence_worth(pool, b: int) -> float:
 
 
 def player_value(state, p: int, vp: int, hand: int, horizon: float) -> float:
-    """One player's worth: reference score plus the engine's worth scaled by ``horizon`` in [0, 1]."""
-    value = vp + essence_worth(state.pool, 5 * p) + 0.25 * hand
+    """One player's worth: reference score plus the engine's worth scaled by ``horizon`` in [0, 1].
+
+    Essences on ``p``'s components count as if in the pool (they can be taken into it at the next
+    Collect), except on a place of power that scores them: there they are already points.  Counting
+    the pool only made every "put essences on this" power (Necromancer, Ring of Midas, ...) look like
+    a pure loss, since a rollout stops before the next Collect."""
+    b = 5 * p
+    pool = state.pool
+    have = [pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4]]
     engine = 0.0
-    loc, owner, cards = state.loc, state.owner, state.cards
+    loc, owner, cards, ess = state.loc, state.owner, state.cards, state.ess
     for e in range(len(loc)):
         if loc[e] == IN_PLAY and owner[e] == p:
-            engine += _WORTH[cards[e].idx]
-    return value + horizon * engine
+            card = cards[e]
+            engine += _WORTH[card.idx]
+            x = 5 * e
+            if card.vp_per_essence is None and (ess[x] or ess[x + 1] or ess[x + 2] or ess[x + 3] or ess[x + 4]):
+                for k in range(5):
+                    have[k] += ess[x + k]
+    return vp + essence_worth(have, 0) + 0.25 * hand + horizon * engine
 
 
 def heuristic_value(state, q: int) -> float:
