@@ -56,27 +56,30 @@ def essence_worth(pool, b: int) -> float:
     return value
 
 
-def player_value(state, p: int, vp: int, hand: int, horizon: float) -> float:
-    """One player's worth: reference score plus the engine's worth scaled by ``horizon`` in [0, 1].
+def player_values(state, vp, hand, horizon: float) -> list:
+    """Every player's worth: reference score (points ``vp``, ``hand`` cards, essences) plus the
+    engine's worth scaled by ``horizon`` in [0, 1].
 
-    Essences on ``p``'s components count as if in the pool (they can be taken into it at the next
+    Essences on a player's components count as if in the pool (they can be taken into it at the next
     Collect), except on a place of power that scores them: there they are already points.  Counting
     the pool only made every "put essences on this" power (Necromancer, Ring of Midas, ...) look like
     a pure loss, since a rollout stops before the next Collect."""
-    b = 5 * p
+    n = state.np
     pool = state.pool
-    have = [pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4]]
-    engine = 0.0
-    loc, owner, cards, ess = state.loc, state.owner, state.cards, state.ess
+    have = pool[:5 * n]
+    engine = [0.0] * n
+    loc, owner, cards, ess, worth = state.loc, state.owner, state.cards, state.ess, _WORTH
     for e in range(len(loc)):
-        if loc[e] == IN_PLAY and owner[e] == p:
+        if loc[e] == IN_PLAY:
+            p = owner[e]
             card = cards[e]
-            engine += _WORTH[card.idx]
+            engine[p] += worth[card.idx]
             x = 5 * e
             if card.vp_per_essence is None and (ess[x] or ess[x + 1] or ess[x + 2] or ess[x + 3] or ess[x + 4]):
+                b = 5 * p
                 for k in range(5):
-                    have[k] += ess[x + k]
-    return vp + essence_worth(have, 0) + 0.25 * hand + horizon * engine
+                    have[b + k] += ess[x + k]
+    return [vp[p] + essence_worth(have, 5 * p) + 0.25 * hand[p] + horizon * engine[p] for p in range(n)]
 
 
 def heuristic_value(state, q: int) -> float:
@@ -89,7 +92,8 @@ def heuristic_value(state, q: int) -> float:
     if max(vp) < 8:
         vp = vp[:]
         vp[state.fp] -= 0.5
-    mine = player_value(state, q, vp[q], hand[q], horizon)
+    values = player_values(state, vp, hand, horizon)
+    mine = values[q]
     if state.np == 1:
         return mine
-    return mine - max(player_value(state, o, vp[o], hand[o], horizon) for o in range(state.np) if o != q)
+    return mine - max(values[o] for o in range(state.np) if o != q)

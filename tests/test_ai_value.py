@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ai.value import ESSENCE, GOLD, _WORTH, heuristic_value, player_value, power_income
+from ai.value import ESSENCE, GOLD, _WORTH, heuristic_value, player_values, power_income
 from amigos import cards as C
 from amigos.position import build_position
 
@@ -54,4 +54,4 @@ def test_essences_on_a_place_that_scores_them_count_only_as_points():
     scored = _position(on_catacombs={"death": 3})
     assert scored.victory_points()[0] == bare.victory_points()[0] + 3
     # Same points, hand and horizon: the three Death add nothing more.
-    assert player_value(scored, 0, 5, 0, 0.5) == pytest.approx(player_value(bare, 0, 5, 0, 0.5))
+    assert player_values(scored, [5, 5], [0, 0], 0.5) == pytest.approx(player_values(bare, [5, 5], [0, 0], 0.5))
