@@ -19,7 +19,7 @@ import math
 import random
 import time as _time
 
-from amigos.determinize import determinize
+from amigos.determinize import Determinizer
 
 from .value import heuristic_value
 from amigos.actions import macro_key
@@ -77,6 +77,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     # The searching player's own legal actions are the same in every determinisation.
     root_groups = group(state) if state.current_player() == player else None
     root_best = {}  # and so is the variant `best_variant` picks from each of them
+    deal = Determinizer(state, player).deal
     while True:
         if iters is not None and done >= iters:
             break
@@ -86,7 +87,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
             break
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
-        s = determinize(state, player, rng.getrandbits(64))
+        s = deal(rng.getrandbits(64))
         node = root
         path = []
         groups = root_groups

@@ -25,79 +25,80 @@ _HIDDEN_LOCS = (HAND, DECK, DRAFTING)
 
 def determinize(state, player: int, seed: int):
     """A copy of ``state`` with everything ``player`` cannot see re-dealt at random from ``seed``."""
-    s = state.clone()
-    _, rng = R.next_u64(seed & R.MASK64)
-    loc, owner, order = s.loc, s.owner, s.order
-    cards = list(s.cards)
-    n = len(loc)
+    return Determinizer(state, player).deal(seed)
 
-    # Hidden artifact places, in a canonical order (by place, then entity index), so that which entity
-    # holds which hidden card -- itself hidden -- does not matter.
-    hidden = []
-    for e in range(s.n_art):
-        where = loc[e]
-        if (where in _HIDDEN_LOCS and owner[e] != player) or where == DRAFT_RESERVE:
-            hidden.append(e)
-    hidden_set = set(hidden)
-    visible_ids = {cards[e].id for e in range(n) if e not in hidden_set}
-    known = [cid for cid in sorted(s.known_decks[player]) if cid not in visible_ids]
-    known_set = set(known)
-    unseen = [c for c in C.ARTIFACTS if c.id not in visible_ids and c.id not in known_set]
-    # Known rival cards go to the rival's hand, deck and packet; reserve packets get unseen cards.
-    rival_places = [e for e in hidden if loc[e] != DRAFT_RESERVE]
-    reserve = [e for e in hidden if loc[e] == DRAFT_RESERVE]
-    known_cards = [C.BY_ID[cid] for cid in known][:len(rival_places)]
-    short = len(rival_places) - len(known_cards)
-    drawn, rng = R.sample(rng, unseen, short + len(reserve))
-    deal = known_cards + drawn[:short]
-    rng = R.shuffle(rng, deal)
-    counts = {}
-    for e in rival_places:
-        counts[(loc[e], owner[e])] = counts.get((loc[e], owner[e]), 0) + 1
-    slots = iter(rival_places)  # ascending entity order
-    for (where, who), count in sorted(counts.items()):
-        for _ in range(count):
-            e = next(slots)
+
+class Determinizer:
+    """Determinisations of one state for one player: what ``player`` can see is worked out once, so
+    that each `deal` only draws and places the hidden cards (a search deals one per iteration)."""
+
+    def __init__(self, state, player: int):
+        self.state = state
+        loc, owner, order, cards = state.loc, state.owner, state.order, state.cards
+        n = len(loc)
+        # Hidden artifact places, in a canonical order (by place, then entity index), so that which
+        # entity holds which hidden card -- itself hidden -- does not matter.
+        hidden = []
+        for e in range(state.n_art):
+            where = loc[e]
+            if (where in _HIDDEN_LOCS and owner[e] != player) or where == DRAFT_RESERVE:
+                hidden.append(e)
+        hidden_set = set(hidden)
+        visible_ids = {cards[e].id for e in range(n) if e not in hidden_set}
+        known = [cid for cid in sorted(state.known_decks[player]) if cid not in visible_ids]
+        known_set = set(known)
+        self.unseen = [c for c in C.ARTIFACTS if c.id not in visible_ids and c.id not in known_set]
+        # Known rival cards go to the rival's hand, deck and packet; reserve packets get unseen cards.
+        rival_places = [e for e in hidden if loc[e] != DRAFT_RESERVE]
+        self.reserve = [e for e in hidden if loc[e] == DRAFT_RESERVE]
+        self.known_cards = [C.BY_ID[cid] for cid in known][:len(rival_places)]
+        self.short = len(rival_places) - len(self.known_cards)
+        counts = {}
+        for e in rival_places:
+            counts[(loc[e], owner[e])] = counts.get((loc[e], owner[e]), 0) + 1
+        slots = iter(rival_places)  # ascending entity order
+        self.slots = [(next(slots), where, who) for (where, who), count in sorted(counts.items())
+                      for _ in range(count)]
+        # The rival's undecided mage options.
+        rival_mages = [e for e in range(state.n_art, n) if cards[e].kind == C.MAGE and owner[e] != player
+                       and loc[e] in (BEING_CHOSEN, OUT_OF_GAME)]
+        self.rival_mages = sorted(rival_mages)
+        self.mage_candidates = []
+        if rival_mages:
+            seen_mages = {cards[e].id for e in range(state.n_art, n) if cards[e].kind == C.MAGE
+                          and e not in rival_mages}
+            self.mage_candidates = [c for c in C.MAGES if c.id not in seen_mages]
+        # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
+        self.forget_order = [e for e in range(n) if order[e] >= 0 and (
+            (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
+        self.changes_cards = bool(self.slots or self.reserve or rival_mages)
+
+    def deal(self, seed: int):
+        """A copy of the state with the hidden cards dealt from ``seed``."""
+        s = self.state.clone()
+        _, rng = R.next_u64(seed & R.MASK64)
+        loc, owner, order = s.loc, s.owner, s.order
+        cards = list(s.cards)
+        short = self.short
+        drawn, rng = R.sample(rng, self.unseen, short + len(self.reserve))
+        deal = self.known_cards + drawn[:short]
+        rng = R.shuffle(rng, deal)
+        for e, where, who in self.slots:
             loc[e] = where
             owner[e] = who
             order[e] = -1
             cards[e] = deal.pop()
-    for e, card in zip(reserve, drawn[short:]):
-        cards[e] = card
-
-    # The rival's undecided mage options.
-    rival_mages = [e for e in range(s.n_art, n) if cards[e].kind == C.MAGE and owner[e] != player
-                   and loc[e] in (BEING_CHOSEN, OUT_OF_GAME)]
-    if rival_mages:
-        seen_mages = {cards[e].id for e in range(s.n_art, n) if cards[e].kind == C.MAGE and e not in rival_mages}
-        candidates = [c for c in C.MAGES if c.id not in seen_mages]
-        picked, rng = R.sample(rng, candidates, len(rival_mages))
-        for e, card in zip(sorted(rival_mages), picked):
+        for e, card in zip(self.reserve, drawn[short:]):
             cards[e] = card
-
-    # Deck orders nobody told ``player``.
-    for e in range(n):
-        if order[e] >= 0:
-            where = loc[e]
-            if where == MONUMENT_DECK and s.mon_seer != player:
-                order[e] = -1
-            elif where == DECK and owner[e] != player:
-                order[e] = -1
-
-    old = s.cards
-    changed = [e for e in range(n) if cards[e] is not old[e]]
-    if changed:
-        names = dict(s.names)
-        for e in changed:
-            for key in (old[e].name, old[e].ref_name, old[e].id):
-                if names.get(key) == e:
-                    del names[key]
-        for e in changed:
-            c = cards[e]
-            names[c.name] = names[c.ref_name] = names[c.id] = e
-        s.names = names
-    s.cards = tuple(cards)
-    s.rng, _ = R.next_u64(rng)
-    s._legal = s._groups = None
-    return s
-
+        if self.rival_mages:
+            picked, rng = R.sample(rng, self.mage_candidates, len(self.rival_mages))
+            for e, card in zip(self.rival_mages, picked):
+                cards[e] = card
+        for e in self.forget_order:
+            order[e] = -1
+        if self.changes_cards:
+            s.cards = tuple(cards)
+            s.names = None  # rebuilt by `GameState.find` if anyone asks
+        s.rng, _ = R.next_u64(rng)
+        s._legal = s._groups = None
+        return s

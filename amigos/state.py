@@ -265,7 +265,12 @@ class GameState:
 
     def find(self, name: str) -> int:
         """The entity index of the card with this (printed or protocol) name; -1 if not in the game."""
-        return self.names.get(name, -1)
+        names = self.names
+        if names is None:  # a determinisation re-dealt cards and left the index to be rebuilt on demand
+            names = self.names = {}
+            for e, c in enumerate(self.cards):
+                names[c.name] = names[c.ref_name] = names[c.id] = e
+        return names.get(name, -1)
 
 
 # The rules modules import this one; bind their entry points once everything is defined.

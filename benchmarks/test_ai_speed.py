@@ -7,7 +7,7 @@ import pytest
 import amigos
 from ai.agents import make_agent
 from ai.expectimax import Expectimax
-from amigos.determinize import determinize
+from amigos.determinize import Determinizer, determinize
 
 
 def mid_game(seed=3, steps=30):
@@ -46,6 +46,13 @@ def test_determinize(benchmark, position):
     p = position.current_player()
     seeds = iter(range(10**9))
     benchmark(lambda: determinize(position, p, next(seeds)))
+
+
+def test_deal_from_a_prepared_determinizer(benchmark, position):
+    """What a search iteration pays: the observation is worked out once per search."""
+    deal = Determinizer(position, position.current_player()).deal
+    seeds = iter(range(10**9))
+    benchmark(lambda: deal(next(seeds)))
 
 
 def test_expectimax_depth2(benchmark, position):

@@ -142,6 +142,18 @@ def test_determinisation_depends_only_on_the_observation(seed):
     assert determinize(state, p, 77).observation(p) == state.observation(p)
 
 
+@pytest.mark.parametrize("seed", [4, 6])
+def test_a_determinisation_finds_cards_where_they_were_dealt(seed):
+    state = mid_game(seed)
+    p = state.current_player()
+    world = determinize(state, p, 5)
+    assert world.cards != state.cards  # something hidden was re-dealt
+    for e, card in enumerate(world.cards):
+        assert world.find(card.name) == world.find(card.id) == e
+    gone = [c for c in state.cards if c not in world.cards]
+    assert gone and all(world.find(c.name) == -1 for c in gone)
+
+
 @pytest.mark.parametrize("spec", ["mcts:iters=120,seed=3", "greedy", "random"])
 def test_agents_never_read_hidden_information(spec):
     """Two states that differ only in what the player cannot see get the same decision."""
