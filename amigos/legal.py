@@ -178,9 +178,6 @@ def main_groups(s, p: int) -> list:
     pool = s.pool_of(p)
     hand = []
     mine = []
-    monuments = []
-    places = []
-    items = []
     n_art = s.n_art
     # Artifacts are in hands or in play; the supply (magic items, places of power, monuments) is not.
     for e in range(n_art):
@@ -190,18 +187,9 @@ def main_groups(s, p: int) -> list:
                 hand.append(e)
         elif where == IN_PLAY and owner[e] == p:
             mine.append(e)
-    for e in range(n_art, len(loc)):
-        where = loc[e]
-        if where == AVAILABLE:
-            kind = cards[e].kind
-            if kind == MONUMENT_KIND:
-                monuments.append(e)
-            elif kind == POP_KIND:
-                places.append(e)
-            else:
-                items.append(e)
-        elif where == IN_PLAY and owner[e] == p:
-            mine.append(e)
+    monuments, places, items, in_play = supply_of(s, p)
+    if in_play:
+        mine += in_play
     out = []
     if hand:
         discount = discount_for(s, p, None, mine)
@@ -252,6 +240,40 @@ def main_groups(s, p: int) -> list:
 
 
 MONUMENT_KIND, POP_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.ACTION
+
+
+def supply_of(s, p: int) -> tuple:
+    """(monuments, places of power, magic items) available, and ``p``'s components in play among the
+    non-artifacts (mage, item, places, monuments), each in entity order.
+
+    Remembered in the game's memo by where those components are and who owns them: the supply changes
+    a few times a game, and the cards at these entities never change kind (a determinisation re-deals
+    only artifacts and the rival's mage options)."""
+    n_art = s.n_art
+    loc, owner = s.loc, s.owner
+    key = (p, tuple(loc[n_art:]), tuple(owner[n_art:]))
+    memo = s.memo
+    found = memo.get(key)
+    if found is not None:
+        return found
+    cards = s.cards
+    monuments, places, items, mine = [], [], [], []
+    for e in range(n_art, len(loc)):
+        where = loc[e]
+        if where == AVAILABLE:
+            kind = cards[e].kind
+            if kind == MONUMENT_KIND:
+                monuments.append(e)
+            elif kind == POP_KIND:
+                places.append(e)
+            else:
+                items.append(e)
+        elif where == IN_PLAY and owner[e] == p:
+            mine.append(e)
+    if len(memo) >= 1 << 14:  # a long game or a long search: start over rather than grow without end
+        memo.clear()
+    found = memo[key] = (tuple(monuments), tuple(places), tuple(items), tuple(mine))
+    return found
 
 
 @lru_cache(maxsize=1 << 17)

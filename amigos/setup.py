@@ -89,6 +89,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.names = names
     s.reference = ruleset == "reference"
     s.item_first = item_first
+    s.memo = {}
     n = len(entities)
     s.loc = loc
     s.owner = owner

@@ -72,8 +72,8 @@ class GameState:
         "known_decks",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1
         "mon_seer",
-        # caches
-        "_legal", "_groups",
+        # caches: this state's legal actions; a memo shared by every copy of the game (see `supply_of`)
+        "_legal", "_groups", "memo",
     )
 
     # -- construction ---------------------------------------------------------------------------
@@ -87,6 +87,7 @@ class GameState:
         s.names = self.names
         s.reference = self.reference
         s.item_first = self.item_first
+        s.memo = self.memo
         s.loc = self.loc[:]
         s.owner = self.owner[:]
         s.turned = self.turned[:]
