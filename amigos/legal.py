@@ -352,31 +352,52 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
             return
     else:
         pays = (fixed,)
-    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
     if pw.places is not None or pw.target_rule is None and not pw.chooses_rival:
+        gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
         POWER = A.POWER
         out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
         return
     targets = _targets(s, p, e, pw)
     if targets is None:
-        targets = [-1]
+        targets = (-1,)
     else:
         if not targets and pw.needs_target:
             return
         if not pw.needs_target and (s.reference or not targets):
-            targets = targets + [-1]
-    rivals = [q for q in range(s.np) if q != p] if pw.chooses_rival else [-1]
+            targets.append(-1)
+        targets = tuple(targets)
+    rivals = tuple(q for q in range(s.np) if q != p) if pw.chooses_rival else (-1,)
     cost_gain = pw.cost_gain
+    cards = s.cards
+    costs = None  # what the steps' gains depend on: the targets' costs (Corrupt Altar, Fiery Whip)
+    if cost_gain is not None and cost_gain[3] is None:
+        costs = tuple(cards[t].cost_total for t in targets)
+    cap = pw.pool_cap  # the pays depend on the pool only up to what the power can take from it
+    key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
+           pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
+           pool[4] if pool[4] < cap[4] else cap[4])
+    out.extend(_targeted_steps(p, e, cards[e].idx, idx, key, targets, rivals, costs))
+
+
+@lru_cache(maxsize=1 << 16)
+def _targeted_steps(p, e, card_idx, idx, pool, targets, rivals, costs) -> tuple:
+    """The step groups of a power with targets or rivals, one per (target, rival): a function of
+    these arguments, so cached."""
+    pw = C.CARDS[card_idx].powers[idx]
+    fixed = pw.pay
+    pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (fixed,)
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
     POWER = A.POWER
-    for t in targets:
-        if cost_gain is not None and cost_gain[3] is None:
-            card = s.cards[t]
-            n = card.cost_total + cost_gain[2]
+    out = []
+    for i, t in enumerate(targets):
+        if costs is not None:
+            n = costs[i] + pw.cost_gain[2]
             tg = gains(n) if n > 0 else (ZERO,)
         else:
             tg = gs
         for r in rivals:  # (the protocol nests rivals innermost; with two players there is one)
-            out.append([(POWER, p, e, idx, t, r, pay, g) for pay in pays for g in tg])
+            out.append(tuple((POWER, p, e, idx, t, r, pay, g) for pay in pays for g in tg))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 16)
