@@ -353,6 +353,11 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
     else:
         pays = (fixed,)
     if pw.places is not None or pw.target_rule is None and not pw.chooses_rival:
+        if s is not None:  # a function of the pool after all: the cached steps (Sorcerer's Bestiary, ...)
+            group = _simple_power_actions(p, e, s.cards[e].idx, idx, _capped(pool, pw.pool_cap))
+            if group:
+                out.append(group)
+            return
         gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
         POWER = A.POWER
         out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
@@ -372,11 +377,15 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
     costs = None  # what the steps' gains depend on: the targets' costs (Corrupt Altar, Fiery Whip)
     if cost_gain is not None and cost_gain[3] is None:
         costs = tuple(cards[t].cost_total for t in targets)
-    cap = pw.pool_cap  # the pays depend on the pool only up to what the power can take from it
-    key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
-           pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
-           pool[4] if pool[4] < cap[4] else cap[4])
-    out.extend(_targeted_steps(p, e, cards[e].idx, idx, key, targets, rivals, costs))
+    out.extend(_targeted_steps(p, e, cards[e].idx, idx, _capped(pool, pw.pool_cap), targets, rivals, costs))
+
+
+def _capped(pool, cap) -> tuple:
+    """The pool as far as a power or a placement can take from it (``cap`` per kind): the key its
+    cached steps are kept under."""
+    return (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
+            pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
+            pool[4] if pool[4] < cap[4] else cap[4])
 
 
 @lru_cache(maxsize=1 << 16)
