@@ -1,8 +1,8 @@
 """Determinised Monte Carlo tree search: single-observer information-set MCTS.
 
 Every iteration samples a determinisation of what the searching player cannot see
-(`amigos.determinize`: the rival's hand and deck, deck orders, the monument deck, unopened draft
-packets; the rival's known cards after a face-up redraft), then walks one shared tree keyed by macro
+(`amigos.determinize.Determinizer`, prepared once a search: the rival's hand and deck, deck orders,
+the monument deck, unopened draft packets; the rival's known cards after a face-up redraft), then walks one shared tree keyed by macro
 actions (an action without its payment and gain, see `ai.heuristics`), choosing children by UCB1
 with availability counts (a child is only eligible where it is legal in this determinisation).  A new
 leaf is valued by a cheap rollout of at most ``rollout`` decisions, cut off by the reference
