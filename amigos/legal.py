@@ -172,46 +172,50 @@ def main_actions(s, p: int) -> list:
 
 def main_groups(s, p: int) -> list:
     """The main actions of §4.2 in order, as groups of the variants of one action (same card, power,
-    target; different payments and gains).  One pass sorts the entities; the steps of each card are
-    cached by what they depend on."""
+    target; different payments and gains).  One pass sorts the artifacts, the rest of the table comes
+    from `supply_of`; the steps of each card are cached by what they depend on."""
     loc, owner, cards = s.loc, s.owner, s.cards
-    pool = s.pool_of(p)
+    b = 5 * p
+    pool = tuple(s.pool[b:b + 5])
     hand = []
     mine = []
-    n_art = s.n_art
     # Artifacts are in hands or in play; the supply (magic items, places of power, monuments) is not.
-    for e in range(n_art):
+    for e in range(s.n_art):
         where = loc[e]
         if where == HAND:
             if owner[e] == p:
                 hand.append(e)
         elif where == IN_PLAY and owner[e] == p:
             mine.append(e)
-    monuments, places, items, in_play = supply_of(s, p)
+    claim_monuments, places, passes, in_play = supply_of(s, p)
     if in_play:
         mine += in_play
     out = []
+    p0, p1, p2, p3, p4 = pool
     if hand:
-        discount = discount_for(s, p, None, mine)
+        every = dragon = creature = 0
+        for e in mine:
+            for types, amount in cards[e].discounts:
+                if "artifact" in types:
+                    every += amount
+                elif "dragon" in types:
+                    dragon += amount
+                elif "creature" in types:
+                    creature += amount
         for e in hand:
             card = cards[e]
             cap = card.pool_cap
-            key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
-                   pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
-                   pool[4] if pool[4] < cap[4] else cap[4])
-            g = _place_actions(p, e, card.idx, key, discount[0] + (discount[1] if card.is_dragon else 0)
-                               + (discount[2] if card.is_creature else 0))
+            key = (p0 if p0 < cap[0] else cap[0], p1 if p1 < cap[1] else cap[1], p2 if p2 < cap[2] else cap[2],
+                   p3 if p3 < cap[3] else cap[3], p4 if p4 < cap[4] else cap[4])
+            g = _place_actions(p, e, card.idx, key, every + (dragon if card.is_dragon else 0)
+                               + (creature if card.is_creature else 0))
             if g:
                 out.append(g)
-    if pool[4] >= 4:
-        for e in monuments:
-            out.append(((A.CLAIM_MONUMENT, p, e),))
-        if MONUMENT_DECK in loc:
-            out.append(((A.CLAIM_TOP, p),))
-    for e in places:
-        cost = cards[e].cost
-        if _covers(pool, cost):
-            out.append(((A.CLAIM_POP, p, e, cost),))
+    if p4 >= 4 and claim_monuments:
+        out += claim_monuments
+    for cost, group in places:
+        if p0 >= cost[0] and p1 >= cost[1] and p2 >= cost[2] and p3 >= cost[3] and p4 >= cost[4]:
+            out.append(group)
     for e in hand:
         out.append(_discard_actions(p, e))
     turned = s.turned
@@ -224,9 +228,9 @@ def main_groups(s, p: int) -> list:
                     cap = pw.pool_cap
                     if pw.simple and cap is not None:
                         # The steps depend on the pool only up to what the power can take from it.
-                        key = (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
-                               pool[2] if pool[2] < cap[2] else cap[2], pool[3] if pool[3] < cap[3] else cap[3],
-                               pool[4] if pool[4] < cap[4] else cap[4])
+                        key = (p0 if p0 < cap[0] else cap[0], p1 if p1 < cap[1] else cap[1],
+                               p2 if p2 < cap[2] else cap[2], p3 if p3 < cap[3] else cap[3],
+                               p4 if p4 < cap[4] else cap[4])
                         g = _simple_power_actions(p, e, card.idx, pw.index, key)
                         if g:
                             out.append(g)
@@ -234,8 +238,8 @@ def main_groups(s, p: int) -> list:
                         # Not cached: X-identical powers (Philosopher's Stone, Prism) list a step per X up to
                         # the whole pool, and caching those by pool would hold gigabytes in long games.
                         _power_actions(s, p, e, pw, pool, out)
-    for e in items:
-        out.append(((A.PASS, p, e),))
+    if passes:
+        out += passes
     return out
 
 
@@ -243,12 +247,15 @@ MONUMENT_KIND, POP_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.ACTION
 
 
 def supply_of(s, p: int) -> tuple:
-    """(monuments, places of power, magic items) available, and ``p``'s components in play among the
-    non-artifacts (mage, item, places, monuments), each in entity order.
+    """What the table beyond the artifacts offers ``p``, as parts of `main_groups`: the monument claims
+    (displayed, then the deck's top; when ``p`` has the Gold), the places of power as (cost, claim
+    group), the passes (one per magic item) and ``p``'s non-artifact components in play (mage, item,
+    places, monuments).
 
     Remembered in the game's memo by where those components are and who owns them: the supply changes
-    a few times a game, and the cards at these entities never change kind (a determinisation re-deals
-    only artifacts and the rival's mage options)."""
+    a few times a game, and the cards at these entities never change kind.  Only kinds may be
+    remembered: a determinisation re-deals the rival's mage options, so in a search the same mage
+    entity can hold different mages (and different discounts)."""
     n_art = s.n_art
     loc, owner = s.loc, s.owner
     key = (p, tuple(loc[n_art:]), tuple(owner[n_art:]))
@@ -263,13 +270,15 @@ def supply_of(s, p: int) -> tuple:
         if where == AVAILABLE:
             kind = cards[e].kind
             if kind == MONUMENT_KIND:
-                monuments.append(e)
+                monuments.append(((A.CLAIM_MONUMENT, p, e),))
             elif kind == POP_KIND:
-                places.append(e)
+                places.append((cards[e].cost, ((A.CLAIM_POP, p, e, cards[e].cost),)))
             else:
-                items.append(e)
+                items.append(((A.PASS, p, e),))
         elif where == IN_PLAY and owner[e] == p:
             mine.append(e)
+    if MONUMENT_DECK in loc:
+        monuments.append(((A.CLAIM_TOP, p),))
     if len(memo) >= 1 << 14:  # a long game or a long search: start over rather than grow without end
         memo.clear()
     found = memo[key] = (tuple(monuments), tuple(places), tuple(items), tuple(mine))

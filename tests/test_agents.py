@@ -218,3 +218,30 @@ def test_mcts_stopping_early_never_changes_the_choice(monkeypatch):
         assert agent.select(s) == choice
         assert agent.info["iterations"] == 400 >= done
     assert early[0][1] < 400, "it does stop early"
+
+
+@pytest.mark.parametrize("variant", ["standard", "draft"])
+def test_worlds_of_one_search_share_the_memo_without_mixing_them_up(variant):
+    """A search's determinisations share the game's memo (`amigos.legal.supply_of`) while holding
+    different cards, the rival's mage options among them: every world must get the actions it would
+    get on its own, from the mage choice to the end of the game."""
+    rnd = random.Random(3)
+    state = amigos.new_game(5, variant)
+    checked = 0
+    while not state.is_terminal() and state.round < 12:
+        p = state.current_player()
+        for k in range(3):
+            world = determinize(state, p, 100 * checked + k)
+            for _ in range(rnd.randrange(40)):
+                if world.is_terminal():
+                    break
+                alone = world.clone()
+                alone.memo = {}
+                alone._legal = alone._groups = None
+                assert world.legal_groups() == alone.legal_groups()
+                acts = world.legal_actions()
+                world.apply(acts[rnd.randrange(len(acts))])
+                checked += 1
+        acts = state.legal_actions()
+        state.apply(acts[rnd.randrange(len(acts))])
+    assert checked > 500
