@@ -29,12 +29,15 @@ def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None 
     agents = [make_agent(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
     decisions = 0
     thought = [0.0] * len(specs)
+    chose = [0] * len(specs)  # decisions each seat made among two or more legal actions
     adjudicated = False
     while not state.is_terminal():
         if over_limit(state):
             adjudicated = True
             break
         p = state.current_player()
+        if len(state.legal_actions()) > 1:
+            chose[p] += 1
         start = time.perf_counter()
         action = agents[p].select(state)
         thought[p] += time.perf_counter() - start
@@ -47,7 +50,8 @@ def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None 
         if close:
             close()
     return {"winners": adjudicate(state) if adjudicated else state.winners(), "vp": state.victory_points(),
-            "decisions": decisions, "rounds": state.round, "thought": thought, "adjudicated": adjudicated}
+            "decisions": decisions, "rounds": state.round, "thought": thought, "chose": chose,
+            "adjudicated": adjudicated}
 
 
 def score_for(result: dict, seat: int) -> float:
@@ -85,25 +89,29 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(first, first + pairs)]
     total = 0.0
     played = adjudicated = 0
+    a_thought, a_chose = 0.0, 0  # agent a's thinking time and real choices, over both seats
     start = time.perf_counter()
     if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(_pair, jobs_list)
-            for _, points, g1, g2 in results:
-                total += points
-                played += 2
-                adjudicated += g1["adjudicated"] + g2["adjudicated"]
-                _progress(out, a, b, total, played, start)
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        results = pool.map(_pair, jobs_list)
     else:
-        for job in jobs_list:
-            _, points, g1, g2 = _pair(job)
+        pool = None
+        results = map(_pair, jobs_list)
+    try:
+        for _, points, g1, g2 in results:
             total += points
             played += 2
             adjudicated += g1["adjudicated"] + g2["adjudicated"]
+            a_thought += g1["thought"][0] + g2["thought"][1]
+            a_chose += g1["chose"][0] + g2["chose"][1]
             _progress(out, a, b, total, played, start)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     low, high = wilson(total, played)
     return {"a": a, "b": b, "games": played, "score": total, "rate": total / played, "low": low, "high": high,
-            "adjudicated": adjudicated, "seconds": time.perf_counter() - start}
+            "adjudicated": adjudicated, "seconds": time.perf_counter() - start,
+            "a_seconds_per_choice": a_thought / max(1, a_chose)}
 
 
 def _progress(out, a, b, total, played, start):

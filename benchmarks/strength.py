@@ -33,6 +33,8 @@ def main(argv=None) -> int:
     print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
           f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s"
           + (f"; {result['adjudicated']} adjudicated at the round limit" if result["adjudicated"] else ""))
+    print(f"{result['a']} thought {result['a_seconds_per_choice']:.3f} s a decision on average "
+          "(over decisions among two or more legal actions)")
     return 0
 
 

@@ -23,6 +23,8 @@ def test_a_game_reports_its_result():
     r = play_game(5, "standard", ["random", "random"])
     assert r["winners"] and r["decisions"] > 0 and len(r["vp"]) == 2
     assert max(r["vp"]) >= 10 or r["rounds"] > 0
+    # Both seats had real choices, and forced moves (one legal action) are not counted as choices.
+    assert all(c > 0 for c in r["chose"]) and sum(r["chose"]) < r["decisions"]
 
 
 def test_splitting_a_run_by_pairs_plays_the_same_deals():
