@@ -101,15 +101,26 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
                     groups = None
                     continue
             children = node.children
-            untried = []
+            untried = None
+            best_key, best_u = None, -1.0
+            # One pass: every child legal here becomes available once more; UCB1 picks among them
+            # unless some legal macro has no child yet (then it is expanded instead).
             for key in groups:
                 child = children.get(key)
                 if child is None:
-                    untried.append(key)
-                else:
-                    child.avail += 1
+                    if untried is None:
+                        untried = [key]
+                    else:
+                        untried.append(key)
+                    continue
+                n = child.n
+                avail = child.avail = child.avail + 1
+                if untried is None:
+                    u = child.w / n + c * sqrt(log(avail) / n)
+                    if u > best_u:
+                        best_key, best_u = key, u
             cache = root_best if groups is root_groups else None
-            if untried:
+            if untried is not None:
                 key = untried[rng.randrange(len(untried))]
                 child = Node(s.current_player())
                 child.avail = 1
@@ -117,12 +128,6 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
                 s.apply_unchecked(_variant(s, groups, key, cache))
                 path.append(child)
                 break
-            best_key, best_u = None, -1.0
-            for key in groups:
-                child = children[key]
-                u = child.w / child.n + c * sqrt(log(child.avail) / child.n)
-                if u > best_u:
-                    best_key, best_u = key, u
             node = children[best_key]
             s.apply_unchecked(_variant(s, groups, best_key, cache))
             path.append(node)

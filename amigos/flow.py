@@ -73,19 +73,16 @@ def collect_continue(s) -> bool:
     # The cursor lives in locals while it moves (this runs once a round per iteration of the search).
     p, cpass, e = s.cplayer, s.cpass, s.cpos
     while p < s.np:
-        while e < n:
-            x = e
-            e += 1
-            if loc[x] != IN_PLAY or owner[x] != p:
-                continue
+        # Collecting moves no component, so the player's components in play can be listed first.
+        for x in [x for x in range(e, n) if loc[x] == IN_PLAY and owner[x] == p]:
             card = cards[x]
             if cpass == 0:
                 if card.collect_cost is None:
-                    s.cplayer, s.cpass, s.cpos = p, cpass, e
+                    s.cplayer, s.cpass, s.cpos = p, cpass, x + 1
                     if _collect_component(s, p, x, card):
                         return True
             elif card.collect_cost is not None:
-                s.cplayer, s.cpass, s.cpos = p, cpass, e
+                s.cplayer, s.cpass, s.cpos = p, cpass, x + 1
                 s.stack.append((P_CCOST, p, x))
                 return True
         if cpass == 0:
