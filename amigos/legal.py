@@ -237,7 +237,7 @@ def main_groups(s, p: int) -> list:
                     else:
                         # Not cached: X-identical powers (Philosopher's Stone, Prism) list a step per X up to
                         # the whole pool, and caching those by pool would hold gigabytes in long games.
-                        _power_actions(s, p, e, pw, pool, out)
+                        _power_actions(s, p, e, pw, pool, out, mine)
     if passes:
         out += passes
     return out
@@ -308,40 +308,40 @@ DISCARD_GAINS = ((0, 0, 0, 0, 1),) + tuple(
     tuple(int(k == a) + int(k == b) for k in range(5)) for a in range(4) for b in range(a, 4))
 
 
-def _targets(s, p: int, e: int, pw) -> list | None:
-    """Candidate targets of a power in the protocol's order; None when it has no target at all."""
+def _targets(s, p: int, e: int, pw, mine: list) -> list | None:
+    """Candidate targets of a power in the protocol's order; None when it has no target at all.
+    ``mine`` lists ``p``'s components in play, ascending."""
     rule = pw.target_rule
     if rule is None:
         return None
-    loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
+    cards, turned = s.cards, s.turned
     if rule == "hand":
         return s.hand(p)
     n = s.n_art
     if rule == "own_turned":
-        mine = [x for x in range(len(loc)) if loc[x] == IN_PLAY and owner[x] == p and turned[x]]
-        mine.append(e)
-        return mine
+        out = [x for x in mine if turned[x]]
+        out.append(e)
+        return out
     if rule == "own_turned_creature":
-        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and turned[x] and cards[x].is_creature]
+        return [x for x in mine if x < n and turned[x] and cards[x].is_creature]
     if rule == "own_component":
-        return [x for x in range(len(loc)) if loc[x] == IN_PLAY and owner[x] == p]
+        return list(mine)
     if rule == "turn_dragon":
-        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and not turned[x] and cards[x].is_dragon]
+        return [x for x in mine if x < n and not turned[x] and cards[x].is_dragon]
     if rule == "turn_creature":
-        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and not turned[x] and cards[x].is_creature]
+        return [x for x in mine if x < n and not turned[x] and cards[x].is_creature]
     if rule == "destroy_own_any":
-        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p]
+        return [x for x in mine if x < n]
     if rule == "destroy_own_other":
-        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p and x != e]
+        return [x for x in mine if x < n and x != e]
     if rule == "destroy_own_dragon_creature":
-        return [x for x in range(n) if loc[x] == IN_PLAY and owner[x] == p
-                and (cards[x].is_dragon or cards[x].is_creature)]
+        return [x for x in mine if x < n and (cards[x].is_dragon or cards[x].is_creature)]
     raise AssertionError(rule)
 
 
-def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
+def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = ()) -> None:
     """Append the UsePower steps of one usable-looking power (§4.4) to ``out``, one group per target
-    and rival."""
+    and rival.  ``mine``: ``p``'s components in play, ascending (where targets are looked for)."""
     fixed = pw.pay
     if not (pool[0] >= fixed[0] and pool[1] >= fixed[1] and pool[2] >= fixed[2] and pool[3] >= fixed[3]
             and pool[4] >= fixed[4]):
@@ -371,7 +371,7 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list) -> None:
         POWER = A.POWER
         out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
         return
-    targets = _targets(s, p, e, pw)
+    targets = _targets(s, p, e, pw, mine)
     if targets is None:
         targets = (-1,)
     else:
