@@ -193,15 +193,7 @@ def main_groups(s, p: int) -> list:
     out = []
     p0, p1, p2, p3, p4 = pool
     if hand:
-        every = dragon = creature = 0
-        for e in mine:
-            for types, amount in cards[e].discounts:
-                if "artifact" in types:
-                    every += amount
-                elif "dragon" in types:
-                    dragon += amount
-                elif "creature" in types:
-                    creature += amount
+        every, dragon, creature = discount_for(s, p, None, mine)
         for e in hand:
             card = cards[e]
             cap = card.pool_cap
