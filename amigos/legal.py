@@ -343,9 +343,16 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = (
     idx = pw.index
     if pw.identical:
         covered = pw.remove_self is None or _covers(s.essences_on(e), pw.remove_self)
-        group = _identical_power_actions(p, e, s.cards[e].idx, idx, pool, covered)
-        if group:
-            out.append(group)
+        if pw.remove_self is not None and not covered:
+            return
+        first_pay = ZERO
+        if pw.pay_any:
+            pays = payments(pool, pw.pay_any)
+            if not pays:
+                return
+            first_pay = pays[0]
+        out.append(IdenticalSteps((p, e, s.cards[e].idx, idx, pool, covered),
+                                  (A.POWER, p, e, idx, -1, -1, first_pay, ZERO)))
         return
     if pw.pay_any:
         pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds)
@@ -422,6 +429,52 @@ def _power_gains(mix_count, mix_kinds, fixed_gain):
     if mix_count:
         return tuple(_add(g, fixed_gain) for g in gains(mix_count, mix_kinds))
     return (fixed_gain,)
+
+
+class IdenticalSteps:
+    """The steps of an X-identical power (Philosopher's Stone, Prism, Athanor) as a read-only sequence
+    that lists them only when someone looks past the first one.  With a big pool they run to
+    thousands, rebuilt for every new pool, while a search mostly needs only to know that the power is
+    usable (its first step names the macro); `_identical_power_actions` lists them on demand."""
+
+    __slots__ = ("_key", "_first", "_steps")
+
+    def __init__(self, key: tuple, first: tuple):
+        self._key = key  # the arguments of `_identical_power_actions`
+        self._first = first  # its first step, known without listing the others
+        self._steps = None
+
+    def _all(self) -> tuple:
+        steps = self._steps
+        if steps is None:
+            steps = self._steps = _identical_power_actions(*self._key)
+        return steps
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return True  # never built empty
+
+    def __getitem__(self, i):
+        if i == 0 and self._steps is None:
+            return self._first
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, IdenticalSteps):
+            other = other._all()
+        elif not isinstance(other, (tuple, list)):
+            return NotImplemented
+        return self._all() == tuple(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"IdenticalSteps({self._all()!r})"
 
 
 @lru_cache(maxsize=256)
