@@ -2,7 +2,8 @@
 1 and 2 worker processes from a mid-game position, and the cost of one determinisation (from
 scratch, and as the search deals one each iteration).
 ``--positions`` prints instead the one-process rate over six positions from different games and
-rounds (2,000 iterations each), which moves less with the position than the single one."""
+rounds (2,000 iterations each), which moves less with the position than the single one; ``--games N``
+the rate over all the searches of N whole games against greedy, late rounds included."""
 
 from __future__ import annotations
 
@@ -25,9 +26,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rollout", type=int, default=30)
     ap.add_argument("--positions", action="store_true", help="one process, six positions")
+    ap.add_argument("--games", type=int, default=0,
+                    help="instead: the rate over whole games of mcts:iters=1000 against greedy (one process)")
     args = ap.parse_args(argv)
     if args.positions:
         return over_positions(args.rollout)
+    if args.games:
+        return over_games(args.games, args.rollout)
     s = mid_game()
     for workers in (1, 2):
         agent = make_agent(f"mcts:time={args.seconds},workers={workers},seed=1,rollout={args.rollout}")
@@ -63,6 +68,32 @@ def over_positions(rollout: int) -> int:
         iterations += done
         seconds += elapsed
     print(f"six positions: {iterations / seconds:,.0f} iterations/s (rollout={rollout})")
+    return 0
+
+
+def over_games(games: int, rollout: int) -> int:
+    """Iterations per second over every search of whole games (late rounds, with many components and
+    big pools, search slower than the mid-game positions)."""
+    import amigos
+    from amigos.rng import derive_seed
+    iterations = seconds = 0.0
+    for i in range(games):
+        seed = derive_seed(11, "pair", i)
+        state = amigos.new_game(seed, "standard")
+        agents = [make_agent(f"mcts:iters=1000,seed={i},rollout={rollout}"), make_agent("greedy", seed=i)]
+        done = spent = 0.0
+        while not state.is_terminal() and state.round <= 30:
+            p = state.current_player()
+            start = time.perf_counter()
+            action = agents[p].select(state)
+            if p == 0:
+                spent += time.perf_counter() - start
+                done += agents[0].info.get("iterations", 0)
+            state.apply(action)
+        print(f"game {i}: {done / spent:,.0f} iterations/s over {state.round} rounds")
+        iterations += done
+        seconds += spent
+    print(f"{games} games: {iterations / seconds:,.0f} iterations/s (rollout={rollout})")
     return 0
 
 
