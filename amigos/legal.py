@@ -227,8 +227,8 @@ def main_groups(s, p: int) -> list:
                         if g:
                             out.append(g)
                     else:
-                        # Not cached: X-identical powers (Philosopher's Stone, Prism) list a step per X up to
-                        # the whole pool, and caching those by pool would hold gigabytes in long games.
+                        # Powers with targets or rivals (cached by them too), placing powers, and the
+                        # X-identical ones (listed on demand: `IdenticalSteps`).
                         _power_actions(s, p, e, pw, pool, out, mine)
     if passes:
         out += passes
