@@ -354,18 +354,21 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = (
         out.append(IdenticalSteps((p, e, s.cards[e].idx, idx, pool, covered),
                                   (A.POWER, p, e, idx, -1, -1, first_pay, ZERO)))
         return
+    untargeted = pw.places is not None or pw.target_rule is None and not pw.chooses_rival
+    if untargeted and s is not None:  # a function of the pool after all: the cached steps (Bestiary, ...)
+        group = _simple_power_actions(p, e, s.cards[e].idx, idx, _capped(pool, pw.pool_cap))
+        if group:
+            out.append(group)
+        return
     if pw.pay_any:
+        if s is not None:  # the key `_targeted_steps` uses too, so both share one cached entry
+            pool = _capped(pool, pw.pool_cap)
         pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds)
         if not pays:
             return
     else:
         pays = (fixed,)
-    if pw.places is not None or pw.target_rule is None and not pw.chooses_rival:
-        if s is not None:  # a function of the pool after all: the cached steps (Sorcerer's Bestiary, ...)
-            group = _simple_power_actions(p, e, s.cards[e].idx, idx, _capped(pool, pw.pool_cap))
-            if group:
-                out.append(group)
-            return
+    if untargeted:
         gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
         POWER = A.POWER
         out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
