@@ -81,10 +81,11 @@ def _pair(args):
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
-             out=None, first: int = 0) -> dict:
+             out=None, first: int = 0, record=None) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
-    every pair.  Splitting a run by ``first`` plays exactly the deals of the whole run."""
+    every pair, ``record(pair)`` the pair's `pair_record`.  Splitting a run by ``first`` plays exactly
+    the deals of the whole run."""
     pairs = max(1, games // 2)
     jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(first, first + pairs)]
     total = 0.0
@@ -98,7 +99,9 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
         pool = None
         results = map(_pair, jobs_list)
     try:
-        for _, points, g1, g2 in results:
+        for i, (_, points, g1, g2) in enumerate(results, start=first):
+            if record is not None:
+                record(pair_record(i, seed, variant, a, b, points, g1, g2))
             total += points
             played += 2
             adjudicated += g1["adjudicated"] + g2["adjudicated"]
@@ -112,6 +115,55 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     return {"a": a, "b": b, "games": played, "score": total, "rate": total / played, "low": low, "high": high,
             "adjudicated": adjudicated, "seconds": time.perf_counter() - start,
             "a_seconds_per_choice": a_thought / max(1, a_chose)}
+
+
+def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: float, first: dict,
+                second: dict) -> dict:
+    """One pair's result as plain data (a JSON line of ``strength.py --record``): the pair's index and
+    the run's seed (together they name the deal), A's points out of 2, and per game (A in seat 0, then
+    in seat 1) the points, rounds, whether it was adjudicated and A's thinking time over its choices."""
+    games = []
+    for seat, g in ((0, first), (1, second)):
+        games.append({"vp": g["vp"], "winners": g["winners"], "rounds": g["rounds"],
+                      "adjudicated": g["adjudicated"], "a_thought": round(g["thought"][seat], 4),
+                      "a_chose": g["chose"][seat]})
+    return {"pair": index, "seed": seed, "variant": variant, "a": a, "b": b, "points": points, "games": games}
+
+
+def tally(records) -> dict:
+    """Combine pair records (of one run, or of a run split by pairs) into the totals `strength`
+    reports; a pair recorded twice must agree with itself.  Returns games, score, rate, the Wilson
+    interval, adjudicated games and A's seconds per choice."""
+    by_pair = {}
+    for r in records:
+        key = (r["seed"], r["pair"])
+        if key in by_pair and by_pair[key]["points"] != r["points"]:
+            raise ValueError(f"pair {r['pair']} of seed {r['seed']} is recorded twice with different results")
+        by_pair[key] = r
+    score = sum(r["points"] for r in by_pair.values())
+    games = 2 * len(by_pair)
+    thought = sum(g["a_thought"] for r in by_pair.values() for g in r["games"])
+    chose = sum(g["a_chose"] for r in by_pair.values() for g in r["games"])
+    low, high = wilson(score, games)
+    return {"games": games, "score": score, "rate": score / games if games else 0.0, "low": low, "high": high,
+            "adjudicated": sum(g["adjudicated"] for r in by_pair.values() for g in r["games"]),
+            "a_seconds_per_choice": thought / chose if chose else None}
+
+
+def paired_difference(a: dict, b: dict, z: float = 1.96) -> dict:
+    """Two runs compared deal by deal: ``a`` and ``b`` map a deal (e.g. (seed, pair)) to the points
+    out of 2 that each run's agent A scored on it.  Over the deals both played: their number, the
+    mean difference a - b in points per 100 games and its 95% half-width (normal approximation),
+    and how many deals each scored more on."""
+    common = sorted(set(a) & set(b))
+    d = [a[k] - b[k] for k in common]
+    n = len(d)
+    if n < 2:
+        raise ValueError("a paired comparison needs at least two deals played by both runs")
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
+    return {"deals": n, "per_100_games": 50 * mean, "half_width": 50 * z * sd / math.sqrt(n),
+            "a_better": sum(x > 0 for x in d), "b_better": sum(x < 0 for x in d)}
 
 
 def _progress(out, a, b, total, played, start):

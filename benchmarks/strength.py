@@ -1,13 +1,16 @@
 """Win rate of agent A against agent B, in seat-swapped pairs on the same deals.
 
-    python benchmarks/strength.py --a mcts:time=1 --b random --games 200 --jobs 2
+    python benchmarks/strength.py --a mcts:time=1 --b random --games 200 --jobs 2 --record runs/r.jsonl
 
-Prints a progress line after every pair and a final line with the 95% Wilson interval.
+Prints a progress line after every pair and a final line with the 95% Wilson interval.  ``--record``
+appends each pair's result as a JSON line; `benchmarks/tally.py` combines records of a run split by
+``--first-pair`` and compares two runs deal by deal.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -27,9 +30,24 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--first-pair", type=int, default=0,
                     help="play the deals from this pair on (to split one run across machines)")
+    ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
     args = ap.parse_args(argv)
-    result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
-                      out=lambda line: print(line, flush=True), first=args.first_pair)
+    sink = None
+    if args.record is not None:
+        args.record.parent.mkdir(parents=True, exist_ok=True)
+        sink = args.record.open("a", encoding="utf-8")
+
+    def record(pair: dict) -> None:
+        sink.write(json.dumps(pair) + "\n")
+        sink.flush()
+
+    try:
+        result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
+                          out=lambda line: print(line, flush=True), first=args.first_pair,
+                          record=record if sink else None)
+    finally:
+        if sink is not None:
+            sink.close()
     print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
           f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s"
           + (f"; {result['adjudicated']} adjudicated at the round limit" if result["adjudicated"] else ""))

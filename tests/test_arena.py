@@ -1,8 +1,13 @@
 """The strength harness: seat-swapped pairs, the Wilson interval, and splitting a run by pairs."""
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from ai.arena import play_game, score_for, strength, wilson
+from ai.arena import paired_difference, play_game, score_for, strength, tally, wilson
 from amigos.adjudicate import ROUND_LIMIT
 
 
@@ -49,3 +54,57 @@ def test_a_game_that_never_ends_is_adjudicated_at_the_round_limit():
     assert r["adjudicated"] and r["rounds"] == ROUND_LIMIT + 1
     best = max(r["vp"])
     assert r["winners"] and all(r["vp"][p] == best for p in r["winners"])
+
+
+def test_pair_records_add_up_to_the_run_and_to_its_split_parts():
+    records = []
+    whole = strength("greedy", "random", 6, seed=3, record=records.append)
+    assert [r["pair"] for r in records] == [0, 1, 2]
+    assert all(r["seed"] == 3 and r["a"] == "greedy" and len(r["games"]) == 2 for r in records)
+    t = tally(records)
+    assert (t["games"], t["score"], t["low"], t["high"]) == (6, whole["score"], whole["low"], whole["high"])
+    assert t["a_seconds_per_choice"] == pytest.approx(whole["a_seconds_per_choice"], abs=1e-3)
+    parts = []
+    for i in (2, 0, 1):  # played in any order, by pairs, they make up the same run
+        strength("greedy", "random", 2, seed=3, first=i, record=parts.append)
+    assert tally(parts)["score"] == whole["score"]
+    assert tally(records + parts)["games"] == 6  # a pair recorded twice counts once
+
+
+def test_a_pair_recorded_twice_with_different_results_is_refused():
+    r = {"pair": 0, "seed": 1, "points": 2.0, "games": []}
+    with pytest.raises(ValueError, match="recorded twice"):
+        tally([r, dict(r, points=1.0)])
+
+
+def test_paired_difference_compares_the_deals_both_runs_played():
+    a = {0: 2.0, 1: 2.0, 2: 1.0, 3: 2.0, 9: 0.0}
+    b = {0: 1.0, 1: 2.0, 2: 1.0, 3: 0.0}
+    d = paired_difference(a, b)
+    assert d["deals"] == 4 and (d["a_better"], d["b_better"]) == (2, 0)
+    assert d["per_100_games"] == pytest.approx(37.5)  # 3 points over 4 deals of 2 games
+    assert 0 < d["half_width"] < 100
+    with pytest.raises(ValueError):
+        paired_difference({0: 1.0}, {0: 2.0})
+
+
+def test_tally_command_combines_records_and_printed_runs(tmp_path):
+    records = tmp_path / "run.jsonl"
+    records.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"pair": 0, "seed": 5, "a": "x", "b": "y", "points": 2.0,
+         "games": [{"a_thought": 1.0, "a_chose": 4, "adjudicated": False}] * 2},
+        {"pair": 1, "seed": 5, "a": "x", "b": "y", "points": 1.0,
+         "games": [{"a_thought": 1.0, "a_chose": 4, "adjudicated": True}] * 2}]))
+    printed = tmp_path / "run.txt"
+    printed.write_text("x vs y: 1/2 = 50.0% (95% 9.5%-90.5%), 3 s\nx vs y: 1/4 = 25.0% (95% 4.6%-69.9%), 5 s\n"
+                       "final: x vs y: 1/4 = 25.0% (95% interval 4.6%-69.9%) in 5 s\n")
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "tally.py"
+    run = subprocess.run([sys.executable, str(script), str(records), "--against", f"{printed}@0", "--seed", "5"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    first, second, paired = run.stdout.splitlines()
+    assert first.startswith("x vs y: 3/4 = 75.0%") and "2 adjudicated" in first and "0.250 s a choice" in first
+    assert second.startswith("x vs y: 1/4 = 25.0%")
+    assert "on 2 deals: +50.0 points per 100 games" in paired
+    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "missing.jsonl")], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cannot read") and "Traceback" not in bad.stderr
