@@ -88,9 +88,8 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     the deals of the whole run."""
     pairs = max(1, games // 2)
     jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(first, first + pairs)]
+    records = []
     total = 0.0
-    played = adjudicated = 0
-    a_thought, a_chose = 0.0, 0  # agent a's thinking time and real choices, over both seats
     start = time.perf_counter()
     if jobs > 1:
         pool = ProcessPoolExecutor(max_workers=jobs)
@@ -100,21 +99,18 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
         results = map(_pair, jobs_list)
     try:
         for i, (_, points, g1, g2) in enumerate(results, start=first):
+            records.append(pair_record(i, seed, variant, a, b, points, g1, g2))
             if record is not None:
-                record(pair_record(i, seed, variant, a, b, points, g1, g2))
+                record(records[-1])
             total += points
-            played += 2
-            adjudicated += g1["adjudicated"] + g2["adjudicated"]
-            a_thought += g1["thought"][0] + g2["thought"][1]
-            a_chose += g1["chose"][0] + g2["chose"][1]
-            _progress(out, a, b, total, played, start)
+            _progress(out, a, b, total, 2 * len(records), start)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    low, high = wilson(total, played)
-    return {"a": a, "b": b, "games": played, "score": total, "rate": total / played, "low": low, "high": high,
-            "adjudicated": adjudicated, "seconds": time.perf_counter() - start,
-            "a_seconds_per_choice": a_thought / max(1, a_chose)}
+    result = tally(records)
+    result.update(a=a, b=b, seconds=time.perf_counter() - start,
+                  a_seconds_per_choice=result["a_seconds_per_choice"] or 0.0)
+    return result
 
 
 def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: float, first: dict,
