@@ -17,7 +17,12 @@ IN_PLAY, HAND = 5, 4
 # Essences in the pool: Gold is the monuments' currency; of each other kind the first few are worth
 # what they buy, a hoard beyond that little (without this the search hoards instead of converting).
 GOLD, ESSENCE, SATURATE, EXCESS = 0.26, 0.13, 5, 0.03
-
+# What the First Player token is worth while nobody is near a win: its point cannot decide a check
+# yet, and the tempo of leading the next round does not pay for passing early.  At half a point,
+# passing first (the token changes hands: a swing of a whole point) outweighed placing any artifact,
+# and the search passed first round after round while its hand sat unplayed.  Head to head at 700
+# iterations a choice, 100 games each: worth 0.2 beat 0.5 76-24, and 0 beat 0.2 58-42.
+FIRST_PLAYER_EARLY = 0.0
 
 
 def power_income(pw) -> int:
@@ -88,10 +93,10 @@ def heuristic_value(state, q: int) -> float:
     # The nearer anyone is to 10 points, the less future income is worth.
     horizon = max(0.0, 1.0 - max(vp) / 10.0)
     # The First Player token's point only counts at a check someone can win; until then it is worth
-    # the tempo of leading the next round.
+    # FIRST_PLAYER_EARLY.
     if max(vp) < 8:
         vp = vp[:]
-        vp[state.fp] -= 0.5
+        vp[state.fp] -= 1.0 - FIRST_PLAYER_EARLY
     values = player_values(state, vp, hand, horizon)
     mine = values[q]
     if state.np == 1:

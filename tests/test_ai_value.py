@@ -55,3 +55,20 @@ def test_essences_on_a_place_that_scores_them_count_only_as_points():
     assert scored.victory_points()[0] == bare.victory_points()[0] + 3
     # Same points, hand and horizon: the three Death add nothing more.
     assert player_values(scored, [5, 5], [0, 0], 0.5) == pytest.approx(player_values(bare, [5, 5], [0, 0], 0.5))
+
+
+def test_the_first_player_token_is_worth_its_tempo_until_someone_is_near_a_win():
+    from ai.value import FIRST_PLAYER_EARLY
+
+    def value_with_token(holder, monuments=()):
+        players = [{"mage": "witch", "item": "alchemy", "monuments": list(monuments)},
+                   {"mage": "healer", "item": "protection"}]
+        return heuristic_value(build_position(players, first_player=holder), 0)
+
+    # Held by me rather than by the rival: twice its worth, far less than a whole point each way.
+    assert value_with_token(0) - value_with_token(1) == pytest.approx(2 * FIRST_PLAYER_EARLY)
+    assert FIRST_PLAYER_EARLY < 0.5
+    # With 9 points on the table the token's point can decide the next check: it counts in full (a
+    # whole point each way, less a little since the horizon of future income moves with the points).
+    near = ("great_pyramid", "colossus", "temple", "mausoleum")
+    assert 1.8 < value_with_token(0, near) - value_with_token(1, near) <= 2.0
