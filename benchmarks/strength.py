@@ -34,8 +34,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     sink = None
     if args.record is not None:
-        args.record.parent.mkdir(parents=True, exist_ok=True)
-        sink = args.record.open("a", encoding="utf-8")
+        try:
+            args.record.parent.mkdir(parents=True, exist_ok=True)
+            sink = args.record.open("a", encoding="utf-8")
+        except OSError as e:
+            print(f"error: cannot write {args.record}: {e.strerror}", file=sys.stderr)
+            return 2
 
     def record(pair: dict) -> None:
         sink.write(json.dumps(pair) + "\n")
