@@ -6,8 +6,8 @@ the monument deck, unopened draft packets; the rival's known cards after a face-
 walks one shared tree keyed by macro actions (an action without its payment and gain, see
 `ai.heuristics`), choosing children by UCB1 with availability counts (a child is only eligible where
 it is legal in this determinisation).  A new leaf is valued by a cheap rollout to the end of the
-round (at most ``rollout`` decisions), then the leaf value of `ai.value` squashed to [0, 1].  Chance is resolved inside each determinisation by its own reseeded
-generator.
+round (at most ``rollout`` decisions), then the leaf value of `ai.value` squashed to [0, 1].  Chance
+is resolved inside each determinisation by its own reseeded generator.
 
 Root parallelism: ``workers`` processes search with their own seeds and their root statistics are
 summed.  With an iteration budget and a seed the choice is reproducible.

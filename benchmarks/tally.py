@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.arena import paired_difference, tally  # noqa: E402
 
+RECORD_KEYS = ("pair", "seed", "a", "b", "points", "games")  # what `ai.arena.pair_record` writes
 PROGRESS = re.compile(r"^(\S+) vs (\S+): ([\d.]+)/(\d+) = ")
 
 
@@ -42,9 +43,12 @@ def read(spec: str, seed: int) -> list[dict]:
     for n, line in enumerate(lines, 1):
         if line.startswith("{"):
             try:
-                records.append(json.loads(line))
+                r = json.loads(line)
             except json.JSONDecodeError:
                 raise BadFile(f"{path}:{n}: not a JSON record") from None
+            if not isinstance(r, dict) or any(k not in r for k in RECORD_KEYS):
+                raise BadFile(f"{path}:{n}: not a pair record (it needs {', '.join(RECORD_KEYS)})")
+            records.append(r)
             continue
         m = PROGRESS.match(line)
         if m:  # a progress line: the running total after one more pair

@@ -108,3 +108,7 @@ def test_tally_command_combines_records_and_printed_runs(tmp_path):
     assert "on 2 deals: +50.0 points per 100 games" in paired
     bad = subprocess.run([sys.executable, str(script), str(tmp_path / "missing.jsonl")], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: cannot read") and "Traceback" not in bad.stderr
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text('{"pair": 0, "seed": 5}\n')
+    bad = subprocess.run([sys.executable, str(script), str(partial)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a pair record" in bad.stderr and "Traceback" not in bad.stderr
