@@ -21,12 +21,14 @@ from .agents import make_agent
 MAX_DECISIONS = 20000
 
 
-def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None) -> dict:
-    """One game: ``specs[p]`` plays seat ``p``.  Returns winners, points and decision counts; a game
-    past the round limit is adjudicated as a match would (`amigos.adjudicate`)."""
+def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None,
+              make=make_agent) -> dict:
+    """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)``.  Returns winners,
+    points and decision counts; a game past the round limit is adjudicated as a match would
+    (`amigos.adjudicate`)."""
     state = amigos.new_game(seed, variant)
     base = seed if agent_seed is None else agent_seed
-    agents = [make_agent(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
+    agents = [make(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
     decisions = 0
     thought = [0.0] * len(specs)
     chose = [0] * len(specs)  # decisions each seat made among two or more legal actions
@@ -74,20 +76,21 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _pair(args):
-    seed, variant, a, b = args
-    first = play_game(seed, variant, [a, b])
-    second = play_game(seed, variant, [b, a])
+    seed, variant, a, b, make = args
+    first = play_game(seed, variant, [a, b], make=make)
+    second = play_game(seed, variant, [b, a], make=make)
     return seed, score_for(first, 0) + score_for(second, 1), first, second
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
-             out=None, first: int = 0, record=None) -> dict:
+             out=None, first: int = 0, record=None, make=make_agent) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`.  Splitting a run by ``first`` plays exactly
-    the deals of the whole run."""
+    the deals of the whole run.  ``make(spec, seed=...)`` builds the agents (it must be picklable when
+    ``jobs > 1``)."""
     pairs = max(1, games // 2)
-    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b) for i in range(first, first + pairs)]
+    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b, make) for i in range(first, first + pairs)]
     records = []
     total = 0.0
     start = time.perf_counter()

@@ -4,8 +4,10 @@
 
 ``--a`` is built by this checkout's `ai` package, ``--b`` by the `ai` package of ``--commit`` (taken
 with ``git archive`` into a temporary directory and imported as ``ai_then``; it runs on this checkout's
-`amigos`, so use it for commits whose `ai` needs nothing the engine has since dropped).  Prints a
-line after every pair and the 95% Wilson interval.
+`amigos`, so use it for commits whose `ai` needs nothing the engine has since dropped).  The deals and
+agent seeds are those `strength.py` plays with the same ``--seed``; ``--first-pair`` and ``--record``
+work as there (the records name B ``<commit>:<spec>``).  Prints a line after every pair and the 95%
+Wilson interval.
 """
 
 from __future__ import annotations
@@ -16,19 +18,14 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import amigos  # noqa: E402
-from ai.arena import score_for, wilson  # noqa: E402
-from amigos.adjudicate import adjudicate, over_limit  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
-
-THEN = "then:"  # prefix of a spec built by the earlier commit's agents
+from ai.agents import make_agent  # noqa: E402
+from ai.arena import strength  # noqa: E402
+from run_report import RecordFile, final_lines  # noqa: E402
 
 
 def export(commit: str, into: Path) -> None:
@@ -43,32 +40,21 @@ def export(commit: str, into: Path) -> None:
     (into / "ai").rename(into / "ai_then")
 
 
-def make(spec: str, seed: int):
-    if spec.startswith(THEN):
+class Then:
+    """Builds an agent from a spec: by the earlier commit's `ai_then` (exported to ``path``) when the
+    spec starts with ``prefix``, else by today's `ai`.  Picklable, so that worker processes can build
+    agents too (each puts ``path`` on its own ``sys.path``)."""
+
+    def __init__(self, path: str, prefix: str):
+        self.path, self.prefix = path, prefix
+
+    def __call__(self, spec: str, seed: int):
+        if not spec.startswith(self.prefix):
+            return make_agent(spec, seed=seed)
+        if self.path not in sys.path:
+            sys.path.insert(0, self.path)
         from ai_then.agents import make_agent as make_then
-        return make_then(spec[len(THEN):], seed=seed)
-    from ai.agents import make_agent
-    return make_agent(spec, seed=seed)
-
-
-def play(seed: int, specs: list[str]) -> dict:
-    state = amigos.new_game(seed, "standard")
-    agents = [make(spec, derive_seed(seed, "agent", p)) for p, spec in enumerate(specs)]
-    adjudicated = False
-    while not state.is_terminal():
-        if over_limit(state):
-            adjudicated = True
-            break
-        state.apply(agents[state.current_player()].select(state))
-    return {"winners": adjudicate(state) if adjudicated else state.winners(), "adjudicated": adjudicated}
-
-
-def pair(args) -> tuple[float, int]:
-    seed, a, b, path = args
-    if path not in sys.path:
-        sys.path.insert(0, path)
-    first, second = play(seed, [a, b]), play(seed, [b, a])
-    return score_for(first, 0) + score_for(second, 1), first["adjudicated"] + second["adjudicated"]
+        return make_then(spec[len(self.prefix):], seed=seed)
 
 
 def main(argv=None) -> int:
@@ -79,24 +65,29 @@ def main(argv=None) -> int:
     ap.add_argument("--pairs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=77)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--first-pair", type=int, default=0, help="play the deals from this pair on")
+    ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            export(args.commit, Path(tmp))
-        except subprocess.CalledProcessError as e:
-            print(f"error: cannot export ai/ of {args.commit}: {e.stderr.decode().strip()}", file=sys.stderr)
-            return 2
-        jobs = [(derive_seed(args.seed, "pair", i), args.a, THEN + args.b, tmp) for i in range(args.pairs)]
-        total, played, adjudicated, start = 0.0, 0, 0, time.perf_counter()
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for points, adj in pool.map(pair, jobs):
-                total += points
-                played += 2
-                adjudicated += adj
-                low, high = wilson(total, played)
-                print(f"{args.a} vs {args.b} of {args.commit}: {total:g}/{played} = {total / played:.1%} "
-                      f"(95% {low:.1%}-{high:.1%}), {adjudicated} adjudicated, "
-                      f"{time.perf_counter() - start:.0f} s", flush=True)
+    try:
+        record = RecordFile(args.record) if args.record is not None else None
+    except OSError as e:
+        print(f"error: cannot write {args.record}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                export(args.commit, Path(tmp))
+            except subprocess.CalledProcessError as e:
+                print(f"error: cannot export ai/ of {args.commit}: {e.stderr.decode().strip()}", file=sys.stderr)
+                return 2
+            prefix = f"{args.commit}:"
+            result = strength(args.a, prefix + args.b, 2 * args.pairs, jobs=args.jobs, seed=args.seed,
+                              out=lambda line: print(line, flush=True), first=args.first_pair, record=record,
+                              make=Then(tmp, prefix))
+    finally:
+        if record is not None:
+            record.close()
+    print("\n".join(final_lines(result)))
     return 0
 
 

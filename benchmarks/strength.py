@@ -10,7 +10,6 @@ appends each pair's result as a JSON line; `benchmarks/tally.py` combines record
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import amigos  # noqa: E402
 from ai.arena import strength  # noqa: E402
+from run_report import RecordFile, final_lines  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -32,31 +32,18 @@ def main(argv=None) -> int:
                     help="play the deals from this pair on (to split one run across machines)")
     ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
     args = ap.parse_args(argv)
-    sink = None
-    if args.record is not None:
-        try:
-            args.record.parent.mkdir(parents=True, exist_ok=True)
-            sink = args.record.open("a", encoding="utf-8")
-        except OSError as e:
-            print(f"error: cannot write {args.record}: {e.strerror}", file=sys.stderr)
-            return 2
-
-    def record(pair: dict) -> None:
-        sink.write(json.dumps(pair) + "\n")
-        sink.flush()
-
+    try:
+        record = RecordFile(args.record) if args.record is not None else None
+    except OSError as e:
+        print(f"error: cannot write {args.record}: {e.strerror}", file=sys.stderr)
+        return 2
     try:
         result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
-                          out=lambda line: print(line, flush=True), first=args.first_pair,
-                          record=record if sink else None)
+                          out=lambda line: print(line, flush=True), first=args.first_pair, record=record)
     finally:
-        if sink is not None:
-            sink.close()
-    print(f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
-          f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s"
-          + (f"; {result['adjudicated']} adjudicated at the round limit" if result["adjudicated"] else ""))
-    print(f"{result['a']} thought {result['a_seconds_per_choice']:.3f} s a decision on average "
-          "(over decisions among two or more legal actions)")
+        if record is not None:
+            record.close()
+    print("\n".join(final_lines(result)))
     return 0
 
 

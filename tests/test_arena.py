@@ -112,3 +112,40 @@ def test_tally_command_combines_records_and_printed_runs(tmp_path):
     partial.write_text('{"pair": 0, "seed": 5}\n')
     bad = subprocess.run([sys.executable, str(script), str(partial)], capture_output=True, text=True)
     assert bad.returncode == 2 and "not a pair record" in bad.stderr and "Traceback" not in bad.stderr
+
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def test_strength_command_records_its_pairs_and_refuses_an_unwritable_record(tmp_path):
+    out = tmp_path / "runs" / "r.jsonl"
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "strength.py"), "--a", "greedy", "--b", "random",
+                          "--games", "4", "--seed", "3", "--record", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["pair"] for r in records] == [0, 1]
+    assert f"{tally(records)['score']:g}/4" in run.stdout.splitlines()[-2]
+    (tmp_path / "file").write_text("")
+    bad = subprocess.run([sys.executable, str(BENCHMARKS / "strength.py"), "--a", "random", "--b", "random",
+                          "--record", str(tmp_path / "file" / "r.jsonl")], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cannot write") and "Traceback" not in bad.stderr
+
+
+def test_against_a_commit_plays_the_deals_and_seeds_strength_plays(tmp_path):
+    """The earlier commit's agent, here this very commit's, plays exactly the games today's would."""
+    if subprocess.run(["git", "-C", str(BENCHMARKS), "rev-parse", "HEAD"], capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    out = tmp_path / "r.jsonl"
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "against_commit.py"), "--commit", "HEAD",
+                          "--a", "random", "--b", "greedy", "--pairs", "2", "--seed", "9", "--jobs", "1",
+                          "--record", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    then = [json.loads(line) for line in out.read_text().splitlines()]
+    now = []
+    strength("random", "greedy", 4, seed=9, record=now.append)
+    assert [r["b"] for r in then] == ["HEAD:greedy"] * 2
+    assert [(r["pair"], r["points"], r["games"][0]["vp"], r["games"][1]["vp"]) for r in then] == \
+        [(r["pair"], r["points"], r["games"][0]["vp"], r["games"][1]["vp"]) for r in now]
+    bad = subprocess.run([sys.executable, str(BENCHMARKS / "against_commit.py"), "--commit", "no-such-commit",
+                          "--a", "random", "--b", "random"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cannot export") and "Traceback" not in bad.stderr
