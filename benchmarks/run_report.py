@@ -30,7 +30,8 @@ class RecordFile:
 def final_lines(result: dict) -> list[str]:
     """The two lines that close a run: the score with its 95% interval, and A's thinking time."""
     adjudicated = f"; {result['adjudicated']} adjudicated at the round limit" if result["adjudicated"] else ""
-    return [f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
-            f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s{adjudicated}",
-            f"{result['a']} thought {result['a_seconds_per_choice']:.3f} s a decision on average "
-            "(over decisions among two or more legal actions)"]
+    score = (f"final: {result['a']} vs {result['b']}: {result['score']:g}/{result['games']} = {result['rate']:.1%} "
+             f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s{adjudicated}")
+    thought = (f"{result['a']} thought {result['a_seconds_per_choice']:.3f} s a decision on average "
+               "(over decisions among two or more legal actions)")
+    return [score, thought]
