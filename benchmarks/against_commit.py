@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from ai.agents import make_agent  # noqa: E402
 from ai.arena import strength  # noqa: E402
-from run_report import RecordFile, final_lines  # noqa: E402
+from run_report import final_lines, open_record  # noqa: E402
 
 
 def export(commit: str, into: Path) -> None:
@@ -68,11 +68,7 @@ def main(argv=None) -> int:
     ap.add_argument("--first-pair", type=int, default=0, help="play the deals from this pair on")
     ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
     args = ap.parse_args(argv)
-    try:
-        record = RecordFile(args.record) if args.record is not None else None
-    except OSError as e:
-        print(f"error: cannot write {args.record}: {e.strerror}", file=sys.stderr)
-        return 2
+    record = open_record(args.record)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             try:

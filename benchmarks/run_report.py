@@ -7,6 +7,7 @@ directory on ``sys.path``).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 
@@ -25,6 +26,18 @@ class RecordFile:
 
     def close(self) -> None:
         self.sink.close()
+
+
+def open_record(path: Path | None) -> RecordFile | None:
+    """The ``--record`` file of ``path`` (None without one); a file that cannot be written ends the
+    command with a one-line error and exit code 2, before any game is played."""
+    if path is None:
+        return None
+    try:
+        return RecordFile(path)
+    except OSError as e:
+        print(f"error: cannot write {path}: {e.strerror}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def final_lines(result: dict) -> list[str]:

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import amigos  # noqa: E402
 from ai.arena import strength  # noqa: E402
-from run_report import RecordFile, final_lines  # noqa: E402
+from run_report import final_lines, open_record  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -32,11 +32,7 @@ def main(argv=None) -> int:
                     help="play the deals from this pair on (to split one run across machines)")
     ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
     args = ap.parse_args(argv)
-    try:
-        record = RecordFile(args.record) if args.record is not None else None
-    except OSError as e:
-        print(f"error: cannot write {args.record}: {e.strerror}", file=sys.stderr)
-        return 2
+    record = open_record(args.record)
     try:
         result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
                           out=lambda line: print(line, flush=True), first=args.first_pair, record=record)
