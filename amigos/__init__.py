@@ -6,8 +6,10 @@ The interface every caller uses (a person's prompt, an agent, a replay, the brid
     state.current_player(); state.legal_actions(); state.apply(action); state.clone()
     state.is_terminal(); state.victory_points(); state.winners(); state.observation(p); state.digest()
     amigos.dump_state(state); amigos.action_json(state, action); amigos.action_text(state, action)
+    amigos.determinize(state, player, seed)   # what ``player`` cannot see, re-dealt (for search)
 """
 
+from .determinize import determinize
 from .errors import AmigosError, IllegalAction, SetupError
 from .protocol import action_from_json, action_json, dump_state, state_from_setup
 from .setup import RULESETS, VARIANTS, build_state, new_game, next_game
@@ -19,4 +21,4 @@ RULES_VERSION = 1
 
 __all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "next_game", "build_state",
            "state_from_setup", "dump_state", "action_json", "action_from_json", "action_text",
-           "VARIANTS", "RULESETS", "__version__", "RULES_VERSION"]
+           "determinize", "VARIANTS", "RULESETS", "__version__", "RULES_VERSION"]

@@ -245,3 +245,15 @@ def test_worlds_of_one_search_share_the_memo_without_mixing_them_up(variant):
         acts = state.legal_actions()
         state.apply(acts[rnd.randrange(len(acts))])
     assert checked > 500
+
+
+def test_the_packages_offer_make_agent_and_determinize_at_the_top():
+    """The interface the issue names: ``ai.make_agent(spec)`` and ``amigos.determinize``."""
+    import ai
+
+    state = amigos.new_game(4)
+    for spec in ("random", "greedy", "expectimax:depth=1", "mcts:iters=30"):
+        assert ai.make_agent(spec, seed=2).select(state) in state.legal_actions()
+    with pytest.raises(ai.SpecError):
+        ai.make_agent("minimax")
+    assert amigos.determinize(state, 0, 9).digest() == determinize(state, 0, 9).digest()
