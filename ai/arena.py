@@ -13,7 +13,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import amigos
-from amigos.adjudicate import adjudicate, over_limit
+from amigos.adjudicate import adjudicated
 from amigos.rng import derive_seed
 
 from .agents import make_agent
@@ -24,7 +24,7 @@ MAX_DECISIONS = 20000
 def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None,
               make=make_agent) -> dict:
     """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)``.  Returns winners,
-    points and decision counts; a game past the round limit is adjudicated as a match would
+    points and decision counts, and whether the game was decided at the round limit
     (`amigos.adjudicate`)."""
     state = amigos.new_game(seed, variant)
     base = seed if agent_seed is None else agent_seed
@@ -32,11 +32,7 @@ def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None 
     decisions = 0
     thought = [0.0] * len(specs)
     chose = [0] * len(specs)  # decisions each seat made among two or more legal actions
-    adjudicated = False
     while not state.is_terminal():
-        if over_limit(state):
-            adjudicated = True
-            break
         p = state.current_player()
         if len(state.legal_actions()) > 1:
             chose[p] += 1
@@ -51,9 +47,8 @@ def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None 
         close = getattr(agent, "close", None)
         if close:
             close()
-    return {"winners": adjudicate(state) if adjudicated else state.winners(), "vp": state.victory_points(),
-            "decisions": decisions, "rounds": state.round, "thought": thought, "chose": chose,
-            "adjudicated": adjudicated}
+    return {"winners": state.winners(), "vp": state.victory_points(), "decisions": decisions,
+            "rounds": state.round, "thought": thought, "chose": chose, "adjudicated": adjudicated(state)}
 
 
 def score_for(result: dict, seat: int) -> float:

@@ -17,7 +17,10 @@ from .state import GameState
 from .text import action_text
 
 __version__ = "0.1.0"
-RULES_VERSION = 1
+# Bumped whenever the same seed and decisions can give another game (match files record it):
+# 2 -- games end at the victory check of round 100 (was: stopped by the caller in round 101's Collect);
+#      games 2 and 3 of a first-game match deal the Places of Power on random sides.
+RULES_VERSION = 2
 
 __all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "next_game", "build_state",
            "state_from_setup", "dump_state", "action_json", "action_from_json", "action_text",

@@ -171,7 +171,8 @@ def pool_score(s, p: int) -> int:
 
 
 def evaluate_victory(s) -> None:
-    """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared."""
+    """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared.
+    The end-of-round check of the game's last round (``s.round_limit``, 0 for none) ends it regardless."""
     vps = s.scores()[0]
     candidates = [p for p in range(s.np) if vps[p] >= 10]
     if candidates:
@@ -184,8 +185,15 @@ def evaluate_victory(s) -> None:
         s.phase = GAME_OVER
         s.vcheck = 0
         return
-    s.temp_vp = [0] * s.np
     mid = s.vcheck == 1
+    if not mid and s.round_limit and s.round >= s.round_limit:
+        # The round limit (`amigos.adjudicate`): the last round's check ranks the players as at 10 points.
+        best = max((vps[p], pool_score(s, p)) for p in range(s.np))
+        s.won = tuple(p for p in range(s.np) if (vps[p], pool_score(s, p)) == best)
+        s.phase = GAME_OVER
+        s.vcheck = 0
+        return
+    s.temp_vp = [0] * s.np
     s.vcheck = 0
     s.vtrigger = -1
     if mid:

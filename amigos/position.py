@@ -32,8 +32,9 @@ def _card(name: str):
 
 def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), places_of_power=(),
                    first_player: int = 0, turn: int | None = None, ruleset: str = "official",
-                   seed: int = 0, auto_chance: bool = True, round_number: int = 1):
-    """A game in the action phase with exactly the given cards, essences and turned components."""
+                   seed: int = 0, auto_chance: bool = True, round_number: int = 1, round_limit: int = 0):
+    """A game in the action phase with exactly the given cards, essences and turned components (and no
+    round limit unless ``round_limit`` is given, see `amigos.adjudicate`)."""
     zones = ("hand", "deck", "discard", "in_play")
     decks = []
     for spec in players:
@@ -53,7 +54,7 @@ def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), 
     all_places = [_card(n) for n in places_of_power] + [c for group in owned_places for c in group]
     pools = [tuple(spec.get("pool", {}).get(k, 0) for k in C.ESSENCES) for spec in players]
     s = build_state(len(players), decks, mages, all_monuments, [], all_places, first_player=first_player,
-                    starting_essences=pools, ruleset=ruleset, auto_chance=auto_chance)
+                    starting_essences=pools, ruleset=ruleset, auto_chance=auto_chance, round_limit=round_limit)
     s.rng = seed
     for p, spec in enumerate(players):
         for zone, where in (("hand", HAND), ("deck", DECK), ("discard", DISCARD), ("in_play", IN_PLAY)):

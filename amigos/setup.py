@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from . import cards as C
 from . import rng as R
+from .adjudicate import ROUND_LIMIT
 from .errors import SetupError
 from .state import (AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, IN_PLAY,
                     MONUMENT_DECK, NOBODY, SETUP_CHOOSE_FIRST, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
@@ -28,11 +29,12 @@ RULESETS = ("official", "reference")
 def build_state(num_players: int, artifact_decks: list, mage_options: list, monument_display: list,
                 monument_deck: list, places_of_power: list, first_player: int = 0,
                 starting_essences: list | None = None, ruleset: str = "official",
-                auto_chance: bool = True) -> GameState:
+                auto_chance: bool = True, round_limit: int = 0) -> GameState:
     """A game at mage choice from explicit card lists (the protocol's ``ResolveGameSetup``).
 
     ``artifact_decks[p]``: the first three cards are ``p``'s hand, the rest the deck (order unknown).
-    ``starting_essences[p]`` (5-tuples) replaces the default one of each essence.
+    ``starting_essences[p]`` (5-tuples) replaces the default one of each essence.  ``round_limit``:
+    the round whose victory check ends the game in any case (`amigos.adjudicate`); 0 for none.
     """
     if num_players not in (1, 2):
         raise SetupError("the engine plays 1 or 2 players")
@@ -109,6 +111,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.mage_done = [False] * num_players
     s.phase = SETUP_CHOOSE_MAGES
     s.round = 0
+    s.round_limit = round_limit
     s.turn = first_player
     s.stack = []
     s.won = ()
@@ -132,7 +135,8 @@ def _expect(card, kind):
 
 
 def new_game(seed: int, variant: str = "standard", ruleset: str = "official") -> GameState:
-    """A two-player game dealt from ``seed``; chance is resolved from the state's own RNG."""
+    """A two-player game dealt from ``seed``; chance is resolved from the state's own RNG.  It ends at
+    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`)."""
     if variant not in VARIANTS:
         raise SetupError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
     rng = R.derive_seed(seed, "deal")
@@ -158,7 +162,7 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
         mage_options = [mages[0:2], mages[2:4]]
         decks = [artifacts[0:8], artifacts[8:16]]
     s = build_state(2, decks, mage_options, monuments[:2], monuments[2:], tiles, first_player=fp,
-                    ruleset=ruleset)
+                    ruleset=ruleset, round_limit=ROUND_LIMIT)
     s.rng = R.derive_seed(seed, "chance")
     if variant == "draft":
         _start_draft(s)
@@ -235,6 +239,7 @@ def draft_pick(s, p: int, e: int) -> None:
             for e2 in range(s.n_art):
                 if s.loc[e2] == DRAFT_RESERVE:
                     s.loc[e2] = DRAFTING
+            _see_packets(s)  # the second packets, as dealt
         else:
             _finish_draft(s)
             return
@@ -276,7 +281,7 @@ def next_game(seed: int, mages, artifacts, chooser: int, redraft: bool, ruleset:
         if any(len(d) != 8 for d in decks):
             raise SetupError("each player keeps the 8 artifacts they drafted")
     s = build_state(2, decks, [[card(mages[0])], [card(mages[1])]], monuments[:2], monuments[2:], tiles,
-                    first_player=chooser, ruleset=ruleset)
+                    first_player=chooser, ruleset=ruleset, round_limit=ROUND_LIMIT)
     s.rng = R.derive_seed(seed, "chance")
     for e in range(len(s.loc)):
         if s.loc[e] == BEING_CHOSEN:

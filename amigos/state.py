@@ -64,7 +64,7 @@ class GameState:
         # players
         "pool", "passed", "temp_vp", "fp", "mage_done",
         # flow
-        "phase", "round", "turn", "stack", "won", "turn_done", "vcheck", "vtrigger",
+        "phase", "round", "round_limit", "turn", "stack", "won", "turn_done", "vcheck", "vtrigger",
         "cplayer", "cpass", "cpos", "item_picks", "draft_stage",
         # chance
         "rng", "auto_chance",
@@ -100,6 +100,7 @@ class GameState:
         s.mage_done = self.mage_done[:]
         s.phase = self.phase
         s.round = self.round
+        s.round_limit = self.round_limit
         s.turn = self.turn
         s.stack = self.stack[:]
         s.won = self.won
@@ -171,7 +172,8 @@ class GameState:
         return observation(self, player)
 
     def digest(self) -> str:
-        """A stable hash of the whole state (not of caches), equal for equal states on any Python."""
+        """A stable hash of the whole state (not of caches, nor of the round limit, which every game
+        dealt the same way shares), equal for equal states on any Python."""
         parts = (self.np, self.reference, self.loc, self.owner, self.turned, self.ess, self.order,
                  self.pool, self.passed, self.temp_vp, self.fp, self.mage_done, self.phase, self.round,
                  self.turn, self.stack, self.won, self.turn_done, self.vcheck, self.vtrigger,

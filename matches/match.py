@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 
 import amigos
 from amigos import cards as C
-from amigos.adjudicate import ROUND_LIMIT, adjudicate, over_limit  # noqa: F401 - ROUND_LIMIT is part of this module's interface
+from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
 from amigos.rng import derive_seed
 from amigos.state import IN_PLAY
@@ -179,13 +179,11 @@ class Match:
         game = self.record["games"][-1]
         if len(self.first_players) < self.game_number and state.round >= 1:
             self.first_players.append(state.fp)
-        adjudicated = over_limit(state)
-        if not state.is_terminal() and not adjudicated:
+        if not state.is_terminal():
             return
         if game.get("result") is None:
-            winners = adjudicate(state) if adjudicated else state.winners()
-            game["result"] = {"winners": winners, "vp": state.victory_points(), "rounds": state.round}
-            if adjudicated:
+            game["result"] = {"winners": state.winners(), "vp": state.victory_points(), "rounds": state.round}
+            if adjudicated(state):
                 game["result"]["adjudicated"] = True
             game["final_digest"] = state.digest()
         wins = self.score()
@@ -226,8 +224,8 @@ class Match:
                 artifacts = [[c.id for c in previous.cards[:previous.n_art] if c.id in previous.known_decks[1 - p]]
                              for p in range(2)]
                 redraft = False
-            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset,
-                                          first_game_sides=variant == "first_game")
+            # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
+            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset)
         self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
         self._advance_forced()
 

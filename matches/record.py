@@ -219,6 +219,10 @@ def load(path) -> Match:
     try:
         match = Match.from_record(record)
     except ReplayError as exc:
+        played = record.get("rules_version")
+        if isinstance(played, int) and played != amigos.RULES_VERSION:
+            exc = f"{exc} (the match was played under rules version {played}; this Amigos plays version " \
+                  f"{amigos.RULES_VERSION})"
         raise MatchFileError(f"{path}: {exc}") from None
     except amigos.AmigosError as exc:
         raise MatchFileError(f"{path}: {exc}") from None

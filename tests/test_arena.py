@@ -48,10 +48,10 @@ def test_pairs_swap_seats_on_one_deal():
 
 
 def test_a_game_that_never_ends_is_adjudicated_at_the_round_limit():
-    # Two greedy players on this deal hoard essences and pass forever; the arena stops the game after
-    # the round limit and ranks the players as a victory check would, as a match does.
+    # Two greedy players on this deal hoard essences and pass forever; the game ends at the check of
+    # the last round, which ranks the players as at 10 points (`amigos.adjudicate`).
     r = play_game(15282502483002881163, "standard", ["greedy", "greedy"])
-    assert r["adjudicated"] and r["rounds"] == ROUND_LIMIT + 1
+    assert r["adjudicated"] and r["rounds"] == ROUND_LIMIT
     best = max(r["vp"])
     assert r["winners"] and all(r["vp"][p] == best for p in r["winners"])
 
