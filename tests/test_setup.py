@@ -124,6 +124,25 @@ def test_draft_picks_are_decisions_and_give_eight_each():
     assert not ids_at(s, DRAFTING)
 
 
+def test_after_a_draft_each_player_knows_every_card_they_held():
+    """All that a player saw in a packet and did not keep went to the rival: it is known, in the
+    observation and to determinisation (the second packets as dealt were once forgotten)."""
+    for seed in range(5):
+        s = amigos.new_game(seed, "draft")
+        rng = random.Random(seed)
+        held = [set(), set()]
+        while s.phase == SETUP_DRAFT:
+            for e in range(s.n_art):
+                if s.loc[e] == DRAFTING:
+                    held[s.owner[e]].add(s.cards[e].id)
+            s.apply(rng.choice(s.legal_actions()))
+        for p in range(2):
+            rivals = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == 1 - p}
+            assert held[p] <= s.known_decks[p]
+            assert held[p] & rivals <= set(s.observation(p)["players"][1 - p]["known_artifacts"])
+            assert len(held[p] & rivals) == 6  # all but the rival's first pick of each half
+
+
 def test_draft_passes_packets_between_players():
     s = amigos.new_game(12, "draft")
     first_packet_p0 = {s.cards[a[2]].id for a in s.legal_actions()}
