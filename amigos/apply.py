@@ -212,7 +212,9 @@ def _on_claim(s, p, e) -> None:
 
 
 def _pass(s, p, item) -> None:
-    """Pass (§3.4): first passer takes the First Player token; swap magic items; draw 1."""
+    """Pass (§3.4): first passer takes the First Player token; swap magic items; draw 1.  Official
+    ruleset: essences on the returned item (a Mermaid can put them there) go back to the supply with
+    it rather than to whoever takes it next; the rules are silent, the reference leaves them on it."""
     if not any(s.passed):
         s.fp = p
     first = s.item_first
@@ -221,6 +223,8 @@ def _pass(s, p, item) -> None:
             s.loc[x] = AVAILABLE
             s.owner[x] = NOBODY
             s.turned[x] = 0
+            if not s.reference:
+                s.ess[5 * x:5 * x + 5] = [0, 0, 0, 0, 0]
     s.loc[item] = IN_PLAY
     s.owner[item] = p
     s.turned[item] = 0

@@ -229,3 +229,21 @@ def test_full_tie_is_a_shared_victory():
 
 def test_essences_on_cards_do_not_count_in_the_tie_break():
     assert check([{"gold": 1}, {"elan": 1}], on_cards={"fire_dragon": {"gold": 5}}) == [0]
+
+
+# Where the rules are silent: essences on a magic item returned when passing.
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_essences_on_a_returned_magic_item(ruleset):
+    """A Mermaid puts Gold on its owner's magic item, who then passes and returns it.  Officially the
+    Gold goes back to the supply with the item (no rival inherits it); the reference leaves it on."""
+    s = build_position([{"mage": "seer", "item": "research", "in_play": ["mermaid"], "pool": {"gold": 1}},
+                        {"mage": "healer", "item": "protection"}], ruleset=ruleset)
+    research = find(s, "research")
+    s.apply(next(a for a in s.legal_actions() if a[0] == A.POWER and a[2] == find(s, "mermaid")
+                 and a[4] == research))
+    assert s.essences_on(research) == (0, 0, 0, 0, 1)
+    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))  # seat 1
+    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS and a[2] != research))  # seat 0 returns it
+    assert s.owner[research] != 0
+    assert s.essences_on(research) == ((0, 0, 0, 0, 0) if ruleset == "official" else (0, 0, 0, 0, 1))
