@@ -1,8 +1,9 @@
 """The ``amigos`` Typer app and its entry point.
 
 Commands live one per module under ``amigos_cli/commands/`` and are registered here.
-``main()`` is the console script: an expected failure (``AmigosError``) is printed as the single
-line ``amigos: <message>`` on stderr with exit code 2; Ctrl-C exits quietly with code 130.
+``main()`` is the console script: an expected failure (``AmigosError``) and a usage error found by the
+parser (an unknown command or option, a missing or malformed value) are printed as the single line
+``amigos: <message>`` on stderr with exit code 2; Ctrl-C exits quietly with code 130.
 """
 
 from __future__ import annotations
@@ -22,14 +23,10 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-app.command("cards")(cards.cards)
-app.command("bridge")(bridge.bridge)
-app.command("play")(match.play)
-app.command("match")(match.match)
-app.command("resume")(resume.resume)
-app.command("replay")(replay.replay)
-app.command("show")(show.show)
-app.command("tournament")(tournament.tournament)
+COMMANDS = {"cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
+            "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament}
+for _name, _function in COMMANDS.items():
+    app.command(_name)(_function)
 
 
 def error_line(exc: BaseException) -> str:
@@ -38,16 +35,44 @@ def error_line(exc: BaseException) -> str:
     return f"amigos: {message}"
 
 
+def usage_line(exc: typer.TyperException, argv: list[str]) -> str:
+    """The one line printed for a parser error, pointing at the help of the command concerned:
+    ``amigos: No such option: --bogus (see amigos play --help)``.  Some errors (a missing option value)
+    come without their context; the command is then the first argument, if it names one."""
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None:
+        where = ctx.command_path
+    else:
+        where = f"amigos {argv[0]}" if argv and argv[0] in COMMANDS else "amigos"
+    message = " ".join(exc.format_message().split()) or type(exc).__name__
+    return f"amigos: {message} (see {where} --help)"
+
+
+def _fail(line: str, code: int) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the app on ``argv`` (default ``sys.argv[1:]``) and exit with its status."""
+    """Run the app on ``argv`` (default ``sys.argv[1:]``) and exit with its status.
+
+    The app runs outside Click's standalone mode so that its usage errors reach us instead of being
+    printed as Typer's multi-line box; ``--help`` and a bare ``amigos`` still print the help."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        app(args=argv, prog_name="amigos")
+        code = app(args=argv, prog_name="amigos", standalone_mode=False)
     except AmigosError as exc:
-        sys.stderr.write(error_line(exc) + "\n")
-        sys.stderr.flush()
-        sys.exit(2)
+        _fail(error_line(exc), 2)
+    except typer.Abort:
+        _fail("amigos: aborted", 1)
+    except typer.TyperException as exc:  # Click's UsageError and its kin
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare ``amigos``: the help is printed already
+            sys.exit(2)                                 # (Typer tells this class by its name too)
+        _fail(usage_line(exc, argv), 2)
     except KeyboardInterrupt:
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ answer is explained and asked again.
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 import amigos
@@ -106,7 +107,7 @@ class Human:
             i = int(answer)
             if 1 <= i <= len(groups):
                 return groups[i - 1]
-        self.console.print(f"'{answer}' is not a choice: type a number from 1 to {len(groups)} "
+        self.console.print(f"'{escape(answer)}' is not a choice: type a number from 1 to {len(groups)} "
                            "(or ? for help).", style="yellow")
         return None
 
@@ -129,7 +130,7 @@ class Human:
         from amigos import cards as C
         matches = [c for c in C.CARDS if name.lower() in c.name.lower() or name.lower() == c.id]
         if not matches:
-            self.console.print(f"No card named '{name}'.", style="yellow")
+            self.console.print(f"No card named '{escape(name)}'.", style="yellow")
         for c in matches[:3]:
             self.console.print(Text(c.name, style="bold") + Text(": " + c.text))
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 import amigos
@@ -25,6 +26,11 @@ from .human import Human, QuitRequested, UndoRequested
 from .views.board import board, result_text, wins
 
 HUMAN = "human"
+
+#: The decisions a rival does not see, and what a person is told of them instead: mages are chosen in
+#: secret and revealed together (rules.md §2.1.6), and the card a player keeps from a draft packet stays
+#: theirs to know (§2.4).  The board shows the mages once both are chosen.
+SECRET = {amigos.actions.CHOOSE_MAGE: "chose a mage", amigos.actions.DRAFT_PICK: "drafted a card"}
 
 
 def check_spec(spec: str) -> str:
@@ -44,7 +50,12 @@ def new_seed() -> int:
 
 
 class Session:
-    """One match on the terminal."""
+    """One match on the terminal.
+
+    Who sees what: each person at the table (a ``human`` seat) has their own log of the decisions, in
+    which a rival's secret decisions (`SECRET`) read only "Player 1 chose a mage"; the moves of an AI are
+    printed that way too while a person plays.  With no person at the table (AI against AI) the console
+    is a spectator's and shows every decision in full, as ``amigos replay`` shows the whole position."""
 
     def __init__(self, match: Match, path: Path, console: Console, ask=None, quiet: bool = False):
         self.match = match
@@ -52,15 +63,17 @@ class Session:
         self.console = console
         self.ask = ask
         self.quiet = quiet
-        self.log: list[str] = []
+        self.log: list[str] = []  # every decision in full
         specs = [p["spec"] for p in match.record["players"]]
         self.names = [p["name"] for p in match.record["players"]]
         self.humans = [s == HUMAN for s in specs]
+        self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
+        self.chosen = None  # the action of the decision being made, noted for the "move" event
         self.controllers = []
         for seat, spec in enumerate(specs):
             if spec == HUMAN:
                 self.controllers.append(Human(seat, self.names, console, ask=ask, on_save=self.save,
-                                              hinter=self.hint, log=self.log, title=self.title()))
+                                              hinter=self.hint, log=self.seen[seat], title=self.title()))
             else:
                 self.controllers.append(_Thinking(make_agent(spec, seed=derive_seed(match.record["seed"], "seat", seat)),
                                                   console, self.names[seat], quiet or not any(s == HUMAN for s in specs)))
@@ -85,7 +98,8 @@ class Session:
         self.save()
         while True:
             try:
-                return play(self.match, self.controllers, on_event=self.event, save=self.save)
+                seats = [_Noted(c, self) for c in self.controllers]
+                return play(self.match, seats, on_event=self.event, save=self.save)
             except UndoRequested:
                 self.undo()
             except (QuitRequested, KeyboardInterrupt):
@@ -111,13 +125,20 @@ class Session:
 
     def event(self, kind: str, data: dict) -> None:
         if kind == "move":
-            who = self.names[data["player"]]
+            p = data["player"]
+            who = self.names[p]
             line = f"{who}: {data['text']}"
+            secret = SECRET.get(self.chosen[0]) if self.chosen is not None else None
+            hidden = f"{who} {secret}" if secret else line  # as p's rivals see it
+            self.chosen = None
             self.log.append(line)
-            if not self.humans[data["player"]] and not self.quiet:
+            for seat, seen in self.seen.items():
+                seen.append(line if seat == p else hidden)
+            if not self.humans[p] and not self.quiet:
                 info = data.get("info") or {}
                 extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""
-                self.console.print(Text(line, style="magenta") + Text(extra, style="dim"))
+                shown = hidden if any(self.humans) else line
+                self.console.print(Text(shown, style="magenta") + Text(extra, style="dim"))
         elif kind == "game_over":
             result = data["result"]
             won = result["winners"]
@@ -131,7 +152,7 @@ class Session:
             final = self.match.state if self.match.is_over() else self.match.previous_state
             if any(self.humans) and final is not None:
                 seat = self.humans.index(True)
-                self.console.print(board(final, seat, self.names, self.log, f"End of game {data['game']}"))
+                self.console.print(board(final, seat, self.names, self.seen[seat], f"End of game {data['game']}"))
         elif kind == "match_over":
             result = data["result"]
             if self.match.record["best_of"] > 1:
@@ -143,6 +164,23 @@ class Session:
                                             f"{max(result['score'])}-{min(result['score'])}.", style="bold green"))
             else:
                 self.console.print(result_text(self.match.state, self.names))
+
+
+class _Noted:
+    """A seat's controller, whose every choice is noted in ``session.chosen`` (the match reports a move
+    only in words, and a secret one must be told apart)."""
+
+    def __init__(self, controller, session: Session):
+        self.controller = controller
+        self.session = session
+
+    def __getattr__(self, name):  # info, reseed: the controller's own, if it has them
+        return getattr(self.controller, name)
+
+    def select(self, state):
+        action = self.controller.select(state)
+        self.session.chosen = action
+        return action
 
 
 class _Thinking:
@@ -166,11 +204,12 @@ class _Thinking:
     def select(self, state):
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
             return self.agent.select(state)
-        with self.console.status(f"{self.name} is thinking...", spinner="dots") as status:
+        name = escape(self.name)  # a status line is rich markup; a stored name is any text
+        with self.console.status(f"{name} is thinking...", spinner="dots") as status:
             start = time.perf_counter()
 
             def progress(done):
-                status.update(f"{self.name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
+                status.update(f"{name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
 
             if "progress" in inspect.signature(self.agent.select).parameters:
                 action = self.agent.select(state, progress=progress)

@@ -225,6 +225,15 @@ def test_card_text_on_request(position):
     assert "No card named 'no such card'." in text
 
 
+def test_typed_markup_is_echoed_as_typed(position):
+    state, groups, single, _ = position
+    human, state, ask, out = _human(["[/]", "c [bold]x[/bold]", str(single)], state.clone())
+    assert human.select(state) == groups[single - 1][0]
+    text = " ".join(out.getvalue().split())
+    assert "'[/]' is not a choice" in text
+    assert "No card named '[bold]x[/bold]'." in text
+
+
 @pytest.mark.parametrize("answers, error", [
     (["q"], QuitRequested),
     (["u"], UndoRequested),
@@ -325,6 +334,77 @@ def test_undo_with_nothing_to_undo(tmp_path):
         session.run()
     assert "Nothing of yours to undo" in out.getvalue()
     assert load(tmp_path / "undo.amigos").record["games"][-1]["decisions"] == []
+
+
+# -- secret setup decisions: what each person at the table sees ---------------------------------------------
+
+def _prompts(folder, specs, names, quit_at, variant="standard", seed=0):
+    """A game of ``specs`` through a `Session`, a person answering 1 at every prompt until prompt
+    ``quit_at`` (1-based), answered q; returns (the match, the output printed before each prompt)."""
+    match = Match.new(seed, specs, variant=variant, fmt="game", names=names)
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    before = []
+
+    def ask(prompt):
+        before.append(out.getvalue())
+        return "q" if len(before) == quit_at else "1"
+
+    session = Session(match, folder / "secret.amigos", console, ask=ask)
+    with pytest.raises(QuitRequested):
+        session.run()
+    return session.match, before
+
+
+def _decisions_of(match):
+    return [d[:2] for d in match.record["games"][0]["decisions"]]
+
+
+def test_the_rivals_mage_stays_secret_until_both_are_chosen(tmp_path):
+    match, before = _prompts(tmp_path, ["random", "human"], ["Player 1 (random)", "You"], quit_at=1)
+    (actor, step), = _decisions_of(match)
+    assert actor == 0 and step["__type__"] == "ChooseMage"
+    screen = before[0]
+    assert step["mage_name"] not in screen
+    assert "Player 1 (random) chose a mage" in screen
+    assert "Last: Player 1 (random) chose a mage" in screen
+
+
+def test_the_rivals_draft_picks_stay_secret(tmp_path):
+    match, before = _prompts(tmp_path, ["random", "human"], ["Player 1 (random)", "You"], quit_at=12, variant="draft")
+    decisions = _decisions_of(match)
+    picks = [step["artifact_name"] for actor, step in decisions if actor == 0 and step["__type__"] == "DraftPick"]
+    assert len(picks) >= 6
+    # before your first pick nothing says which card the rival kept from their own packet
+    assert picks[0] not in before[0] and "Player 1 (random) drafted a card" in before[0]
+    # and no pick of theirs is ever told, neither printed nor in the last actions
+    screen = before[-1]
+    assert "Player 1 (random): Draft" not in screen
+    assert screen.count("Player 1 (random) drafted a card") >= len(picks)
+    assert "You: Draft" in screen  # your own picks are yours to see
+
+
+def test_hot_seat_players_each_see_only_their_own_secrets(tmp_path):
+    match, before = _prompts(tmp_path, ["human", "human"], ["Player 1", "Player 2"], quit_at=2)
+    (actor, step), = _decisions_of(match)
+    assert actor == 0 and step["__type__"] == "ChooseMage"
+    second_screen = before[1][len(before[0]):]  # what Player 2 is shown
+    assert step["mage_name"] not in second_screen
+    assert "Last: Player 1 chose a mage" in second_screen
+
+
+def test_a_spectator_sees_every_decision(tmp_path):
+    match = Match.new(0, ["random", "random"], variant="draft", fmt="game",
+                      names=["Player 1 (random)", "Player 2 (random)"])
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    Session(match, tmp_path / "watched.amigos", console).run()
+    text = out.getvalue()
+    for actor, step in _decisions_of(match):
+        if step["__type__"] == "ChooseMage":
+            assert f"Player {actor + 1} (random): Choose {step['mage_name']} as mage" in text
+        if step["__type__"] == "DraftPick":
+            assert f"Player {actor + 1} (random): Draft {step['artifact_name']}" in text
 
 
 # -- the real command in a pseudo-terminal --------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import amigos
 from matches.match import Match
@@ -23,6 +24,17 @@ VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or
 SAVE = Annotated[Optional[Path], typer.Option("--save", help="Match file (default amigos-SEED.amigos).")]
 
 
+#: The seeds a match file can hold: msgpack stores integers from -2**63 to 2**64 - 1.
+SEED_MIN, SEED_MAX = -(1 << 63), (1 << 64) - 1
+
+
+def check_seed(seed: int | None) -> None:
+    """Raise `CliUsageError` for a seed a match file cannot store (``None``, a random seed, is fine)."""
+    if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
+        raise CliUsageError(f"--seed {seed} is out of range: a seed is a 64-bit integer, "
+                            f"from {SEED_MIN} to {SEED_MAX}")
+
+
 def variant_name(text: str) -> str:
     name = text.strip().lower().replace("-", "_")
     if name not in amigos.VARIANTS:
@@ -33,6 +45,7 @@ def variant_name(text: str) -> str:
 def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path) -> None:
     specs = [check_spec(p1), check_spec(p2)]
     variant = variant_name(variant)
+    check_seed(seed)
     seed = new_seed() if seed is None else seed
     path = Path(save_path) if save_path else default_path(seed)
     if path.exists():
@@ -43,7 +56,7 @@ def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path) -> None:
     match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names)
     console = Console()
     console.print(f"{'Match' if fmt == 'match' else 'Game'} {seed}, {variant.replace('_', ' ')}: "
-                  f"{names[0]} vs {names[1]}; saving to {path}")
+                  f"{escape(names[0])} vs {escape(names[1])}; saving to {escape(str(path))}")
     run_session(match, path, console)
 
 
@@ -52,7 +65,7 @@ def run_session(match: Match, path: Path, console: Console) -> None:
     try:
         session.run()
     except QuitRequested:
-        console.print(f"Saved to {path}. Resume with: {resume_hint(path)}")
+        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}")
         raise typer.Exit(0)
 
 

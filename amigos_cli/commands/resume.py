@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from matches.record import load
 
@@ -20,5 +21,5 @@ def resume(file: Annotated[Path, typer.Argument(help="The match file.")]) -> Non
     if match.is_over():
         raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
     console = Console()
-    console.print(f"Resuming {file}: game {match.game_number}, score {match.score()[0]}-{match.score()[1]}")
+    console.print(f"Resuming {escape(str(file))}: game {match.game_number}, score {match.score()[0]}-{match.score()[1]}")
     run_session(match, Path(file), console)

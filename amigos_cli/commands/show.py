@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from matches.record import load
@@ -37,8 +38,9 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.")],
     if as_json:
         console.print_json(json.dumps(data))
         return
-    names = [p["name"] for p in data["players"]]
-    console.print(f"[bold]{file}[/]: {names[0]} vs {names[1]}, {data['variant'].replace('_', ' ')}, "
+    names = [escape(str(p["name"])) for p in data["players"]]  # all text below is rich markup
+    console.print(f"[bold]{escape(str(file))}[/]: {names[0]} vs {names[1]}, "
+                  f"{escape(str(data['variant']).replace('_', ' '))}, "
                   f"best of {data['best_of']}, seed {data['seed']}, {data['status']}")
     table = Table("game", "winner", "points", "rounds", "decisions", "think (s)")
     for g in data["games"]:
@@ -60,4 +62,4 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.")],
         else:
             console.print(f"{names[result['winner']]} wins the match {max(result['score'])}-{min(result['score'])}.")
     else:
-        console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {file}")
+        console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {escape(str(file))}")

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -17,13 +18,13 @@ from amigos.errors import AmigosError
 from matches import tournament as T
 
 from ..errors import CliUsageError
-from .match import variant_name
+from .match import check_seed, variant_name
 
 
 def standings_table(rows, title="Standings") -> Table:
     table = Table("agent", "games", "wins", "losses", "shared", "win rate (95%)", "Elo", title=title)
     for r in rows:
-        table.add_row(r["agent"], str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
+        table.add_row(escape(r["agent"]), str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
                       f"{r['rate']:.0%} ({r['low']:.0%}-{r['high']:.0%})" if r["games"] else "-",
                       f"{r['elo']:+.0f} ± {r['elo_error']:.0f}" if r["games"] and r["elo_error"] != float("inf") else "-")
     return table
@@ -60,6 +61,7 @@ def tournament(
     if jobs < 1:
         raise CliUsageError("--jobs must be at least 1")
     variant = variant_name(variant)
+    check_seed(seed)  # the same seeds as play and match, though only derived seeds reach the files
     out = out or Path(f"tournament-{seed}")
     settings = T.manifest(agent, games, fmt, variant, seed, gauntlet)  # checks the agents and counts
     T.check_folder(out, settings, resume)
@@ -67,8 +69,8 @@ def tournament(
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
     if "--out" not in sys.argv:
         command += f" --out {shlex.quote(str(out))}"
-    console.print(f"Results in {out}/. If stopped, continue with:")
-    console.print("  " + command, soft_wrap=True, highlight=False)
+    console.print(f"Results in {escape(str(out))}/. If stopped, continue with:")
+    console.print("  " + escape(command), soft_wrap=True, highlight=False)
     total = len(settings["schedule"])
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     task = progress.add_task("games" if fmt == "game" else "matches", total=total)
@@ -94,11 +96,11 @@ def tournament(
             progress.update(task, completed=total)
             live.update(view())
     except KeyboardInterrupt:
-        console.print(f"Stopped. Finished games are kept in {out}/; continue with:")
-        console.print("  " + command, soft_wrap=True, highlight=False)
+        console.print(f"Stopped. Finished games are kept in {escape(str(out))}/; continue with:")
+        console.print("  " + escape(command), soft_wrap=True, highlight=False)
         raise typer.Exit(130)
     console.print()
     rows = T.write_summary(out)
-    console.print(standings_table(rows, title=f"Final standings ({out}/summary.json, summary.csv)"))
+    console.print(standings_table(rows, title=f"Final standings ({escape(str(out))}/summary.json, summary.csv)"))
     if card_stats:
         console.print(card_table(T.card_stats(out)))
