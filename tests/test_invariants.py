@@ -277,16 +277,25 @@ def test_equal_states_equal_observations_after_swap():
 
 
 def test_long_random_game_still_ends():
-    """The longest game seen under uniform-random play (gold-starved): it ends, just late."""
-    s = amigos.new_game(4)
-    rng = random.Random(4)
-    n = 0
-    while not s.is_terminal():
-        assert n < MAX_DECISIONS
-        legal = s.legal_actions()
-        s.apply_unchecked(legal[rng.randrange(len(legal))])
-        n += 1
-    assert n > 3000 and s.winners()
+    """The longest game seen under uniform-random play (gold-starved): without the round limit it ends
+    by itself, just late (round 244); with it, at the check of round 100."""
+    from amigos.adjudicate import ROUND_LIMIT, adjudicated
+
+    for limit in (0, ROUND_LIMIT):
+        s = amigos.new_game(4)
+        s.round_limit = limit
+        rng = random.Random(4)
+        n = 0
+        while not s.is_terminal():
+            assert n < MAX_DECISIONS
+            legal = s.legal_actions()
+            s.apply_unchecked(legal[rng.randrange(len(legal))])
+            n += 1
+        assert s.winners()
+        if limit:
+            assert s.round == ROUND_LIMIT and adjudicated(s)
+        else:
+            assert n > 3000 and s.round > ROUND_LIMIT and not adjudicated(s)
 
 
 # -- regressions: two observation bugs the properties above found ----------------------------------
