@@ -38,7 +38,14 @@ def action_text(state, a) -> str:
         if any(a[6]):
             extra.append(f"paying {essences_text(a[6])}")
         if any(a[7]):
-            extra.append(f"gaining {essences_text(a[7])}")
+            # As `apply.use_power` splits a declared gain: the card's share is put on it.
+            pw = card.powers[a[3]]
+            on_card = tuple(a[7][k] - pw.gain_pool[k] for k in range(5)) if pw.mix_to_card else pw.store
+            to_pool = tuple(a[7][k] - on_card[k] for k in range(5))
+            if any(to_pool):
+                extra.append(f"gaining {essences_text(to_pool)}")
+            if any(on_card):
+                extra.append(f"putting {essences_text(on_card)} on it")
         return text + (": " + ", ".join(extra) if extra else "")
     if kind == A.PASS:
         return f"Pass, taking {name(a[2])}"
@@ -65,6 +72,11 @@ def action_text(state, a) -> str:
     if kind == A.SCRY_DECK:
         return "Look at " + ("your artifact deck" if a[2] == 0 else "the monument deck")
     if kind == A.SCRY_ORDER:
+        # The looked-at cards, top first, are the pending choice's (its player alone sees them).
+        top = state.stack[-1] if state.stack else None
+        looked = top[3] if top is not None and len(top) > 3 and top[1] == p else ()
+        if len(looked) == len(a[2]) and looked:
+            return "Put them back, top first: " + ", ".join(name(looked[i]) for i in a[2])
         return "Put them back in order " + (", ".join(str(i + 1) for i in a[2]) or "(none)")
     if kind == A.DISCARD_CHOICE:
         return "Discard " + (", ".join(name(e) for e in a[2]) or "nothing")

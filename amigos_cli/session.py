@@ -28,9 +28,11 @@ from .views.board import board, result_text, wins
 HUMAN = "human"
 
 #: The decisions a rival does not see, and what a person is told of them instead: mages are chosen in
-#: secret and revealed together (rules.md §2.1.6), and the card a player keeps from a draft packet stays
-#: theirs to know (§2.4).  The board shows the mages once both are chosen.
-SECRET = {amigos.actions.CHOOSE_MAGE: "chose a mage", amigos.actions.DRAFT_PICK: "drafted a card"}
+#: secret and revealed together (rules.md §2.1.6), the card a player keeps from a draft packet stays
+#: theirs to know (§2.4), and so do the cards they looked at and put back on a deck (their names are in
+#: the choice's text).  The board shows the mages once both are chosen.
+SECRET = {amigos.actions.CHOOSE_MAGE: "chose a mage", amigos.actions.DRAFT_PICK: "drafted a card",
+          amigos.actions.SCRY_ORDER: "put the cards back"}
 
 
 def check_spec(spec: str) -> str:
