@@ -59,7 +59,20 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     unknown = set(params) - allowed
     if unknown:
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")
+    for key, value in params.items():
+        whole, low, above = LIMITS[key]
+        if whole and not isinstance(value, int):
+            raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
+        if value < low or (above and value == low) or (key == "draft" and value > 1):
+            bound = "0 or 1" if key == "draft" else f"{'above' if above else 'at least'} {low}"
+            raise SpecError(f"agent parameter {key} must be {bound}, not {value}")
     return kind, params
+
+
+#: Per parameter: whole number?, lower bound, bound excluded?  (seed: any whole number)
+LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
+          "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
+          "time": (False, 0, True), "c": (False, 0, False)}
 
 
 def make_agent(spec: str, seed: int | None = None):
@@ -72,10 +85,7 @@ def make_agent(spec: str, seed: int | None = None):
     if kind == "greedy":
         return GreedyAgent(**params)
     if kind == "expectimax":
-        depth = params.get("depth", 3)
-        if depth < 1:
-            raise SpecError("expectimax depth must be at least 1")
-        return ExpectimaxAgent(depth=depth, seed=params["seed"])
+        return ExpectimaxAgent(depth=params.get("depth", 3), seed=params["seed"])
     from .mcts import MCTSAgent
     if params.get("time") is None and params.get("iters") is None:
         params["time"] = 1.0
