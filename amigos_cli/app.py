@@ -11,9 +11,29 @@ from __future__ import annotations
 import sys
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
 from amigos_cli.commands import bridge, cards, match, replay, resume, show, tournament
+
+def _plain_flags(params):
+    """Show on/off options (``--json``, ``--help``, ...) as plain flags in the help: Typer's rich help
+    gives them a ``<bool>`` type, as if they took a value, which they refuse."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx):
+        return _plain_flags(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx):
+        return _plain_flags(super().get_params(ctx))
+
 
 app = typer.Typer(
     name="amigos",
@@ -21,12 +41,13 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    cls=_Group,
 )
 
 COMMANDS = {"cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
             "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament}
 for _name, _function in COMMANDS.items():
-    app.command(_name)(_function)
+    app.command(_name, cls=_Command)(_function)
 
 
 def error_line(exc: BaseException) -> str:

@@ -17,6 +17,9 @@ from amigos.text import essences_text
 
 from .views.board import board
 
+#: How many cards ``c NAME`` prints in full; the names of any others follow.
+CARD_MATCHES = 4
+
 HELP = ("Type the number of your choice.  h: hint from the AI   u: undo to your previous decision   "
         "s: save   q: save and quit   c NAME: a card's text   ?: this help")
 
@@ -103,12 +106,15 @@ class Human:
         if answer.startswith("c ") or answer.startswith("? "):
             self._card_text(answer[2:].strip())
             return None
+        if answer == "c":
+            self.console.print("Type c and a card's name (or part of it), e.g. c fire dragon.", style="yellow")
+            return None
         if answer.isdigit():
             i = int(answer)
             if 1 <= i <= len(groups):
                 return groups[i - 1]
-        self.console.print(f"'{escape(answer)}' is not a choice: type a number from 1 to {len(groups)} "
-                           "(or ? for help).", style="yellow")
+        numbers = "1, the only choice here" if len(groups) == 1 else f"a number from 1 to {len(groups)}"
+        self.console.print(f"'{escape(answer)}' is not a choice: type {numbers} (or ? for help).", style="yellow")
         return None
 
     def _choose_variant(self, state, variants):
@@ -127,12 +133,20 @@ class Human:
             self.console.print(f"Type a number from 1 to {len(variants)}, or 0 to go back.", style="yellow")
 
     def _card_text(self, name: str) -> None:
+        """The text of the cards whose name contains ``name`` (an exact name first): at most
+        `CARD_MATCHES` of them, then the names of the others, if any."""
         from amigos import cards as C
-        matches = [c for c in C.CARDS if name.lower() in c.name.lower() or name.lower() == c.id]
+        needle = name.lower()
+        matches = [c for c in C.CARDS if needle in c.name.lower() or needle == c.id]
+        matches.sort(key=lambda c: c.name.lower() != needle)  # stable: otherwise in the table's order
         if not matches:
             self.console.print(f"No card named '{escape(name)}'.", style="yellow")
-        for c in matches[:3]:
+        for c in matches[:CARD_MATCHES]:
             self.console.print(Text(c.name, style="bold") + Text(": " + c.text))
+        if len(matches) > CARD_MATCHES:
+            rest = matches[CARD_MATCHES:]
+            self.console.print(Text(f"(and {len(rest)} more: {', '.join(c.name for c in rest)}; "
+                                    "be more specific)", style="dim"))
 
 
 def _group_text(state, group) -> str:

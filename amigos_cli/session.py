@@ -36,11 +36,34 @@ SECRET = {amigos.actions.CHOOSE_MAGE: "chose a mage", amigos.actions.DRAFT_PICK:
 
 
 def check_spec(spec: str) -> str:
-    """A player spec: ``human`` or an agent spec (raises `SpecError` for a bad one)."""
+    """A player spec: ``human`` or an agent spec (raises `SpecError` for a bad one).
+
+    The agent is built too, so that whatever its constructor refuses is refused here, before a command
+    prints anything (building one starts no search and no process)."""
     if spec.strip().lower() == HUMAN:
         return HUMAN
     parse_spec(spec)
+    make_agent(spec)
     return spec.strip()
+
+
+def history(record: dict) -> list[tuple[int, int, str]]:
+    """Every decision of a match record, in order, as ``(actor, action kind, text)``: the record replayed
+    through the engine (forced moves are not decisions and are not listed, as in play)."""
+    decisions = [d for g in record["games"] for d in g["decisions"]]
+    if not decisions:
+        return []
+    replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
+                       fmt="match" if record["best_of"] > 1 else "game",
+                       names=[p["name"] for p in record["players"]], ruleset=record.get("ruleset", "official"))
+    out = []
+    for actor, step, *_ in decisions:
+        replay.to_act()
+        state = replay.state
+        action = amigos.action_from_json(state, step)
+        out.append((actor, action[0], amigos.action_text(state, action)))
+        replay.decide(action, stamp=False)
+    return out
 
 
 def default_path(seed: int) -> Path:
@@ -71,6 +94,7 @@ class Session:
         self.humans = [s == HUMAN for s in specs]
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
         self.chosen = None  # the action of the decision being made, noted for the "move" event
+        self.rebuild_logs()  # a resumed match: what was played before
         self.controllers = []
         for seat, spec in enumerate(specs):
             if spec == HUMAN:
@@ -79,6 +103,25 @@ class Session:
             else:
                 self.controllers.append(_Thinking(make_agent(spec, seed=derive_seed(match.record["seed"], "seat", seat)),
                                                   console, self.names[seat], quiet or not any(s == HUMAN for s in specs)))
+
+    def note(self, p: int, kind: int | None, text: str) -> None:
+        """Log a decision of player ``p`` in full, and for each person as they may know it."""
+        who = self.names[p]
+        line = f"{who}: {text}"
+        secret = SECRET.get(kind)
+        hidden = f"{who} {secret}" if secret else line  # as p's rivals see it
+        self.log.append(line)
+        for seat, seen in self.seen.items():
+            seen.append(line if seat == p else hidden)
+
+    def rebuild_logs(self) -> None:
+        """The logs from the match record (on resume, and after an undo took decisions back).  The
+        lists are emptied in place: each person's controller holds theirs."""
+        self.log.clear()
+        for seen in self.seen.values():
+            seen.clear()
+        for actor, kind, text in history(self.match.record):
+            self.note(actor, kind, text)
 
     def title(self) -> str:
         m = self.match
@@ -104,9 +147,12 @@ class Session:
                 return play(self.match, seats, on_event=self.event, save=self.save)
             except UndoRequested:
                 self.undo()
-            except (QuitRequested, KeyboardInterrupt):
+            except QuitRequested:
                 self.save()
-                raise QuitRequested() from None
+                raise
+            except KeyboardInterrupt:
+                self.save()
+                raise Interrupted() from None
 
     def undo(self) -> None:
         seats = [i for i, h in enumerate(self.humans) if h]
@@ -122,24 +168,21 @@ class Session:
         record["status"] = "unfinished"
         record["result"] = None
         self.match = Match.from_record(record)
+        self.rebuild_logs()
         self.save()
         self.console.print("Undone.", style="green")
 
     def event(self, kind: str, data: dict) -> None:
         if kind == "move":
             p = data["player"]
-            who = self.names[p]
-            line = f"{who}: {data['text']}"
-            secret = SECRET.get(self.chosen[0]) if self.chosen is not None else None
-            hidden = f"{who} {secret}" if secret else line  # as p's rivals see it
+            self.note(p, self.chosen[0] if self.chosen is not None else None, data["text"])
             self.chosen = None
-            self.log.append(line)
-            for seat, seen in self.seen.items():
-                seen.append(line if seat == p else hidden)
             if not self.humans[p] and not self.quiet:
                 info = data.get("info") or {}
                 extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""
-                shown = hidden if any(self.humans) else line
+                shown = self.log[-1]
+                if any(self.humans):  # as the people at the table know it
+                    shown = self.seen[self.humans.index(True)][-1]
                 self.console.print(Text(shown, style="magenta") + Text(extra, style="dim"))
         elif kind == "game_over":
             result = data["result"]
@@ -166,6 +209,10 @@ class Session:
                                             f"{max(result['score'])}-{min(result['score'])}.", style="bold green"))
             else:
                 self.console.print(result_text(self.match.state, self.names))
+
+
+class Interrupted(QuitRequested):
+    """Ctrl-C stopped the match; the file is saved."""
 
 
 class _Noted:

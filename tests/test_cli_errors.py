@@ -7,6 +7,7 @@ the prompt) is printed as it is, never read as rich markup.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import pytest
@@ -145,3 +146,24 @@ def test_tournament_with_markup_in_the_folder(tmp_path, capsys):
     assert f"Results in {out_dir}/" in _flat(out)
     assert (out_dir / "summary.json").exists()
     shutil.rmtree(out_dir)
+
+
+# -- help ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv,flags", [(["--help"], ["--help"]), (["show", "--help"], ["--json", "--help"]),
+                                        (["replay", "--help"], ["--json"]),
+                                        (["tournament", "--help"], ["--gauntlet", "--resume", "--card-stats"])])
+def test_help_shows_on_off_options_as_plain_flags(argv, flags, capsys):
+    """No ``<bool>`` after a flag: ``--json true`` is refused, so the help must not suggest a value."""
+    code, out, err = run_main(argv, capsys)
+    assert code == 0, err
+    assert "<bool>" not in out
+    for flag in flags:
+        assert re.search(re.escape(flag) + r"\s", out), flag
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "resume"])
+def test_help_names_the_file_argument(command, capsys):
+    code, out, err = run_main([command, "--help"], capsys)
+    assert code == 0 and "FILE" in out and "{file}" not in out

@@ -96,7 +96,7 @@ def test_match_runs_unattended_and_prints_the_results(match_run):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     out = result.stdout
-    assert "Match 3, standard: Player 1 (random) vs Player 2 (greedy); saving to m.amigos" in out
+    assert "Best-of-three match, seed 3, standard: Player 1 (random) vs Player 2 (greedy); saving to m.amigos" in out
     m = load(path)
     assert m.is_over() and m.record["best_of"] == 3
     names = [p["name"] for p in m.record["players"]]
@@ -135,7 +135,7 @@ def test_the_cli_match_is_the_library_match(match_run):
 def test_play_runs_a_single_game(folder):
     result = amigos_cmd("play", "--p1", "random", "--p2", "greedy", "--seed", "3", "--save", "g.amigos", cwd=folder)
     assert result.returncode == 0, result.stderr
-    assert "Game 3, standard: Player 1 (random) vs Player 2 (greedy)" in result.stdout
+    assert "Single game, seed 3, standard: Player 1 (random) vs Player 2 (greedy)" in result.stdout
     m = load(folder / "g.amigos")
     assert m.is_over() and m.record["best_of"] == 1 and len(m.record["games"]) == 1
     assert "game 1" in result.stdout and "game 2" not in result.stdout
@@ -456,3 +456,144 @@ def test_end_of_input_saves_and_exits_cleanly(folder):
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Resume with: amigos resume e.amigos" in result.stdout
     assert not load(folder / "e.amigos").is_over()
+
+
+# -- the usability audit's findings (/tmp/ux/REPORT.md): each test failed before its fix -----------------------
+
+
+def _strings(data) -> set:
+    """Every string anywhere in a JSON value."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(_strings(v) for v in data.values()), set(data))
+    if isinstance(data, list):
+        return set().union(set(), *(_strings(v) for v in data))
+    return set()
+
+
+def _person_against_ai(path: Path, decisions: int) -> Match:
+    """A person (player 1) against ``greedy`` (player 2), who chooses its mage first (the audit's seed); the
+    first ``decisions`` decisions made at random."""
+    import random
+    match = Match.new(3859974119, ["human", "greedy"], fmt="game", names=["You", "Player 2 (greedy)"])
+    rng = random.Random(1)
+    for _ in range(decisions):
+        match.to_act()
+        match.decide(rng.choice(match.state.legal_actions()))
+    from matches.record import save
+    save(match, path)
+    return match
+
+
+def test_replay_json_of_a_persons_match_hides_the_ai_s_secret_mage(folder):
+    path = folder / "p.amigos"
+    match = _person_against_ai(path, 1)
+    (actor, step), = [d[:2] for d in match.record["games"][0]["decisions"]]
+    assert actor == 1 and step["__type__"] == "ChooseMage"
+    state = match.state
+    hidden = [c for e, c in enumerate(state.cards) if state.owner[e] == 1 and c.kind == amigos.cards.MAGE]
+    assert any(c.name == step["mage_name"] for c in hidden)
+    result = CliRunner().invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data == json.loads(json.dumps(state.observation(0)))  # what the person may see
+    strings = _strings(data)
+    for c in hidden:
+        assert c.id not in strings and c.name not in strings
+    assert "Choose" not in result.output
+
+
+def test_replay_json_of_a_persons_match_hides_the_ai_s_hand_and_deck(folder):
+    from amigos_cli.commands.replay import position
+    path = folder / "p.amigos"
+    _person_against_ai(path, 40)
+    for to in (None, 12, 30):
+        state = position(load(path), 1, to)[0]
+        secret = [c for e, c in enumerate(state.cards[:state.n_art])
+                  if state.owner[e] == 1 and state.loc[e] in (amigos.state.HAND, amigos.state.DECK)]
+        mine = [c for e, c in enumerate(state.cards[:state.n_art])
+                if state.owner[e] == 0 and state.loc[e] == amigos.state.HAND]
+        assert secret and (mine or to is not None)
+        args = [] if to is None else ["--game", "1", "--to", str(to)]
+        data = json.loads(CliRunner().invoke(app, ["replay", str(path), "--json", *args]).output)
+        assert data["player"] == 0
+        strings = _strings(data)
+        for c in secret:
+            assert c.id not in strings and c.name not in strings
+        assert all(c.id in strings for c in mine), "your own hand is there"
+        # the text view shows the same side
+        text = CliRunner().invoke(app, ["replay", str(path), *args], env={"COLUMNS": "200"}).output
+        assert "Your hand:" in text and all(c.name not in text for c in secret)
+
+
+def test_replay_of_ai_games_names_whose_hand_it_shows(match_run):
+    _, path = match_run
+    result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Your hand" not in result.output and "Player 1 (random)'s hand:" in result.output
+
+
+def test_show_says_you_win(folder, capsys):
+    from ai.agents import make_agent
+    from matches.match import play
+    from matches.record import save
+    for seed in range(1, 40):
+        match = Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI (random)"])
+        play(match, [make_agent("greedy", seed=seed), make_agent("random", seed=seed)])
+        if match.record["result"]["winner"] == 0:
+            break
+    assert match.record["result"]["winner"] == 0
+    save(match, folder / "w.amigos")
+    code, out, err = run_main(["show", str(folder / "w.amigos")], capsys)
+    assert code == 0, err
+    assert "You win the game." in out and "You wins" not in out
+
+
+def test_ctrl_c_at_the_prompt_saves_prints_the_resume_command_and_exits_130(folder):
+    """As ``tournament`` does, and unlike ``q``, which is no interruption (exit 0)."""
+    path = folder / "i.amigos"
+    proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "play", "--p1", "human", "--p2", "random",
+                             "--seed", "7", "--save", "i.amigos"], cwd=folder, env=ENV, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(1.0)  # at the first prompt, waiting for input
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Saved to i.amigos. Resume with: amigos resume i.amigos" in out
+    assert "Traceback" not in err
+    assert not load(path).is_over()
+
+
+def test_an_agent_refused_when_built_is_refused_before_anything_is_printed(folder, capsys, monkeypatch):
+    """Any `SpecError` an agent raises when built (not only `parse_spec`'s) comes before the header."""
+    import ai.agents
+    from ai.agents import SpecError
+
+    def refuse(**params):
+        raise SpecError("expectimax refuses these settings")
+
+    monkeypatch.setattr(ai.agents, "ExpectimaxAgent", refuse)
+    code, out, err = run_main(["play", "--p1", "random", "--p2", "expectimax:depth=2", "--seed", "1",
+                               "--save", str(folder / "x.amigos")], capsys)
+    assert_one_line_error(code, err, "refuses these settings")
+    assert out == ""
+    assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize("spec", ["expectimax:depth=0", "mcts:iters=0", "mcts:iters=-5", "mcts:time=-1",
+                                  "mcts:iters=50,workers=0"])
+def test_nonsense_agent_values_are_refused_before_anything_is_printed(spec, folder, capsys):
+    code, out, err = run_main(["play", "--p1", "random", "--p2", spec, "--seed", "1",
+                               "--save", str(folder / "x.amigos")], capsys)
+    assert_one_line_error(code, err, "agent parameter")
+    assert out == ""
+    assert os.listdir(folder) == []

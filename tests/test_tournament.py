@@ -480,3 +480,37 @@ def test_cli_unbuildable_agent_creates_no_folder(tmp_path):
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert not out.exists()
+
+
+def test_cli_ctrl_c_while_summing_up_prints_the_resume_command(tmp_path, monkeypatch, capsys):
+    """Stopped after the last game, before the summary (the usability audit's finding 9): exit 130 with the
+    command that continues, which then writes the summary."""
+    from amigos_cli import app as app_module
+    out = tmp_path / "T"
+    argv = ["tournament", "--agent", "random", "--agent", "random", "--games", "2", "--seed", "4", "--out", str(out)]
+    real = T.write_summary
+
+    def interrupted(folder):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(T, "write_summary", interrupted)
+    monkeypatch.setattr(sys, "argv", ["amigos", *argv])  # the command prints its own arguments back
+    with pytest.raises(SystemExit) as exit_info:
+        app_module.main(argv)
+    assert exit_info.value.code == 130
+    printed = " ".join(capsys.readouterr().out.split())
+    assert f"Stopped. Finished games are kept in {out}/; continue with:" in printed
+    assert f"amigos tournament {' '.join(argv[1:])} --resume" in printed
+    assert not (out / "summary.json").exists()
+    monkeypatch.setattr(T, "write_summary", real)
+    with pytest.raises(SystemExit) as exit_info:
+        app_module.main(argv + ["--resume"])
+    assert exit_info.value.code == 0
+    assert (out / "summary.json").exists() and "Final standings" in capsys.readouterr().out
+
+
+def test_cli_help_gives_the_default_folder(capsys):
+    from amigos_cli import app as app_module
+    with pytest.raises(SystemExit):
+        app_module.main(["tournament", "--help"])
+    assert "tournament-SEED" in " ".join(capsys.readouterr().out.split())

@@ -508,3 +508,124 @@ def test_quit_in_a_terminal_then_resume_to_the_end(tmp_path):
     # a finished match does not resume
     code, text, _ = run_in_pty(["resume", str(path)], lambda kind, n: "q", timeout=60)
     assert code == 2 and "finished" in text
+
+
+# -- the usability audit's findings (/tmp/ux/REPORT.md, 2024): each test failed before its fix ------------------
+
+def test_undo_rewinds_the_last_moves(tmp_path):
+    """After ``u`` the log of the last moves is the one of the position undone to, not the undone moves."""
+    seen = {}  # number of decisions -> your log at that prompt
+    plan = {}
+
+    def answer(session, prompt):
+        if prompt != "Your choice: ":
+            return "1"
+        decisions = _decisions(session)
+        log = list(session.seen[0])
+        if "undone_at" in plan:
+            plan["after"] = (len(decisions), log)
+            return "q"
+        seen.setdefault(len(decisions), log)
+        mine = [i for i, d in enumerate(decisions) if d[0] == 0]
+        if len(mine) >= 3 and decisions[-1][0] == 1:  # the AI has replied to our third decision
+            plan["undone_at"] = len(decisions)
+            return "u"
+        return "1"
+
+    session, out = _session(tmp_path, answer)
+    with pytest.raises(QuitRequested):
+        session.run()
+    count, log = plan["after"]
+    assert count < plan["undone_at"]
+    assert log == seen[count], "the log is back where it was at that decision"
+    assert len(log) == count
+    after = " ".join(out.getvalue().split("Undone.")[1].split())  # the screen shown after the undo
+    assert "Last: " + " / ".join(seen[count][-3:]) + " " in after
+
+
+def test_resume_shows_the_last_moves_as_the_person_knew_them(tmp_path):
+    """A resumed session's logs are rebuilt from the file: the person's (with the rival's secret draft
+    picks hidden) and the full one."""
+    match, before = _prompts(tmp_path, ["random", "human"], ["Player 1 (random)", "You"], quit_at=6, variant="draft")
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    resumed = Session(load(tmp_path / "secret.amigos"), tmp_path / "secret.amigos", console,
+                      ask=lambda prompt: "q")
+    decisions = _decisions_of(match)
+    assert len(resumed.seen[1]) == len(resumed.log) == len(decisions)
+    picks = 0
+    for (actor, step), line, full in zip(decisions, resumed.seen[1], resumed.log):
+        if step["__type__"] == "DraftPick":
+            picks += 1
+            who = "Player 1 (random)" if actor == 0 else "You"
+            assert full == f"{who}: Draft {step['artifact_name']}"
+            assert line == (f"{who} drafted a card" if actor == 0 else full)
+    assert picks >= 4
+    with pytest.raises(QuitRequested):
+        resumed.run()
+    screen = " ".join(out.getvalue().split())
+    assert "Last: " + " / ".join(resumed.seen[1][-3:]) in screen
+    assert "Player 1 (random): Draft" not in screen and "Player 1 (random): Choose" not in screen
+    # the screen before quitting showed the same last moves
+    assert " / ".join(resumed.seen[1][-3:]) in " ".join(before[-1].split())
+
+
+def test_the_draft_screen_lists_your_drafted_cards_only():
+    state = G.draft_position()
+    viewer = state.current_player()
+    mine = [c.name for e, c in enumerate(state.cards[:state.n_art])
+            if state.loc[e] == amigos.state.DECK and state.owner[e] == viewer]
+    theirs = [c.name for e, c in enumerate(state.cards[:state.n_art])
+              if state.loc[e] == amigos.state.DECK and state.owner[e] != viewer]
+    assert mine and theirs
+    text = G.render(board(state, viewer, G.NAMES, [], "Game 1"))
+    assert "Your drafted cards: " + ", ".join(mine) in text
+    for name in theirs:
+        assert name not in text
+
+
+def _choose_first_position(seed: int = 7):
+    first = amigos.new_game(seed)
+    artifacts = [c.id for c in first.cards[:first.n_art]]
+    state = amigos.next_game(seed + 1, [amigos.cards.MAGES[0].id, amigos.cards.MAGES[1].id], artifacts, 0, True)
+    assert state.phase == amigos.state.SETUP_CHOOSE_FIRST
+    return state
+
+
+def test_nobody_is_first_player_before_the_choice_and_piles_carry_names():
+    state = _choose_first_position()
+    text = G.render(board(state, state.current_player(), G.NAMES, [], "Game 2 of a best of 3"))
+    assert "[first player]" not in text
+    assert "You took: nothing yet" in text and "AI (random) took: nothing yet" in text
+    assert "taken by player" not in text
+    state.apply(state.legal_actions()[0])
+    text = G.render(board(state, state.current_player(), G.NAMES, [], "Game 2 of a best of 3"))
+    assert text.count("[first player]") == 1
+
+
+def test_card_text_names_every_match(position):
+    state, groups, single, _ = position
+    human, state, ask, out = _human(["c dragon", "c", str(single)], state.clone())
+    human.select(state)
+    text = " ".join(out.getvalue().split())
+    dragons = [c.name for c in amigos.cards.CARDS if "dragon" in c.name.lower()]
+    assert len(dragons) > 4
+    for name in dragons:
+        assert name in text
+    assert f"(and {len(dragons) - 4} more: " in text and "be more specific" in text
+    assert "Type c and a card's name" in text and "'c' is not a choice" not in text
+
+
+def test_card_text_puts_an_exact_name_first(position):
+    state, groups, single, _ = position
+    human, state, ask, out = _human(["c hawk", str(single)], state.clone())
+    human.select(state)
+    assert "Hawk: " in out.getvalue()
+
+
+def test_one_choice_is_not_a_range(position):
+    state, groups, single, _ = position
+    human, state, ask, out = _human([], state.clone())
+    assert human._interpret(state, groups[:1], "2") is None
+    text = " ".join(out.getvalue().split())
+    assert "from 1 to 1" not in text and "'2' is not a choice: type 1, the only choice here" in text

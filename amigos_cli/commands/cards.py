@@ -49,7 +49,7 @@ def single(chosen: list[dict], name: str | None) -> dict | None:
 def cards(
     name: Annotated[
         Optional[str],
-        typer.Argument(help="Show only components whose name or id contains this (any case)."),
+        typer.Argument(help="Show only components whose name or id contains this (any case).", metavar="NAME"),
     ] = None,
     kind: Annotated[
         Optional[str],

@@ -14,7 +14,7 @@ from matches.match import Match
 
 from ..errors import CliUsageError
 from ..human import QuitRequested
-from ..session import HUMAN, Session, check_spec, default_path, new_seed, resume_hint
+from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new_seed, resume_hint
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
@@ -55,18 +55,24 @@ def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path) -> None:
     names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
     match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names)
     console = Console()
-    console.print(f"{'Match' if fmt == 'match' else 'Game'} {seed}, {variant.replace('_', ' ')}: "
-                  f"{escape(names[0])} vs {escape(names[1])}; saving to {escape(str(path))}")
+    console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
+                  f"{variant.replace('_', ' ')}: {escape(names[0])} vs {escape(names[1])}; "
+                  f"saving to {escape(str(path))}")
     run_session(match, path, console)
 
 
 def run_session(match: Match, path: Path, console: Console) -> None:
+    """Play ``match`` saving to ``path``.  On ``q`` or the end of input the resume command is printed and
+    the exit code is 0; on Ctrl-C the same, with exit code 130 (as every interrupted command)."""
     session = Session(match, path, console)
     try:
         session.run()
-    except QuitRequested:
+    except QuitRequested as stop:
+        interrupted = isinstance(stop, Interrupted)
+        if interrupted:
+            console.print()  # off the line where the terminal echoed ^C
         console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}")
-        raise typer.Exit(0)
+        raise typer.Exit(130 if interrupted else 0)
 
 
 def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",

@@ -15,6 +15,7 @@ from matches.match import Match
 from matches.record import MatchFileError, load
 
 from ..errors import CliUsageError
+from ..session import HUMAN
 from ..views.board import board
 
 
@@ -44,17 +45,33 @@ def position(match: Match, game: int | None, to: int | None):
     return partial.state, k, n
 
 
-def replay(file: Annotated[Path, typer.Argument(help="The match file.")],
+def viewer_of(match: Match) -> tuple[int, bool]:
+    """Whose side a replay shows, and whether that is a person's: the first person in the match (so
+    a person never sees the hidden cards of the AI they play), or player 1 in a match of AIs."""
+    specs = [p["spec"] for p in match.record["players"]]
+    people = [p for p, spec in enumerate(specs) if spec == HUMAN]
+    return (people[0], True) if people else (0, False)
+
+
+def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")],
            game: Annotated[Optional[int], typer.Option("--game", help="Which game (default the last).")] = None,
            to: Annotated[Optional[int], typer.Option("--to", help="After this many decisions (default all).")] = None,
-           as_json: Annotated[bool, typer.Option("--json", help="Print the protocol's get_state form.")] = False) -> None:
-    """Show the position after any decision of a match file."""
+           as_json: Annotated[bool, typer.Option(
+               "--json", help="Print the protocol's get_state form; in a match with a person, what that person "
+                              "may see instead (the engine's observation), as the board shows.")] = False) -> None:
+    """Show the position after any decision of a match file.
+
+    The board is seen from a person's seat when the match has one (their hand, not the AI's), else from
+    player 1's.  --json follows the same rule: the whole state (the protocol's get_state form) only for
+    a match of AIs, otherwise the person's observation, which holds no hidden card of the rival."""
     match = load(file)
     state, k, n = position(match, game, to)
+    viewer, person = viewer_of(match)
     console = Console()
     if as_json:
-        console.print_json(json.dumps(amigos.dump_state(state)))
+        data = state.observation(viewer) if person else amigos.dump_state(state)
+        console.print_json(json.dumps(data))
         return
     names = [p["name"] for p in match.record["players"]]
-    viewer = 0 if match.record["players"][0]["spec"] == "human" or match.record["players"][1]["spec"] != "human" else 1
-    console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions"))
+    you = person and names[viewer] == "You"
+    console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions", you=you))

@@ -15,7 +15,7 @@ from ..errors import CliUsageError
 from .match import run_session
 
 
-def resume(file: Annotated[Path, typer.Argument(help="The match file.")]) -> None:
+def resume(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")]) -> None:
     """Continue an unfinished match."""
     match = load(file)
     if match.is_over():

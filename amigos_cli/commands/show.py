@@ -13,6 +13,8 @@ from rich.table import Table
 
 from matches.record import load
 
+from ..views.board import wins
+
 
 def summary(match) -> dict:
     record = match.record
@@ -29,7 +31,7 @@ def summary(match) -> dict:
             "updated_at": record.get("updated_at"), "redraft": match.redraft_picks()}
 
 
-def show(file: Annotated[Path, typer.Argument(help="The match file.")],
+def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")],
          as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False) -> None:
     """Summarise a match: players, games, scores, winner, length."""
     match = load(file)
@@ -58,8 +60,8 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.")],
             console.print("Shared victory." if data["best_of"] == 1 else
                           f"Match drawn {result['score'][0]}-{result['score'][1]}.")
         elif data["best_of"] == 1:
-            console.print(f"{names[result['winner']]} wins the game.")
+            console.print(f"{wins(names[result['winner']])} the game.")
         else:
-            console.print(f"{names[result['winner']]} wins the match {max(result['score'])}-{min(result['score'])}.")
+            console.print(f"{wins(names[result['winner']])} the match {max(result['score'])}-{min(result['score'])}.")
     else:
         console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {escape(str(file))}")

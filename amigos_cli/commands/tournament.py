@@ -50,7 +50,9 @@ def tournament(
     variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
     jobs: Annotated[int, typer.Option("--jobs", help="Parallel processes.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed: same seed, same schedule.")] = 0,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the match files and the summary.")] = None,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="Folder for the match files and the summary (default tournament-SEED, "
+                      "e.g. tournament-0).")] = None,
     gauntlet: Annotated[bool, typer.Option("--gauntlet", help="The first agent against each other one.")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Continue a killed tournament in --out.")] = False,
     card_stats: Annotated[bool, typer.Option("--card-stats", help="Report win rates by card.")] = False,
@@ -79,6 +81,12 @@ def tournament(
     def view():
         return Group(progress, standings_table(T.standings(agent, outcomes)))
 
+    def stopped():
+        console.print()  # the live view leaves the cursor at the end of its table
+        console.print(f"Stopped. Finished games are kept in {escape(str(out))}/; continue with:")
+        console.print("  " + escape(command), soft_wrap=True, highlight=False)
+        return typer.Exit(130)
+
     try:
         with Live(view(), console=console, refresh_per_second=4) as live:
             def on_result(result, done, total_):
@@ -96,11 +104,12 @@ def tournament(
             progress.update(task, completed=total)
             live.update(view())
     except KeyboardInterrupt:
-        console.print(f"Stopped. Finished games are kept in {escape(str(out))}/; continue with:")
-        console.print("  " + escape(command), soft_wrap=True, highlight=False)
-        raise typer.Exit(130)
+        raise stopped() from None
     console.print()
-    rows = T.write_summary(out)
-    console.print(standings_table(rows, title=f"Final standings ({escape(str(out))}/summary.json, summary.csv)"))
-    if card_stats:
-        console.print(card_table(T.card_stats(out)))
+    try:  # every game is played; the summary is rebuilt from the files, by --resume too if stopped here
+        rows = T.write_summary(out)
+        console.print(standings_table(rows, title=f"Final standings ({escape(str(out))}/summary.json, summary.csv)"))
+        if card_stats:
+            console.print(card_table(T.card_stats(out)))
+    except KeyboardInterrupt:
+        raise stopped() from None

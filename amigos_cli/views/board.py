@@ -14,7 +14,7 @@ from rich.text import Text
 
 from amigos import cards as C
 from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
-                          MONUMENT_DECK, PHASE_NAMES, SETUP_REDRAFT)
+                          MONUMENT_DECK, PHASE_NAMES, SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT)
 
 STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")
 LETTERS = "ELCDG"
@@ -54,7 +54,7 @@ def player_panel(state, p: int, viewer: int, names: list[str]) -> Table:
     head = Text()
     head.append(f"{names[p]}", style="bold underline" if p == viewer else "bold")
     head.append(f"  {vp[p]} VP", style="bold magenta")
-    if state.fp == p:
+    if state.fp == p and state.phase != SETUP_CHOOSE_FIRST:  # not before someone chose who starts
         head.append("  [first player]", style="cyan")
     if state.passed[p]:
         head.append("  passed", style="dim")
@@ -83,7 +83,7 @@ def player_panel(state, p: int, viewer: int, names: list[str]) -> Table:
     return table
 
 
-def centre(state) -> Table:
+def centre(state, names: list[str]) -> Table:
     loc, cards = state.loc, state.cards
     table = Table.grid(padding=(0, 1))
     mons = [cards[e].name for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.MONUMENT]
@@ -97,8 +97,7 @@ def centre(state) -> Table:
         table.add_row(Text(f"Face up for the redraft ({len(face_up)} left): " + ", ".join(face_up), style="yellow"))
         for p in range(state.np):
             taken = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and state.owner[e] == p]
-            table.add_row(Text(f"  taken by {'player ' + str(p + 1)}: " + (", ".join(taken) or "nothing yet"),
-                               style="yellow"))
+            table.add_row(Text(f"  {names[p]} took: " + (", ".join(taken) or "nothing yet"), style="yellow"))
     return table
 
 
@@ -106,9 +105,11 @@ def _cost(v) -> str:
     return " ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) or "free"
 
 
-def hand_view(state, viewer: int) -> Text:
+def hand_view(state, viewer: int, whose: str = "Your") -> Text:
+    """The viewer's hand with costs, and in setup their draft packet, the cards they drafted so far and
+    their mage options; ``whose`` begins each label ("Your", or "Ann's" for a replay of an AI's seat)."""
     loc, owner, cards = state.loc, state.owner, state.cards
-    t = Text("Your hand: ", style="bold")
+    t = Text(f"{whose} hand: ", style="bold")
     hand = [e for e in range(state.n_art) if loc[e] == HAND and owner[e] == viewer]
     for i, e in enumerate(hand):
         if i:
@@ -120,24 +121,28 @@ def hand_view(state, viewer: int) -> Text:
         t.append("empty", style="dim")
     packet = [cards[e].name for e in range(state.n_art) if loc[e] == DRAFTING and owner[e] == viewer]
     if packet:
-        t.append("\nYour draft packet: " + ", ".join(packet), style="yellow")
+        t.append(f"\n{whose} draft packet: " + ", ".join(packet), style="yellow")
+    if state.phase == SETUP_DRAFT:  # the drafted cards wait in the deck until the draft ends
+        drafted = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer]
+        t.append(f"\n{whose} drafted cards: " + (", ".join(drafted) or "none yet"), style="yellow")
     options = [cards[e].name for e in range(len(loc)) if loc[e] == BEING_CHOSEN and owner[e] == viewer]
     if options:
-        t.append("\nYour mage options: " + ", ".join(options), style="yellow")
+        t.append(f"\n{whose} mage options: " + ", ".join(options), style="yellow")
     return t
 
 
-def board(state, viewer: int, names: list[str], log: list[str] = (), title: str = "") -> Group:
-    """The whole screen for ``viewer``."""
+def board(state, viewer: int, names: list[str], log: list[str] = (), title: str = "", you: bool = True) -> Group:
+    """The whole screen for ``viewer``: their hand is "Your hand", or with ``you`` false (someone else
+    looking at the viewer's seat, as in a replay of AI games) "<name>'s hand"."""
     rival = [p for p in range(state.np) if p != viewer]
     head = Text(f"{title}  round {state.round}  {PHASE_NAMES[state.phase].lower().replace('_', ' ')}",
                 style="bold reverse")
     parts = [head]
     for p in rival:
         parts.append(player_panel(state, p, viewer, names))
-    parts.append(centre(state))
+    parts.append(centre(state, names))
     parts.append(player_panel(state, viewer, viewer, names))
-    parts.append(hand_view(state, viewer))
+    parts.append(hand_view(state, viewer, "Your" if you else f"{names[viewer]}'s"))
     if log:
         parts.append(Text("Last: " + " / ".join(log[-3:]), style="dim"))
     return Group(*parts)
