@@ -70,7 +70,7 @@ def action_text(state, a) -> str:
     if kind == A.GAIN:
         return f"Collect {essences_text(a[3])} from {name(a[2])}"
     if kind == A.SCRY_DECK:
-        return "Look at " + ("your artifact deck" if a[2] == 0 else "the monument deck")
+        return "Look at " + ("own artifact deck" if a[2] == 0 else "the monument deck")
     if kind == A.SCRY_ORDER:
         # The looked-at cards, top first, are the pending choice's (its player alone sees them).
         top = state.stack[-1] if state.stack else None
