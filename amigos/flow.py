@@ -233,11 +233,22 @@ def draw(s, p: int, n: int) -> int:
     if u > len(unknown):
         if not s.reference:
             must = tuple(unknown)
-        for e in pile:
-            loc[e] = DECK
-            order[e] = -1
+        reshuffle(s, p, pile)
     s.stack.append((P_DRAW, p, tuple(known), u, must))
     return d
+
+
+def reshuffle(s, p: int, pile: list) -> None:
+    """``p``'s discard pile (entities ``pile``) goes into their deck, order unknown.  Every card of it
+    was in view, so each rival now knows it is among ``p``'s hidden cards (`known_decks`, which
+    determinisation deals back to ``p``)."""
+    loc, order = s.loc, s.order
+    for e in pile:
+        loc[e] = DECK
+        order[e] = -1
+    if pile and s.np > 1:
+        seen = frozenset(s.cards[e].id for e in pile)
+        s.known_decks = tuple(k if q == p else k | seen for q, k in enumerate(s.known_decks))
 
 
 def resolve_draw(s, p: int, known: tuple, revealed: tuple) -> None:
@@ -264,9 +275,7 @@ def scry_begin(s, p: int, deck_type: int, count: int) -> None:
             if pile:
                 if not s.reference:
                     must = tuple(e for e in deck if order[e] < 0)
-                for e in pile:
-                    loc[e] = DECK
-                    order[e] = -1
+                reshuffle(s, p, pile)
                 deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
     else:
         deck = [e for e in range(len(loc)) if loc[e] == MONUMENT_DECK]

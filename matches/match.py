@@ -21,7 +21,7 @@ from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
 from amigos.rng import derive_seed
-from amigos.state import IN_PLAY
+from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT
 
 FORMAT = "amigos.match"
 VERSION = 2
@@ -47,6 +47,7 @@ class Match:
         self.state = None
         self.previous_state = None           # the final position of the previous game
         self.first_players: list[int] = []   # the first player of each game's round 1
+        self.redrafted = None                # each player's 8 artifacts (ids) from the redraft before game 2
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -179,6 +180,10 @@ class Match:
         game = self.record["games"][-1]
         if len(self.first_players) < self.game_number and state.round >= 1:
             self.first_players.append(state.fp)
+        if self.game_number == 2 and self.redrafted is None and state.phase not in (SETUP_CHOOSE_FIRST, SETUP_REDRAFT):
+            # The redraft is over: each knows the other's 8 (and nothing else has happened yet).
+            self.redrafted = [[c.id for c in state.cards[:state.n_art] if c.id in state.known_decks[1 - p]]
+                              for p in range(2)]
         if not state.is_terminal():
             return
         if game.get("result") is None:
@@ -219,10 +224,9 @@ class Match:
                 artifacts = [c.id for c in previous.cards[:previous.n_art]]
                 redraft = True
             else:
-                # The decks drafted before game 2 (each player knows the other's), not who owns what at
-                # its end: Sorcerer's Bestiary can move a Dragon to the rival.
-                artifacts = [[c.id for c in previous.cards[:previous.n_art] if c.id in previous.known_decks[1 - p]]
-                             for p in range(2)]
+                # The decks redrafted before game 2, not who owns what at its end: Sorcerer's Bestiary
+                # can move a Dragon to the rival.
+                artifacts = self.redrafted
                 redraft = False
             # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
             self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset)

@@ -259,7 +259,7 @@ BAD_RECORDS = {
                     "game 1, decision 10: decision by a player who was not to act"),
     "illegal mage choice": (_other_mage, None),
     "illegal redraft pick": (_redraft_retake, None),
-    "digest mismatch": (_set(["games", 0, "final_digest"], "0" * 32), "game 1, decision 126: final position digest"),
+    "digest mismatch": (_set(["games", 0, "final_digest"], "0" * 32), "game 1, decision 127: final position digest"),
     "winners differ": (_set(["games", 1, "result", "winners"], [0]), "game 2, decision 224: the recorded winners"),
     "game 3 missing but finished": (lambda r: r["games"].pop(), "says finished"),
     "game 2 seed not derived": (_set(["games", 1, "seed"], 12345), "game 2, decision 0: game seed"),
@@ -267,7 +267,7 @@ BAD_RECORDS = {
     "decision after the match": (lambda r: r["games"][2]["decisions"].append(r["games"][2]["decisions"][-1]),
                                  "game 3, decision 208: a decision after the end of its game"),
     "game ends earlier than the file says": (lambda r: r["games"][0]["decisions"].pop(),
-                                             "game 1, decision 125: the game does not end where the file says"),
+                                             "game 1, decision 126: the game does not end where the file says"),
     "unfinished but the game ended": (_set(["games", 2, "result"], None), "the file says unfinished"),
     "version 0": (_set(["version"], 0), "bad format version"),
     "version a string": (_set(["version"], "1"), "bad format version"),
@@ -424,7 +424,7 @@ def test_a_decision_after_the_end_of_a_game_is_refused(tmp_path, finished):
     def change(r):
         r["games"][0]["decisions"].append(r["games"][1]["decisions"].pop(0))
     path = write(tmp_path / "moved.amigos", _mutate(finished.record, change))
-    assert_refused(path, "game 1, decision 126")
+    assert_refused(path, "game 1, decision 127")
 
 
 # -- fuzzing -------------------------------------------------------------------------------------------
