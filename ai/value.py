@@ -68,8 +68,7 @@ def player_values(state, vp, hand, horizon: float) -> list:
     Essences on a player's components count as if in the pool (they can be taken into it at the next
     Collect), except on a place of power that scores them: there they are already points.  Counting
     the pool only made every "put essences on this" power (Necromancer, Ring of Midas, ...) look like
-    a pure loss while a rollout stopped before the next Collect (and essences a player leaves on a
-    component at a Collect are still theirs)."""
+    a pure loss, since a rollout stops before the next Collect."""
     n = state.np
     pool = state.pool
     have = pool[:5 * n]
