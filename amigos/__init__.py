@@ -19,7 +19,8 @@ from .text import action_text
 __version__ = "0.1.0"
 # Bumped whenever the same seed and decisions can give another game (match files record it):
 # 2 -- games end at the victory check of round 100 (was: stopped by the caller in round 101's Collect);
-#      games 2 and 3 of a first-game match deal the Places of Power on random sides.
+#      games 2 and 3 of a first-game match deal the Places of Power on random sides; essences on a
+#      returned magic item go back to the supply (official ruleset).
 RULES_VERSION = 2
 
 __all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "next_game", "build_state",
