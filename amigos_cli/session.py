@@ -93,7 +93,6 @@ class Session:
         self.names = [p["name"] for p in match.record["players"]]
         self.humans = [s == HUMAN for s in specs]
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
-        self.chosen = None  # the action of the decision being made, noted for the "move" event
         self.rebuild_logs()  # a resumed match: what was played before
         self.controllers = []
         for seat, spec in enumerate(specs):
@@ -143,8 +142,7 @@ class Session:
         self.save()
         while True:
             try:
-                seats = [_Noted(c, self) for c in self.controllers]
-                return play(self.match, seats, on_event=self.event, save=self.save)
+                return play(self.match, self.controllers, on_event=self.event, save=self.save)
             except UndoRequested:
                 self.undo()
             except QuitRequested:
@@ -175,8 +173,7 @@ class Session:
     def event(self, kind: str, data: dict) -> None:
         if kind == "move":
             p = data["player"]
-            self.note(p, self.chosen[0] if self.chosen is not None else None, data["text"])
-            self.chosen = None
+            self.note(p, data["action"][0], data["text"])
             if not self.humans[p] and not self.quiet:
                 info = data.get("info") or {}
                 extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""
@@ -213,23 +210,6 @@ class Session:
 
 class Interrupted(QuitRequested):
     """Ctrl-C stopped the match; the file is saved."""
-
-
-class _Noted:
-    """A seat's controller, whose every choice is noted in ``session.chosen`` (the match reports a move
-    only in words, and a secret one must be told apart)."""
-
-    def __init__(self, controller, session: Session):
-        self.controller = controller
-        self.session = session
-
-    def __getattr__(self, name):  # info, reseed: the controller's own, if it has them
-        return getattr(self.controller, name)
-
-    def select(self, state):
-        action = self.controller.select(state)
-        self.session.chosen = action
-        return action
 
 
 class _Thinking:

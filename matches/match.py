@@ -296,7 +296,7 @@ def play(match: Match, controllers: list, on_event=None, save=None) -> Match:
         info = getattr(controllers[p], "info", None)
         text = amigos.action_text(state, action)
         match.decide(action, think=think, info=info)
-        emit("move", {"player": p, "text": text, "think": think, "info": info})
+        emit("move", {"player": p, "action": action, "text": text, "think": think, "info": info})
         if save is not None:
             save(match)
         if match.game_number != before or match.is_over():
