@@ -9,8 +9,9 @@ Hidden from ``player``: the rival's hand, deck and draft packet (their size is p
 packets not yet opened, the rival's undecided mage options, the order of every deck (except the top
 cards ``player`` put back by scrying their own deck, or the monument deck when ``player`` scried it
 last).  Cards known to be the rival's (passed to them in the draft, or all eight in games 2 and 3 of
-a match) are dealt back among the rival's hidden places; the rest are drawn from the artifacts
-``player`` has not seen.
+a match) are dealt back among the rival's hidden places -- the draft packet ``player`` just passed
+only into the packet the rival now holds; the rest are drawn from the artifacts ``player`` has not
+seen.
 """
 
 from __future__ import annotations
@@ -59,6 +60,19 @@ class Determinizer:
         slots = iter(rival_places)  # ascending entity order
         self.slots = [(next(slots), where, who) for (where, who), count in sorted(counts.items())
                       for _ in range(count)]
+        # In a draft, the packet the next player picks from is the one ``player`` passed them
+        # (perhaps less the card they have kept already): it is dealt only cards of that packet.
+        self.packet_slots, self.packet_cards = [], []
+        passed = state.passed_packet[player] & set(known)
+        if passed:
+            step = 1 if state.draft_stage < 3 else -1
+            receiver = (player + step) % state.np
+            packet_slots = [slot for slot in self.slots if slot[1] == DRAFTING and slot[2] == receiver]
+            if 0 < len(packet_slots) <= len(passed):
+                self.packet_slots = packet_slots
+                self.slots = [slot for slot in self.slots if slot not in packet_slots]
+                self.packet_cards = [C.BY_ID[cid] for cid in sorted(passed)]
+                self.known_cards = [c for c in self.known_cards if c.id not in passed]
         # The rival's undecided mage options.
         rival_mages = [e for e in range(state.n_art, n) if cards[e].kind == C.MAGE and owner[e] != player
                        and loc[e] in (BEING_CHOSEN, OUT_OF_GAME)]
@@ -71,7 +85,7 @@ class Determinizer:
         # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
         self.forget_order = [e for e in range(n) if order[e] >= 0 and (
             (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
-        self.changes_cards = bool(self.slots or self.reserve or rival_mages)
+        self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or rival_mages)
 
     def deal(self, seed: int):
         """A copy of the state with the hidden cards dealt from ``seed``."""
@@ -82,6 +96,14 @@ class Determinizer:
         short = self.short
         drawn, rng = R.sample(rng, self.unseen, short + len(self.reserve))
         deal = self.known_cards + drawn[:short]
+        if self.packet_slots:
+            packet, rng = R.sample(rng, self.packet_cards, len(self.packet_slots))
+            deal += [c for c in self.packet_cards if c not in packet]
+            for (e, where, who), card in zip(self.packet_slots, packet):
+                loc[e] = where
+                owner[e] = who
+                order[e] = -1
+                cards[e] = card
         rng = R.shuffle(rng, deal)
         for e, where, who in self.slots:
             loc[e] = where

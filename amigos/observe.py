@@ -36,6 +36,7 @@ def observation(s, player: int) -> dict:
                                            if s.loc[e] == BEING_CHOSEN and s.owner[e] == p)
             entry["draft_packet"] = sorted(s.cards[e].id for e in range(s.n_art)
                                            if s.loc[e] == DRAFTING and s.owner[e] == p)
+            entry["passed_packet"] = sorted(s.passed_packet[p])
         if not mine:
             own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
             entry["known_artifacts"] = sorted(s.known_decks[player] - own)

@@ -124,6 +124,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.rng = 0
     s.auto_chance = auto_chance
     s.known_decks = tuple(frozenset() for _ in range(num_players))
+    s.passed_packet = tuple(frozenset() for _ in range(num_players))
     s.mon_seer = -1
     s._legal = s._groups = None
     return s
@@ -225,8 +226,11 @@ def draft_pick(s, p: int, e: int) -> None:
     half = 0 if s.draft_stage < 3 else 1
     step = 1 if half == 0 else -1
     held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
+    passed = [set() for _ in range(s.np)]
     for e2, q in held:
         s.owner[e2] = (q + step) % s.np
+        passed[q].add(s.cards[e2].id)
+    s.passed_packet = tuple(frozenset(k) for k in passed)
     s.draft_stage += 1
     s.mage_done = [False] * s.np
     _see_packets(s)
@@ -235,6 +239,7 @@ def draft_pick(s, p: int, e: int) -> None:
         for e2 in range(s.n_art):
             if s.loc[e2] == DRAFTING:
                 s.loc[e2] = DECK
+        s.passed_packet = tuple(frozenset() for _ in range(s.np))
         if s.draft_stage == 3:
             for e2 in range(s.n_art):
                 if s.loc[e2] == DRAFT_RESERVE:

@@ -68,8 +68,10 @@ class GameState:
         "cplayer", "cpass", "cpos", "item_picks", "draft_stage",
         # chance
         "rng", "auto_chance",
-        # match knowledge: per player, the rival artifacts known from a face-up redraft
-        "known_decks",
+        # knowledge: per player, the rival artifacts they know of (seen in a draft packet they passed
+        # on, a face-up redraft, a reshuffled discard pile); and the ids of the draft packet each
+        # player last passed on (what the rival now picks from), empty outside a draft's passing
+        "known_decks", "passed_packet",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1
         "mon_seer",
         # caches: this state's legal actions; a memo shared by every copy of the game (see `supply_of`)
@@ -115,6 +117,7 @@ class GameState:
         s.rng = self.rng
         s.auto_chance = self.auto_chance
         s.known_decks = self.known_decks
+        s.passed_packet = self.passed_packet
         s.mon_seer = self.mon_seer
         s._legal = self._legal
         s._groups = self._groups

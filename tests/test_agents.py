@@ -9,7 +9,7 @@ from ai.agents import SpecError, make_agent, parse_spec
 from amigos import actions as A
 from amigos import cards as C
 from amigos.determinize import determinize
-from amigos.state import DECK, HAND
+from amigos.state import DECK, DRAFTING, HAND, SETUP_DRAFT
 
 
 def test_specs_parse():
@@ -150,6 +150,48 @@ def test_determinisation_depends_only_on_the_observation(seed):
     p = state.current_player()
     assert determinize(state, p, 77).digest() == determinize(twin, p, 77).digest()
     assert determinize(state, p, 77).observation(p) == state.observation(p)
+
+
+def _ids(state, where, owner):
+    return {state.cards[e].id for e in range(state.n_art) if state.loc[e] == where and state.owner[e] == owner}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_in_a_draft_the_rival_picks_from_the_packet_passed_to_them(seed):
+    """A determinisation deals the rival's packet only from the cards ``p`` passed on (less the one the
+    rival may have kept already, which is in their deck), and keeps ``p``'s observation."""
+    rng = random.Random(seed)
+    state = amigos.new_game(seed, "draft")
+    constrained = 0
+    while state.phase == SETUP_DRAFT:
+        for p in range(2):
+            passed = state.passed_packet[p]
+            assert set(state.observation(p)["players"][p]["passed_packet"]) == passed
+            for k in range(4):
+                world = determinize(state, p, 10 * seed + k)
+                assert world.observation(p) == state.observation(p)
+                packet, deck = _ids(world, DRAFTING, 1 - p), _ids(world, DECK, 1 - p)
+                if passed:
+                    assert packet <= passed <= packet | deck
+                    constrained += 1
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert constrained > 20
+
+
+def test_in_a_draft_the_rival_s_pick_from_the_passed_packet_stays_hidden():
+    """Whichever card of the packet ``p`` passed the rival keeps, ``p``'s determinisations are the same."""
+    state = amigos.new_game(3, "draft")
+    state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])  # packets passed; player 0 picks first from player 1's packet
+    twins = []
+    for a in state.legal_actions():
+        twin = state.clone()
+        twin.apply(a)
+        twins.append(twin)
+    assert len({t.digest() for t in twins}) == len(twins) == 3
+    assert len({determinize(t, 1, 9).digest() for t in twins}) == 1
+    assert len({repr(t.observation(1)) for t in twins}) == 1
 
 
 @pytest.mark.parametrize("seed", [4, 6])
