@@ -9,7 +9,8 @@ match files.  Specs are strings, the same for every command::
     expectimax:depth=3
     mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=30,draft=1
                       (draft=1, the default: draft and redraft picks by a card-value table, which won
-                      6 of 8 draft best-of-three matches against draft=0, picks by search)
+                      6 of 8 draft best-of-three matches against draft=0, picks by search; and the
+                      chooser of games 2 and 3 names itself first player)
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the

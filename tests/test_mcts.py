@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import amigos
+from ai import make_agent
 from ai import mcts as M
 from amigos import actions as A
 from amigos.determinize import Determinizer
@@ -41,3 +44,18 @@ def test_a_reshuffled_discard_pile_stays_known_to_the_rival():
         world = deal(seed)
         rival = {world.cards[e].id for e in range(world.n_art) if world.owner[e] == 1 and world.loc[e] in (HAND, DECK)}
         assert {"vault", "crypt", "prism"} <= rival  # (the Hawk it held was never seen)
+
+
+@pytest.mark.parametrize("chooser", [0, 1])
+def test_the_chooser_makes_itself_first_player_unless_asked_to_search(chooser):
+    """In games 2 and 3 the loser of the last game names the first player: by default the search
+    names itself (`ai.mcts.MCTSAgent`, why); with ``draft=0`` it searches the choice."""
+    artifacts = [c.id for c in amigos.cards.ARTIFACTS[:16]]
+    state = amigos.next_game(5, [amigos.cards.MAGES[0].id, amigos.cards.MAGES[1].id], artifacts, chooser, True)
+    assert state.current_player() == chooser
+    agent = make_agent("mcts:iters=60,seed=2")
+    assert agent.select(state) == (A.CHOOSE_FIRST, chooser, chooser)
+    assert agent.info["iterations"] == 0
+    searched = make_agent("mcts:iters=60,seed=2,draft=0")
+    assert searched.select(state) in state.legal_actions()
+    assert searched.info["iterations"] == 60
