@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 import amigos
 from amigos.actions import macro_key
+from amigos.cards import GOLD
 from amigos.legal import legal_groups as _legal_groups
 from amigos.state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK)
 
@@ -228,8 +229,12 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
     vp = s.victory_points()
     assert winners, f"{head}: game over without a winner"
     assert winners == sorted(set(winners)) and all(w in range(s.np) for w in winners), f"{head}: {winners}"
+    if max(vp) < 10:  # ended at the round limit (`amigos.adjudicate`): ranked as a victory check ranks
+        assert s.round == s.round_limit, f"{head}: over in round {s.round} with {vp} VP"
+        rank = [(vp[p], sum(s.pool_of(p)) + s.pool_of(p)[GOLD]) for p in range(s.np)]
+        assert winners == [p for p in range(s.np) if rank[p] == max(rank)], f"{head}: {winners} by {rank}"
     for w in winners:
-        assert vp[w] >= 10, f"{head}: winner {w} has {vp[w]} VP ({vp})"
+        assert vp[w] >= 10 or s.round == s.round_limit, f"{head}: winner {w} has {vp[w]} VP ({vp})"
         assert vp[w] == max(vp), f"{head}: winner {w} has {vp[w]} VP, not the most ({vp})"
     return indices, digests
 
@@ -245,6 +250,11 @@ def check_replay(seed, variant, ruleset, choice_seed, indices, digests) -> None:
 
 
 # -- the properties -------------------------------------------------------------------------------------
+
+def test_a_random_game_can_run_to_the_round_limit():
+    """Found by the property below: random play that reaches round 100 ends there, ranked on points."""
+    play_checked(11237, "standard", "reference", 111074)
+
 
 @pytest.mark.parametrize("variant,ruleset", CONFIGS)
 @SETTINGS
