@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from . import cards as C
 from . import rng as R
+from .setup import passing_step
 from .state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
                     OUT_OF_GAME)
 
@@ -65,8 +66,7 @@ class Determinizer:
         self.packet_slots, self.packet_cards = [], []
         passed = state.passed_packet[player] & set(known)
         if passed:
-            step = 1 if state.draft_stage < 3 else -1
-            receiver = (player + step) % state.np
+            receiver = (player + passing_step(state.draft_stage)) % state.np
             packet_slots = [slot for slot in self.slots if slot[1] == DRAFTING and slot[2] == receiver]
             if 0 < len(packet_slots) <= len(passed):
                 self.packet_slots = packet_slots

@@ -213,6 +213,11 @@ def _see_packets(s) -> None:
     s.known_decks = tuple(frozenset(k) for k in seen)
 
 
+def passing_step(draft_stage: int) -> int:
+    """Where the packets of this draft stage go: +1 (to the left) in the first half, -1 in the second."""
+    return 1 if draft_stage < 3 else -1
+
+
 def draft_pick(s, p: int, e: int) -> None:
     """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
     s.loc[e] = DECK
@@ -222,9 +227,8 @@ def draft_pick(s, p: int, e: int) -> None:
     if waiting:
         s.turn = waiting[0]
         return
-    # Everyone picked: pass the packets (left in the first half, right in the second).
-    half = 0 if s.draft_stage < 3 else 1
-    step = 1 if half == 0 else -1
+    # Everyone picked: pass the packets.
+    step = passing_step(s.draft_stage)
     held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
     passed = [set() for _ in range(s.np)]
     for e2, q in held:
