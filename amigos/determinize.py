@@ -64,7 +64,7 @@ class Determinizer:
         # In a draft, the packet the next player picks from is the one ``player`` passed them
         # (perhaps less the card they have kept already): it is dealt only cards of that packet.
         self.packet_slots, self.packet_cards = [], []
-        passed = state.passed_packet[player] & set(known)
+        passed = state.passed_packet[player] & known_set
         if passed:
             receiver = (player + passing_step(state.draft_stage)) % state.np
             packet_slots = [slot for slot in self.slots if slot[1] == DRAFTING and slot[2] == receiver]
