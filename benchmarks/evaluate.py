@@ -37,7 +37,7 @@ def matchups(ips: int) -> dict[str, tuple[str, str, int]]:
     return {
         "random": (mcts(1), "random", 200),
         "greedy": (mcts(1), "greedy", 200),
-        "expectimax": (mcts(1), "expectimax:depth=2", 60),
+        "expectimax": (mcts(1), "expectimax:depth=2", 40),
         "time-0.5": (mcts(0.5), mcts(0.25), 80),
         "time-1": (mcts(1), mcts(0.25), 80),
         "time-2": (mcts(2), mcts(0.25), 80),
