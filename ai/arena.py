@@ -17,6 +17,7 @@ from amigos.adjudicate import adjudicated
 from amigos.rng import derive_seed
 
 from .agents import make_agent
+from .sprt import sprt_over_pairs
 
 MAX_DECISIONS = 20000
 
@@ -78,12 +79,13 @@ def _pair(args):
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
-             out=None, first: int = 0, record=None, make=make_agent) -> dict:
+             out=None, first: int = 0, record=None, make=make_agent, sprt: dict | None = None) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`.  Splitting a run by ``first`` plays exactly
     the deals of the whole run.  ``make(spec, seed=...)`` builds the agents (it must be picklable when
-    ``jobs > 1``)."""
+    ``jobs > 1``).  With ``sprt`` ({"elo0", "elo1", "alpha", "beta"}) the run stops at the test's
+    verdict (`ai.sprt`), which the result holds as ``"sprt"``; ``games`` is then the most played."""
     pairs = max(1, games // 2)
     jobs_list = [(derive_seed(seed, "pair", i), variant, a, b, make) for i in range(first, first + pairs)]
     records = []
@@ -95,6 +97,7 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     else:
         pool = None
         results = map(_pair, jobs_list)
+    test = None
     try:
         for i, (_, points, g1, g2) in enumerate(results, start=first):
             records.append(pair_record(i, seed, variant, a, b, points, g1, g2))
@@ -102,13 +105,32 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
                 record(records[-1])
             total += points
             _progress(out, a, b, total, 2 * len(records), start)
+            if sprt is not None:
+                test = sprt_over_pairs([r["points"] for r in records], **sprt)
+                if out is not None:
+                    out(test.line())
+                if test.result != "continue":
+                    break
     finally:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            stop_pool(pool)
     result = tally(records)
+    if test is not None:
+        result["sprt"] = test.record()
     result.update(a=a, b=b, seconds=time.perf_counter() - start,
                   a_seconds_per_choice=result["a_seconds_per_choice"] or 0.0)
     return result
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel the work not started and end the work in flight (for a run stopped early: by a verdict,
+    Ctrl-C or an error), without waiting for it."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: float, first: dict,

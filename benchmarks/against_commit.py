@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from ai.agents import make_agent  # noqa: E402
 from ai.arena import strength  # noqa: E402
-from run_report import final_lines, open_record  # noqa: E402
+from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
 
 
 def export(commit: str, into: Path) -> None:
@@ -67,7 +67,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first-pair", type=int, default=0, help="play the deals from this pair on")
     ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
+    add_sprt_options(ap)
     args = ap.parse_args(argv)
+    sprt = sprt_settings(args)
     record = open_record(args.record)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -79,7 +81,7 @@ def main(argv=None) -> int:
             prefix = f"{args.commit}:"
             result = strength(args.a, prefix + args.b, 2 * args.pairs, jobs=args.jobs, seed=args.seed,
                               out=lambda line: print(line, flush=True), first=args.first_pair, record=record,
-                              make=Then(tmp, prefix))
+                              make=Then(tmp, prefix), sprt=sprt)
     finally:
         if record is not None:
             record.close()

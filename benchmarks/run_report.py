@@ -6,9 +6,14 @@ directory on ``sys.path``).
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai.sprt import check_rates, parse_bounds  # noqa: E402
 
 
 class RecordFile:
@@ -47,4 +52,34 @@ def final_lines(result: dict) -> list[str]:
              f"(95% interval {result['low']:.1%}-{result['high']:.1%}) in {result['seconds']:.0f} s{adjudicated}")
     thought = (f"{result['a']} thought {result['a_seconds_per_choice']:.3f} s a decision on average "
                "(over decisions among two or more legal actions)")
-    return [score, thought]
+    lines = [score, thought]
+    if "sprt" in result:
+        t = result["sprt"]
+        verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no verdict"}[t["result"]]
+        lines.append(f"SPRT [{t['elo0']:g}, {t['elo1']:g}]: LLR {t['llr']:.2f} ({t['lower']:.2f}, "
+                     f"{t['upper']:.2f}), {verdict} after {t['pairs']} pairs {t['pentanomial']}; "
+                     f"Elo {t['elo']:+.1f} (95% {t['elo_low']:+.1f} to {t['elo_high']:+.1f})")
+    return lines
+
+
+def add_sprt_options(ap: argparse.ArgumentParser) -> None:
+    """``--sprt ELO0,ELO1 [--alpha A] [--beta B]``: stop the run at the SPRT's verdict (`ai.sprt`)."""
+    ap.add_argument("--sprt", metavar="ELO0,ELO1",
+                    help="stop when the SPRT of A being ELO1 rather than ELO0 Elo stronger decides "
+                         "(the game count is then the most played)")
+    ap.add_argument("--alpha", type=float, default=0.05, help="the SPRT's false-positive rate")
+    ap.add_argument("--beta", type=float, default=0.05, help="the SPRT's false-negative rate")
+
+
+def sprt_settings(args: argparse.Namespace) -> dict | None:
+    """The SPRT settings of `add_sprt_options` (None without ``--sprt``); a bad value ends the
+    command with a one-line error and exit code 2."""
+    if args.sprt is None:
+        return None
+    try:
+        elo0, elo1 = parse_bounds(args.sprt)
+        check_rates(args.alpha, args.beta)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return {"elo0": elo0, "elo1": elo1, "alpha": args.alpha, "beta": args.beta}

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import amigos  # noqa: E402
 from ai.arena import strength  # noqa: E402
-from run_report import final_lines, open_record  # noqa: E402
+from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -31,11 +31,13 @@ def main(argv=None) -> int:
     ap.add_argument("--first-pair", type=int, default=0,
                     help="play the deals from this pair on (to split one run across machines)")
     ap.add_argument("--record", type=Path, help="append each pair's result to this file as a JSON line")
+    add_sprt_options(ap)
     args = ap.parse_args(argv)
+    sprt = sprt_settings(args)
     record = open_record(args.record)
     try:
         result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
-                          out=lambda line: print(line, flush=True), first=args.first_pair, record=record)
+                          out=lambda line: print(line, flush=True), first=args.first_pair, record=record, sprt=sprt)
     finally:
         if record is not None:
             record.close()

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import amigos
 from ai.agents import make_agent
-from ai.arena import wilson
+from ai.arena import stop_pool, wilson
+from ai.sprt import Sprt, sprt_over_pairs
 from amigos import cards as C
 from amigos.rng import derive_seed
 
@@ -51,10 +52,40 @@ def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -
     return jobs
 
 
-def manifest(agents, games, fmt, variant, seed, gauntlet) -> dict:
-    return {"format": "amigos.tournament", "version": 1, "agents": list(agents), "games": games,
-            "match_format": fmt, "variant": variant, "seed": seed, "gauntlet": gauntlet,
-            "schedule": schedule(agents, games, seed, gauntlet)}
+def manifest(agents, games, fmt, variant, seed, gauntlet, sprt: dict | None = None) -> dict:
+    """The settings and schedule written to ``tournament.json``.  ``sprt`` ({"elo0", "elo1", "alpha",
+    "beta"}) makes the tournament a sequential test of its two agents (`sprt_of`): ``games`` is then
+    the most it plays."""
+    if sprt is not None and (len(agents) != 2 or gauntlet):
+        raise TournamentError("--sprt tests two agents against each other: give exactly two --agent")
+    settings = {"format": "amigos.tournament", "version": 1, "agents": list(agents), "games": games,
+                "match_format": fmt, "variant": variant, "seed": seed, "gauntlet": gauntlet,
+                "schedule": schedule(agents, games, seed, gauntlet)}
+    if sprt is not None:
+        settings["sprt"] = dict(sprt)
+    return settings
+
+
+def sprt_of(settings: dict, outcomes: list[dict]) -> Sprt | None:
+    """The SPRT of a tournament run with ``--sprt`` (None without), over its seat-swapped pairs in
+    schedule order, the first agent's points over each pair; see `ai.sprt.sprt_over_pairs`."""
+    test = settings.get("sprt")
+    if test is None:
+        return None
+    by_id = {o["id"]: o for o in outcomes}
+    scores = []
+    jobs = settings["schedule"]
+    for k in range(0, len(jobs) - 1, 2):
+        pair = [by_id.get(jobs[k]["id"]), by_id.get(jobs[k + 1]["id"])]
+        scores.append(None if None in pair else sum(_first_agent_score(o) for o in pair))
+    return sprt_over_pairs(scores, test["elo0"], test["elo1"], test["alpha"], test["beta"])
+
+
+def _first_agent_score(o: dict) -> float:
+    """The first agent's points in one finished game or match: 1, 0.5 (shared) or 0."""
+    if o["winner"] is None:
+        return 0.5
+    return 1.0 if o["seats"][o["winner"]] == 0 else 0.0
 
 
 def check_folder(out: Path, settings: dict, resume: bool) -> None:
@@ -115,17 +146,22 @@ def outcome(job: dict, match: Match) -> dict:
 
 
 def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
-        gauntlet: bool = False, resume: bool = False, on_result=None) -> list[dict]:
-    """Play the tournament (what is left of it); ``on_result(outcome, done, total)`` after each game."""
+        gauntlet: bool = False, resume: bool = False, on_result=None, sprt: dict | None = None) -> list[dict]:
+    """Play the tournament (what is left of it); ``on_result(outcome, done, total)`` after each game.
+    With ``sprt`` (see `manifest`) it stops as soon as the test reaches a verdict: games in flight
+    then are stopped and not counted."""
     if fmt not in ("game", "match"):
         raise TournamentError("--format must be game or match")
     if variant not in amigos.VARIANTS:
         raise TournamentError(f"unknown variant {variant!r}")
-    settings = manifest(agents, games, fmt, variant, seed, gauntlet)
+    settings = manifest(agents, games, fmt, variant, seed, gauntlet, sprt)
     todo = prepare(out, settings, resume)
     total = len(settings["schedule"])
     done = total - len(todo)
     results = []
+    decided = _verdict_watch(out, settings) if sprt is not None else None
+    if decided is not None and decided(None):
+        return results
     if jobs <= 1:
         for job in todo:
             r = run_job((job, settings, str(out)))
@@ -133,8 +169,11 @@ def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: 
             results.append(r)
             if on_result:
                 on_result(r, done, total)
+            if decided is not None and decided(r):
+                break
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
         pending = {pool.submit(run_job, (job, settings, str(out))) for job in todo}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -144,7 +183,30 @@ def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: 
                 results.append(r)
                 if on_result:
                     on_result(r, done, total)
+                if decided is not None and decided(r):
+                    stop_pool(pool)
+                    return results
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown()
     return results
+
+
+def _verdict_watch(out: Path, settings: dict):
+    """A function of each new outcome (or None) that tells whether the tournament's SPRT has reached
+    a verdict, counting the games already in ``out``."""
+    try:
+        _, outcomes = collect(out)
+    except amigos.AmigosError:
+        outcomes = []
+
+    def decided(outcome: dict | None) -> bool:
+        if outcome is not None:
+            outcomes.append(outcome)
+        return sprt_of(settings, outcomes).result != "continue"
+
+    return decided
 
 
 # -- standings ------------------------------------------------------------------------------------------
@@ -237,6 +299,9 @@ def write_summary(out: Path) -> list[dict]:
     data = {"agents": settings["agents"], "format": settings["match_format"], "variant": settings["variant"],
             "seed": settings["seed"], "played": len(outcomes), "scheduled": len(settings["schedule"]),
             "standings": rows}
+    test = sprt_of(settings, outcomes)
+    if test is not None:
+        data["sprt"] = test.record()
     (out / "summary.json").write_text(json.dumps(data, indent=1))
     with open(out / "summary.csv", "w", newline="") as f:
         w = csv.writer(f)

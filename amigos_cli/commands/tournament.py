@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ai import sprt as S
 from amigos.errors import AmigosError
 from matches import tournament as T
 
@@ -43,9 +44,24 @@ def card_table(rows) -> Table:
     return table
 
 
+def sprt_settings(bounds: str | None, alpha: float, beta: float) -> dict | None:
+    """The ``--sprt``/``--alpha``/``--beta`` options as the manifest keeps them (None without
+    ``--sprt``); a bad value is a usage error."""
+    if bounds is None:
+        return None
+    try:
+        elo0, elo1 = S.parse_bounds(bounds)
+        S.check_rates(alpha, beta)
+    except ValueError as e:
+        raise CliUsageError(str(e)) from None
+    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta}
+
+
 def tournament(
     agent: Annotated[list[str], typer.Option("--agent", help="An agent spec; give two or more.")],
-    games: Annotated[int, typer.Option("--games", help="Games (or matches) per pairing.")] = 10,
+    games: Annotated[Optional[int], typer.Option(
+        "--games", help="Games (or matches) per pairing (default 10; with --sprt, the most to play, "
+                        "default 2000).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="game or match (best of three with the redraft).")] = "game",
     variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
     jobs: Annotated[int, typer.Option("--jobs", help="Parallel processes.")] = 1,
@@ -56,16 +72,26 @@ def tournament(
     gauntlet: Annotated[bool, typer.Option("--gauntlet", help="The first agent against each other one.")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Continue a killed tournament in --out.")] = False,
     card_stats: Annotated[bool, typer.Option("--card-stats", help="Report win rates by card.")] = False,
+    sprt: Annotated[Optional[str], typer.Option(
+        "--sprt", metavar="ELO0,ELO1",
+        help="Test whether the first agent is ELO1 rather than ELO0 Elo stronger than the second, on "
+             "seat-swapped pairs, and stop at the verdict.")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="The SPRT's false-positive rate.")] = 0.05,
+    beta: Annotated[float, typer.Option("--beta", help="The SPRT's false-negative rate.")] = 0.05,
 ) -> None:
-    """Run a round robin (or a gauntlet) between agents and report the standings."""
+    """Run a round robin (or a gauntlet) between agents and report the standings; with --sprt, a
+    sequential test of two agents."""
     if fmt not in ("game", "match"):
         raise CliUsageError(f"unknown --format {fmt!r} (expected game or match)")
     if jobs < 1:
         raise CliUsageError("--jobs must be at least 1")
     variant = variant_name(variant)
     check_seed(seed)  # the same seeds as play and match, though only derived seeds reach the files
+    test = sprt_settings(sprt, alpha, beta)
+    if games is None:
+        games = 10 if test is None else 2000
     out = out or Path(f"tournament-{seed}")
-    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet)  # checks the agents and counts
+    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet, test)  # checks the agents and counts
     T.check_folder(out, settings, resume)
     console = Console()
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
@@ -79,7 +105,10 @@ def tournament(
     outcomes = []
 
     def view():
-        return Group(progress, standings_table(T.standings(agent, outcomes)))
+        parts = [progress, standings_table(T.standings(agent, outcomes))]
+        if test is not None:
+            parts.append(T.sprt_of(settings, outcomes).line())
+        return Group(*parts)
 
     def stopped():
         console.print()  # the live view leaves the cursor at the end of its table
@@ -100,8 +129,9 @@ def tournament(
                     _, outcomes[:] = T.collect(out)
                 except AmigosError:  # a damaged file: it is played again, and counted then
                     outcomes.clear()
-            T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result)
-            progress.update(task, completed=total)
+            T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test)
+            if test is None:
+                progress.update(task, completed=total)
             live.update(view())
     except KeyboardInterrupt:
         raise stopped() from None
@@ -109,6 +139,8 @@ def tournament(
     try:  # every game is played; the summary is rebuilt from the files, by --resume too if stopped here
         rows = T.write_summary(out)
         console.print(standings_table(rows, title=f"Final standings ({escape(str(out))}/summary.json, summary.csv)"))
+        if test is not None:
+            console.print(escape(T.sprt_of(settings, T.collect(out)[1]).line()), highlight=False)
         if card_stats:
             console.print(card_table(T.card_stats(out)))
     except KeyboardInterrupt:
