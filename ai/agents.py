@@ -56,7 +56,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
                 raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
-               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft"}}[kind]
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")
@@ -64,8 +64,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         whole, low, above = LIMITS[key]
         if whole and not isinstance(value, int):
             raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
-        if value < low or (above and value == low) or (key == "draft" and value > 1):
-            bound = "0 or 1" if key == "draft" else f"{'above' if above else 'at least'} {low}"
+        if value < low or (above and value == low) or (key in ("draft", "value") and value > 1):
+            bound = "0 or 1" if key in ("draft", "value") else f"{'above' if above else 'at least'} {low}"
             raise SpecError(f"agent parameter {key} must be {bound}, not {value}")
     return kind, params
 
@@ -73,6 +73,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 #: Per parameter: whole number?, lower bound, bound excluded?  (seed: any whole number)
 LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
+          "value": (True, 0, False),
           "time": (False, 0, True), "c": (False, 0, False)}
 
 

@@ -24,9 +24,15 @@ from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
 
 from .heuristics import best_variant, card_value
+from .learned import default_model, progress
+from .features import player_features
 from .value import heuristic_value
 
 SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
+# A finished game: 1 for the winner less up to WIN_MARGIN for a narrow win (so that a won position
+# still prefers more points to fewer), the rest to the loser.
+WIN_MARGIN = 0.1
+MARGIN_FULL = 4  # points of margin that earn the whole reward
 
 
 class Node:
@@ -42,8 +48,38 @@ class Node:
         self.children: dict = {}
 
 
+def final_rewards(state) -> list:
+    """Each player's reward for a finished game: a win is worth 1 - WIN_MARGIN at a margin of one point
+    and 1 at MARGIN_FULL points or more; a loser gets what the winner does not; a shared win 1/winners."""
+    n = state.np
+    won = state.winners()
+    if len(won) != 1:
+        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
+    vp = state.victory_points()
+    w = won[0]
+    margin = vp[w] - max(vp[p] for p in range(n) if p != w)
+    top = 1.0 - WIN_MARGIN + WIN_MARGIN * min(1.0, max(0, margin) / MARGIN_FULL)
+    return [top if p == w else (1.0 - top) / (n - 1) for p in range(n)]
+
+
+def learned_rewards(state) -> list:
+    """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
+    probability of winning (`ai.learned`)."""
+    if state.is_terminal():
+        return final_rewards(state)
+    model = default_model()
+    rows = player_features(state)
+    g = progress(rows)
+    n = state.np
+    if n == 2:
+        p0 = model.probability(rows, 0, g)
+        return [p0, 1.0 - p0]
+    return [model.probability(rows, p, g) for p in range(n)]
+
+
 def rewards(state) -> list:
-    """Each player's reward in [0, 1]: 1 for a win (split on a shared win), else the squashed evaluation."""
+    """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
+    the squashed evaluation."""
     n = state.np
     if state.is_terminal():
         won = state.winners()
@@ -68,9 +104,11 @@ def group(state) -> dict:
 
 
 def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 30, progress=None) -> tuple[dict, int]:
+           rollout: int = 30, progress=None, value: int = 1) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
-    ``progress(iterations)`` is called every 64 iterations."""
+    ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
+    value (`learned_rewards`), 0 by the hand-tuned one (`rewards`)."""
+    leaf = learned_rewards if value else rewards
     rng = random.Random(seed)
     root = Node(-1)
     start = _time.perf_counter()
@@ -136,8 +174,9 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
             s.apply_unchecked(_variant(s, groups, best_key, cache))
             path.append(node)
             groups = None
-        _rollout(s, rollout, rng)
-        r = rewards(s)
+        if rollout:
+            _rollout(s, rollout, rng)
+        r = leaf(s)
         for child in path:
             child.n += 1
             child.w += r[child.player]
@@ -214,15 +253,15 @@ def _rollout(s, steps: int, rng) -> None:
 
 
 def _worker(args):
-    state, player, iters, seconds, seed, c, rollout = args
-    return search(state, player, iters, seconds, seed, c, rollout)
+    state, player, iters, seconds, seed, c, rollout, value = args
+    return search(state, player, iters, seconds, seed, c, rollout, value=value)
 
 
 class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 30, draft: int = 1):
+                 c: float = 0.7, rollout: int = 30, draft: int = 1, value: int = 1):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -235,6 +274,7 @@ class MCTSAgent:
         # is mostly noise.  First player: the player in the first seat won 196 of 374 games between
         # searches (52%, benchmarks/results/*_700.jsonl) and in game 2 also has the first redraft pick.
         self.draft_by_value = bool(draft)
+        self.value = int(value)
         self.info = {}
         self._pool = None
 
@@ -270,9 +310,10 @@ class MCTSAgent:
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress)
+            return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
+                          self.value)
         iters = None if self.iters is None else -(-self.iters // self.workers)
-        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout) for s in seeds]
+        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value) for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged = {}
         total = 0

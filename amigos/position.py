@@ -91,3 +91,54 @@ def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), 
     s.turn = first_player if turn is None else turn
     s._legal = s._groups = None
     return s
+
+
+def describe(s) -> dict:
+    """The arguments of `build_position` that rebuild ``s`` (a game in the action phase with nothing
+    pending): every player's cards by zone, pools, essences on components, turned components and
+    passes; the monuments and places of power; the First Player, the turn and the round.  What it
+    leaves out: the order of the decks, what each player knows of the other's cards and the chance
+    generator (``seed`` picks a new one)."""
+    if s.phase != ACTIONS or s.stack:
+        raise SetupError("only a position in the action phase with nothing pending can be described")
+    loc, owner, cards = s.loc, s.owner, s.cards
+    players = []
+    for p in range(s.np):
+        spec = {"mage": None, "item": None, "in_play": [], "hand": [], "deck": [], "discard": [],
+                "monuments": [], "places": [], "pool": {}, "essences_on": {}, "turned": [],
+                "passed": bool(s.passed[p])}
+        players.append(spec)
+        b = 5 * p
+        spec["pool"] = {k: s.pool[b + i] for i, k in enumerate(C.ESSENCES) if s.pool[b + i]}
+    zone_of = {HAND: "hand", DECK: "deck", DISCARD: "discard"}
+    monuments_face_up, monument_deck, places = [], [], []
+    for e, card in enumerate(cards):
+        where, p = loc[e], owner[e]
+        if e < s.n_art and where in zone_of:
+            players[p][zone_of[where]].append(card.id)
+        elif where == IN_PLAY:
+            spec = players[p]
+            if card.kind == C.ARTIFACT:
+                spec["in_play"].append(card.id)
+            elif card.kind == C.MAGE:
+                spec["mage"] = card.id
+            elif card.kind == C.MAGIC_ITEM:
+                spec["item"] = card.id
+            elif card.kind == C.MONUMENT:
+                spec["monuments"].append(card.id)
+            else:
+                spec["places"].append(card.id)
+            on = s.ess[5 * e:5 * e + 5]
+            if any(on):
+                spec["essences_on"][card.id] = {k: on[i] for i, k in enumerate(C.ESSENCES) if on[i]}
+            if s.turned[e]:
+                spec["turned"].append(card.id)
+        elif where == AVAILABLE and card.kind == C.MONUMENT:
+            monuments_face_up.append(card.id)
+        elif where == MONUMENT_DECK:
+            monument_deck.append(card.id)
+        elif where == AVAILABLE and card.kind == C.PLACE_OF_POWER:
+            places.append(card.id)
+    return {"players": players, "monuments_face_up": monuments_face_up, "monument_deck": monument_deck,
+            "places_of_power": places, "first_player": s.fp, "turn": s.turn,
+            "ruleset": "reference" if s.reference else "official", "round_number": s.round}

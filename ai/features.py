@@ -1,0 +1,251 @@
+"""What a position holds for each player, as numbers a player would name: the features of the learned
+value (`ai.learned`).
+
+`player_features(state)` gives, for every player, the list of `FEATURES`: points and the First Player
+token; essences and what they can buy (places of power, monuments and artifacts within reach now and
+after the next Collect, essences of kinds nothing asks for); the engine (income each round, points its
+places make each round, stored essences); cards (hand, deck, what the hand can place); tempo (passed,
+to move).  Everything is read from what the searching player may see of the rival too: cards in play,
+pools, essences on components, hand and deck sizes; a rival's hand cards count only in a
+determinisation, where they were dealt from the unseen cards.
+
+Per-card figures are worked out once, at import (`CardFacts`).  This runs at every leaf of the search,
+so it makes one pass over the entities and no allocation it can avoid.
+"""
+
+from __future__ import annotations
+
+from amigos import cards as C
+from amigos.state import AVAILABLE, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK
+
+from .value import power_income
+
+#: The features of one player, in the order `player_features` lists them.
+FEATURES = (
+    "points",           # victory points without the First Player token
+    "token",            # 1 for the holder of the First Player token
+    "gold",             # Gold in the pool (stored Gold on non-scoring components included)
+    "useful",           # non-Gold essences that some cost of the player's asks for (pool and stored)
+    "spare",            # non-Gold essences beyond what every cost asks for, capped at 10
+    "income",           # non-Gold essences the components collect or make each round
+    "gold_income",      # Gold the components collect or make each round
+    "engine_points",    # points the places of power in play can add each round, as far as income allows
+    "hand",             # cards in hand
+    "hand_points",      # printed points of the artifacts in hand
+    "placeable",        # artifacts in hand whose cost the pool covers now
+    "placeable_points",  # their printed points
+    "deck",             # cards left to draw (deck and discard pile)
+    "artifacts",        # artifacts in play
+    "attacks",          # powers in play that make rivals lose Life
+    "shields",          # Reacts in play that ignore Life loss
+    "place_now",        # worth of the best place of power the pool pays for now (0 if none)
+    "place_next",       # worth of the best place of power over (1 + essences it lacks after a Collect)
+    "monument_now",     # 1 if a monument can be claimed now
+    "monument_next",    # 1 / (1 + Gold lacking for a monument after a Collect); 0 with none left
+    "passed",           # 1 once the player has passed this round
+    "to_move",          # 1 for the player whose decision it is
+)
+N_FEATURES = len(FEATURES)
+SPARE_CAP = 10
+
+
+class CardFacts:
+    """What the features need of one card, worked out once."""
+
+    __slots__ = ("income", "gold_income", "attacks", "shields", "engine", "place_worth", "asks")
+
+    def __init__(self, card):
+        collect = card.collect
+        income = collect[0] + collect[1] + collect[2] + collect[3]
+        gold_income = collect[4]
+        if card.collect_choice is not None:
+            count, kinds = card.collect_choice
+            if kinds == (C.GOLD,):
+                gold_income += count
+            else:
+                income += count
+        if card.collect_special is not None:
+            income += 1
+        best = max((power_income(pw) for pw in card.powers), default=0)
+        income += best
+        self.income = income
+        self.gold_income = gold_income
+        self.attacks = sum(1 for pw in card.powers for eff in pw.effects if eff[0] == "rivals_lose_life")
+        self.shields = sum(1 for pw in card.powers if pw.kind == C.REACT and pw.trigger == C.TRIGGER_LIFE_LOSS)
+        # Point-making powers of a place of power: (points a use adds, its cost, once a round?).
+        engine = []
+        per = card.vp_per_essence
+        if per is not None:
+            for pw in card.powers:
+                if pw.kind != C.ACTION:
+                    continue
+                points = sum(pw.store[k] * per[k] for k in range(5))
+                if points:
+                    engine.append((points, pw.pay, pw.pay_any, pw.turn_self or pw.turn_other is not None))
+        if card.vp_per_dragon or card.vp_per_creature:
+            engine.append((0, C.ZERO, 0, True))
+        self.engine = tuple(engine)
+        # What a place of power is worth to claim: its points and a point a round from its engine.
+        self.place_worth = card.points + (1.0 if engine else 0.0) + 0.5 * card.vp_per_dragon
+        # Essences the card's costs ask for (placement, and its action powers once in play).
+        asks = list(card.cost)
+        for pw in card.powers:
+            if pw.kind == C.ACTION:
+                for k in range(5):
+                    asks[k] = max(asks[k], pw.pay[k])
+        self.asks = tuple(asks)
+
+
+FACTS = tuple(CardFacts(c) for c in C.CARDS)
+
+
+def _lacking(have, cost) -> int:
+    """Essences of ``cost`` (a 5-tuple) that ``have`` does not cover."""
+    missing = 0
+    for k in range(5):
+        d = cost[k] - have[k]
+        if d > 0:
+            missing += d
+    return missing
+
+
+def player_features(state) -> list[list[float]]:
+    """`FEATURES` of every player of ``state``, one list per player."""
+    n = state.np
+    loc, owner, cards, ess, pool = state.loc, state.owner, state.cards, state.ess, state.pool
+    facts = FACTS
+    vp, hand_sizes = state.scores()
+    rows = []
+    stored = [[0] * 5 for _ in range(n)]
+    income = [0] * n
+    gold_income = [0] * n
+    attacks = [0] * n
+    shields = [0] * n
+    artifacts = [0] * n
+    deck = [0] * n
+    hand_points = [0] * n
+    asks = [[0] * 5 for _ in range(n)]
+    hands = [[] for _ in range(n)]
+    engines = [[] for _ in range(n)]
+    places = []
+    monuments = 0
+    n_art = state.n_art
+    for e in range(len(loc)):
+        where = loc[e]
+        if where == IN_PLAY:
+            p = owner[e]
+            card = cards[e]
+            f = facts[card.idx]
+            income[p] += f.income
+            gold_income[p] += f.gold_income
+            attacks[p] += f.attacks
+            shields[p] += f.shields
+            if e < n_art:
+                artifacts[p] += 1
+            if f.engine:
+                engines[p].append(f.engine)
+            a = asks[p]
+            fa = f.asks
+            for k in range(5):
+                if fa[k] > a[k]:
+                    a[k] = fa[k]
+            if card.vp_per_essence is None:
+                x = 5 * e
+                if ess[x] or ess[x + 1] or ess[x + 2] or ess[x + 3] or ess[x + 4]:
+                    st = stored[p]
+                    for k in range(5):
+                        st[k] += ess[x + k]
+        elif where == HAND:
+            p = owner[e]
+            card = cards[e]
+            hands[p].append(card)
+            hand_points[p] += card.points
+        elif where == DECK or where == DISCARD:
+            if e < n_art:
+                deck[owner[e]] += 1
+        elif where == AVAILABLE:
+            card = cards[e]
+            if card.kind == C.PLACE_OF_POWER:
+                places.append(card)
+            elif card.kind == C.MONUMENT:
+                monuments += 1
+        elif where == MONUMENT_DECK:
+            monuments += 1
+    fp = state.fp
+    mover = state.current_player()
+    passed = state.passed
+    for p in range(n):
+        b = 5 * p
+        have = pool[b:b + 5]
+        st = stored[p]
+        a = asks[p]
+        for card in hands[p]:
+            cost = card.cost
+            for k in range(5):
+                a[k] += cost[k]
+        for card in places:
+            cost = card.cost
+            for k in range(5):
+                if cost[k] > a[k]:
+                    a[k] = cost[k]
+        total = [have[k] + st[k] for k in range(5)]
+        useful = spare = 0
+        for k in range(4):
+            x = total[k]
+            if x > a[k]:
+                useful += a[k]
+                spare += x - a[k]
+            else:
+                useful += x
+        if spare > SPARE_CAP:
+            spare = SPARE_CAP
+        inc = income[p]
+        # After a Collect: stored essences come back and the income arrives, spread over the kinds
+        # the player asks for (a rough but cheap reading of "which kinds").
+        asked = a[0] + a[1] + a[2] + a[3]
+        nxt = total[:]
+        if inc and asked:
+            for k in range(4):
+                nxt[k] += inc * a[k] / asked
+        nxt[4] += gold_income[p]
+        can_act = not passed[p]
+        place_now = place_next = 0.0
+        for card in places:
+            worth = facts[card.idx].place_worth
+            if can_act and worth > place_now and _lacking(have, card.cost) == 0:
+                place_now = worth
+            v = worth / (1.0 + _lacking(nxt, card.cost))
+            if v > place_next:
+                place_next = v
+        placeable = placeable_points = 0
+        if can_act:
+            for card in hands[p]:
+                cost = card.cost
+                if (have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
+                        and have[4] >= cost[4] and sum(have) >= card.cost_total):
+                    placeable += 1
+                    placeable_points += card.points
+        gold_next = nxt[4]
+        engine_points = 0.0
+        for engine in engines[p]:
+            best = 0.0
+            for points, pay, pay_any, once in engine:
+                need = pay[0] + pay[1] + pay[2] + pay[3] + pay[4] + pay_any
+                uses = 1.0 if once else 0.0
+                if need:
+                    affordable = (sum(nxt) - sum(pay)) / need + 1 if _lacking(nxt, pay) == 0 else 0.0
+                    uses = min(affordable, 1.0 if once else 3.0)
+                elif not once:
+                    uses = 1.0
+                if points * uses > best:
+                    best = points * uses
+            engine_points += best
+        rows.append([
+            vp[p] - (1 if fp == p else 0), 1.0 if fp == p else 0.0, have[4] + st[4], useful, spare,
+            inc, gold_income[p], engine_points, hand_sizes[p], hand_points[p], placeable, placeable_points,
+            deck[p], artifacts[p], attacks[p], shields[p], place_now, place_next,
+            1.0 if monuments and can_act and have[4] >= 4 else 0.0,
+            1.0 / (1.0 + max(0.0, 4 - gold_next)) if monuments else 0.0,
+            0.0 if can_act else 1.0, 1.0 if mover == p else 0.0,
+        ])
+    return rows

@@ -1,0 +1,122 @@
+"""The learned value: the probability that a player wins from a position, fitted to self-play games.
+
+A logistic model over the difference between the player's `ai.features` and the rival's, with a
+second set of weights that takes over as the game nears its end (a "tapered" evaluation, as chess
+engines blend their middle-game and end-game weights)::
+
+    d = features(q) - features(rival)            progress g = min(1, most points on the table / 10)
+    P(q wins) = 1 / (1 + exp(-(sum_j (base_j + g * late_j) * d_j)))
+
+With more than one rival, the rival that leaves ``q`` the lowest chance counts.  The weights are
+data: a small versioned JSON file (`MODEL_FILE`, written by ``benchmarks/train.py``), loaded once.
+A change of features changes `ai.features.FEATURES` and the model's version; a file for other
+features is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from pathlib import Path
+
+from .features import FEATURES, N_FEATURES, player_features
+
+MODEL_FORMAT = "amigos.value"
+MODEL_VERSION = 1
+MODEL_FILE = "value.json"  # in the package's data folder
+
+
+class ModelError(ValueError):
+    """A model file that is not a value model for today's features."""
+
+
+class ValueModel:
+    """Weights of the learned value (see the module docstring) and how they were trained."""
+
+    __slots__ = ("base", "late", "info")
+
+    def __init__(self, base: list[float], late: list[float], info: dict | None = None):
+        if len(base) != N_FEATURES or len(late) != N_FEATURES:
+            raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
+        self.base = tuple(float(x) for x in base)
+        self.late = tuple(float(x) for x in late)
+        self.info = dict(info or {})
+
+    # -- files ------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ValueModel":
+        if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+            raise ModelError("not a value model file")
+        if data.get("version") != MODEL_VERSION or list(data.get("features", ())) != list(FEATURES):
+            raise ModelError(f"a value model of version {data.get('version')} for other features; "
+                             f"this program reads version {MODEL_VERSION}")
+        return cls(data["weights"]["base"], data["weights"]["late"], data.get("trained"))
+
+    def to_json(self) -> dict:
+        return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": list(FEATURES),
+                "weights": {"base": [round(x, 6) for x in self.base], "late": [round(x, 6) for x in self.late]},
+                "trained": self.info}
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "ValueModel":
+        """The model in ``path``, or the packaged one."""
+        if path is None:
+            text = resources.files("ai").joinpath("data", MODEL_FILE).read_text("utf-8")
+        else:
+            text = Path(path).read_text("utf-8")
+        return cls.from_json(json.loads(text))
+
+    # -- values -----------------------------------------------------------------------------------
+
+    def margin(self, rows: list[list[float]], q: int, progress: float) -> float:
+        """The model's log-odds that ``q`` wins, from every player's features ``rows``."""
+        mine = rows[q]
+        worst = None
+        base, late = self.base, self.late
+        for r, theirs in enumerate(rows):
+            if r == q:
+                continue
+            z = 0.0
+            for j in range(N_FEATURES):
+                d = mine[j] - theirs[j]
+                if d:
+                    z += (base[j] + progress * late[j]) * d
+            if worst is None or z < worst:
+                worst = z
+        return 0.0 if worst is None else worst
+
+    def probability(self, rows: list[list[float]], q: int, progress: float) -> float:
+        """P(``q`` wins) from every player's features ``rows`` at this progress."""
+        return _squash(self.margin(rows, q, progress))
+
+    def win_probability(self, state, q: int) -> float:
+        """P(``q`` wins) from ``state`` (not over: `ai.mcts.final_rewards` scores finished games)."""
+        rows = player_features(state)
+        return _squash(self.margin(rows, q, progress(rows)))
+
+
+def progress(rows: list[list[float]]) -> float:
+    """How near the game is to its end: the most points any player has (token included) over 10."""
+    top = max(r[0] + r[1] for r in rows)
+    return 1.0 if top >= 10 else top / 10.0
+
+
+def _squash(z: float) -> float:
+    if z < -30:
+        return 0.0
+    if z > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+_DEFAULT: ValueModel | None = None
+
+
+def default_model() -> ValueModel:
+    """The packaged model, loaded once."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = ValueModel.load()
+    return _DEFAULT

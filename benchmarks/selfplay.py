@@ -1,0 +1,89 @@
+"""Play self-play games for the learned value and append them to a JSON-lines file.
+
+    python benchmarks/selfplay.py --games 1000 --agent mcts:iters=400 --seed 1 --jobs 2 --out runs/gen0.jsonl
+
+Game k is dealt by ``derive_seed(SEED, "selfplay", k)``; a file that already holds some of the games
+goes on with the missing ones, so a run can be stopped and started again.  Each line is one
+`ai.selfplay.selfplay_game` record.  `benchmarks/train.py` fits the value to these files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai.agents import SpecError, parse_spec  # noqa: E402
+from ai.arena import stop_pool  # noqa: E402
+from ai.selfplay import selfplay_game  # noqa: E402
+from amigos.rng import derive_seed  # noqa: E402
+
+
+def game_seed(seed: int, k: int) -> int:
+    """The deal of self-play game ``k`` of a run seeded ``seed``."""
+    return derive_seed(seed, "selfplay", k)
+
+
+def _play(args):
+    k, seed, spec = args
+    return k, selfplay_game(game_seed(seed, k), spec)
+
+
+def read_games(path: Path) -> list[dict]:
+    """The game records of a self-play file (none if it does not exist)."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def play(out: Path, games: int, spec: str, seed: int, jobs: int, log=print) -> list[dict]:
+    """Play the games of ``out`` not played yet (0 .. games-1) and append them; returns all of them,
+    ordered by game number."""
+    have = {g["k"]: g for g in read_games(out)}
+    for g in have.values():
+        if g["spec"] != spec or g["seed"] != game_seed(seed, g["k"]):
+            raise SystemExit(f"error: {out} holds games of another run (agent {g['spec']}); use another --out")
+    todo = [(k, seed, spec) for k in range(games) if k not in have]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    results = pool.map(_play, todo) if pool else map(_play, todo)
+    try:
+        with out.open("a", encoding="utf-8") as sink:
+            for n, (k, game) in enumerate(results, 1):
+                game["k"] = k
+                sink.write(json.dumps(game, separators=(",", ":")) + "\n")
+                sink.flush()
+                have[k] = game
+                if n % 10 == 0 or n == len(todo):
+                    log(f"{len(have)}/{games} games, {time.perf_counter() - start:.0f} s")
+    finally:
+        if pool is not None:
+            stop_pool(pool)
+    return [have[k] for k in sorted(have) if k < games]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, required=True)
+    ap.add_argument("--agent", required=True, help="the agent that plays itself, with an iteration budget")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    try:
+        parse_spec(args.agent)
+    except SpecError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    play(args.out, args.games, args.agent, args.seed, args.jobs, log=lambda line: print(line, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""Fit the learned value (`ai.learned`) to self-play games and write the model file.
+
+    python benchmarks/train.py --data runs/gen0.jsonl --out ai/data/value.json
+    python benchmarks/train.py --data runs/gen0.jsonl --check ai/data/value.json   # score a model only
+
+Every position of every game (`ai.selfplay.positions`) gives two examples, one from each player's
+side: the difference of the players' features (and the same times the game's progress) labelled with
+that player's result.  The fit is L2-regularised logistic regression by Newton's method (numpy: the
+``train`` extra).  One game in ten is held out; the report gives the held-out log loss, Brier score
+and accuracy of the new model beside today's hand-tuned leaf value (`ai.value`, squashed as the
+search squashes it) and, with ``--check``, an existing model file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ai.features import FEATURES, N_FEATURES, player_features  # noqa: E402
+from ai.learned import ValueModel, progress  # noqa: E402
+from ai.mcts import SCALE  # noqa: E402
+from ai.selfplay import outcome_for, positions  # noqa: E402
+from ai.value import heuristic_value  # noqa: E402
+from selfplay import read_games  # noqa: E402
+
+HOLD_OUT = 10  # every tenth game is held out
+
+
+def examples(games: list[dict], with_heuristic: bool = False):
+    """(X, y, game index, heuristic probability or None) over both players' sides of every position."""
+    xs, ys, gi, hs = [], [], [], []
+    for i, game in enumerate(games):
+        results = [outcome_for(game, 0), outcome_for(game, 1)]
+        for state in positions(game):
+            rows = player_features(state)
+            g = progress(rows)
+            for q in (0, 1):
+                d = [a - b for a, b in zip(rows[q], rows[1 - q])]
+                xs.append(d + [g * x for x in d])
+                ys.append(results[q])
+                gi.append(i)
+                if with_heuristic:
+                    hs.append(1.0 / (1.0 + math.exp(-heuristic_value(state, q) / SCALE)))
+    return (np.array(xs, dtype=float), np.array(ys, dtype=float), np.array(gi),
+            np.array(hs, dtype=float) if with_heuristic else None)
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30) -> np.ndarray:
+    """Weights minimising the mean log loss of sigmoid(x @ w) against ``y`` plus ``l2``/2 |w|^2."""
+    n, m = x.shape
+    w = np.zeros(m)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) / n + l2 * w
+        h = (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(m)
+        step = np.linalg.solve(h, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return w
+
+
+def scores(p: np.ndarray, y: np.ndarray) -> dict:
+    """Log loss, Brier score and accuracy (a shared result counts as half right) of probabilities ``p``."""
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    log_loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    brier = float(np.mean((p - y) ** 2))
+    right = np.where(y == 0.5, 0.5, ((p > 0.5) == (y > 0.5)).astype(float))
+    return {"log_loss": round(log_loss, 4), "brier": round(brier, 4), "accuracy": round(float(np.mean(right)), 4)}
+
+
+def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
+    w = np.array(model.base + model.late)
+    return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, action="append", required=True, help="a self-play file (repeatable)")
+    ap.add_argument("--out", type=Path, help="write the fitted model here")
+    ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
+    ap.add_argument("--l2", type=float, default=1e-4)
+    args = ap.parse_args(argv)
+    games = [g for path in args.data for g in read_games(path)]
+    if not games:
+        print("error: no games in the --data files", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    x, y, gi, heuristic = examples(games, with_heuristic=True)
+    held = gi % HOLD_OUT == 0
+    print(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
+    w = fit(x[~held], y[~held], args.l2)
+    model = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]),
+                       {"data": [str(p) for p in args.data], "games": len(games), "positions": int(len(y) // 2),
+                        "agents": sorted({g["spec"] for g in games}), "l2": args.l2})
+    p = model_probability(model, x[held])
+    model.info["held_out"] = scores(p, y[held])
+    print(f"held out ({int(held.sum()) // 2} positions): learned {model.info['held_out']}")
+    print(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
+    if args.check:
+        print(f"                  {args.check}: {scores(model_probability(ValueModel.load(args.check), x[held]), y[held])}")
+    for name, b, late in zip(FEATURES, model.base, model.late):
+        print(f"  {name:<18} {b:+.3f} {late:+.3f}")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
