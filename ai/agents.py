@@ -56,7 +56,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
                 raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
-               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value"}}[kind]
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")
@@ -73,7 +73,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 #: Per parameter: whole number?, lower bound, bound excluded?  (seed: any whole number)
 LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
-          "value": (True, 0, False),
+          "value": (True, 0, False), "bias": (False, 0, False),
           "time": (False, 0, True), "c": (False, 0, False)}
 
 

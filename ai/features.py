@@ -109,143 +109,170 @@ def _lacking(have, cost) -> int:
     return missing
 
 
-def player_features(state) -> list[list[float]]:
-    """`FEATURES` of every player of ``state``, one list per player."""
-    n = state.np
-    loc, owner, cards, ess, pool = state.loc, state.owner, state.cards, state.ess, state.pool
-    facts = FACTS
-    vp, hand_sizes = state.scores()
-    rows = []
-    stored = [[0] * 5 for _ in range(n)]
-    income = [0] * n
-    gold_income = [0] * n
-    attacks = [0] * n
-    shields = [0] * n
-    artifacts = [0] * n
-    deck = [0] * n
-    hand_points = [0] * n
-    asks = [[0] * 5 for _ in range(n)]
-    hands = [[] for _ in range(n)]
-    engines = [[] for _ in range(n)]
-    places = []
-    monuments = 0
-    n_art = state.n_art
-    for e in range(len(loc)):
-        where = loc[e]
-        if where == IN_PLAY:
-            p = owner[e]
-            card = cards[e]
-            f = facts[card.idx]
-            income[p] += f.income
-            gold_income[p] += f.gold_income
-            attacks[p] += f.attacks
-            shields[p] += f.shields
-            if e < n_art:
-                artifacts[p] += 1
-            if f.engine:
-                engines[p].append(f.engine)
-            a = asks[p]
-            fa = f.asks
-            for k in range(5):
-                if fa[k] > a[k]:
-                    a[k] = fa[k]
-            if card.vp_per_essence is None:
-                x = 5 * e
-                if ess[x] or ess[x + 1] or ess[x + 2] or ess[x + 3] or ess[x + 4]:
-                    st = stored[p]
-                    for k in range(5):
-                        st[k] += ess[x + k]
-        elif where == HAND:
-            p = owner[e]
-            card = cards[e]
-            hands[p].append(card)
-            hand_points[p] += card.points
-        elif where == DECK or where == DISCARD:
-            if e < n_art:
-                deck[owner[e]] += 1
-        elif where == AVAILABLE:
-            card = cards[e]
-            if card.kind == C.PLACE_OF_POWER:
-                places.append(card)
-            elif card.kind == C.MONUMENT:
+class Scan:
+    """One pass over a state: per player, what the features need besides the pool (`row` takes the
+    pool as an argument, so that the choice of a payment can weigh pools without scanning again)."""
+
+    __slots__ = ("vp", "hand_sizes", "stored", "income", "gold_income", "attacks", "shields", "artifacts",
+                 "deck", "hand_points", "asks", "hands", "engines", "places", "monuments", "fp", "mover",
+                 "passed", "after_collect", "place_costs")
+
+    def __init__(self, state):
+        n = state.np
+        loc, owner, cards, ess = state.loc, state.owner, state.cards, state.ess
+        facts = FACTS
+        self.vp, self.hand_sizes = state.scores()
+        self.stored = stored = [[0] * 5 for _ in range(n)]
+        self.income = income = [0] * n
+        self.gold_income = gold_income = [0] * n
+        self.attacks = attacks = [0] * n
+        self.shields = shields = [0] * n
+        self.artifacts = artifacts = [0] * n
+        self.deck = deck = [0] * n
+        self.hand_points = hand_points = [0] * n
+        self.asks = asks = [[0] * 5 for _ in range(n)]
+        self.hands = hands = [[] for _ in range(n)]
+        self.engines = engines = [[] for _ in range(n)]
+        self.places = places = []
+        monuments = 0
+        n_art = state.n_art
+        for e in range(len(loc)):
+            where = loc[e]
+            if where == IN_PLAY:
+                p = owner[e]
+                card = cards[e]
+                f = facts[card.idx]
+                income[p] += f.income
+                gold_income[p] += f.gold_income
+                attacks[p] += f.attacks
+                shields[p] += f.shields
+                if e < n_art:
+                    artifacts[p] += 1
+                if f.engine:
+                    engines[p].append(f.engine)
+                a = asks[p]
+                fa = f.asks
+                for k in range(5):
+                    if fa[k] > a[k]:
+                        a[k] = fa[k]
+                if card.vp_per_essence is None:
+                    x = 5 * e
+                    if ess[x] or ess[x + 1] or ess[x + 2] or ess[x + 3] or ess[x + 4]:
+                        st = stored[p]
+                        for k in range(5):
+                            st[k] += ess[x + k]
+            elif where == HAND:
+                p = owner[e]
+                card = cards[e]
+                hands[p].append(card)
+                hand_points[p] += card.points
+            elif where == DECK or where == DISCARD:
+                if e < n_art:
+                    deck[owner[e]] += 1
+            elif where == AVAILABLE:
+                card = cards[e]
+                if card.kind == C.PLACE_OF_POWER:
+                    places.append(card)
+                elif card.kind == C.MONUMENT:
+                    monuments += 1
+            elif where == MONUMENT_DECK:
                 monuments += 1
-        elif where == MONUMENT_DECK:
-            monuments += 1
-    fp = state.fp
-    mover = state.current_player()
-    passed = state.passed
-    for p in range(n):
-        b = 5 * p
-        have = pool[b:b + 5]
-        st = stored[p]
-        a = asks[p]
-        for card in hands[p]:
-            cost = card.cost
-            for k in range(5):
-                a[k] += cost[k]
-        for card in places:
-            cost = card.cost
-            for k in range(5):
-                if cost[k] > a[k]:
-                    a[k] = cost[k]
-        total = [have[k] + st[k] for k in range(5)]
-        useful = spare = 0
-        for k in range(4):
-            x = total[k]
-            if x > a[k]:
-                useful += a[k]
-                spare += x - a[k]
-            else:
-                useful += x
-        if spare > SPARE_CAP:
-            spare = SPARE_CAP
-        inc = income[p]
-        # After a Collect: stored essences come back and the income arrives, spread over the kinds
-        # the player asks for (a rough but cheap reading of "which kinds").
-        asked = a[0] + a[1] + a[2] + a[3]
-        nxt = total[:]
-        if inc and asked:
-            for k in range(4):
-                nxt[k] += inc * a[k] / asked
-        nxt[4] += gold_income[p]
-        can_act = not passed[p]
-        place_now = place_next = 0.0
-        for card in places:
-            worth = facts[card.idx].place_worth
-            if can_act and worth > place_now and _lacking(have, card.cost) == 0:
-                place_now = worth
-            v = worth / (1.0 + _lacking(nxt, card.cost))
-            if v > place_next:
-                place_next = v
-        placeable = placeable_points = 0
-        if can_act:
+        self.monuments = monuments
+        for p in range(n):
+            a = asks[p]
             for card in hands[p]:
                 cost = card.cost
-                if (have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
-                        and have[4] >= cost[4] and sum(have) >= card.cost_total):
-                    placeable += 1
-                    placeable_points += card.points
-        gold_next = nxt[4]
-        engine_points = 0.0
-        for engine in engines[p]:
+                for k in range(5):
+                    a[k] += cost[k]
+            for card in places:
+                cost = card.cost
+                for k in range(5):
+                    if cost[k] > a[k]:
+                        a[k] = cost[k]
+        self.fp = state.fp
+        self.mover = state.current_player()
+        self.passed = state.passed
+        # What a Collect adds besides the pool: stored essences come back and the income arrives,
+        # spread over the kinds the player asks for (a rough but cheap reading of "which kinds").
+        self.after_collect = after = []
+        for p in range(n):
+            a = asks[p]
+            st = stored[p]
+            asked = a[0] + a[1] + a[2] + a[3]
+            inc = income[p]
+            share = inc / asked if inc and asked else 0.0
+            after.append((st[0] + share * a[0], st[1] + share * a[1], st[2] + share * a[2], st[3] + share * a[3],
+                          st[4] + gold_income[p]))
+        self.place_costs = [(facts[card.idx].place_worth, card.cost) for card in places]
+
+
+def row(scan: Scan, p: int, have) -> list[float]:
+    """`FEATURES` of player ``p`` with ``have`` (five counts) in the pool."""
+    st = scan.stored[p]
+    a = scan.asks[p]
+    h0, h1, h2, h3, h4 = have
+    useful = spare = 0
+    for x, want in ((h0 + st[0], a[0]), (h1 + st[1], a[1]), (h2 + st[2], a[2]), (h3 + st[3], a[3])):
+        if x > want:
+            useful += want
+            spare += x - want
+        else:
+            useful += x
+    if spare > SPARE_CAP:
+        spare = SPARE_CAP
+    c0, c1, c2, c3, c4 = scan.after_collect[p]
+    n0, n1, n2, n3, n4 = h0 + c0, h1 + c1, h2 + c2, h3 + c3, h4 + c4
+    can_act = not scan.passed[p]
+    place_now = place_next = 0.0
+    for worth, cost in scan.place_costs:
+        if can_act and worth > place_now and h0 >= cost[0] and h1 >= cost[1] and h2 >= cost[2] \
+                and h3 >= cost[3] and h4 >= cost[4]:
+            place_now = worth
+        lacking = ((cost[0] - n0 if cost[0] > n0 else 0) + (cost[1] - n1 if cost[1] > n1 else 0)
+                   + (cost[2] - n2 if cost[2] > n2 else 0) + (cost[3] - n3 if cost[3] > n3 else 0)
+                   + (cost[4] - n4 if cost[4] > n4 else 0))
+        v = worth / (1.0 + lacking)
+        if v > place_next:
+            place_next = v
+    placeable = placeable_points = 0
+    if can_act:
+        in_pool = h0 + h1 + h2 + h3 + h4
+        for card in scan.hands[p]:
+            cost = card.cost
+            if (h0 >= cost[0] and h1 >= cost[1] and h2 >= cost[2] and h3 >= cost[3] and h4 >= cost[4]
+                    and in_pool >= card.cost_total):
+                placeable += 1
+                placeable_points += card.points
+    engine_points = 0.0
+    if scan.engines[p]:
+        nxt = (n0, n1, n2, n3, n4)
+        in_next = n0 + n1 + n2 + n3 + n4
+        for engine in scan.engines[p]:
             best = 0.0
             for points, pay, pay_any, once in engine:
                 need = pay[0] + pay[1] + pay[2] + pay[3] + pay[4] + pay_any
-                uses = 1.0 if once else 0.0
                 if need:
-                    affordable = (sum(nxt) - sum(pay)) / need + 1 if _lacking(nxt, pay) == 0 else 0.0
-                    uses = min(affordable, 1.0 if once else 3.0)
-                elif not once:
+                    uses = (in_next - sum(pay)) / need + 1 if _lacking(nxt, pay) == 0 else 0.0
+                    uses = min(uses, 1.0 if once else 3.0)
+                else:
                     uses = 1.0
                 if points * uses > best:
                     best = points * uses
             engine_points += best
-        rows.append([
-            vp[p] - (1 if fp == p else 0), 1.0 if fp == p else 0.0, have[4] + st[4], useful, spare,
-            inc, gold_income[p], engine_points, hand_sizes[p], hand_points[p], placeable, placeable_points,
-            deck[p], artifacts[p], attacks[p], shields[p], place_now, place_next,
-            1.0 if monuments and can_act and have[4] >= 4 else 0.0,
-            1.0 / (1.0 + max(0.0, 4 - gold_next)) if monuments else 0.0,
-            0.0 if can_act else 1.0, 1.0 if mover == p else 0.0,
-        ])
-    return rows
+    fp = scan.fp
+    monuments = scan.monuments
+    return [
+        scan.vp[p] - (1 if fp == p else 0), 1.0 if fp == p else 0.0, h4 + st[4], useful, spare,
+        scan.income[p], scan.gold_income[p], engine_points, scan.hand_sizes[p], scan.hand_points[p], placeable,
+        placeable_points, scan.deck[p], scan.artifacts[p], scan.attacks[p], scan.shields[p], place_now, place_next,
+        1.0 if monuments and can_act and h4 >= 4 else 0.0,
+        1.0 / (1.0 + (4 - n4 if n4 < 4 else 0.0)) if monuments else 0.0,
+        0.0 if can_act else 1.0, 1.0 if scan.mover == p else 0.0,
+    ]
+
+
+def player_features(state) -> list[list[float]]:
+    """`FEATURES` of every player of ``state``, one list per player."""
+    scan = Scan(state)
+    pool = state.pool
+    return [row(scan, p, pool[5 * p:5 * p + 5]) for p in range(state.np)]

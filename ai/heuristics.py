@@ -13,7 +13,9 @@ from amigos import actions as A
 from amigos import cards as C
 
 from . import value as V
-from .value import _WORTH, essence_worth
+from .features import Scan, row
+from .learned import scan_progress
+from .value import essence_worth
 
 
 def demand(state, p: int) -> list:
@@ -94,7 +96,34 @@ _PAY_GAIN = {A.PLACE: (3, None), A.CLAIM_POP: (3, None), A.DISCARD: (None, 3), A
              A.POWER: (6, 7), A.LL_REACT: (5, None), A.LL_CHOICE: (2, None), A.V_REACT: (4, None)}
 
 
-def card_value(card) -> float:
-    """A static worth of an artifact for drafting: printed points, a share of its cost and what it
-    collects each round, and something for each power (see `ai.value`)."""
-    return card.points + _WORTH[card.idx]
+def learned_variant(state, variants: list, model) -> tuple:
+    """Among actions of one macro, the one whose pool the learned value (`ai.learned`) rates best for
+    the acting player: it sees which essences complete a purchase (a place of power, a monument, an
+    artifact in hand) now or after the next Collect, and which have no use.  Ties (pools the model
+    rates alike) go to `pool_value`'s choice."""
+    if len(variants) == 1:
+        return variants[0]
+    slots = _PAY_GAIN.get(variants[0][0])
+    if slots is None:
+        return variants[0]
+    pay_at, gain_at = slots
+    p = variants[0][1]
+    scan = Scan(state)
+    weights = model.weights_at(scan_progress(scan))
+    need = demand(state, p)
+    pool = state.pool_of(p)
+    zero = C.ZERO
+    best, best_v = None, None
+    for a in variants:
+        pay = zero if pay_at is None else a[pay_at]
+        gain = zero if gain_at is None else a[gain_at]
+        have = (pool[0] - pay[0] + gain[0], pool[1] - pay[1] + gain[1], pool[2] - pay[2] + gain[2],
+                pool[3] - pay[3] + gain[3], pool[4] - pay[4] + gain[4])
+        features = row(scan, p, have)
+        v = sum(w * x for w, x in zip(weights, features)) + TIE * pool_value(have, need)
+        if best is None or v > best_v:
+            best, best_v = a, v
+    return best
+
+
+TIE = 1e-3  # how much `pool_value` weighs beside the learned value: enough to break its ties only

@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from importlib import resources
 from pathlib import Path
 
 from .features import FEATURES, N_FEATURES, player_features
+from .value import card_value
 
 MODEL_FORMAT = "amigos.value"
 MODEL_VERSION = 1
 MODEL_FILE = "value.json"  # in the package's data folder
+STATIC_SHARE = 0.3  # log-odds per point of `ai.value`'s worth, for cards without a learned worth
 
 
 class ModelError(ValueError):
@@ -34,13 +37,15 @@ class ModelError(ValueError):
 class ValueModel:
     """Weights of the learned value (see the module docstring) and how they were trained."""
 
-    __slots__ = ("base", "late", "info")
+    __slots__ = ("base", "late", "cards", "info")
 
-    def __init__(self, base: list[float], late: list[float], info: dict | None = None):
+    def __init__(self, base: list[float], late: list[float], info: dict | None = None,
+                 cards: dict[str, float] | None = None):
         if len(base) != N_FEATURES or len(late) != N_FEATURES:
             raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
         self.base = tuple(float(x) for x in base)
         self.late = tuple(float(x) for x in late)
+        self.cards = {str(k): float(v) for k, v in (cards or {}).items()}  # card id -> worth (log-odds)
         self.info = dict(info or {})
 
     # -- files ------------------------------------------------------------------------------------
@@ -52,12 +57,12 @@ class ValueModel:
         if data.get("version") != MODEL_VERSION or list(data.get("features", ())) != list(FEATURES):
             raise ModelError(f"a value model of version {data.get('version')} for other features; "
                              f"this program reads version {MODEL_VERSION}")
-        return cls(data["weights"]["base"], data["weights"]["late"], data.get("trained"))
+        return cls(data["weights"]["base"], data["weights"]["late"], data.get("trained"), data.get("cards"))
 
     def to_json(self) -> dict:
         return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": list(FEATURES),
                 "weights": {"base": [round(x, 6) for x in self.base], "late": [round(x, 6) for x in self.late]},
-                "trained": self.info}
+                "cards": {k: round(v, 4) for k, v in sorted(self.cards.items())}, "trained": self.info}
 
     @classmethod
     def load(cls, path: Path | None = None) -> "ValueModel":
@@ -87,6 +92,16 @@ class ValueModel:
                 worst = z
         return 0.0 if worst is None else worst
 
+    def card_worth(self, card) -> float:
+        """What holding ``card`` (an artifact or mage) is worth in self-play, in log-odds of winning;
+        a card the model has no figure for gets a share of its printed points and engine worth."""
+        worth = self.cards.get(card.id)
+        return STATIC_SHARE * card_value(card) if worth is None else worth
+
+    def weights_at(self, progress: float) -> list[float]:
+        """The weights of one player's features at this progress (``base + progress * late``)."""
+        return [b + progress * x for b, x in zip(self.base, self.late)]
+
     def probability(self, rows: list[list[float]], q: int, progress: float) -> float:
         """P(``q`` wins) from every player's features ``rows`` at this progress."""
         return _squash(self.margin(rows, q, progress))
@@ -103,6 +118,12 @@ def progress(rows: list[list[float]]) -> float:
     return 1.0 if top >= 10 else top / 10.0
 
 
+def scan_progress(scan) -> float:
+    """`progress` from an `ai.features.Scan` (points with the token are in ``scan.vp``)."""
+    top = max(scan.vp)
+    return 1.0 if top >= 10 else top / 10.0
+
+
 def _squash(z: float) -> float:
     if z < -30:
         return 0.0
@@ -114,9 +135,15 @@ def _squash(z: float) -> float:
 _DEFAULT: ValueModel | None = None
 
 
+#: An environment variable naming a model file to use instead of the packaged one (training and
+#: experiments set it; worker processes inherit it).
+MODEL_ENV = "AMIGOS_VALUE_MODEL"
+
+
 def default_model() -> ValueModel:
-    """The packaged model, loaded once."""
+    """The model the agents use, loaded once: the file `MODEL_ENV` names, else the packaged one."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = ValueModel.load()
+        path = os.environ.get(MODEL_ENV)
+        _DEFAULT = ValueModel.load(Path(path) if path else None)
     return _DEFAULT

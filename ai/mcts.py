@@ -23,7 +23,8 @@ import time as _time
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
 
-from .heuristics import best_variant, card_value
+from .draft import pick_scores
+from .heuristics import best_variant, learned_variant
 from .learned import default_model, progress
 from .features import player_features
 from .value import heuristic_value
@@ -38,7 +39,7 @@ MARGIN_FULL = 4  # points of margin that earn the whole reward
 class Node:
     """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
 
-    __slots__ = ("player", "n", "w", "avail", "children")
+    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "priors")
 
     def __init__(self, player: int):
         self.player = player
@@ -46,6 +47,10 @@ class Node:
         self.w = 0.0
         self.avail = 0
         self.children: dict = {}
+        # The variant last played to reach this node, and the mover's pool it was chosen for.
+        self.pool: tuple | None = None
+        self.action: tuple | None = None
+        self.priors: dict | None = None  # macro -> prior probability, once `_priors` has run here
 
 
 def final_rewards(state) -> list:
@@ -104,21 +109,20 @@ def group(state) -> dict:
 
 
 def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 30, progress=None, value: int = 1) -> tuple[dict, int]:
+           rollout: int = 30, progress=None, value: int = 1, bias: float = 0.0) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
-    value (`learned_rewards`), 0 by the hand-tuned one (`rewards`)."""
+    value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
+    value's prior of each move (`_priors`; 0: none)."""
     leaf = learned_rewards if value else rewards
+    model = default_model() if value else None
     rng = random.Random(seed)
     root = Node(-1)
     start = _time.perf_counter()
     deadline = None if seconds is None else start + seconds
     done = 0
-    log = math.log
-    sqrt = math.sqrt
     # The searching player's own legal actions are the same in every determinisation.
     root_groups = group(state) if state.current_player() == player else None
-    root_best = {}  # and so is the variant `best_variant` picks from each of them
     deal = Determinizer(state, player).deal
     while True:
         if iters is not None and done >= iters:
@@ -130,50 +134,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
-        node = root
-        path = []
-        groups = root_groups
-        while not s.is_terminal():
-            if groups is None:
-                groups = group(s)
-            if len(groups) == 1:
-                only = next(iter(groups.values()))
-                if len(only) == 1:
-                    s.apply_unchecked(only[0])
-                    groups = None
-                    continue
-            children = node.children
-            untried = None
-            best_key, best_u = None, -1.0
-            # One pass: every child legal here becomes available once more; UCB1 picks among them
-            # unless some legal macro has no child yet (then it is expanded instead).
-            for key in groups:
-                child = children.get(key)
-                if child is None:
-                    if untried is None:
-                        untried = [key]
-                    else:
-                        untried.append(key)
-                    continue
-                n = child.n
-                avail = child.avail = child.avail + 1
-                if untried is None:
-                    u = child.w / n + c * sqrt(log(avail) / n)
-                    if u > best_u:
-                        best_key, best_u = key, u
-            cache = root_best if groups is root_groups else None
-            if untried is not None:
-                key = untried[rng.randrange(len(untried))]
-                child = Node(s.current_player())
-                child.avail = 1
-                children[key] = child
-                s.apply_unchecked(_variant(s, groups, key, cache))
-                path.append(child)
-                break
-            node = children[best_key]
-            s.apply_unchecked(_variant(s, groups, best_key, cache))
-            path.append(node)
-            groups = None
+        path = _descend(root, s, root_groups, rng, c, model, bias)
         if rollout:
             _rollout(s, rollout, rng)
         r = leaf(s)
@@ -186,14 +147,96 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     return stats, done
 
 
-def _variant(s, groups, key, cache):
-    """`best_variant` of ``groups[key]``, remembered in ``cache`` when one is given."""
-    if cache is None:
-        return best_variant(s, groups[key])
-    a = cache.get(key)
-    if a is None:
-        a = cache[key] = best_variant(s, groups[key])
-    return a
+def _descend(root: Node, s, groups: dict | None, rng: random.Random, c: float, model, bias: float) -> list:
+    """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
+    with availability counts plus a progressive bias ``bias * prior / (visits + 1)``, and expand one
+    new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
+    on ``s``; returns the nodes walked through, the new one last."""
+    node = root
+    path = []
+    log, sqrt = math.log, math.sqrt
+    while not s.is_terminal():
+        if groups is None:
+            groups = group(s)
+        if len(groups) == 1:
+            only = next(iter(groups.values()))
+            if len(only) == 1:
+                s.apply_unchecked(only[0])
+                groups = None
+                continue
+        children = node.children
+        priors = node.priors
+        if priors is None and bias and (node.n >= PRIOR_VISITS or node is root):
+            priors = node.priors = _priors(s, groups, model)
+        untried = None
+        best_key, best_u = None, -1.0
+        # One pass: every child legal here becomes available once more; UCB1 picks among them
+        # unless some legal macro has no child yet (then it is expanded instead).
+        for key in groups:
+            child = children.get(key)
+            if child is None:
+                if untried is None:
+                    untried = [key]
+                else:
+                    untried.append(key)
+                continue
+            n = child.n
+            avail = child.avail = child.avail + 1
+            if untried is None:
+                u = child.w / n + c * sqrt(log(avail) / n)
+                if priors is not None:
+                    u += bias * priors.get(key, 0.0) / (n + 1)
+                if u > best_u:
+                    best_key, best_u = key, u
+        if untried is not None:
+            if priors is None:
+                key = untried[rng.randrange(len(untried))]
+            else:
+                key = max(untried, key=lambda k: priors.get(k, 0.0))
+            child = Node(s.current_player())
+            child.avail = 1
+            children[key] = child
+            s.apply_unchecked(_variant(s, groups[key], child, model))
+            path.append(child)
+            return path
+        node = children[best_key]
+        s.apply_unchecked(_variant(s, groups[best_key], node, model))
+        path.append(node)
+        groups = None
+    return path
+
+
+PRIOR_VISITS = 1  # a node gets priors on its second visit (the root at once)
+PRIOR_TEMPERATURE = 0.05  # win probability by which a move's prior is e times another's
+
+
+def _priors(s, groups: dict, model) -> dict:
+    """Each macro's prior: the learned value for the mover of the position it leads to (its variant by
+    `best_variant`), as a softmax at `PRIOR_TEMPERATURE`."""
+    p = s.current_player()
+    values = {}
+    for key, variants in groups.items():
+        t = s.clone()
+        t.apply_unchecked(best_variant(s, variants) if len(variants) > 1 else variants[0])
+        values[key] = learned_rewards(t)[p]
+    top = max(values.values())
+    weights = {key: math.exp((v - top) / PRIOR_TEMPERATURE) for key, v in values.items()}
+    total = sum(weights.values())
+    return {key: w / total for key, w in weights.items()}
+
+
+def _variant(s, variants: list, child: Node, model) -> tuple:
+    """The variant of a macro to play into ``child``: `learned_variant` with a model, else
+    `best_variant`; remembered in the child for the mover's pool (the same in most worlds)."""
+    if len(variants) == 1:
+        return variants[0]
+    p = variants[0][1]
+    pool = tuple(s.pool[5 * p:5 * p + 5])
+    if child.pool == pool:
+        return child.action
+    action = learned_variant(s, variants, model) if model is not None else best_variant(s, variants)
+    child.pool, child.action = pool, action
+    return action
 
 
 def _settled(root, done, iters, start, deadline) -> bool:
@@ -253,15 +296,15 @@ def _rollout(s, steps: int, rng) -> None:
 
 
 def _worker(args):
-    state, player, iters, seconds, seed, c, rollout, value = args
-    return search(state, player, iters, seconds, seed, c, rollout, value=value)
+    state, player, iters, seconds, seed, c, rollout, value, bias = args
+    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias)
 
 
 class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 30, draft: int = 1, value: int = 1):
+                 c: float = 0.7, rollout: int = 30, draft: int = 1, value: int = 1, bias: float = 0.0):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -275,6 +318,7 @@ class MCTSAgent:
         # searches (52%, benchmarks/results/*_700.jsonl) and in game 2 also has the first redraft pick.
         self.draft_by_value = bool(draft)
         self.value = int(value)
+        self.bias = float(bias)
         self.info = {}
         self._pool = None
 
@@ -285,22 +329,31 @@ class MCTSAgent:
             return legal[0]
         player = state.current_player()
         if self.draft_by_value and legal[0][0] in (DRAFT_PICK, REDRAFT_PICK):
-            best = max(legal, key=lambda a: (card_value(state.cards[a[2]]), -a[2]))
-            self.info = {"choices": len(legal), "iterations": 0}
-            return best
+            ranked = pick_scores(state, default_model())
+            self.info = {"choices": len(legal), "iterations": 0,
+                         "picks": [dict(parts, card=state.cards[a[2]].name, score=score)
+                                   for score, a, parts in ranked[:3]]}
+            return ranked[0][1]
         if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if a[2] == player)
         groups = group(state)
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
-            return best_variant(state, next(iter(groups.values())))
+            return self.variant(state, next(iter(groups.values())))
         stats, done = self.root_stats(state, player, progress)
         best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits}
-        return best_variant(state, groups[best_key])
+        return self.variant(state, groups[best_key])
+
+    def variant(self, state, variants: list) -> tuple:
+        """The payment and gain of the chosen action: by the learned value, or (``value=0``) by
+        `best_variant`.  Both read only the mover's own cards and the public table."""
+        if self.value:
+            return learned_variant(state, variants, default_model())
+        return best_variant(state, variants)
 
     def reseed(self, seed: int) -> None:
         """Restart the search's random stream (see `ai.agents._Agent.reseed`)."""
@@ -311,9 +364,10 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value)
+                          self.value, self.bias)
         iters = None if self.iters is None else -(-self.iters // self.workers)
-        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value) for s in seeds]
+        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias)
+                for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged = {}
         total = 0

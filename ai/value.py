@@ -102,3 +102,9 @@ def heuristic_value(state, q: int) -> float:
     if state.np == 1:
         return mine
     return mine - max(values[o] for o in range(state.np) if o != q)
+
+
+def card_value(card) -> float:
+    """A static worth of an artifact (or mage) in points: printed points, a share of its cost and of
+    what it makes each round, and something for each power."""
+    return card.points + _WORTH[card.idx]

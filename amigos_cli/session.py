@@ -132,10 +132,7 @@ class Session:
     def hint(self, state):
         agent = make_agent("mcts:iters=600", seed=derive_seed(self.match.record["seed"], "hint", len(self.log)))
         action = agent.select(state)
-        visits = agent.info.get("visits") or 0
-        total = agent.info.get("iterations") or 1
-        return Text(f"Hint: {amigos.action_text(state, action)}  (searched {total} times, "
-                    f"{visits / max(total, 1):.0%} of the search went there)", style="cyan")
+        return Text(hint_text(state, action, agent.info), style="cyan")
 
     def run(self) -> Match:
         """Play to the end; on quit or Ctrl-C the file is saved and `QuitRequested` propagates."""
@@ -245,6 +242,27 @@ class _Thinking:
             else:
                 action = self.agent.select(state)
         return action
+
+
+def hint_text(state, action, info: dict) -> str:
+    """The hint line for ``action``, with the agent's reasons: a draft pick's worth, its fit to your plan
+    and to the rival's, and the runners-up; a searched move's share of the search and its value."""
+    text = f"Hint: {amigos.action_text(state, action)}"
+    picks = info.get("picks")
+    if picks:
+        best, rest = picks[0], picks[1:]
+        text += (f"  (worth {best['worth']:+.2f} in self-play, fits your plan {best['fit']:.1f}, "
+                 f"the rival's {best['deny']:.1f}")
+        if rest:
+            text += "; next: " + ", ".join(f"{r['card']} {r['score']:+.2f}" for r in rest)
+        return text + ")"
+    total = info.get("iterations") or 0
+    if not total:
+        return text
+    visits = info.get("visits") or 0
+    value = info.get("value")
+    chance = f", about {value:.0%} to win" if value is not None else ""
+    return text + f"  ({visits / total:.0%} of {total} searches went there{chance})"
 
 
 def resume_hint(path: Path) -> str:

@@ -25,14 +25,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import amigos  # noqa: E402
 from ai.features import FEATURES, N_FEATURES, player_features  # noqa: E402
 from ai.learned import ValueModel, progress  # noqa: E402
 from ai.mcts import SCALE  # noqa: E402
 from ai.selfplay import outcome_for, positions  # noqa: E402
 from ai.value import heuristic_value  # noqa: E402
+from amigos import cards as C  # noqa: E402
+from amigos.state import ACTIONS, COLLECT, IN_PLAY  # noqa: E402
 from selfplay import read_games  # noqa: E402
 
 HOLD_OUT = 10  # every tenth game is held out
+CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
 
 
 def examples(games: list[dict], with_heuristic: bool = False):
@@ -54,19 +58,61 @@ def examples(games: list[dict], with_heuristic: bool = False):
             np.array(hs, dtype=float) if with_heuristic else None)
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30) -> np.ndarray:
-    """Weights minimising the mean log loss of sigmoid(x @ w) against ``y`` plus ``l2``/2 |w|^2."""
+def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np.ndarray | None = None,
+        offset: np.ndarray | None = None) -> np.ndarray:
+    """Weights minimising the mean log loss of sigmoid(x @ w + offset) against ``y`` plus
+    ``l2``/2 |w - prior|^2."""
     n, m = x.shape
-    w = np.zeros(m)
+    prior = np.zeros(m) if prior is None else prior
+    offset = np.zeros(n) if offset is None else offset
+    w = prior.copy()
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
-        grad = x.T @ (p - y) / n + l2 * w
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w + offset, -30, 30)))
+        grad = x.T @ (p - y) / n + l2 * (w - prior)
         h = (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(m)
         step = np.linalg.solve(h, grad)
         w -= step
         if np.max(np.abs(step)) < 1e-9:
             break
     return w
+
+
+def dealt(game: dict) -> list[list[str]]:
+    """The artifacts each player held and the mage they chose, once the game's setup is over."""
+    state = amigos.new_game(game["seed"], game["variant"])
+    for index in game["choices"]:
+        if state.phase in (ACTIONS, COLLECT):
+            break
+        state.apply(state.legal_actions()[index])
+    held = [[] for _ in range(state.np)]
+    for e, card in enumerate(state.cards):
+        p = state.owner[e]
+        if p < state.np and (e < state.n_art or (card.kind == C.MAGE and state.loc[e] == IN_PLAY)):
+            held[p].append(card.id)
+    return held
+
+
+def fit_card_worths(games: list[dict], model: ValueModel) -> dict[str, float]:
+    """Each artifact's and mage's worth in log-odds of winning: a logistic regression of each game's
+    result on the difference of what the two players held, regularised toward the static estimate
+    (`ai.learned.ValueModel.card_worth` without learned worths)."""
+    ids = [c.id for c in C.ARTIFACTS + C.MAGES]
+    index = {cid: i for i, cid in enumerate(ids)}
+    x, y = [], []
+    for game in games:
+        held = dealt(game)
+        for q in (0, 1):
+            row = np.zeros(len(ids))
+            for cid in held[q]:
+                row[index[cid]] += 1
+            for cid in held[1 - q]:
+                row[index[cid]] -= 1
+            x.append(row)
+            y.append(outcome_for(game, q))
+    static = ValueModel(model.base, model.late)
+    prior = np.array([static.card_worth(C.BY_ID[cid]) for cid in ids])
+    w = fit(np.array(x), np.array(y), CARD_L2, prior=prior)
+    return {cid: float(v) for cid, v in zip(ids, w)}
 
 
 def scores(p: np.ndarray, y: np.ndarray) -> dict:
@@ -110,6 +156,10 @@ def main(argv=None) -> int:
         print(f"                  {args.check}: {scores(model_probability(ValueModel.load(args.check), x[held]), y[held])}")
     for name, b, late in zip(FEATURES, model.base, model.late):
         print(f"  {name:<18} {b:+.3f} {late:+.3f}")
+    model.cards = fit_card_worths(games, model)
+    ranked = sorted(model.cards.items(), key=lambda t: -t[1])
+    print("card worths, best:", ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
+    print("            worst:", ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[-5:]))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")

@@ -1,0 +1,126 @@
+"""Draft and redraft picks: what a card is worth, what it adds to the picker's plan, and what taking it
+denies the rival.
+
+A card's worth is learned (`ai.learned.ValueModel.card_worth`: how much holding it raised the chance
+of winning in self-play, in log-odds).  Its *fit* to a player's plan counts how much of what the card
+makes the plan asks for, how much of what the card asks the plan makes, and the Dragons or Creatures it
+works with; a plan is the player's mage (or mage options), the artifacts they have picked and the
+places of power on the table.  The zero-sum pick weighs the card's worth and fit to the picker plus its
+fit to the rival: a card the rival's engine wants is worth taking away (after losing game 1 to Hand of
+Glory feeding Catacombs, leave the winner neither).
+"""
+
+from __future__ import annotations
+
+from amigos import cards as C
+from amigos.state import AVAILABLE, BEING_CHOSEN, DECK, IN_PLAY
+
+FIT = 0.15   # log-odds of worth per unit of fit to one's own plan
+DENY = 0.10  # ... and per unit of fit to the rival's plan
+
+
+def _spread(count: int, kinds: tuple) -> list[float]:
+    out = [0.0] * 5
+    for k in kinds:
+        out[k] += count / len(kinds)
+    return out
+
+
+class Flow:
+    """The essences a card makes each round and asks for (placing it, using its powers), by kind."""
+
+    __slots__ = ("makes", "asks", "dragon", "creature", "likes_dragons", "likes_creatures")
+
+    def __init__(self, card):
+        makes = [float(x) for x in card.collect]
+        if card.collect_choice is not None:
+            makes = [a + b for a, b in zip(makes, _spread(*card.collect_choice))]
+        asks = [float(x) for x in card.cost]
+        for pw in card.powers:
+            if pw.kind != C.ACTION:
+                continue
+            gained = [a + b for a, b in zip(pw.gain_pool, pw.store)]
+            if pw.mix_count:
+                gained = [a + b for a, b in zip(gained, _spread(pw.mix_count, pw.mix_kinds))]
+            if not pw.destroy:
+                makes = [a + b for a, b in zip(makes, gained)]
+            asks = [max(a, b) for a, b in zip(asks, pw.pay)]
+        self.makes = tuple(makes)
+        self.asks = tuple(asks)
+        self.dragon = card.is_dragon
+        self.creature = card.is_creature
+        self.likes_dragons = _likes(card, "dragon")
+        self.likes_creatures = _likes(card, "creature")
+
+
+def _likes(card, kind: str) -> bool:
+    """True when ``card`` works with its owner's ``kind`` ("dragon" or "creature") artifacts: it
+    discounts, places, turns or straightens them, or scores per one."""
+    if any(kind in types for types, _ in card.discounts):
+        return True
+    if (card.vp_per_dragon if kind == "dragon" else card.vp_per_creature):
+        return True
+    for pw in card.powers:
+        if pw.turn_other == kind or (pw.places is not None and pw.places[2] == kind):
+            return True
+        if any(eff[0] == "straighten" and eff[1] == "own_turned_" + kind for eff in pw.effects):
+            return True
+    return False
+
+
+FLOWS = tuple(Flow(c) for c in C.CARDS)
+
+
+def plan_of(state, p: int) -> tuple[list[float], list[float], int, int, int, int]:
+    """(makes, asks, Dragons, Creatures, cards liking Dragons, cards liking Creatures) of ``p``'s plan:
+    their mage (or the mage options still open), the artifacts they have picked, and what the places of
+    power on the table ask."""
+    makes, asks = [0.0] * 5, [0.0] * 5
+    dragons = creatures = likes_d = likes_c = 0
+    places = 0
+    for e, card in enumerate(state.cards):
+        where, owner = state.loc[e], state.owner[e]
+        mine = owner == p and ((e < state.n_art and where in (DECK, IN_PLAY))
+                               or (card.kind == C.MAGE and where in (IN_PLAY, BEING_CHOSEN)))
+        if mine:
+            f = FLOWS[card.idx]
+            makes = [a + b for a, b in zip(makes, f.makes)]
+            asks = [a + b for a, b in zip(asks, f.asks)]
+            dragons += f.dragon
+            creatures += f.creature
+            likes_d += f.likes_dragons
+            likes_c += f.likes_creatures
+        elif card.kind == C.PLACE_OF_POWER and where == AVAILABLE:
+            places += 1
+            asks = [a + b / 4 for a, b in zip(asks, card.cost)]  # a place is one plan among several
+    return makes, asks, dragons, creatures, likes_d, likes_c
+
+
+def fit(card, plan) -> float:
+    """How well ``card`` joins ``plan`` (`plan_of`): essences it makes that the plan asks for, essences
+    it asks for that the plan makes (each capped), and type synergies."""
+    makes, asks, dragons, creatures, likes_d, likes_c = plan
+    f = FLOWS[card.idx]
+    feeds = sum(min(m, a) for m, a in zip(f.makes, asks))
+    fed = sum(min(a, m) for a, m in zip(f.asks, makes))
+    types = (f.dragon * likes_d + f.likes_dragons * dragons + f.creature * likes_c + f.likes_creatures * creatures)
+    return 0.5 * feeds + 0.25 * fed + 0.5 * types
+
+
+def pick_scores(state, model) -> list[tuple[float, tuple, dict]]:
+    """Every legal draft or redraft pick of the player to move with its score and the parts of it,
+    best first: (score, action, {"worth", "fit", "deny"})."""
+    p = state.current_player()
+    mine = plan_of(state, p)
+    rivals = [plan_of(state, q) for q in range(state.np) if q != p]
+    out = []
+    for a in state.legal_actions():
+        card = state.cards[a[2]]
+        worth = model.card_worth(card)
+        own = fit(card, mine)
+        deny = max(fit(card, plan) for plan in rivals) if rivals else 0.0
+        score = worth + FIT * own + DENY * deny
+        out.append((score, a, {"worth": worth, "fit": own, "deny": deny}))
+    out.sort(key=lambda t: (-t[0], t[1][2]))
+    return out
+
