@@ -1,0 +1,213 @@
+"""The learned value (`ai.features`, `ai.learned`), the choice of payments and gains by it
+(`ai.heuristics.learned_variant`), finished games valued by margin (`ai.mcts.final_rewards`), draft
+picks (`ai.draft`) and self-play records (`ai.selfplay`)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+import amigos
+from ai import learned as L
+from ai.draft import fit, pick_scores, plan_of
+from ai.features import FEATURES, N_FEATURES, player_features
+from ai.heuristics import learned_variant
+from ai.mcts import WIN_MARGIN, final_rewards, learned_rewards
+from ai.selfplay import outcome_for, positions, selfplay_game
+from amigos import actions as A
+from amigos.position import build_position
+from amigos.state import GAME_OVER
+
+F = {name: i for i, name in enumerate(FEATURES)}
+
+
+def _model(**weights) -> L.ValueModel:
+    """A model with the given base weights by feature name (late weights 0)."""
+    base = [0.0] * N_FEATURES
+    for name, w in weights.items():
+        base[F[name]] = w
+    return L.ValueModel(base, [0.0] * N_FEATURES)
+
+
+def _me(**kw) -> dict:
+    spec = {"mage": "artificer", "item": "alchemy"}
+    spec.update(kw)
+    return spec
+
+
+RIVAL = {"mage": "healer", "item": "protection"}
+
+
+# -- features ---------------------------------------------------------------------------------------------
+
+def test_a_place_of_power_the_pool_pays_for_is_within_reach_now_until_one_passes():
+    s = build_position([_me(pool={"death": 9}), RIVAL], places_of_power=["catacombs_of_the_dead"])
+    row = player_features(s)[0]
+    assert row[F["place_now"]] > 0 and row[F["place_next"]] == row[F["place_now"]]
+    s.passed[0] = True
+    assert player_features(s)[0][F["place_now"]] == 0
+    short = build_position([_me(pool={"death": 6}), RIVAL], places_of_power=["catacombs_of_the_dead"])
+    assert player_features(short)[0][F["place_next"]] == pytest.approx(row[F["place_next"]] / 4)  # 3 lacking
+
+
+def test_monuments_within_reach_need_four_gold_now_and_count_gold_income_next():
+    now = player_features(build_position([_me(pool={"gold": 4}), RIVAL], monuments_face_up=["temple"]))[0]
+    assert now[F["monument_now"]] == 1 and now[F["monument_next"]] == 1
+    poor = player_features(build_position([_me(pool={"gold": 2}), RIVAL], monuments_face_up=["temple"]))[0]
+    assert poor[F["monument_now"]] == 0 and poor[F["monument_next"]] == pytest.approx(1 / 3)
+    none = player_features(build_position([_me(pool={"gold": 4}), RIVAL]))[0]
+    assert none[F["monument_now"]] == none[F["monument_next"]] == 0
+
+
+def test_essences_nothing_asks_for_are_spare_and_points_exclude_the_token():
+    s = build_position([_me(pool={"calm": 7}, hand=["nightingale"], monuments=["temple"]), RIVAL],
+                       first_player=0)
+    row = player_features(s)[0]
+    assert row[F["useful"]] == 1 and row[F["spare"]] == 6  # Nightingale asks 1 Calm
+    assert row[F["points"]] == 2 and row[F["token"]] == 1
+    assert row[F["placeable"]] == 0  # no Life for Nightingale
+
+
+def test_a_scoring_place_makes_points_each_round_as_far_as_essences_allow():
+    reef = _me(places=["sunken_reef"], pool={"calm": 4, "life": 2})
+    row = player_features(build_position([reef, RIVAL]))[0]
+    assert row[F["engine_points"]] >= 2  # 2 Calm and 1 Life a point, twice from this pool
+    dry = player_features(build_position([_me(places=["sunken_reef"]), RIVAL]))[0]
+    assert dry[F["engine_points"]] < row[F["engine_points"]]
+
+
+def test_features_read_nothing_the_rival_cannot_see_of_a_determinised_world():
+    s = amigos.new_game(3)
+    rng = random.Random(3)
+    for _ in range(40):
+        s.apply(rng.choice(s.legal_actions()))
+    p = s.current_player()
+    mine = [player_features(amigos.determinize(s, p, seed))[p] for seed in range(5)]
+    assert all(row == mine[0] for row in mine)  # the player's own row does not depend on the deal
+
+
+# -- the model ----------------------------------------------------------------------------------------------
+
+def test_the_packaged_model_loads_and_is_a_probability_for_two_players():
+    model = L.default_model()
+    assert len(model.base) == len(model.late) == N_FEATURES
+    s = amigos.new_game(5)
+    rng = random.Random(5)
+    for _ in range(60):
+        s.apply(rng.choice(s.legal_actions()))
+    p0, p1 = model.win_probability(s, 0), model.win_probability(s, 1)
+    assert 0 < p0 < 1 and p0 + p1 == pytest.approx(1.0)
+
+
+def test_model_files_round_trip_and_refuse_other_features(tmp_path):
+    model = _model(points=1.0, gold=0.5)
+    model.cards = {"hawk": 0.25}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model.to_json()))
+    back = L.ValueModel.load(path)
+    assert back.base == model.base and back.cards == {"hawk": 0.25}
+    data = model.to_json()
+    data["features"] = data["features"][:-1]
+    path.write_text(json.dumps(data))
+    with pytest.raises(L.ModelError):
+        L.ValueModel.load(path)
+    with pytest.raises(L.ModelError):
+        L.ValueModel.from_json({"format": "something else"})
+
+
+def test_more_points_than_the_rival_is_a_better_chance():
+    model = _model(points=0.5)
+    ahead = build_position([_me(monuments=["temple", "colossus"]), RIVAL], first_player=1)
+    assert model.win_probability(ahead, 0) == pytest.approx(1 / (1 + math.exp(-2.0)))  # 4 points ahead
+    assert model.win_probability(ahead, 1) == pytest.approx(1 / (1 + math.exp(2.0)))
+
+
+# -- payments and gains ----------------------------------------------------------------------------------
+
+def test_the_learned_variant_takes_the_gold_that_completes_a_monument():
+    s = build_position([_me(hand=["hawk"], pool={"gold": 3}), RIVAL], monuments_face_up=["temple"])
+    discards = next(g for g in s.legal_groups() if g[0][0] == A.DISCARD)  # 1 Gold or 2 non-Gold
+    likes_monuments = _model(monument_now=2.0, useful=0.1, spare=0.1)
+    assert learned_variant(s, discards, likes_monuments)[3] == (0, 0, 0, 0, 1)
+    likes_essences = _model(useful=1.0, spare=1.0)
+    assert learned_variant(s, discards, likes_essences)[3][4] == 0
+
+
+def _finished(points: list[int]):
+    """A finished game won by player 0 with these points."""
+    s = build_position([_me(), RIVAL], first_player=1)
+    s.temp_vp = [points[0], points[1] - 1]  # the token's point is player 1's
+    s.phase = GAME_OVER
+    s.won = (0,)
+    return s
+
+
+def test_a_won_game_is_worth_more_by_a_wider_margin():
+    narrow, wide = final_rewards(_finished([10, 9])), final_rewards(_finished([13, 6]))
+    assert narrow[0] == pytest.approx(1 - WIN_MARGIN + WIN_MARGIN / 4) and wide[0] == 1.0
+    assert narrow[0] + narrow[1] == wide[0] + wide[1] == pytest.approx(1.0)
+    assert learned_rewards(_finished([13, 6])) == wide
+
+
+# -- drafts -------------------------------------------------------------------------------------------------
+
+def _redraft(mages: list[str]):
+    """Game 2 of a match at its first redraft pick, with these mages kept."""
+    artifacts = ["hand_of_glory", "dragon_bridle", "fire_dragon", "hawk", "crypt", "cursed_skull", "athanor",
+                 "vault", "prism", "guard_dog", "elvish_bow", "mermaid", "dwarven_pickaxe", "chalice_of_fire",
+                 "sacrificial_dagger", "jeweled_statuette"]
+    s = amigos.next_game(4, mages, artifacts, 0, True)
+    s.apply((A.CHOOSE_FIRST, 0, 0))
+    return s
+
+
+def test_a_card_feeding_a_plan_fits_it_better():
+    s = _redraft(["artificer", "necromancer"])
+    necromancer, artificer = plan_of(s, 1), plan_of(s, 0)
+    hand_of_glory = amigos.cards.BY_ID["hand_of_glory"]  # makes Death; the Necromancer turns Life into Death
+    assert fit(hand_of_glory, necromancer) >= fit(hand_of_glory, artificer)
+    bridle, dragon = amigos.cards.BY_ID["dragon_bridle"], amigos.cards.BY_ID["fire_dragon"]
+    assert fit(bridle, plan_of(_with(s, 0, dragon), 0)) > fit(bridle, artificer)
+
+
+def _with(s, p, card):
+    """``s`` with ``card`` picked by ``p`` (its entity moved to ``p``'s deck)."""
+    t = s.clone()
+    e = t.find(card.name)
+    t.loc[e], t.owner[e] = amigos.state.DECK, p
+    return t
+
+
+def test_a_pick_weighs_worth_own_fit_and_the_rival_s_fit():
+    from ai.draft import DENY, FIT
+    s = _redraft(["artificer", "necromancer"])
+    model = _model()
+    model.cards = {c.id: 0.0 for c in amigos.cards.ARTIFACTS}
+    ranked = pick_scores(s, model)
+    assert {a for _, a, _ in ranked} == set(s.legal_actions())
+    for score, a, parts in ranked:
+        card = s.cards[a[2]]
+        assert parts["fit"] == fit(card, plan_of(s, 0)) and parts["deny"] == fit(card, plan_of(s, 1))
+        assert score == pytest.approx(parts["worth"] + FIT * parts["fit"] + DENY * parts["deny"])
+    assert [t[0] for t in ranked] == sorted((t[0] for t in ranked), reverse=True)
+    # Worth counts: a card the model rates higher than every fit can make up for comes first.
+    model.cards["hawk"] = 10.0
+    assert s.cards[pick_scores(s, model)[0][1][2]].id == "hawk"
+
+
+# -- self-play -------------------------------------------------------------------------------------------
+
+def test_a_self_play_record_replays_its_game():
+    game = selfplay_game(9, "mcts:iters=20")
+    assert game["winners"] and len(game["choices"]) > 20
+    counted = 0
+    for state in positions(game):
+        assert len(state.legal_actions()) > 1
+        counted += 1
+    assert counted > 10
+    again = selfplay_game(9, "mcts:iters=20")
+    assert again["choices"] == game["choices"]  # a game is a function of its seed and the spec
+    assert outcome_for(game, game["winners"][0]) > 0 and sum(outcome_for(game, p) for p in (0, 1)) == 1.0
