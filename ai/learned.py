@@ -140,6 +140,17 @@ _DEFAULT: ValueModel | None = None
 MODEL_ENV = "AMIGOS_VALUE_MODEL"
 
 
+def use_model(path: Path | None) -> None:
+    """Make the agents of this process and of worker processes started after it use the model in
+    ``path`` (None: the packaged one)."""
+    global _DEFAULT
+    if path is None:
+        os.environ.pop(MODEL_ENV, None)
+    else:
+        os.environ[MODEL_ENV] = str(path)
+    _DEFAULT = None
+
+
 def default_model() -> ValueModel:
     """The model the agents use, loaded once: the file `MODEL_ENV` names, else the packaged one."""
     global _DEFAULT

@@ -33,9 +33,13 @@ from ai.selfplay import outcome_for, positions  # noqa: E402
 from ai.value import heuristic_value  # noqa: E402
 from amigos import cards as C  # noqa: E402
 from amigos.state import ACTIONS, COLLECT, IN_PLAY  # noqa: E402
-from selfplay import read_games  # noqa: E402
+from ai.learned import use_model  # noqa: E402
+from amigos.rng import derive_seed  # noqa: E402
+from selfplay import play, read_games  # noqa: E402
 
 HOLD_OUT = 10  # every tenth game is held out
+PIPELINE_GAMES = "600,600"
+PIPELINE_ITERS = 300
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
 
 
@@ -129,41 +133,93 @@ def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
 
 
+def train_model(games: list[dict], l2: float, log=print, check: Path | None = None) -> ValueModel:
+    """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
+    leaf value, and ``check``'s model), then fitted again on every game; card worths too."""
+    start = time.perf_counter()
+    x, y, gi, heuristic = examples(games, with_heuristic=True)
+    held = gi % HOLD_OUT == 0
+    log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
+    w = fit(x[~held], y[~held], l2)
+    trial = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]))
+    held_out = scores(model_probability(trial, x[held]), y[held])
+    log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
+    log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
+    if check:
+        log(f"                  {check}: {scores(model_probability(ValueModel.load(check), x[held]), y[held])}")
+    w = fit(x, y, l2)
+    model = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]),
+                       {"games": len(games), "positions": int(len(y) // 2),
+                        "agents": sorted({g["spec"] for g in games}), "l2": l2, "held_out": held_out})
+    for name, b, late in zip(FEATURES, model.base, model.late):
+        log(f"  {name:<18} {b:+.3f} {late:+.3f}")
+    model.cards = fit_card_worths(games, model)
+    ranked = sorted(model.cards.items(), key=lambda t: -t[1])
+    log("card worths, best: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
+    log("            worst: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[-5:]))
+    return model
+
+
+def write_model(model: ValueModel, path: Path, log=print) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(model.to_json(), indent=1) + "\n")
+    log(f"wrote {path}")
+
+
+def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
+             log=print) -> ValueModel:
+    """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
+    itself; each later generation is the agent with the previous generation's model; the model is
+    fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
+    on from what is there)."""
+    model_path = None
+    everything = []
+    model = None
+    for generation, count in enumerate(games):
+        spec = f"mcts:iters={iters}" + (",value=0" if generation == 0 else "")
+        log(f"generation {generation}: {count} games of {spec}" + (f" with {model_path}" if model_path else ""))
+        if model_path is not None:
+            use_model(model_path)
+        everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
+                           jobs, log=log)
+        model = train_model(everything, l2, log)
+        model.info.update(seed=seed, generations=games, iters=iters)
+        model_path = work / f"model{generation}.json"
+        write_model(model, model_path, log)
+    write_model(model, out, log)
+    return model
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, action="append", required=True, help="a self-play file (repeatable)")
+    ap.add_argument("--data", type=Path, action="append", help="fit to this self-play file (repeatable)")
+    ap.add_argument("--pipeline", action="store_true",
+                    help="play the self-play generations from --seed, then fit (the model's own recipe)")
+    ap.add_argument("--work", type=Path, default=Path("runs/train"), help="the pipeline's files")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", default=PIPELINE_GAMES, help="games of each generation, e.g. 600,600")
+    ap.add_argument("--iters", type=int, default=PIPELINE_ITERS, help="search iterations a choice in self-play")
+    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, help="write the fitted model here")
     ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
     ap.add_argument("--l2", type=float, default=1e-4)
     args = ap.parse_args(argv)
-    games = [g for path in args.data for g in read_games(path)]
+    if args.pipeline:
+        if args.out is None:
+            print("error: --pipeline needs --out", file=sys.stderr)
+            return 2
+        counts = [int(x) for x in args.games.split(",")]
+        pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2,
+                 log=lambda line: print(line, flush=True))
+        return 0
+    games = [g for path in args.data or () for g in read_games(path)]
     if not games:
-        print("error: no games in the --data files", file=sys.stderr)
+        print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
         return 2
-    start = time.perf_counter()
-    x, y, gi, heuristic = examples(games, with_heuristic=True)
-    held = gi % HOLD_OUT == 0
-    print(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
-    w = fit(x[~held], y[~held], args.l2)
-    model = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]),
-                       {"data": [str(p) for p in args.data], "games": len(games), "positions": int(len(y) // 2),
-                        "agents": sorted({g["spec"] for g in games}), "l2": args.l2})
-    p = model_probability(model, x[held])
-    model.info["held_out"] = scores(p, y[held])
-    print(f"held out ({int(held.sum()) // 2} positions): learned {model.info['held_out']}")
-    print(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
-    if args.check:
-        print(f"                  {args.check}: {scores(model_probability(ValueModel.load(args.check), x[held]), y[held])}")
-    for name, b, late in zip(FEATURES, model.base, model.late):
-        print(f"  {name:<18} {b:+.3f} {late:+.3f}")
-    model.cards = fit_card_worths(games, model)
-    ranked = sorted(model.cards.items(), key=lambda t: -t[1])
-    print("card worths, best:", ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
-    print("            worst:", ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[-5:]))
+    model = train_model(games, args.l2, check=args.check)
+    model.info["data"] = [str(p) for p in args.data]
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
-        print(f"wrote {args.out}")
+        write_model(model, args.out)
     return 0
 
 
