@@ -38,6 +38,9 @@ FEATURES = (
     "artifacts",        # artifacts in play
     "attacks",          # powers in play that make rivals lose Life
     "shields",          # Reacts in play that ignore Life loss
+    "threat",           # the rivals' attacks, when the player has no React that ignores Life loss
+    "ready",            # straightened components with an action power that makes essences or points
+    "hand_income",      # what the artifacts in hand would collect or make each round once placed
     "place_now",        # worth of the best place of power the pool pays for now (0 if none)
     "place_next",       # worth of the best place of power over (1 + essences it lacks after a Collect)
     "monument_now",     # 1 if a monument can be claimed now
@@ -52,7 +55,7 @@ SPARE_CAP = 10
 class CardFacts:
     """What the features need of one card, worked out once."""
 
-    __slots__ = ("income", "gold_income", "attacks", "shields", "engine", "place_worth", "asks")
+    __slots__ = ("income", "gold_income", "attacks", "shields", "engine", "place_worth", "asks", "makes")
 
     def __init__(self, card):
         collect = card.collect
@@ -66,10 +69,18 @@ class CardFacts:
                 income += count
         if card.collect_special is not None:
             income += 1
-        best = max((power_income(pw) for pw in card.powers), default=0)
-        income += best
-        self.income = income
-        self.gold_income = gold_income
+        # The best action power's net gain, its Gold counted apart (Dwarven Pickaxe turns Elan into Gold).
+        best = gold_best = 0
+        for pw in card.powers:
+            made = power_income(pw)
+            gold = pw.gain_pool[C.GOLD] + pw.store[C.GOLD] - pw.pay[C.GOLD]
+            if pw.kind == C.ACTION and not pw.destroy and gold > 0:
+                gold_best = max(gold_best, gold)
+                made = max(0, made - gold)
+            best = max(best, made)
+        self.income = income + best
+        self.gold_income = gold_income + gold_best
+        self.makes = bool(best or gold_best)
         self.attacks = sum(1 for pw in card.powers for eff in pw.effects if eff[0] == "rivals_lose_life")
         self.shields = sum(1 for pw in card.powers if pw.kind == C.REACT and pw.trigger == C.TRIGGER_LIFE_LOSS)
         # Point-making powers of a place of power: (points a use adds, its cost, once a round?).
@@ -85,6 +96,7 @@ class CardFacts:
         if card.vp_per_dragon or card.vp_per_creature:
             engine.append((0, C.ZERO, 0, True))
         self.engine = tuple(engine)
+        self.makes = self.makes or bool(engine)
         # What a place of power is worth to claim: its points and a point a round from its engine.
         self.place_worth = card.points + (1.0 if engine else 0.0) + 0.5 * card.vp_per_dragon
         # Essences the card's costs ask for (placement, and its action powers once in play).
@@ -115,7 +127,7 @@ class Scan:
 
     __slots__ = ("vp", "hand_sizes", "stored", "income", "gold_income", "attacks", "shields", "artifacts",
                  "deck", "hand_points", "asks", "hands", "engines", "places", "monuments", "fp", "mover",
-                 "passed", "after_collect", "place_costs")
+                 "passed", "after_collect", "place_costs", "ready", "hand_income")
 
     def __init__(self, state):
         n = state.np
@@ -130,6 +142,9 @@ class Scan:
         self.artifacts = artifacts = [0] * n
         self.deck = deck = [0] * n
         self.hand_points = hand_points = [0] * n
+        self.ready = ready = [0] * n
+        self.hand_income = hand_income = [0] * n
+        turned = state.turned
         self.asks = asks = [[0] * 5 for _ in range(n)]
         self.hands = hands = [[] for _ in range(n)]
         self.engines = engines = [[] for _ in range(n)]
@@ -148,6 +163,8 @@ class Scan:
                 shields[p] += f.shields
                 if e < n_art:
                     artifacts[p] += 1
+                if f.makes and not turned[e]:
+                    ready[p] += 1
                 if f.engine:
                     engines[p].append(f.engine)
                 a = asks[p]
@@ -166,6 +183,7 @@ class Scan:
                 card = cards[e]
                 hands[p].append(card)
                 hand_points[p] += card.points
+                hand_income[p] += facts[card.idx].income + facts[card.idx].gold_income
             elif where == DECK or where == DISCARD:
                 if e < n_art:
                     deck[owner[e]] += 1
@@ -261,10 +279,16 @@ def row(scan: Scan, p: int, have) -> list[float]:
             engine_points += best
     fp = scan.fp
     monuments = scan.monuments
+    threat = 0
+    if not scan.shields[p]:
+        for r, attacks in enumerate(scan.attacks):
+            if r != p:
+                threat += attacks
     return [
         scan.vp[p] - (1 if fp == p else 0), 1.0 if fp == p else 0.0, h4 + st[4], useful, spare,
         scan.income[p], scan.gold_income[p], engine_points, scan.hand_sizes[p], scan.hand_points[p], placeable,
-        placeable_points, scan.deck[p], scan.artifacts[p], scan.attacks[p], scan.shields[p], place_now, place_next,
+        placeable_points, scan.deck[p], scan.artifacts[p], scan.attacks[p], scan.shields[p], threat,
+        0 if scan.passed[p] else scan.ready[p], scan.hand_income[p], place_now, place_next,
         1.0 if monuments and can_act and h4 >= 4 else 0.0,
         1.0 / (1.0 + (4 - n4 if n4 < 4 else 0.0)) if monuments else 0.0,
         0.0 if can_act else 1.0, 1.0 if scan.mover == p else 0.0,

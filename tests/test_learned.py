@@ -33,12 +33,12 @@ def _model(**weights) -> L.ValueModel:
 
 
 def _me(**kw) -> dict:
-    spec = {"mage": "artificer", "item": "alchemy"}
+    spec = {"mage": "artificer", "item": "protection"}
     spec.update(kw)
     return spec
 
 
-RIVAL = {"mage": "healer", "item": "protection"}
+RIVAL = {"mage": "healer", "item": "research"}
 
 
 # -- features ---------------------------------------------------------------------------------------------
