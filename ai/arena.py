@@ -137,12 +137,14 @@ def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: flo
                 second: dict) -> dict:
     """One pair's result as plain data (a JSON line of ``strength.py --record``): the pair's index and
     the run's seed (together they name the deal), A's points out of 2, and per game (A in seat 0, then
-    in seat 1) the points, rounds, whether it was adjudicated and A's thinking time over its choices."""
+    in seat 1) the points, rounds, whether it was adjudicated and each agent's thinking time and
+    number of choices."""
     games = []
     for seat, g in ((0, first), (1, second)):
         games.append({"vp": g["vp"], "winners": g["winners"], "rounds": g["rounds"],
                       "adjudicated": g["adjudicated"], "a_thought": round(g["thought"][seat], 4),
-                      "a_chose": g["chose"][seat]})
+                      "a_chose": g["chose"][seat], "b_thought": round(g["thought"][1 - seat], 4),
+                      "b_chose": g["chose"][1 - seat]})
     return {"pair": index, "seed": seed, "variant": variant, "a": a, "b": b, "points": points, "games": games}
 
 

@@ -4,19 +4,17 @@ denies the rival.
 A card's worth is learned (`ai.learned.ValueModel.card_worth`: how much holding it raised the chance
 of winning in self-play, in log-odds).  Its *fit* to a player's plan counts how much of what the card
 makes the plan asks for, how much of what the card asks the plan makes, and the Dragons or Creatures it
-works with; a plan is the player's mage (or mage options), the artifacts they have picked and the
-places of power on the table.  The zero-sum pick weighs the card's worth and fit to the picker plus its
-fit to the rival: a card the rival's engine wants is worth taking away (after losing game 1 to Hand of
-Glory feeding Catacombs, leave the winner neither).
+works with; a plan is the player's mage (or mage options), the artifacts they hold and the places of
+power on the table.  What a unit of fit is worth is learned with the card worths
+(`ValueModel.synergy`).  A pick is zero-sum: what the card is worth to the picker plus what it would
+be worth to the rival, so a card that feeds the rival's engine is worth taking away (after losing game
+1 to Hand of Glory feeding Catacombs, leave the winner neither).
 """
 
 from __future__ import annotations
 
 from amigos import cards as C
-from amigos.state import AVAILABLE, BEING_CHOSEN, DECK, IN_PLAY
-
-FIT = 0.15   # log-odds of worth per unit of fit to one's own plan
-DENY = 0.10  # ... and per unit of fit to the rival's plan
+from amigos.state import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
 
 
 def _spread(count: int, kinds: tuple) -> list[float]:
@@ -73,14 +71,14 @@ FLOWS = tuple(Flow(c) for c in C.CARDS)
 
 def plan_of(state, p: int) -> tuple[list[float], list[float], int, int, int, int]:
     """(makes, asks, Dragons, Creatures, cards liking Dragons, cards liking Creatures) of ``p``'s plan:
-    their mage (or the mage options still open), the artifacts they have picked, and what the places of
-    power on the table ask."""
+    their mage (or the mage options still open), the artifacts they hold, and what the places of power
+    on the table ask."""
     makes, asks = [0.0] * 5, [0.0] * 5
     dragons = creatures = likes_d = likes_c = 0
     places = 0
     for e, card in enumerate(state.cards):
         where, owner = state.loc[e], state.owner[e]
-        mine = owner == p and ((e < state.n_art and where in (DECK, IN_PLAY))
+        mine = owner == p and ((e < state.n_art and where in (DECK, HAND, IN_PLAY))
                                or (card.kind == C.MAGE and where in (IN_PLAY, BEING_CHOSEN)))
         if mine:
             f = FLOWS[card.idx]
@@ -109,7 +107,9 @@ def fit(card, plan) -> float:
 
 def pick_scores(state, model) -> list[tuple[float, tuple, dict]]:
     """Every legal draft or redraft pick of the player to move with its score and the parts of it,
-    best first: (score, action, {"worth", "fit", "deny"})."""
+    best first: (score, action, {"worth", "fit", "deny"}); the score is the card's worth to the picker
+    (its learned worth and its fit to their plan) plus its fit to the rival's plan, each unit of fit
+    weighed by the model's learned synergy."""
     p = state.current_player()
     mine = plan_of(state, p)
     rivals = [plan_of(state, q) for q in range(state.np) if q != p]
@@ -119,8 +119,15 @@ def pick_scores(state, model) -> list[tuple[float, tuple, dict]]:
         worth = model.card_worth(card)
         own = fit(card, mine)
         deny = max(fit(card, plan) for plan in rivals) if rivals else 0.0
-        score = worth + FIT * own + DENY * deny
+        score = worth + model.synergy * (own + deny)
         out.append((score, a, {"worth": worth, "fit": own, "deny": deny}))
     out.sort(key=lambda t: (-t[0], t[1][2]))
     return out
 
+
+
+def plan_synergy(state, p: int) -> float:
+    """How well ``p``'s cards fit together: the sum of each held artifact's fit to the plan."""
+    plan = plan_of(state, p)
+    return sum(fit(state.cards[e], plan) for e in range(state.n_art)
+               if state.owner[e] == p and state.loc[e] in (DECK, HAND, IN_PLAY))

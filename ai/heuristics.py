@@ -100,7 +100,8 @@ def learned_variant(state, variants: list, model) -> tuple:
     """Among actions of one macro, the one whose pool the learned value (`ai.learned`) rates best for
     the acting player: it sees which essences complete a purchase (a place of power, a monument, an
     artifact in hand) now or after the next Collect, and which have no use.  Ties (pools the model
-    rates alike) go to `pool_value`'s choice."""
+    rates alike) go to `pool_value`'s choice.  Of many variants only the `SHORTLIST` that
+    `pool_value` rates best are weighed by the model (this runs at every new node of the search)."""
     if len(variants) == 1:
         return variants[0]
     slots = _PAY_GAIN.get(variants[0][0])
@@ -108,22 +109,28 @@ def learned_variant(state, variants: list, model) -> tuple:
         return variants[0]
     pay_at, gain_at = slots
     p = variants[0][1]
-    scan = Scan(state)
-    weights = model.weights_at(scan_progress(scan))
     need = demand(state, p)
     pool = state.pool_of(p)
     zero = C.ZERO
-    best, best_v = None, None
-    for a in variants:
+    pools = []
+    for i, a in enumerate(variants):
         pay = zero if pay_at is None else a[pay_at]
         gain = zero if gain_at is None else a[gain_at]
         have = (pool[0] - pay[0] + gain[0], pool[1] - pay[1] + gain[1], pool[2] - pay[2] + gain[2],
                 pool[3] - pay[3] + gain[3], pool[4] - pay[4] + gain[4])
-        features = row(scan, p, have)
-        v = sum(w * x for w, x in zip(weights, features)) + TIE * pool_value(have, need)
-        if best is None or v > best_v:
-            best, best_v = a, v
-    return best
+        pools.append((pool_value(have, need), -i, have, a))
+    if len(pools) > SHORTLIST:
+        pools.sort(reverse=True)
+        del pools[SHORTLIST:]
+    scan = Scan(state)
+    weights = model.weights_at(scan_progress(scan))
+    best, best_v = None, None
+    for tie, minus_i, have, a in pools:
+        v = sum(w * x for w, x in zip(weights, row(scan, p, have))) + TIE * tie
+        if best is None or v > best_v or (v == best_v and minus_i > best[0]):
+            best, best_v = (minus_i, a), v
+    return best[1]
 
 
 TIE = 1e-3  # how much `pool_value` weighs beside the learned value: enough to break its ties only
+SHORTLIST = 12  # variants the model weighs, the best by `pool_value`

@@ -37,15 +37,16 @@ class ModelError(ValueError):
 class ValueModel:
     """Weights of the learned value (see the module docstring) and how they were trained."""
 
-    __slots__ = ("base", "late", "cards", "info")
+    __slots__ = ("base", "late", "cards", "synergy", "info")
 
     def __init__(self, base: list[float], late: list[float], info: dict | None = None,
-                 cards: dict[str, float] | None = None):
+                 cards: dict[str, float] | None = None, synergy: float = 0.0):
         if len(base) != N_FEATURES or len(late) != N_FEATURES:
             raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
         self.base = tuple(float(x) for x in base)
         self.late = tuple(float(x) for x in late)
         self.cards = {str(k): float(v) for k, v in (cards or {}).items()}  # card id -> worth (log-odds)
+        self.synergy = float(synergy)  # log-odds per unit of `ai.draft.plan_synergy`
         self.info = dict(info or {})
 
     # -- files ------------------------------------------------------------------------------------
@@ -57,18 +58,20 @@ class ValueModel:
         if data.get("version") != MODEL_VERSION or list(data.get("features", ())) != list(FEATURES):
             raise ModelError(f"a value model of version {data.get('version')} for other features; "
                              f"this program reads version {MODEL_VERSION}")
-        return cls(data["weights"]["base"], data["weights"]["late"], data.get("trained"), data.get("cards"))
+        return cls(data["weights"]["base"], data["weights"]["late"], data.get("trained"), data.get("cards"),
+                   data.get("synergy", 0.0))
 
     def to_json(self) -> dict:
         return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": list(FEATURES),
                 "weights": {"base": [round(x, 6) for x in self.base], "late": [round(x, 6) for x in self.late]},
-                "cards": {k: round(v, 4) for k, v in sorted(self.cards.items())}, "trained": self.info}
+                "cards": {k: round(v, 4) for k, v in sorted(self.cards.items())}, "synergy": round(self.synergy, 4),
+                "trained": self.info}
 
     @classmethod
     def load(cls, path: Path | None = None) -> "ValueModel":
         """The model in ``path``, or the packaged one."""
         if path is None:
-            text = resources.files("ai").joinpath("data", MODEL_FILE).read_text("utf-8")
+            text = resources.files(__package__).joinpath("data", MODEL_FILE).read_text("utf-8")
         else:
             text = Path(path).read_text("utf-8")
         return cls.from_json(json.loads(text))

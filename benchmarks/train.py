@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import amigos  # noqa: E402
+from ai.draft import plan_synergy  # noqa: E402
 from ai.features import FEATURES, N_FEATURES, player_features  # noqa: E402
 from ai.learned import ValueModel, progress  # noqa: E402
 from ai.mcts import SCALE  # noqa: E402
@@ -81,8 +82,9 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np
     return w
 
 
-def dealt(game: dict) -> list[list[str]]:
-    """The artifacts each player held and the mage they chose, once the game's setup is over."""
+def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
+    """The artifacts each player held and the mage they chose once the game's setup was over, and how
+    well each player's cards fitted together (`ai.draft.plan_synergy`)."""
     state = amigos.new_game(game["seed"], game["variant"])
     for index in game["choices"]:
         if state.phase in (ACTIONS, COLLECT):
@@ -93,30 +95,33 @@ def dealt(game: dict) -> list[list[str]]:
         p = state.owner[e]
         if p < state.np and (e < state.n_art or (card.kind == C.MAGE and state.loc[e] == IN_PLAY)):
             held[p].append(card.id)
-    return held
+    return held, [plan_synergy(state, p) for p in range(state.np)]
 
 
-def fit_card_worths(games: list[dict], model: ValueModel) -> dict[str, float]:
-    """Each artifact's and mage's worth in log-odds of winning: a logistic regression of each game's
-    result on the difference of what the two players held, regularised toward the static estimate
+def fit_card_worths(games: list[dict], model: ValueModel) -> tuple[dict[str, float], float]:
+    """Each artifact's and mage's worth in log-odds of winning, and the worth of a unit of fit between
+    a player's cards: a logistic regression of each game's result on the difference of what the two
+    players held and of how well it fitted, the worths regularised toward the static estimate
     (`ai.learned.ValueModel.card_worth` without learned worths)."""
     ids = [c.id for c in C.ARTIFACTS + C.MAGES]
     index = {cid: i for i, cid in enumerate(ids)}
     x, y = [], []
     for game in games:
-        held = dealt(game)
+        held, synergy = dealt(game)
         for q in (0, 1):
-            row = np.zeros(len(ids))
+            row = np.zeros(len(ids) + 1)
             for cid in held[q]:
                 row[index[cid]] += 1
             for cid in held[1 - q]:
                 row[index[cid]] -= 1
+            row[-1] = synergy[q] - synergy[1 - q]
             x.append(row)
             y.append(outcome_for(game, q))
     static = ValueModel(model.base, model.late)
-    prior = np.array([static.card_worth(C.BY_ID[cid]) for cid in ids])
+    prior = np.array([static.card_worth(C.BY_ID[cid]) for cid in ids] + [0.0])
     w = fit(np.array(x), np.array(y), CARD_L2, prior=prior)
-    return {cid: float(v) for cid, v in zip(ids, w)}
+    # A fit that loses games is no reason to split cards that fit: then drafts go by worth alone.
+    return {cid: float(v) for cid, v in zip(ids, w)}, max(0.0, float(w[-1]))
 
 
 def scores(p: np.ndarray, y: np.ndarray) -> dict:
@@ -133,31 +138,61 @@ def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
 
 
-def train_model(games: list[dict], l2: float, log=print, check: Path | None = None) -> ValueModel:
+def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) targets: for each side of each game, walking back from the result,
+    G_t = (1 - lam) * V(next position) + lam * G_(t+1), V by the weights ``w``.  The examples come as
+    `examples` lists them: positions in order, the two sides of a position next to each other."""
+    v = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+    g = y.copy()
+    for side in (0, 1):
+        last_game, ret = None, None
+        for i in range(len(y) - 2 + side, -1, -2):  # this side's examples, last first
+            if gi[i] != last_game:
+                last_game, ret = gi[i], y[i]
+            else:
+                ret = (1 - lam) * v[i + 2] + lam * ret
+            g[i] = ret
+    return g
+
+
+def train_model(games: list[dict], l2: float, log=print, check: Path | None = None,
+                lam: float = 1.0) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
     leaf value, and ``check``'s model), then fitted again on every game; card worths too."""
     start = time.perf_counter()
     x, y, gi, heuristic = examples(games, with_heuristic=True)
     held = gi % HOLD_OUT == 0
     log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
-    w = fit(x[~held], y[~held], l2)
+    w = _fit_td(x, y, gi, ~held, l2, lam)
     trial = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
     log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
     if check:
         log(f"                  {check}: {scores(model_probability(ValueModel.load(check), x[held]), y[held])}")
-    w = fit(x, y, l2)
+    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam)
     model = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]),
                        {"games": len(games), "positions": int(len(y) // 2),
-                        "agents": sorted({g["spec"] for g in games}), "l2": l2, "held_out": held_out})
+                        "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
+                        "held_out": held_out})
     for name, b, late in zip(FEATURES, model.base, model.late):
         log(f"  {name:<18} {b:+.3f} {late:+.3f}")
-    model.cards = fit_card_worths(games, model)
+    model.cards, model.synergy = fit_card_worths(games, model)
+    log(f"synergy: {model.synergy:+.3f} log-odds per unit of fit")
     ranked = sorted(model.cards.items(), key=lambda t: -t[1])
     log("card worths, best: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
     log("            worst: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[-5:]))
     return model
+
+
+def _fit_td(x, y, gi, use, l2: float, lam: float, rounds: int = 3) -> np.ndarray:
+    """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far."""
+    w = fit(x[use], y[use], l2)
+    if lam < 1:
+        for _ in range(rounds):
+            target = lambda_returns(x, y, gi, w, lam)
+            w = fit(x[use], target[use], l2)
+    return w
 
 
 def write_model(model: ValueModel, path: Path, log=print) -> None:
@@ -203,6 +238,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="write the fitted model here")
     ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
     ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--lambda", dest="lam", type=float, default=1.0,
+                    help="fit to TD(lambda) targets (1: to the games' results)")
     args = ap.parse_args(argv)
     if args.pipeline:
         if args.out is None:
@@ -216,7 +253,7 @@ def main(argv=None) -> int:
     if not games:
         print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
         return 2
-    model = train_model(games, args.l2, check=args.check)
+    model = train_model(games, args.l2, check=args.check, lam=args.lam)
     model.info["data"] = [str(p) for p in args.data]
     if args.out:
         write_model(model, args.out)

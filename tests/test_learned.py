@@ -182,16 +182,16 @@ def _with(s, p, card):
 
 
 def test_a_pick_weighs_worth_own_fit_and_the_rival_s_fit():
-    from ai.draft import DENY, FIT
     s = _redraft(["artificer", "necromancer"])
     model = _model()
     model.cards = {c.id: 0.0 for c in amigos.cards.ARTIFACTS}
+    model.synergy = 0.2
     ranked = pick_scores(s, model)
     assert {a for _, a, _ in ranked} == set(s.legal_actions())
     for score, a, parts in ranked:
         card = s.cards[a[2]]
         assert parts["fit"] == fit(card, plan_of(s, 0)) and parts["deny"] == fit(card, plan_of(s, 1))
-        assert score == pytest.approx(parts["worth"] + FIT * parts["fit"] + DENY * parts["deny"])
+        assert score == pytest.approx(parts["worth"] + 0.2 * (parts["fit"] + parts["deny"]))
     assert [t[0] for t in ranked] == sorted((t[0] for t in ranked), reverse=True)
     # Worth counts: a card the model rates higher than every fit can make up for comes first.
     model.cards["hawk"] = 10.0
