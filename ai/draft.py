@@ -7,14 +7,21 @@ makes the plan asks for, how much of what the card asks the plan makes, and the 
 works with; a plan is the player's mage (or mage options), the artifacts they hold and the places of
 power on the table.  What a unit of fit is worth is learned with the card worths
 (`ValueModel.synergy`).  A pick is zero-sum: what the card is worth to the picker plus what it would
-be worth to the rival, so a card that feeds the rival's engine is worth taking away (after losing game
-1 to Hand of Glory feeding Catacombs, leave the winner neither).
+be worth to the rival, so a card that feeds the rival's engine is worth taking away.  In a redraft the
+engine that won the game before is known (`GameState.previous_game`): its artifacts are worth
+`ENGINE` more to whoever holds them with that mage, so the winner wants them back and the loser takes
+them away (after losing game 1 to Hand of Glory feeding Catacombs, leave the winner neither).
 """
 
 from __future__ import annotations
 
 from amigos import cards as C
 from amigos.state import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
+
+# What an artifact of the engine that won the game before is worth beyond its learned worth, in
+# log-odds: it has shown it wins with that mage, and the learned worths (about 0 to 1 across the
+# cards) average over every mage and plan.  A judgment, not a fit: matches are too few to learn it.
+ENGINE = 0.5
 
 
 def _spread(count: int, kinds: tuple) -> list[float]:
@@ -107,23 +114,35 @@ def fit(card, plan) -> float:
 
 def pick_scores(state, model) -> list[tuple[float, tuple, dict]]:
     """Every legal draft or redraft pick of the player to move with its score and the parts of it,
-    best first: (score, action, {"worth", "fit", "deny"}); the score is the card's worth to the picker
-    (its learned worth and its fit to their plan) plus its fit to the rival's plan, each unit of fit
-    weighed by the model's learned synergy."""
+    best first: (score, action, {"worth", "fit", "deny", "engine"}); the score is the card's worth to
+    the picker (its learned worth and its fit to their plan) plus its fit to the rival's plan, each
+    unit of fit weighed by the model's learned synergy, plus `ENGINE` for an artifact of the engine
+    that won the game before."""
     p = state.current_player()
     mine = plan_of(state, p)
     rivals = [plan_of(state, q) for q in range(state.np) if q != p]
+    engine = winning_engine(state)
     out = []
     for a in state.legal_actions():
         card = state.cards[a[2]]
         worth = model.card_worth(card)
         own = fit(card, mine)
         deny = max(fit(card, plan) for plan in rivals) if rivals else 0.0
-        score = worth + model.synergy * (own + deny)
-        out.append((score, a, {"worth": worth, "fit": own, "deny": deny}))
+        won = ENGINE if card.id in engine else 0.0
+        score = worth + model.synergy * (own + deny) + won
+        out.append((score, a, {"worth": worth, "fit": own, "deny": deny, "engine": won}))
     out.sort(key=lambda t: (-t[0], t[1][2]))
     return out
 
+
+
+def winning_engine(state) -> frozenset:
+    """The artifacts the winner of the game before had in play at its end (none in a first game or
+    after a shared one)."""
+    previous = state.previous_game
+    if previous is None or len(previous[0]) != 1:
+        return frozenset()
+    return previous[1][previous[0][0]]
 
 
 def plan_synergy(state, p: int) -> float:

@@ -61,6 +61,8 @@ def observation(s, player: int) -> dict:
                                   if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MAGIC_ITEM],
         "pending": None if top is None else _pending(s, top, player),
         "winners": list(s.won),
+        "previous_game": None if s.previous_game is None else {
+            "winners": list(s.previous_game[0]), "in_play": [sorted(ids) for ids in s.previous_game[1]]},
     }
 
 

@@ -125,6 +125,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.auto_chance = auto_chance
     s.known_decks = tuple(frozenset() for _ in range(num_players))
     s.passed_packet = tuple(frozenset() for _ in range(num_players))
+    s.previous_game = None
     s.mon_seer = -1
     s._legal = s._groups = None
     return s
@@ -270,14 +271,16 @@ def _finish_draft(s) -> None:
 # -- games 2 and 3 of a match ---------------------------------------------------------------------------
 
 def next_game(seed: int, mages, artifacts, chooser: int, redraft: bool, ruleset: str = "official",
-              first_game_sides: bool = False) -> GameState:
+              first_game_sides: bool = False, previous=None) -> GameState:
     """Game 2 or 3 of a two-player match (rules.md §2.5).
 
     ``mages[p]``: the mage ``p`` keeps (a card or card id).  With ``redraft`` (game 2), ``artifacts`` is
     the 16 artifacts of game 1, laid face up; otherwise (game 3) ``artifacts[p]`` is the 8 that ``p``
     drafted.  ``chooser`` (the loser of the previous game) first chooses who starts; then, in game 2,
     the first player takes 1 face-up artifact, the players alternate taking 2, and the first player
-    takes the last; each shuffles their 8 and draws 3; magic items are chosen as usual."""
+    takes the last; each shuffles their 8 and draws 3; magic items are chosen as usual.  ``previous``
+    (the final state of the game before) tells both players who won it and which artifacts each had
+    in play at its end (`GameState.previous_game`); it changes nothing else."""
     card = lambda c: c if isinstance(c, C.Card) else C.BY_ID[c]  # noqa: E731
     tiles, monuments, rng = _deal_centre(R.derive_seed(seed, "deal"), first_game_sides)
     if redraft:
@@ -303,6 +306,10 @@ def next_game(seed: int, mages, artifacts, chooser: int, redraft: bool, ruleset:
         else:
             s.loc[e] = DECK
     s.draft_stage = 1 if redraft else 0
+    if previous is not None:
+        s.previous_game = (tuple(previous.winners()), tuple(
+            frozenset(previous.cards[e].id for e in range(previous.n_art)
+                      if previous.loc[e] == IN_PLAY and previous.owner[e] == p) for p in range(2)))
     s.phase = SETUP_CHOOSE_FIRST
     s.turn = chooser
     return s

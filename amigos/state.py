@@ -74,6 +74,9 @@ class GameState:
         "known_decks", "passed_packet",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1
         "mon_seer",
+        # games 2 and 3 of a match: (winners of the game before, the artifacts each player had in play
+        # at its end), public to both; None in a first game
+        "previous_game",
         # caches: this state's legal actions; a memo shared by every copy of the game (see `supply_of`)
         "_legal", "_groups", "memo",
     )
@@ -119,6 +122,7 @@ class GameState:
         s.known_decks = self.known_decks
         s.passed_packet = self.passed_packet
         s.mon_seer = self.mon_seer
+        s.previous_game = self.previous_game
         s._legal = self._legal
         s._groups = self._groups
         return s

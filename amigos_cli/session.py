@@ -252,7 +252,8 @@ def hint_text(state, action, info: dict) -> str:
     if picks:
         best, rest = picks[0], picks[1:]
         text += (f"  (worth {best['worth']:+.2f} in self-play, fits your plan {best['fit']:.1f}, "
-                 f"the rival's {best['deny']:.1f}")
+                 f"the rival's {best['deny']:.1f}" + (", part of the engine that won the last game"
+                                                      if best["engine"] else ""))
         if rest:
             text += "; next: " + ", ".join(f"{r['card']} {r['score']:+.2f}" for r in rest)
         return text + ")"

@@ -229,7 +229,7 @@ class Match:
                 artifacts = self.redrafted
                 redraft = False
             # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
-            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset)
+            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset, previous=previous)
         self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
         self._advance_forced()
 

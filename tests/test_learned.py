@@ -211,3 +211,24 @@ def test_a_self_play_record_replays_its_game():
     again = selfplay_game(9, "mcts:iters=20")
     assert again["choices"] == game["choices"]  # a game is a function of its seed and the spec
     assert outcome_for(game, game["winners"][0]) > 0 and sum(outcome_for(game, p) for p in (0, 1)) == 1.0
+
+
+def test_the_redraft_knows_the_engine_that_won_and_takes_it_from_the_winner():
+    from amigos.state import IN_PLAY
+    game1 = amigos.new_game(8)
+    final = game1.clone()
+    engine = ["hand_of_glory", "crypt"]
+    for e in range(final.n_art):
+        if final.cards[e].id in engine:
+            final.loc[e], final.owner[e] = IN_PLAY, 1
+    final.phase, final.won = GAME_OVER, (1,)
+    artifacts = [c.id for c in final.cards[:final.n_art]]
+    s = amigos.next_game(4, ["artificer", "necromancer"], artifacts, 0, True, previous=final)
+    assert s.observation(0)["previous_game"] == {"winners": [1], "in_play": [[], sorted(engine)]}
+    s.apply((A.CHOOSE_FIRST, 0, 0))  # the loser starts the redraft
+    model = _model()
+    model.cards = {c.id: 0.0 for c in amigos.cards.ARTIFACTS}
+    ranked = pick_scores(s, model)
+    assert {s.cards[a[2]].id for _, a, _ in ranked[:2]} == set(engine)
+    assert all(parts["engine"] > 0 for _, _, parts in ranked[:2])
+    assert amigos.new_game(8).observation(0)["previous_game"] is None

@@ -187,6 +187,10 @@ def test_game_2_loser_chooses_then_the_face_up_redraft(specs, seed, redraft_log)
         assert mage_of(dealt, p) == mage_of(g1, p) == mage_of(g2, p)
         assert dealt.known_decks[p] == frozenset(taken[1 - p])
 
+    # both know who won game 1 and the artifacts each had in play at its end
+    in_play = [frozenset(g1.cards[e].id for e in g1.in_play(p) if e < g1.n_art) for p in range(2)]
+    assert dealt.previous_game == (tuple(g1.winners()), tuple(in_play))
+
 
 @pytest.mark.parametrize("specs,seed", THREE_GAMES)
 def test_game_3_keeps_mages_and_drafted_decks_and_the_loser_of_game_2_chooses(specs, seed, redraft_log):
