@@ -109,7 +109,7 @@ def group(state) -> dict:
 
 
 def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 30, progress=None, value: int = 1, bias: float = 0.0) -> tuple[dict, int]:
+           rollout: int = 0, progress=None, value: int = 1, bias: float = 0.0) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -304,7 +304,7 @@ class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 30, draft: int = 1, value: int = 1, bias: float = 0.0):
+                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0):
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))

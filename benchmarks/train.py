@@ -39,8 +39,10 @@ from amigos.rng import derive_seed  # noqa: E402
 from selfplay import play, read_games  # noqa: E402
 
 HOLD_OUT = 10  # every tenth game is held out
-PIPELINE_GAMES = "600,600"
+PIPELINE_GAMES = "600,600,600"
+HAND_TUNED = ",value=0,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
 PIPELINE_ITERS = 300
+LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare results (see README)
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
 
 
@@ -202,7 +204,7 @@ def write_model(model: ValueModel, path: Path, log=print) -> None:
 
 
 def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
-             log=print) -> ValueModel:
+             lam: float = 0.7, log=print) -> ValueModel:
     """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
     itself; each later generation is the agent with the previous generation's model; the model is
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
@@ -211,13 +213,13 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
     everything = []
     model = None
     for generation, count in enumerate(games):
-        spec = f"mcts:iters={iters}" + (",value=0" if generation == 0 else "")
+        spec = f"mcts:iters={iters}" + (HAND_TUNED if generation == 0 else "")
         log(f"generation {generation}: {count} games of {spec}" + (f" with {model_path}" if model_path else ""))
         if model_path is not None:
             use_model(model_path)
         everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
                            jobs, log=log)
-        model = train_model(everything, l2, log)
+        model = train_model(everything, l2, log, lam=lam)
         model.info.update(seed=seed, generations=games, iters=iters)
         model_path = work / f"model{generation}.json"
         write_model(model, model_path, log)
@@ -238,7 +240,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="write the fitted model here")
     ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
     ap.add_argument("--l2", type=float, default=1e-4)
-    ap.add_argument("--lambda", dest="lam", type=float, default=1.0,
+    ap.add_argument("--lambda", dest="lam", type=float, default=LAMBDA,
                     help="fit to TD(lambda) targets (1: to the games' results)")
     args = ap.parse_args(argv)
     if args.pipeline:
@@ -246,7 +248,7 @@ def main(argv=None) -> int:
             print("error: --pipeline needs --out", file=sys.stderr)
             return 2
         counts = [int(x) for x in args.games.split(",")]
-        pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2,
+        pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
                  log=lambda line: print(line, flush=True))
         return 0
     games = [g for path in args.data or () for g in read_games(path)]
