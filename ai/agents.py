@@ -7,10 +7,14 @@ match files.  Specs are strings, the same for every command::
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=30,draft=1
-                      (draft=1, the default: draft and redraft picks by a card-value table, which won
-                      6 of 8 draft best-of-three matches against draft=0, picks by search; and the
-                      chooser of games 2 and 3 names itself first player)
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0
+                      value=1 (the default): leaves valued by the learned value (`ai.learned`), which
+                      also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
+                      best with rollout=30 (random play to the end of the round first), as the
+                      agent played before the learned value.  bias: the weight of the learned
+                      value's one-move priors (0: none).  draft=1: draft and redraft picks by
+                      learned card worth (`ai.draft`), and the chooser of games 2 and 3 names
+                      itself first player; draft=0: both by search
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the

@@ -109,6 +109,16 @@ class CardFacts:
 
 
 FACTS = tuple(CardFacts(c) for c in C.CARDS)
+_INDEX = {name: i for i, name in enumerate(FEATURES)}
+
+
+def in_play(card) -> list[tuple[int, float]]:
+    """The features a component adds to its owner's by being in play (straightened), as
+    (feature index, amount) pairs: its income, attacks, Reacts against Life loss, readiness."""
+    f = FACTS[card.idx]
+    parts = [("income", f.income), ("gold_income", f.gold_income), ("attacks", f.attacks),
+             ("shields", f.shields), ("ready", 1.0 if f.makes else 0.0)]
+    return [(_INDEX[name], float(x)) for name, x in parts if x]
 
 
 def _lacking(have, cost) -> int:

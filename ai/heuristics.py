@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from amigos import actions as A
 from amigos import cards as C
+from amigos.state import AVAILABLE, HAND, MONUMENT_DECK
 
 from . import value as V
 from .features import Scan, row
@@ -134,3 +135,59 @@ def learned_variant(state, variants: list, model) -> tuple:
 
 TIE = 1e-3  # how much `pool_value` weighs beside the learned value: enough to break its ties only
 SHORTLIST = 12  # variants the model weighs, the best by `pool_value`
+
+
+MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost 4 Gold)
+
+
+def purchases(state, p: int) -> list[tuple]:
+    """What ``p`` could buy with a main action, as (key, fixed cost, total cost): the places of power
+    on offer (keyed by entity), a monument (`MONUMENT`) and the artifacts in hand (by entity; their
+    cost before discounts)."""
+    out = []
+    loc, owner, cards = state.loc, state.owner, state.cards
+    monument = False
+    for e in range(len(loc)):
+        where = loc[e]
+        if where == HAND and owner[e] == p:
+            card = cards[e]
+            out.append((e, card.cost, card.cost_total))
+        elif where == AVAILABLE:
+            card = cards[e]
+            if card.kind == C.PLACE_OF_POWER:
+                out.append((e, card.cost, sum(card.cost)))
+            elif card.kind == C.MONUMENT:
+                monument = True
+        elif where == MONUMENT_DECK:
+            monument = True
+    if monument:
+        out.append((MONUMENT, (0, 0, 0, 0, 4), 4))
+    return out
+
+
+def enabled_purchases(state, variants: list, targets: list[tuple]) -> dict:
+    """{purchase key: the variants after which the pool pays for it} for every purchase of ``targets``
+    (`purchases`) the pool does not pay for now.  A discard's own card is not a purchase of it."""
+    slots = _PAY_GAIN[variants[0][0]]
+    pay_at, gain_at = slots
+    p = variants[0][1]
+    pool = state.pool_of(p)
+    own = variants[0][2] if variants[0][0] == A.DISCARD else None
+    wanted = [t for t in targets if t[0] != own and not _pays(pool, t[1], t[2])]
+    out = {}
+    if not wanted:
+        return out
+    zero = C.ZERO
+    for a in variants:
+        pay = zero if pay_at is None else a[pay_at]
+        gain = zero if gain_at is None else a[gain_at]
+        have = [pool[k] - pay[k] + gain[k] for k in range(5)]
+        for key, cost, total in wanted:
+            if _pays(have, cost, total):
+                out.setdefault(key, []).append(a)
+    return out
+
+
+def _pays(have, cost, total: int) -> bool:
+    return (have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
+            and have[4] >= cost[4] and have[0] + have[1] + have[2] + have[3] + have[4] >= total)

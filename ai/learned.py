@@ -2,10 +2,12 @@
 
 A logistic model over the difference between the player's `ai.features` and the rival's, with a
 second set of weights that takes over as the game nears its end (a "tapered" evaluation, as chess
-engines blend their middle-game and end-game weights)::
+engines blend their middle-game and end-game weights), and a third for the last round, once someone
+has 10 points (then only what can still score this round counts)::
 
     d = features(q) - features(rival)            progress g = min(1, most points on the table / 10)
-    P(q wins) = 1 / (1 + exp(-(sum_j (base_j + g * late_j) * d_j)))
+    P(q wins) = 1 / (1 + exp(-(sum_j (base_j + g * late_j) * d_j)))      while g < 1
+    P(q wins) = 1 / (1 + exp(-(sum_j final_j * d_j)))                     once g = 1
 
 With more than one rival, the rival that leaves ``q`` the lowest chance counts.  The weights are
 data: a small versioned JSON file (`MODEL_FILE`, written by ``benchmarks/train.py``), loaded once.
@@ -37,14 +39,15 @@ class ModelError(ValueError):
 class ValueModel:
     """Weights of the learned value (see the module docstring) and how they were trained."""
 
-    __slots__ = ("base", "late", "cards", "synergy", "info")
+    __slots__ = ("base", "late", "final", "cards", "synergy", "info")
 
-    def __init__(self, base: list[float], late: list[float], info: dict | None = None,
+    def __init__(self, base: list[float], late: list[float], final: list[float], info: dict | None = None,
                  cards: dict[str, float] | None = None, synergy: float = 0.0):
-        if len(base) != N_FEATURES or len(late) != N_FEATURES:
+        if not len(base) == len(late) == len(final) == N_FEATURES:
             raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
         self.base = tuple(float(x) for x in base)
         self.late = tuple(float(x) for x in late)
+        self.final = tuple(float(x) for x in final)
         self.cards = {str(k): float(v) for k, v in (cards or {}).items()}  # card id -> worth (log-odds)
         self.synergy = float(synergy)  # log-odds per unit of `ai.draft.plan_synergy`
         self.info = dict(info or {})
@@ -58,12 +61,13 @@ class ValueModel:
         if data.get("version") != MODEL_VERSION or list(data.get("features", ())) != list(FEATURES):
             raise ModelError(f"a value model of version {data.get('version')} for other features; "
                              f"this program reads version {MODEL_VERSION}")
-        return cls(data["weights"]["base"], data["weights"]["late"], data.get("trained"), data.get("cards"),
+        weights = data["weights"]
+        return cls(weights["base"], weights["late"], weights["final"], data.get("trained"), data.get("cards"),
                    data.get("synergy", 0.0))
 
     def to_json(self) -> dict:
         return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": list(FEATURES),
-                "weights": {"base": [round(x, 6) for x in self.base], "late": [round(x, 6) for x in self.late]},
+                "weights": {name: [round(x, 6) for x in getattr(self, name)] for name in ("base", "late", "final")},
                 "cards": {k: round(v, 4) for k, v in sorted(self.cards.items())}, "synergy": round(self.synergy, 4),
                 "trained": self.info}
 
@@ -82,7 +86,7 @@ class ValueModel:
         """The model's log-odds that ``q`` wins, from every player's features ``rows``."""
         mine = rows[q]
         worst = None
-        base, late = self.base, self.late
+        weights = self.weights_at(progress)
         for r, theirs in enumerate(rows):
             if r == q:
                 continue
@@ -90,7 +94,7 @@ class ValueModel:
             for j in range(N_FEATURES):
                 d = mine[j] - theirs[j]
                 if d:
-                    z += (base[j] + progress * late[j]) * d
+                    z += weights[j] * d
             if worst is None or z < worst:
                 worst = z
         return 0.0 if worst is None else worst
@@ -102,7 +106,10 @@ class ValueModel:
         return STATIC_SHARE * card_value(card) if worth is None else worth
 
     def weights_at(self, progress: float) -> list[float]:
-        """The weights of one player's features at this progress (``base + progress * late``)."""
+        """The weights of one player's features at this progress (``base + progress * late``, or
+        ``final`` in the last round)."""
+        if progress >= 1.0:
+            return list(self.final)
         return [b + progress * x for b, x in zip(self.base, self.late)]
 
     def probability(self, rows: list[list[float]], q: int, progress: float) -> float:
@@ -115,16 +122,24 @@ class ValueModel:
         return _squash(self.margin(rows, q, progress(rows)))
 
 
-def progress(rows: list[list[float]]) -> float:
+def _progress(top: float) -> float:
     """How near the game is to its end: the most points any player has (token included) over 10."""
-    top = max(r[0] + r[1] for r in rows)
     return 1.0 if top >= 10 else top / 10.0
+
+
+def progress(rows: list[list[float]]) -> float:
+    """`_progress` from every player's features (points and the token come first)."""
+    return _progress(max(r[0] + r[1] for r in rows))
+
+
+def progress_of(state) -> float:
+    """`_progress` of a state."""
+    return _progress(max(state.scores()[0]))
 
 
 def scan_progress(scan) -> float:
-    """`progress` from an `ai.features.Scan` (points with the token are in ``scan.vp``)."""
-    top = max(scan.vp)
-    return 1.0 if top >= 10 else top / 10.0
+    """`_progress` from an `ai.features.Scan` (whose points include the token)."""
+    return _progress(max(scan.vp))
 
 
 def _squash(z: float) -> float:

@@ -6,9 +6,14 @@ the monument deck, unopened draft packets; the rival's known cards after a face-
 walks one shared tree keyed by macro actions (an action without its payment and gain, see
 `ai.heuristics`; a rival's hidden cards by the entity a world dealt them to, see `group`), choosing
 children by UCB1 with availability counts (a child is only eligible where it is legal in this
-determinisation).  A new leaf is valued by a cheap rollout to the end of the round (at most
-``rollout`` decisions), then the leaf value of `ai.value` squashed to [0, 1].  Chance is resolved
-inside each determinisation by its own reseeded generator.
+determinisation).  A new leaf is valued by the learned value (`ai.learned`: the probability of
+winning from there, which sees past the round: places and monuments within reach, the engine's
+income, essences with no use), or, with ``value=0``, by a rollout to the end of the round (at most
+``rollout`` decisions) and the hand-tuned value of `ai.value` squashed to [0, 1].  A finished game is
+worth 1 to its winner, a little less for a narrow win (`final_rewards`), so that a won position still
+prefers more points.  The payment and gain of a chosen action are the learned value's choice
+(`ai.heuristics.learned_variant`).  Chance is resolved inside each determinisation by its own
+reseeded generator.
 
 Root parallelism: ``workers`` processes search with their own seeds and their root statistics are
 summed.  With an iteration budget and a seed the choice is reproducible.
@@ -20,13 +25,14 @@ import math
 import random
 import time as _time
 
-from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, REDRAFT_PICK, macro_key
+from amigos import actions as A
+from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
 
 from .draft import pick_scores
-from .heuristics import best_variant, learned_variant
-from .learned import default_model, progress
-from .features import player_features
+from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
+from .learned import default_model, progress, progress_of
+from .features import in_play, player_features
 from .value import heuristic_value
 
 SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
@@ -97,15 +103,67 @@ def rewards(state) -> list:
     return [1.0 / (1.0 + math.exp(-heuristic_value(state, p) / SCALE)) for p in range(n)]
 
 
-def group(state) -> dict:
-    """The state's legal actions by macro: {macro: variants}, in the canonical order.
+def group(state, merge_passes: bool = False, cache: dict | None = None) -> dict:
+    """The state's legal actions by macro: {macro: variants}, in the canonical order.  With
+    ``merge_passes`` the passes (one per magic item to take) are one macro, ``(PASS, player)``: the tree
+    decides whether to pass, and the item is chosen like a payment (`pass_variant`); six pass children
+    split the visits a pass needs, and in the last round the item does not matter at all.
+
+    A macro whose variants gain different essences (a discard, a Collect choice, a power) also gets a
+    child for each purchase some of its variants make affordable at once (a place of power, a
+    monument, an artifact in hand: `ai.heuristics.enabled_purchases`), keyed by the macro and the
+    purchase: the tree can then try "discard for the Death that completes Dragon's Lair" beside the
+    variant the learned value prefers on its own.
 
     A macro names its cards by entity.  In a rival's turn that is the place a determinisation dealt a
     hidden card to, so "the rival places entity 5" is another card in every world: the tree models the
     rival's unknown cards by slot.  Keying a rival's moves by card instead was tried: 50/100 against
     this at 700 iterations a choice.  What it gains in telling the rival's cards apart it loses in
     depth: a rival node gets a child for every card any world deals, and most visits expand one."""
-    return {macro_key(g[0]): g for g in state.legal_groups()}
+    if not merge_passes:
+        return {macro_key(g[0]): g for g in state.legal_groups()}
+    out = {}
+    passes = None
+    targets = None
+    for g in state.legal_groups():
+        a = g[0]
+        if a[0] == PASS:
+            if passes is None:
+                passes = out[(PASS, a[1])] = []
+            passes.append(a)
+            continue
+        key = macro_key(a)
+        out[key] = g
+        if len(g) > 1 and a[0] in GAINS:
+            if targets is None:
+                targets = tuple(purchases(state, a[1]))
+            if targets:
+                found = None
+                if cache is not None:
+                    memo = (tuple(g), state.pool_of(a[1]), targets)
+                    found = cache.get(memo)
+                if found is None:
+                    found = enabled_purchases(state, g, targets)
+                    if cache is not None:
+                        cache[memo] = found
+                for target, enabling in found.items():
+                    out[key + (target,)] = enabling
+    return out
+
+
+def pass_variant(state, passes: list, model) -> tuple:
+    """The pass whose magic item the learned value rates best in play (what it adds to the passer's
+    features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
+    weights = model.weights_at(progress_of(state))
+    best, best_v = None, None
+    for a in passes:
+        v = sum(weights[j] * x for j, x in in_play(state.cards[a[2]]))
+        if best is None or v > best_v:
+            best, best_v = a, v
+    return best
+
+
+GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain different essences
 
 
 def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
@@ -122,7 +180,8 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     deadline = None if seconds is None else start + seconds
     done = 0
     # The searching player's own legal actions are the same in every determinisation.
-    root_groups = group(state) if state.current_player() == player else None
+    splits = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
+    root_groups = group(state, bool(value), splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
     while True:
         if iters is not None and done >= iters:
@@ -134,7 +193,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias)
+        path = _descend(root, s, root_groups, rng, c, model, bias, splits)
         if rollout:
             _rollout(s, rollout, rng)
         r = leaf(s)
@@ -147,7 +206,8 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     return stats, done
 
 
-def _descend(root: Node, s, groups: dict | None, rng: random.Random, c: float, model, bias: float) -> list:
+def _descend(root: Node, s, groups: dict | None, rng: random.Random, c: float, model, bias: float,
+             splits: dict) -> list:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a progressive bias ``bias * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
@@ -157,7 +217,7 @@ def _descend(root: Node, s, groups: dict | None, rng: random.Random, c: float, m
     log, sqrt = math.log, math.sqrt
     while not s.is_terminal():
         if groups is None:
-            groups = group(s)
+            groups = group(s, model is not None, splits)
         if len(groups) == 1:
             only = next(iter(groups.values()))
             if len(only) == 1:
@@ -234,7 +294,12 @@ def _variant(s, variants: list, child: Node, model) -> tuple:
     pool = tuple(s.pool[5 * p:5 * p + 5])
     if child.pool == pool:
         return child.action
-    action = learned_variant(s, variants, model) if model is not None else best_variant(s, variants)
+    if model is None:
+        action = best_variant(s, variants)
+    elif variants[0][0] == PASS:
+        action = pass_variant(s, variants, model)
+    else:
+        action = learned_variant(s, variants, model)
     child.pool, child.action = pool, action
     return action
 
@@ -259,9 +324,8 @@ def _settled(root, done, iters, start, deadline) -> bool:
     return first - second > left
 
 
-PASS_KIND = 6
 # Rollout preferences by action kind: building beats discarding; all passes together weigh 1.
-_WEIGHT = {0: 4.0, 1: 5.0, 2: 3.0, 3: 5.0, 4: 0.3, 5: 2.0}
+_WEIGHT = {A.PLACE: 4.0, A.CLAIM_MONUMENT: 5.0, A.CLAIM_TOP: 3.0, A.CLAIM_POP: 5.0, A.DISCARD: 0.3, A.POWER: 2.0}
 _WEIGHTS = tuple(_WEIGHT.get(kind, 1.0) for kind in range(64))  # by kind, for the rollout's inner loop
 
 
@@ -282,9 +346,9 @@ def _rollout(s, steps: int, rng) -> None:
             variants = groups[0]
         else:
             kinds = [g[0][0] for g in groups]
-            passes = kinds.count(PASS_KIND)
+            passes = kinds.count(PASS)
             each_pass = 1.0 / passes if passes else 0.0
-            weights = [each_pass if kind == PASS_KIND else weights_of[kind] for kind in kinds]
+            weights = [each_pass if kind == PASS else weights_of[kind] for kind in kinds]
             x = rng.random() * sum(weights)
             i = 0
             for i, w in enumerate(weights):
@@ -337,7 +401,7 @@ class MCTSAgent:
         if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if a[2] == player)
-        groups = group(state)
+        groups = group(state, bool(self.value))
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
@@ -349,11 +413,14 @@ class MCTSAgent:
         return self.variant(state, groups[best_key])
 
     def variant(self, state, variants: list) -> tuple:
-        """The payment and gain of the chosen action: by the learned value, or (``value=0``) by
-        `best_variant`.  Both read only the mover's own cards and the public table."""
-        if self.value:
-            return learned_variant(state, variants, default_model())
-        return best_variant(state, variants)
+        """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
+        or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
+        table."""
+        if not self.value:
+            return best_variant(state, variants)
+        if variants[0][0] == PASS:
+            return pass_variant(state, variants, default_model())
+        return learned_variant(state, variants, default_model())
 
     def reseed(self, seed: int) -> None:
         """Restart the search's random stream (see `ai.agents._Agent.reseed`)."""

@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -52,7 +52,9 @@ def play(out: Path, games: int, spec: str, seed: int, jobs: int, log=print) -> l
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
-    results = pool.map(_play, todo) if pool else map(_play, todo)
+    # Written as they finish (a long game does not hold back the others); the file's order is free.
+    results = (f.result() for f in as_completed([pool.submit(_play, job) for job in todo])) if pool \
+        else map(_play, todo)
     try:
         with out.open("a", encoding="utf-8") as sink:
             for n, (k, game) in enumerate(results, 1):

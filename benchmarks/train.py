@@ -56,7 +56,8 @@ def examples(games: list[dict], with_heuristic: bool = False):
             g = progress(rows)
             for q in (0, 1):
                 d = [a - b for a, b in zip(rows[q], rows[1 - q])]
-                xs.append(d + [g * x for x in d])
+                zero = [0.0] * len(d)
+                xs.append(zero + zero + d if g >= 1.0 else d + [g * x for x in d] + zero)
                 ys.append(results[q])
                 gi.append(i)
                 if with_heuristic:
@@ -119,7 +120,7 @@ def fit_card_worths(games: list[dict], model: ValueModel) -> tuple[dict[str, flo
             row[-1] = synergy[q] - synergy[1 - q]
             x.append(row)
             y.append(outcome_for(game, q))
-    static = ValueModel(model.base, model.late)
+    static = ValueModel(model.base, model.late, model.final)
     prior = np.array([static.card_worth(C.BY_ID[cid]) for cid in ids] + [0.0])
     w = fit(np.array(x), np.array(y), CARD_L2, prior=prior)
     # A fit that loses games is no reason to split cards that fit: then drafts go by worth alone.
@@ -136,7 +137,7 @@ def scores(p: np.ndarray, y: np.ndarray) -> dict:
 
 
 def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
-    w = np.array(model.base + model.late)
+    w = np.array(model.base + model.late + model.final)
     return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
 
 
@@ -166,25 +167,29 @@ def train_model(games: list[dict], l2: float, log=print, check: Path | None = No
     held = gi % HOLD_OUT == 0
     log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
     w = _fit_td(x, y, gi, ~held, l2, lam)
-    trial = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]))
+    trial = ValueModel(*_split(w))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
     log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
     if check:
         log(f"                  {check}: {scores(model_probability(ValueModel.load(check), x[held]), y[held])}")
     w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam)
-    model = ValueModel(list(w[:N_FEATURES]), list(w[N_FEATURES:]),
-                       {"games": len(games), "positions": int(len(y) // 2),
+    model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
                         "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
                         "held_out": held_out})
-    for name, b, late in zip(FEATURES, model.base, model.late):
-        log(f"  {name:<18} {b:+.3f} {late:+.3f}")
+    for name, b, late, final in zip(FEATURES, model.base, model.late, model.final):
+        log(f"  {name:<18} {b:+.3f} {late:+.3f} {final:+.3f}")
     model.cards, model.synergy = fit_card_worths(games, model)
     log(f"synergy: {model.synergy:+.3f} log-odds per unit of fit")
     ranked = sorted(model.cards.items(), key=lambda t: -t[1])
     log("card worths, best: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
     log("            worst: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[-5:]))
     return model
+
+
+def _split(w: np.ndarray) -> list[list[float]]:
+    """The base, late and final weights of a fitted vector."""
+    return [list(w[k * N_FEATURES:(k + 1) * N_FEATURES]) for k in range(3)]
 
 
 def _fit_td(x, y, gi, use, l2: float, lam: float, rounds: int = 3) -> np.ndarray:

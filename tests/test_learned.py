@@ -29,7 +29,7 @@ def _model(**weights) -> L.ValueModel:
     base = [0.0] * N_FEATURES
     for name, w in weights.items():
         base[F[name]] = w
-    return L.ValueModel(base, [0.0] * N_FEATURES)
+    return L.ValueModel(base, [0.0] * N_FEATURES, base)
 
 
 def _me(**kw) -> dict:
