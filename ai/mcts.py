@@ -138,17 +138,20 @@ def group(state, merge_passes: bool = False, cache: dict | None = None) -> dict:
             if targets is None:
                 targets = tuple(purchases(state, a[1]))
             if targets:
-                found = None
-                if cache is not None:
-                    memo = (tuple(g), state.pool_of(a[1]), targets)
-                    found = cache.get(memo)
-                if found is None:
-                    found = enabled_purchases(state, g, targets)
-                    if cache is not None:
-                        cache[memo] = found
-                for target, enabling in found.items():
+                for target, enabling in _purchases_enabled(state, g, targets, cache).items():
                     out[key + (target,)] = enabling
     return out
+
+
+def _purchases_enabled(state, variants: list, targets: tuple, cache: dict | None) -> dict:
+    """`enabled_purchases`, remembered in ``cache`` by the variants, the pool and the purchases."""
+    if cache is None:
+        return enabled_purchases(state, variants, targets)
+    memo = (tuple(variants), state.pool_of(variants[0][1]), targets)
+    found = cache.get(memo)
+    if found is None:
+        found = cache[memo] = enabled_purchases(state, variants, targets)
+    return found
 
 
 def pass_variant(state, passes: list, model) -> tuple:

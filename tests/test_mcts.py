@@ -59,3 +59,35 @@ def test_the_chooser_makes_itself_first_player_unless_asked_to_search(chooser):
     searched = make_agent("mcts:iters=60,seed=2,draft=0")
     assert searched.select(state) in state.legal_actions()
     assert searched.info["iterations"] == 60
+
+
+def test_passes_are_one_macro_whose_item_the_learned_value_chooses():
+    from ai.learned import default_model
+    s = build_position([
+        {"mage": "druid", "item": "research", "hand": ["hawk"], "pool": {"elan": 1}},
+        {"mage": "duelist", "item": "protection"},
+    ])
+    merged = M.group(s, merge_passes=True)
+    passes = merged[(A.PASS, 0)]
+    assert sorted(passes) == sorted(a for a in s.legal_actions() if a[0] == A.PASS) and len(passes) > 1
+    assert not any(key[0] == A.PASS and len(key) > 2 for key in merged)
+    assert M.pass_variant(s, passes, default_model()) in passes
+    assert sum(1 for key in M.group(s) if key[0] == A.PASS) == len(passes)  # unmerged: one each
+
+
+def test_a_gain_that_completes_a_purchase_gets_a_child_of_its_own():
+    s = build_position([
+        {"mage": "druid", "item": "research", "hand": ["flaming_pit"],
+         "pool": {"elan": 3, "life": 3, "calm": 3, "death": 2}},
+        {"mage": "duelist", "item": "protection"},
+    ], places_of_power=["dragons_lair", "catacombs_of_the_dead"])
+    lair = s.find("Dragon's Lair")
+    pit = s.find("Flaming Pit")
+    merged = M.group(s, merge_passes=True)
+    enabling = merged[(A.DISCARD, 0, pit, lair)]
+    assert enabling and all(a[3][3] >= 1 for a in enabling)  # every variant gains the Death it lacks
+    assert set(enabling) < set(merged[(A.DISCARD, 0, pit)])
+    assert not any(len(key) == 4 and key[3] == s.find("Catacombs of the Dead") for key in merged)
+    # The search can choose that child: its action is one of those variants.
+    agent = make_agent("mcts:iters=400,seed=3")
+    assert agent.select(s) in s.legal_actions()
