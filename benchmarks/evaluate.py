@@ -1,46 +1,58 @@
-"""The AI's strength evaluation as one resumable command: the 1 s agent against random, greedy and
-expectimax:depth=2, and how strength grows with think time.
+"""The AI's strength evaluation as one resumable command: the default agent against the agent before
+the learned value (commit `PREVIOUS`) at 1 s and at 0.1 s a choice, how strength grows with think
+time, and the 1 s agent against greedy and expectimax:depth=2.
 
-    python benchmarks/evaluate.py --out benchmarks/results/eval --jobs 2
-    python benchmarks/evaluate.py --out benchmarks/results/eval --only random,greedy
-    python benchmarks/evaluate.py --out benchmarks/results/eval --summary
+    python benchmarks/evaluate.py --out benchmarks/results/eval-learned --jobs 2
+    python benchmarks/evaluate.py --out benchmarks/results/eval-learned --only previous-1s,greedy
+    python benchmarks/evaluate.py --out benchmarks/results/eval-learned --summary
 
 Budgets are iteration counts, so that a run is reproducible and not skewed by the machine's load:
-``--iters-per-second`` (default 2,800, about one second a choice on the 2-core machine of the
-README) is the 1 s agent; the think-time matchups give it 0.5x, 1x and 2x against 0.25x.  Each
-matchup appends its pair records (`ai.arena.pair_record`) to ``OUT/<name>.jsonl``.  Run it again
-and a matchup goes on from the first pair it has not played, so the evaluation can be stopped at
-any time (the pair in progress is played again) and spread over sessions.  Ends with the table of
-every matchup that has records.
+``--iters-per-second`` is what the default agent searches in a second of a real game on this machine
+and ``--previous-iters-per-second`` what the previous agent does (both measured by
+``calibrate.py``).  Each matchup appends its pair records (`ai.arena.pair_record`) to
+``OUT/<name>.jsonl``.  Run it again and a matchup goes on from the first pair it has not played, so
+the evaluation can be stopped at any time (the pair in progress is played again) and spread over
+sessions.  Ends with the table of every matchup that has records.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from against_commit import Then, export  # noqa: E402
 from ai.arena import strength, tally  # noqa: E402
 from run_report import open_record  # noqa: E402
 
 SEED = 11
+PREVIOUS = "1088fd9"  # the default agent before the learned value (its own evaluation: 2,800 iterations/s)
 
 
-def matchups(ips: int) -> dict[str, tuple[str, str, int]]:
-    """Name -> (agent A, agent B, games) for an agent thinking ``ips`` iterations a second."""
+def matchups(ips: int, previous_ips: int) -> dict[str, tuple[str, str, int]]:
+    """Name -> (agent A, agent B, games) for agents thinking ``ips`` (today's) and ``previous_ips``
+    (`PREVIOUS`'s) iterations a second."""
     def mcts(seconds: float) -> str:
         return f"mcts:iters={max(1, round(ips * seconds))}"
 
+    def previous(seconds: float) -> str:
+        return f"{PREVIOUS}:mcts:iters={max(1, round(previous_ips * seconds))}"
+
     return {
-        "random": (mcts(1), "random", 200),
-        "greedy": (mcts(1), "greedy", 200),
-        "expectimax": (mcts(1), "expectimax:depth=2", 40),
-        "time-0.5": (mcts(0.5), mcts(0.25), 80),
-        "time-1": (mcts(1), mcts(0.25), 80),
-        "time-2": (mcts(2), mcts(0.25), 80),
+        "previous-1s": (mcts(1), previous(1), 200),
+        "previous-0.1s": (mcts(0.1), previous(0.1), 60),
+        "time-2-vs-0.25": (mcts(2), mcts(0.25), 100),
+        "time-0.5-vs-0.25": (mcts(0.5), mcts(0.25), 100),
+        "time-1-vs-0.5": (mcts(1), mcts(0.5), 100),
+        "time-2-vs-1": (mcts(2), mcts(1), 100),
+        "greedy": (mcts(1), "greedy", 100),
+        "expectimax": (mcts(1), "expectimax:depth=2", 100),
     }
 
 
@@ -88,18 +100,28 @@ def summary_line(name: str, a: str, b: str, games: int, records: list[dict]) -> 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="directory of the matchups' record files")
-    ap.add_argument("--iters-per-second", type=int, default=2800, help="iterations that make the 1 s agent")
+    ap.add_argument("--iters-per-second", type=int, required=True,
+                    help="iterations that make today's 1 s agent (calibrate.py)")
+    ap.add_argument("--previous-iters-per-second", type=int, default=2800,
+                    help=f"iterations that make {PREVIOUS}'s 1 s agent (calibrate.py --commit {PREVIOUS})")
     ap.add_argument("--only", help="comma-separated matchups to play (default: all)")
     ap.add_argument("--games", type=int, help="games for each matchup played (default: its own)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--summary", action="store_true", help="play nothing, only print the table")
     args = ap.parse_args(argv)
-    table = matchups(args.iters_per_second)
+    table = matchups(args.iters_per_second, args.previous_iters_per_second)
     chosen = list(table) if not args.only else args.only.split(",")
     unknown = [name for name in chosen if name not in table]
     if unknown:
         print(f"error: no matchup {unknown[0]!r}; the matchups are {', '.join(table)}", file=sys.stderr)
         return 2
+    tmp = tempfile.TemporaryDirectory()
+    try:
+        export(PREVIOUS, Path(tmp.name))
+    except subprocess.CalledProcessError as e:
+        print(f"error: cannot export ai/ of {PREVIOUS}: {e.stderr.decode().strip()}", file=sys.stderr)
+        return 2
+    make = Then(tmp.name, f"{PREVIOUS}:")
     try:
         for name in [] if args.summary else chosen:
             a, b, games = table[name]
@@ -112,7 +134,7 @@ def main(argv=None) -> int:
             record = open_record(path)
             try:
                 strength(a, b, games - 2 * first, jobs=args.jobs, seed=SEED, first=first, record=record,
-                         out=lambda line: print(f"  {line}", flush=True))
+                         out=lambda line: print(f"  {line}", flush=True), make=make)
             finally:
                 record.close()
         for name, (a, b, games) in table.items():
@@ -122,6 +144,8 @@ def main(argv=None) -> int:
     except Mismatch as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    finally:
+        tmp.cleanup()
     return 0
 
 

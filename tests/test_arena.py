@@ -154,14 +154,14 @@ def test_against_a_commit_plays_the_deals_and_seeds_strength_plays(tmp_path):
 def test_evaluation_goes_on_from_the_first_pair_it_has_not_played(tmp_path):
     def evaluate(*extra):
         return subprocess.run([sys.executable, str(BENCHMARKS / "evaluate.py"), "--out", str(tmp_path),
-                               "--iters-per-second", "8", "--only", "random", "--jobs", "1", *extra],
+                               "--iters-per-second", "8", "--only", "greedy", "--jobs", "1", *extra],
                               capture_output=True, text=True)
 
     first = evaluate("--games", "2")
     assert first.returncode == 0, first.stderr
-    path = tmp_path / "random.jsonl"
+    path = tmp_path / "greedy.jsonl"
     assert [json.loads(line)["pair"] for line in path.read_text().splitlines()] == [0]
-    assert "random     mcts:iters=8 vs random: " in first.stdout and "[2 of 200 games]" not in first.stdout
+    assert "greedy     mcts:iters=8 vs greedy: " in first.stdout and "[2 of 100 games]" not in first.stdout
     again = evaluate("--games", "4")
     assert again.returncode == 0, again.stderr
     pairs = [json.loads(line) for line in path.read_text().splitlines()]
@@ -169,10 +169,10 @@ def test_evaluation_goes_on_from_the_first_pair_it_has_not_played(tmp_path):
     assert "pairs 1-1" in again.stdout
     assert evaluate("--games", "4").stdout.count("pairs ") == 0  # nothing left to play
     summary = evaluate("--summary")
-    assert f"{tally(pairs)['score']:g}/4" in summary.stdout and "[4 of 200 games]" in summary.stdout
+    assert f"{tally(pairs)['score']:g}/4" in summary.stdout and "[4 of 100 games]" in summary.stdout
     other = subprocess.run([sys.executable, str(BENCHMARKS / "evaluate.py"), "--out", str(tmp_path),
-                            "--iters-per-second", "9", "--only", "random"], capture_output=True, text=True)
-    assert other.returncode == 2 and "not of mcts:iters=9 vs random" in other.stderr
+                            "--iters-per-second", "9", "--only", "greedy"], capture_output=True, text=True)
+    assert other.returncode == 2 and "not of mcts:iters=9 vs greedy" in other.stderr
     assert "Traceback" not in other.stderr and len(path.read_text().splitlines()) == 2  # the records kept
-    unknown = evaluate("--only", "randomm")
-    assert unknown.returncode == 2 and unknown.stderr.startswith("error: no matchup 'randomm'")
+    unknown = evaluate("--only", "greedyy")
+    assert unknown.returncode == 2 and unknown.stderr.startswith("error: no matchup 'greedyy'")
