@@ -1,0 +1,60 @@
+"""The fit behind the learned value (``benchmarks/train.py``): logistic regression by Newton's method,
+TD(lambda) targets, held-out scores, and a small pipeline from self-play games to a model file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from train import fit, lambda_returns, scores, train_model  # noqa: E402
+
+from ai.learned import ValueModel  # noqa: E402
+from ai.selfplay import selfplay_game  # noqa: E402
+
+
+def test_fit_recovers_the_weights_of_a_logistic_model():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(20000, 3))
+    true = np.array([1.5, -0.8, 0.0])
+    y = (rng.random(20000) < 1 / (1 + np.exp(-x @ true))).astype(float)
+    w = fit(x, y, 1e-6)
+    assert np.allclose(w, true, atol=0.08)
+    shrunk = fit(x, y, 1.0)
+    assert np.linalg.norm(shrunk) < np.linalg.norm(w)  # the L2 term pulls toward the prior (0)
+    toward = fit(x, y, 10.0, prior=np.array([3.0, 3.0, 3.0]))
+    assert toward.mean() > w.mean()
+
+
+def test_lambda_returns_walk_back_from_each_game_s_result():
+    # One game of three positions, both sides interleaved (side 0 then side 1 per position).
+    x = np.zeros((6, 1))
+    y = np.array([1.0, 0.0] * 3)
+    gi = np.zeros(6, dtype=int)
+    w = np.zeros(1)  # every prediction is 0.5
+    g = lambda_returns(x, y, gi, w, 0.5)
+    assert g[4] == 1.0 and g[5] == 0.0  # the last position takes the result
+    assert g[2] == pytest.approx(0.5 * 0.5 + 0.5 * 1.0) and g[0] == pytest.approx(0.5 * 0.5 + 0.5 * g[2])
+    assert np.allclose(lambda_returns(x, y, gi, w, 1.0), y)  # lambda 1: the result itself
+
+
+def test_scores_reward_confident_right_answers():
+    y = np.array([1.0, 0.0, 1.0, 0.5])
+    good = scores(np.array([0.9, 0.1, 0.8, 0.5]), y)
+    bad = scores(np.array([0.2, 0.7, 0.4, 0.5]), y)
+    assert good["log_loss"] < bad["log_loss"] and good["accuracy"] > bad["accuracy"]
+
+
+def test_a_model_is_fitted_to_self_play_games_and_written(tmp_path):
+    games = [selfplay_game(seed, "mcts:iters=15") for seed in range(6)]
+    model = train_model(games, 1e-2, log=lambda line: None, lam=0.7)
+    assert isinstance(model, ValueModel) and model.info["games"] == 6
+    assert set(model.cards) >= {"hawk", "witch"} and model.synergy >= 0
+    path = tmp_path / "value.json"
+    path.write_text(json.dumps(model.to_json()))
+    assert ValueModel.load(path).base == pytest.approx(model.base, abs=1e-6)
