@@ -40,6 +40,10 @@ SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.
 # still prefers more points to fewer), the rest to the loser.
 WIN_MARGIN = 0.1
 MARGIN_FULL = 4  # points of margin that earn the whole reward
+# An unfinished game's value lies between a lost and a won one's: a game won is worth more than any
+# estimate of one still being played, and one lost less.
+UNFINISHED_LOW = WIN_MARGIN
+UNFINISHED_RANGE = 1.0 - 2 * WIN_MARGIN
 
 
 class Node:
@@ -83,9 +87,9 @@ def learned_rewards(state) -> list:
     g = progress(rows)
     n = state.np
     if n == 2:
-        p0 = model.probability(rows, 0, g)
+        p0 = UNFINISHED_LOW + UNFINISHED_RANGE * model.probability(rows, 0, g)
         return [p0, 1.0 - p0]
-    return [model.probability(rows, p, g) for p in range(n)]
+    return [UNFINISHED_LOW + UNFINISHED_RANGE * model.probability(rows, p, g) for p in range(n)]
 
 
 def rewards(state) -> list:

@@ -15,7 +15,7 @@ from ai import learned as L
 from ai.draft import fit, pick_scores, plan_of
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
-from ai.mcts import WIN_MARGIN, final_rewards, learned_rewards
+from ai.mcts import WIN_MARGIN, final_rewards, learned_rewards, search
 from ai.selfplay import outcome_for, positions, selfplay_game
 from amigos import actions as A
 from amigos.position import build_position
@@ -150,6 +150,35 @@ def test_a_won_game_is_worth_more_by_a_wider_margin():
     assert narrow[0] == pytest.approx(1 - WIN_MARGIN + WIN_MARGIN / 4) and wide[0] == 1.0
     assert narrow[0] + narrow[1] == wide[0] + wide[1] == pytest.approx(1.0)
     assert learned_rewards(_finished([13, 6])) == wide
+
+
+
+def test_a_game_won_is_worth_more_than_any_estimate_of_one_still_played(tmp_path, monkeypatch):
+    sure = _model(points=50.0)  # a model all but certain that four points ahead wins
+    path = tmp_path / "sure.json"
+    path.write_text(json.dumps(sure.to_json()))
+    monkeypatch.setenv(L.MODEL_ENV, str(path))
+    monkeypatch.setattr(L, "_DEFAULT", None)
+    ahead = build_position([_me(monuments=["temple", "colossus"]), RIVAL], first_player=1)
+    estimate = learned_rewards(ahead)
+    narrow = final_rewards(_finished([10, 9]))
+    assert narrow[1] < estimate[1] < estimate[0] < narrow[0]
+    assert estimate[0] + estimate[1] == pytest.approx(1.0)
+
+
+def test_the_search_uses_a_repeatable_power_before_the_one_that_turns_its_component():
+    # Catacombs of the Dead: pay 5 Death (repeatable, not while turned) or turn it, each for a Death
+    # on it, a point each.  At 8 points against 9 (the rival passed), paying first then turning wins.
+    me = _me(mage="necromancer", places=["catacombs_of_the_dead"],
+             essences_on={"catacombs_of_the_dead": {"death": 5}}, pool={"death": 5}, turned=["necromancer"],
+             monuments=["temple"], in_play=["jeweled_statuette"])
+    rival = {"mage": "seer", "item": "calm_elan", "monuments": ["great_pyramid", "oracle", "colossus"],
+             "in_play": ["water_dragon"], "passed": True}
+    s = build_position([me, rival], first_player=1, turn=0, round_number=6)
+    assert s.victory_points() == [8, 9] and s.current_player() == 0
+    stats, _ = search(s, 0, 1500, None, 0)
+    best = max(stats, key=lambda key: stats[key][0])
+    assert best[0] == A.POWER and s.cards[best[2]].name == "Catacombs of the Dead" and best[3] == 0, stats
 
 
 # -- drafts -------------------------------------------------------------------------------------------------
