@@ -15,8 +15,16 @@ them away (after losing game 1 to Hand of Glory feeding Catacombs, leave the win
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from amigos import cards as C
 from amigos.state import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
+
+if TYPE_CHECKING:
+    from amigos.cards import Card
+    from amigos.state import GameState
+
+    from .learned import ValueModel
 
 # What an artifact of the engine that won the game before is worth beyond its learned worth, in
 # log-odds: it has shown it wins with that mage, and the learned worths (about 0 to 1 across the
@@ -36,7 +44,14 @@ class Flow:
 
     __slots__ = ("makes", "asks", "dragon", "creature", "likes_dragons", "likes_creatures")
 
-    def __init__(self, card):
+    makes: tuple[float, ...]
+    asks: tuple[float, ...]
+    dragon: bool
+    creature: bool
+    likes_dragons: bool
+    likes_creatures: bool
+
+    def __init__(self, card: Card) -> None:
         makes = [float(x) for x in card.collect]
         if card.collect_choice is not None:
             makes = [a + b for a, b in zip(makes, _spread(*card.collect_choice))]
@@ -58,7 +73,7 @@ class Flow:
         self.likes_creatures = _likes(card, "creature")
 
 
-def _likes(card, kind: str) -> bool:
+def _likes(card: Card, kind: str) -> bool:
     """True when ``card`` works with its owner's ``kind`` ("dragon" or "creature") artifacts: it
     discounts, places, turns or straightens them, or scores per one."""
     if any(kind in types for types, _ in card.discounts):
@@ -76,7 +91,7 @@ def _likes(card, kind: str) -> bool:
 FLOWS = tuple(Flow(c) for c in C.CARDS)
 
 
-def plan_of(state, p: int) -> tuple[list[float], list[float], int, int, int, int]:
+def plan_of(state: GameState, p: int) -> tuple[list[float], list[float], int, int, int, int]:
     """(makes, asks, Dragons, Creatures, cards liking Dragons, cards liking Creatures) of ``p``'s plan:
     their mage (or the mage options still open), the artifacts they hold, and what the places of power
     on the table ask."""
@@ -101,7 +116,7 @@ def plan_of(state, p: int) -> tuple[list[float], list[float], int, int, int, int
     return makes, asks, dragons, creatures, likes_d, likes_c
 
 
-def fit(card, plan) -> float:
+def fit(card: Card, plan: tuple[list[float], list[float], int, int, int, int]) -> float:
     """How well ``card`` joins ``plan`` (`plan_of`): essences it makes that the plan asks for, essences
     it asks for that the plan makes (each capped), and type synergies."""
     makes, asks, dragons, creatures, likes_d, likes_c = plan
@@ -112,7 +127,7 @@ def fit(card, plan) -> float:
     return 0.5 * feeds + 0.25 * fed + 0.5 * types
 
 
-def pick_scores(state, model) -> list[tuple[float, tuple, dict]]:
+def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, tuple, dict]]:
     """Every legal draft or redraft pick of the player to move with its score and the parts of it,
     best first: (score, action, {"worth", "fit", "deny", "engine"}); the score is the card's worth to
     the picker (its learned worth and its fit to their plan) plus its fit to the rival's plan, each
@@ -136,7 +151,7 @@ def pick_scores(state, model) -> list[tuple[float, tuple, dict]]:
 
 
 
-def winning_engine(state) -> frozenset:
+def winning_engine(state: GameState) -> frozenset:
     """The artifacts the winner of the game before had in play at its end (none in a first game or
     after a shared one)."""
     previous = state.previous_game
@@ -145,7 +160,7 @@ def winning_engine(state) -> frozenset:
     return previous[1][previous[0][0]]
 
 
-def plan_synergy(state, p: int) -> float:
+def plan_synergy(state: GameState, p: int) -> float:
     """How well ``p``'s cards fit together: the sum of each held artifact's fit to the plan."""
     plan = plan_of(state, p)
     return sum(fit(state.cards[e], plan) for e in range(state.n_art)

@@ -15,10 +15,17 @@ so it makes one pass over the entities and no allocation it can avoid.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from amigos import cards as C
 from amigos.state import AVAILABLE, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK
 
 from .value import power_income
+
+if TYPE_CHECKING:
+    from amigos.cards import Card
+    from amigos.state import GameState
 
 #: The features of one player, in the order `player_features` lists them.
 FEATURES = (
@@ -57,7 +64,16 @@ class CardFacts:
 
     __slots__ = ("income", "gold_income", "attacks", "shields", "engine", "place_worth", "asks", "makes")
 
-    def __init__(self, card):
+    income: int
+    gold_income: int
+    attacks: int
+    shields: int
+    engine: tuple[tuple[int, tuple[int, ...], int, bool], ...]  # (points, pay, pay_any, once a round)
+    place_worth: float
+    asks: tuple[int, ...]
+    makes: bool
+
+    def __init__(self, card: Card) -> None:
         collect = card.collect
         income = collect[0] + collect[1] + collect[2] + collect[3]
         gold_income = collect[4]
@@ -112,7 +128,7 @@ FACTS = tuple(CardFacts(c) for c in C.CARDS)
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 
 
-def in_play(card) -> list[tuple[int, float]]:
+def in_play(card: Card) -> list[tuple[int, float]]:
     """The features a component adds to its owner's by being in play (straightened), as
     (feature index, amount) pairs: its income, attacks, Reacts against Life loss, readiness."""
     f = FACTS[card.idx]
@@ -121,9 +137,9 @@ def in_play(card) -> list[tuple[int, float]]:
     return [(_INDEX[name], float(x)) for name, x in parts if x]
 
 
-def _lacking(have, cost) -> int:
+def _lacking(have: Sequence[float], cost: Sequence[int]) -> float:
     """Essences of ``cost`` (a 5-tuple) that ``have`` does not cover."""
-    missing = 0
+    missing: float = 0
     for k in range(5):
         d = cost[k] - have[k]
         if d > 0:
@@ -139,7 +155,30 @@ class Scan:
                  "deck", "hand_points", "asks", "hands", "engines", "places", "monuments", "fp", "mover",
                  "passed", "after_collect", "place_costs", "ready", "hand_income")
 
-    def __init__(self, state):
+    vp: list[int]
+    hand_sizes: list[int]
+    stored: list[list[int]]
+    income: list[int]
+    gold_income: list[int]
+    attacks: list[int]
+    shields: list[int]
+    artifacts: list[int]
+    deck: list[int]
+    hand_points: list[int]
+    asks: list[list[int]]
+    hands: list[list[Card]]
+    engines: list[list[tuple]]
+    places: list[Card]
+    monuments: int
+    fp: int
+    mover: int
+    passed: list[bool]
+    after_collect: list[tuple[float, float, float, float, float]]
+    place_costs: list[tuple[float, tuple[int, ...]]]
+    ready: list[int]
+    hand_income: list[int]
+
+    def __init__(self, state: GameState) -> None:
         n = state.np
         loc, owner, cards, ess = state.loc, state.owner, state.cards, state.ess
         facts = FACTS
@@ -156,6 +195,8 @@ class Scan:
         self.hand_income = hand_income = [0] * n
         turned = state.turned
         self.asks = asks = [[0] * 5 for _ in range(n)]
+        hands: list[list[Card]]
+        engines: list[list[tuple]]
         self.hands = hands = [[] for _ in range(n)]
         self.engines = engines = [[] for _ in range(n)]
         self.places = places = []
@@ -234,7 +275,7 @@ class Scan:
         self.place_costs = [(facts[card.idx].place_worth, card.cost) for card in places]
 
 
-def row(scan: Scan, p: int, have) -> list[float]:
+def row(scan: Scan, p: int, have: Sequence[int]) -> list[float]:
     """`FEATURES` of player ``p`` with ``have`` (five counts) in the pool."""
     st = scan.stored[p]
     a = scan.asks[p]
@@ -305,7 +346,7 @@ def row(scan: Scan, p: int, have) -> list[float]:
     ]
 
 
-def player_features(state) -> list[list[float]]:
+def player_features(state: GameState) -> list[list[float]]:
     """`FEATURES` of every player of ``state``, one list per player."""
     scan = Scan(state)
     pool = state.pool

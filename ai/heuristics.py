@@ -9,6 +9,9 @@ essences the player's cards ask for and spends the ones they don't.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from amigos import actions as A
 from amigos import cards as C
 from amigos.state import AVAILABLE, HAND, MONUMENT_DECK
@@ -18,8 +21,13 @@ from .features import Scan, row
 from .learned import scan_progress
 from .value import essence_worth
 
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
-def demand(state, p: int) -> list:
+    from .learned import ValueModel
+
+
+def demand(state: GameState, p: int) -> list:
     """How many of each essence ``p``'s hand and components ask for (fixed costs only)."""
     need = [0, 0, 0, 0, 0]
     loc, owner, cards = state.loc, state.owner, state.cards
@@ -41,7 +49,7 @@ def demand(state, p: int) -> list:
     return need
 
 
-def pool_value(pool, need) -> float:
+def pool_value(pool: Sequence[int], need: Sequence[int]) -> float:
     """Worth of a pool to a player with these needs: the leaf value's worth of the essences
     (`ai.value.essence_worth`), more for needed ones."""
     v = essence_worth(pool, 0)
@@ -51,7 +59,7 @@ def pool_value(pool, need) -> float:
     return v
 
 
-def best_variant(state, variants: list):
+def best_variant(state: GameState, variants: list) -> tuple:
     """Among actions of one macro, the one leaving the acting player the most useful pool (by
     `pool_value`; the first of equals)."""
     if len(variants) == 1:
@@ -97,7 +105,7 @@ _PAY_GAIN = {A.PLACE: (3, None), A.CLAIM_POP: (3, None), A.DISCARD: (None, 3), A
              A.POWER: (6, 7), A.LL_REACT: (5, None), A.LL_CHOICE: (2, None), A.V_REACT: (4, None)}
 
 
-def learned_variant(state, variants: list, model) -> tuple:
+def learned_variant(state: GameState, variants: list, model: ValueModel) -> tuple:
     """Among actions of one macro, the one whose pool the learned value (`ai.learned`) rates best for
     the acting player: it sees which essences complete a purchase (a place of power, a monument, an
     artifact in hand) now or after the next Collect, and which have no use.  Ties (pools the model
@@ -140,11 +148,11 @@ SHORTLIST = 12  # variants the model weighs, the best by `pool_value`
 MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost 4 Gold)
 
 
-def purchases(state, p: int) -> list[tuple]:
+def purchases(state: GameState, p: int) -> list[tuple]:
     """What ``p`` could buy with a main action, as (key, fixed cost, total cost): the places of power
     on offer (keyed by entity), a monument (`MONUMENT`) and the artifacts in hand (by entity; their
     cost before discounts)."""
-    out = []
+    out: list[tuple] = []
     loc, owner, cards = state.loc, state.owner, state.cards
     monument = False
     for e in range(len(loc)):
@@ -165,7 +173,7 @@ def purchases(state, p: int) -> list[tuple]:
     return out
 
 
-def enabled_purchases(state, variants: list, targets: list[tuple]) -> dict:
+def enabled_purchases(state: GameState, variants: list, targets: Sequence[tuple]) -> dict:
     """{purchase key: the variants after which the pool pays for it} for every purchase of ``targets``
     (`purchases`) the pool does not pay for now.  A discard's own card is not a purchase of it."""
     slots = _PAY_GAIN[variants[0][0]]
@@ -174,7 +182,7 @@ def enabled_purchases(state, variants: list, targets: list[tuple]) -> dict:
     pool = state.pool_of(p)
     own = variants[0][2] if variants[0][0] == A.DISCARD else None
     wanted = [t for t in targets if t[0] != own and not _pays(pool, t[1], t[2])]
-    out = {}
+    out: dict = {}
     if not wanted:
         return out
     zero = C.ZERO
@@ -188,6 +196,6 @@ def enabled_purchases(state, variants: list, targets: list[tuple]) -> dict:
     return out
 
 
-def _pays(have, cost, total: int) -> bool:
+def _pays(have: Sequence[int], cost: Sequence[int], total: int) -> bool:
     return (have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
             and have[4] >= cost[4] and have[0] + have[1] + have[2] + have[3] + have[4] >= total)

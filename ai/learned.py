@@ -20,11 +20,19 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .features import FEATURES, N_FEATURES, player_features
 from .value import card_value
+
+if TYPE_CHECKING:
+    from amigos.cards import Card
+    from amigos.state import GameState
+
+    from .features import Scan
 
 MODEL_FORMAT = "amigos.value"
 MODEL_VERSION = 1
@@ -41,8 +49,15 @@ class ValueModel:
 
     __slots__ = ("base", "late", "final", "cards", "synergy", "info")
 
-    def __init__(self, base: list[float], late: list[float], final: list[float], info: dict | None = None,
-                 cards: dict[str, float] | None = None, synergy: float = 0.0):
+    base: tuple[float, ...]
+    late: tuple[float, ...]
+    final: tuple[float, ...]
+    cards: dict[str, float]
+    synergy: float
+    info: dict
+
+    def __init__(self, base: Sequence[float], late: Sequence[float], final: Sequence[float],
+                 info: dict | None = None, cards: dict[str, float] | None = None, synergy: float = 0.0) -> None:
         if not len(base) == len(late) == len(final) == N_FEATURES:
             raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
         self.base = tuple(float(x) for x in base)
@@ -99,7 +114,7 @@ class ValueModel:
                 worst = z
         return 0.0 if worst is None else worst
 
-    def card_worth(self, card) -> float:
+    def card_worth(self, card: Card) -> float:
         """What holding ``card`` (an artifact or mage) is worth in self-play, in log-odds of winning;
         a card the model has no figure for gets a share of its printed points and engine worth."""
         worth = self.cards.get(card.id)
@@ -116,7 +131,7 @@ class ValueModel:
         """P(``q`` wins) from every player's features ``rows`` at this progress."""
         return _squash(self.margin(rows, q, progress))
 
-    def win_probability(self, state, q: int) -> float:
+    def win_probability(self, state: GameState, q: int) -> float:
         """P(``q`` wins) from ``state`` (not over: `ai.mcts.final_rewards` scores finished games)."""
         rows = player_features(state)
         return _squash(self.margin(rows, q, progress(rows)))
@@ -132,12 +147,12 @@ def progress(rows: list[list[float]]) -> float:
     return _progress(max(r[0] + r[1] for r in rows))
 
 
-def progress_of(state) -> float:
+def progress_of(state: GameState) -> float:
     """`_progress` of a state."""
     return _progress(max(state.scores()[0]))
 
 
-def scan_progress(scan) -> float:
+def scan_progress(scan: Scan) -> float:
     """`_progress` from an `ai.features.Scan` (whose points include the token)."""
     return _progress(max(scan.vp))
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import random
 import time as _time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
@@ -34,6 +36,13 @@ from .heuristics import best_variant, enabled_purchases, learned_variant, purcha
 from .learned import default_model, progress, progress_of
 from .features import in_play, player_features
 from .value import heuristic_value
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from amigos.state import GameState
+
+    from .learned import ValueModel
 
 SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
 # A finished game: 1 for the winner less up to WIN_MARGIN for a narrow win (so that a won position
@@ -51,7 +60,12 @@ class Node:
 
     __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "priors")
 
-    def __init__(self, player: int):
+    player: int
+    n: int
+    w: float
+    avail: int
+
+    def __init__(self, player: int) -> None:
         self.player = player
         self.n = 0
         self.w = 0.0
@@ -63,7 +77,7 @@ class Node:
         self.priors: dict | None = None  # macro -> prior probability, once `_priors` has run here
 
 
-def final_rewards(state) -> list:
+def final_rewards(state: GameState) -> list:
     """Each player's reward for a finished game: a win is worth 1 - WIN_MARGIN at a margin of one point
     and 1 at MARGIN_FULL points or more; a loser gets what the winner does not; a shared win 1/winners."""
     n = state.np
@@ -77,7 +91,7 @@ def final_rewards(state) -> list:
     return [top if p == w else (1.0 - top) / (n - 1) for p in range(n)]
 
 
-def learned_rewards(state) -> list:
+def learned_rewards(state: GameState) -> list:
     """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
     probability of winning (`ai.learned`)."""
     if state.is_terminal():
@@ -92,7 +106,7 @@ def learned_rewards(state) -> list:
     return [UNFINISHED_LOW + UNFINISHED_RANGE * model.probability(rows, p, g) for p in range(n)]
 
 
-def rewards(state) -> list:
+def rewards(state: GameState) -> list:
     """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
     the squashed evaluation."""
     n = state.np
@@ -107,7 +121,7 @@ def rewards(state) -> list:
     return [1.0 / (1.0 + math.exp(-heuristic_value(state, p) / SCALE)) for p in range(n)]
 
 
-def group(state, merge_passes: bool = False, cache: dict | None = None) -> dict:
+def group(state: GameState, merge_passes: bool = False, cache: dict | None = None) -> dict:
     """The state's legal actions by macro: {macro: variants}, in the canonical order.  With
     ``merge_passes`` the passes (one per magic item to take) are one macro, ``(PASS, player)``: the tree
     decides whether to pass, and the item is chosen like a payment (`pass_variant`); six pass children
@@ -126,7 +140,7 @@ def group(state, merge_passes: bool = False, cache: dict | None = None) -> dict:
     depth: a rival node gets a child for every card any world deals, and most visits expand one."""
     if not merge_passes:
         return {macro_key(g[0]): g for g in state.legal_groups()}
-    out = {}
+    out: dict = {}
     passes = None
     targets = None
     for g in state.legal_groups():
@@ -147,7 +161,7 @@ def group(state, merge_passes: bool = False, cache: dict | None = None) -> dict:
     return out
 
 
-def _purchases_enabled(state, variants: list, targets: tuple, cache: dict | None) -> dict:
+def _purchases_enabled(state: GameState, variants: list, targets: tuple, cache: dict | None) -> dict:
     """`enabled_purchases`, remembered in ``cache`` by the variants, the pool and the purchases."""
     if cache is None:
         return enabled_purchases(state, variants, targets)
@@ -158,7 +172,7 @@ def _purchases_enabled(state, variants: list, targets: tuple, cache: dict | None
     return found
 
 
-def pass_variant(state, passes: list, model) -> tuple:
+def pass_variant(state: GameState, passes: list, model: ValueModel) -> tuple:
     """The pass whose magic item the learned value rates best in play (what it adds to the passer's
     features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
     weights = model.weights_at(progress_of(state))
@@ -173,8 +187,9 @@ def pass_variant(state, passes: list, model) -> tuple:
 GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain different essences
 
 
-def search(state, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 0, progress=None, value: int = 1, bias: float = 0.0) -> tuple[dict, int]:
+def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
+           rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
+           bias: float = 0.0) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -187,7 +202,7 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     deadline = None if seconds is None else start + seconds
     done = 0
     # The searching player's own legal actions are the same in every determinisation.
-    splits = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
+    splits: dict = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
     root_groups = group(state, bool(value), splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
     while True:
@@ -213,8 +228,8 @@ def search(state, player: int, iters: int | None, seconds: float | None, seed: i
     return stats, done
 
 
-def _descend(root: Node, s, groups: dict | None, rng: random.Random, c: float, model, bias: float,
-             splits: dict) -> list:
+def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
+             model: ValueModel | None, bias: float, splits: dict) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a progressive bias ``bias * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
@@ -277,7 +292,7 @@ PRIOR_VISITS = 1  # a node gets priors on its second visit (the root at once)
 PRIOR_TEMPERATURE = 0.05  # win probability by which a move's prior is e times another's
 
 
-def _priors(s, groups: dict, model) -> dict:
+def _priors(s: GameState, groups: dict, model: ValueModel | None) -> dict:
     """Each macro's prior: the learned value for the mover of the position it leads to (its variant by
     `best_variant`), as a softmax at `PRIOR_TEMPERATURE`."""
     p = s.current_player()
@@ -292,7 +307,7 @@ def _priors(s, groups: dict, model) -> dict:
     return {key: w / total for key, w in weights.items()}
 
 
-def _variant(s, variants: list, child: Node, model) -> tuple:
+def _variant(s: GameState, variants: list, child: Node, model: ValueModel | None) -> tuple:
     """The variant of a macro to play into ``child``: `learned_variant` with a model, else
     `best_variant`; remembered in the child for the mover's pool (the same in most worlds)."""
     if len(variants) == 1:
@@ -311,7 +326,7 @@ def _variant(s, variants: list, child: Node, model) -> tuple:
     return action
 
 
-def _settled(root, done, iters, start, deadline) -> bool:
+def _settled(root: Node, done: int, iters: int | None, start: float, deadline: float | None) -> bool:
     """True when no other root child can overtake the most visited one in the budget left, so searching
     on cannot change the choice (the agent plays the most visited child)."""
     if len(root.children) < 2:
@@ -324,7 +339,7 @@ def _settled(root, done, iters, start, deadline) -> bool:
         elif n > second:
             second = n
     if iters is not None:
-        left = iters - done
+        left: float = iters - done
     else:  # a time budget: the iterations it still buys at the rate so far
         now = _time.perf_counter()
         left = done * (deadline - now) / max(now - start, 1e-9)
@@ -336,7 +351,7 @@ _WEIGHT = {A.PLACE: 4.0, A.CLAIM_MONUMENT: 5.0, A.CLAIM_TOP: 3.0, A.CLAIM_POP: 5
 _WEIGHTS = tuple(_WEIGHT.get(kind, 1.0) for kind in range(64))  # by kind, for the rollout's inner loop
 
 
-def _rollout(s, steps: int, rng) -> None:
+def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
     """Play on to the end of the round (at most ``steps`` decisions): a macro drawn by kind weights,
     then a random variant of it.
 
@@ -366,7 +381,7 @@ def _rollout(s, steps: int, rng) -> None:
         s.apply_unchecked(variants[rng.randrange(len(variants))])
 
 
-def _worker(args):
+def _worker(args: tuple) -> tuple[dict, int]:
     state, player, iters, seconds, seed, c, rollout, value, bias = args
     return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias)
 
@@ -374,8 +389,20 @@ def _worker(args):
 class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
 
+    seconds: float | None
+    iters: int | None
+    workers: int
+    rng: random.Random
+    c: float
+    rollout: int
+    draft_by_value: bool
+    value: int
+    bias: float
+    info: dict
+    _pool: ProcessPoolExecutor | None
+
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0):
+                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -393,7 +420,7 @@ class MCTSAgent:
         self.info = {}
         self._pool = None
 
-    def select(self, state, progress=None):
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         legal = state.legal_actions()
         if len(legal) == 1:
             self.info = {"choices": 1, "iterations": 0}
@@ -419,7 +446,7 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         return self.variant(state, groups[best_key])
 
-    def variant(self, state, variants: list) -> tuple:
+    def variant(self, state: GameState, variants: list) -> tuple:
         """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
         or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
         table."""
@@ -433,7 +460,8 @@ class MCTSAgent:
         """Restart the search's random stream (see `ai.agents._Agent.reseed`)."""
         self.rng = random.Random(seed)
 
-    def root_stats(self, state, player, progress=None):
+    def root_stats(self, state: GameState, player: int,
+                   progress: Callable[[int], None] | None = None) -> tuple[dict, int]:
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
@@ -443,7 +471,7 @@ class MCTSAgent:
         jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
-        merged = {}
+        merged: dict = {}
         total = 0
         for stats, done in results:
             total += done
@@ -452,7 +480,7 @@ class MCTSAgent:
                 merged[key] = (m[0] + n, m[1] + w)
         return merged, total
 
-    def _executor(self):
+    def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -461,12 +489,12 @@ class MCTSAgent:
                                              mp_context=multiprocessing.get_context(method))
         return self._pool
 
-    def close(self):
+    def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # noqa: BLE001 - interpreter shutdown

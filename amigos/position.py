@@ -17,28 +17,36 @@ Cards are named by id or printed name.  The position starts in the action phase 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from . import cards as C
 from .errors import SetupError
 from .setup import build_state
 from .state import ACTIONS, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK, AVAILABLE, NOBODY
 
+if TYPE_CHECKING:
+    from .cards import Card
+    from .state import GameState
 
-def _card(name: str):
+
+def _card(name: str) -> Card:
     card = C.BY_ID.get(name) or C.BY_NAME.get(name)
     if card is None:
         raise SetupError(f"unknown card {name!r}")
     return card
 
 
-def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), places_of_power=(),
-                   first_player: int = 0, turn: int | None = None, ruleset: str = "official",
-                   seed: int = 0, auto_chance: bool = True, round_number: int = 1, round_limit: int = 0):
+def build_position(players: list[dict], monuments_face_up: Iterable[str] = (), monument_deck: Iterable[str] = (),
+                   places_of_power: Iterable[str] = (), first_player: int = 0, turn: int | None = None,
+                   ruleset: str = "official", seed: int = 0, auto_chance: bool = True, round_number: int = 1,
+                   round_limit: int = 0) -> GameState:
     """A game in the action phase with exactly the given cards, essences and turned components (and no
     round limit unless ``round_limit`` is given, see `amigos.adjudicate`)."""
     zones = ("hand", "deck", "discard", "in_play")
     decks = []
     for spec in players:
-        cards = []
+        cards: list[Card] = []
         for zone in zones:
             cards.extend(_card(n) for n in spec.get(zone, ()))
         decks.append(cards)
@@ -93,7 +101,7 @@ def build_position(players: list[dict], monuments_face_up=(), monument_deck=(), 
     return s
 
 
-def describe(s) -> dict:
+def describe(s: GameState) -> dict:
     """The arguments of `build_position` that rebuild ``s`` (a game in the action phase with nothing
     pending): every player's cards by zone, pools, essences on components, turned components and
     passes; the monuments and places of power; the First Player, the turn and the round.  What it

@@ -16,7 +16,9 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -26,7 +28,8 @@ from ai.agents import make_agent  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402
 
 
-def calibrate(spec: str, iters: int, games: int, seed: int, make=make_agent) -> tuple[float, int]:
+def calibrate(spec: str, iters: int, games: int, seed: int,
+              make: Callable[..., Any] = make_agent) -> tuple[float, int]:
     """(iterations per second over the full-budget searches, number of such searches)."""
     done = seconds = 0.0
     searches = 0
@@ -49,7 +52,7 @@ def calibrate(spec: str, iters: int, games: int, seed: int, make=make_agent) -> 
     return (done / seconds if seconds else 0.0), searches
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", default="mcts", help="the agent kind, without a budget")
     ap.add_argument("--commit", help="the agent of this commit's ai/ (on today's engine)")

@@ -97,7 +97,7 @@ def summary_line(name: str, a: str, b: str, games: int, records: list[dict]) -> 
             + ("" if t["games"] >= games else f"  [{t['games']} of {games} games]"))
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="directory of the matchups' record files")
     ap.add_argument("--iters-per-second", type=int, required=True,

@@ -26,8 +26,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,6 +38,9 @@ import amigos  # noqa: E402
 from ai.agents import SpecError, make_agent, parse_spec  # noqa: E402
 from ai.arena import stop_pool  # noqa: E402
 from amigos.position import build_position  # noqa: E402
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 PUZZLES = Path(__file__).resolve().parent / "puzzles"
 KEYS = ("id", "theme", "source", "why", "position", "best")
@@ -55,7 +60,7 @@ def load_puzzles(folder: Path = PUZZLES) -> list[dict]:
     return puzzles
 
 
-def position_of(puzzle: dict, seed: int = 0):
+def position_of(puzzle: dict, seed: int = 0) -> GameState:
     """The puzzle's position, its chance generator seeded with ``seed``."""
     return build_position(**puzzle["position"], seed=seed)
 
@@ -65,12 +70,12 @@ def matches(pattern: dict, step: dict) -> bool:
     return all(step.get(k) == v for k, v in pattern.items())
 
 
-def is_best(puzzle: dict, state, action) -> bool:
+def is_best(puzzle: dict, state: GameState, action: tuple) -> bool:
     step = amigos.action_json(state, action)
     return any(matches(pattern, step) for pattern in puzzle["best"])
 
 
-def solve(args) -> dict:
+def solve(args: tuple) -> dict:
     """Play one puzzle with one agent seed: {"id", "seed", "solved", "move", "seconds"}."""
     puzzle, spec, seed, make = args
     state = position_of(puzzle, seed)
@@ -85,7 +90,8 @@ def solve(args) -> dict:
             "move": amigos.action_text(state, action), "seconds": round(seconds, 3)}
 
 
-def score(puzzles: list[dict], spec: str, seeds: int = 1, jobs: int = 1, out=None, make=make_agent) -> dict:
+def score(puzzles: list[dict], spec: str, seeds: int = 1, jobs: int = 1, out: Callable[[str], None] | None = None,
+          make: Callable[..., Any] = make_agent) -> dict:
     """Every puzzle played ``seeds`` times by ``spec`` (built by ``make(spec, seed=...)``): {"solved",
     "total", "rate", "results"}, where "solved" counts each puzzle as the fraction of its seeds that
     solved it."""
@@ -106,7 +112,7 @@ def score(puzzles: list[dict], spec: str, seeds: int = 1, jobs: int = 1, out=Non
             "results": results}
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", required=True, help="the agent spec to score, e.g. mcts:time=1")
     ap.add_argument("--seeds", type=int, default=1, help="plays of each puzzle, with agent seeds 0..K-1")

@@ -18,6 +18,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +47,8 @@ LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare re
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
 
 
-def examples(games: list[dict], with_heuristic: bool = False):
+def examples(games: list[dict],
+             with_heuristic: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """(X, y, game index, heuristic probability or None) over both players' sides of every position."""
     xs, ys, gi, hs = [], [], [], []
     for i, game in enumerate(games):
@@ -93,7 +95,7 @@ def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
         if state.phase in (ACTIONS, COLLECT):
             break
         state.apply(state.legal_actions()[index])
-    held = [[] for _ in range(state.np)]
+    held: list[list[str]] = [[] for _ in range(state.np)]
     for e, card in enumerate(state.cards):
         p = state.owner[e]
         if p < state.np and (e < state.n_art or (card.kind == C.MAGE and state.loc[e] == IN_PLAY)):
@@ -158,7 +160,7 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
     return g
 
 
-def train_model(games: list[dict], l2: float, log=print, check: Path | None = None,
+def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
                 lam: float = 1.0) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
     leaf value, and ``check``'s model), then fitted again on every game; card worths too."""
@@ -192,7 +194,8 @@ def _split(w: np.ndarray) -> list[list[float]]:
     return [list(w[k * N_FEATURES:(k + 1) * N_FEATURES]) for k in range(3)]
 
 
-def _fit_td(x, y, gi, use, l2: float, lam: float, rounds: int = 3) -> np.ndarray:
+def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: float, lam: float,
+            rounds: int = 3) -> np.ndarray:
     """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far."""
     w = fit(x[use], y[use], l2)
     if lam < 1:
@@ -202,14 +205,14 @@ def _fit_td(x, y, gi, use, l2: float, lam: float, rounds: int = 3) -> np.ndarray
     return w
 
 
-def write_model(model: ValueModel, path: Path, log=print) -> None:
+def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = print) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(model.to_json(), indent=1) + "\n")
     log(f"wrote {path}")
 
 
 def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
-             lam: float = 0.7, log=print) -> ValueModel:
+             lam: float = 0.7, log: Callable[[str], None] = print) -> ValueModel:
     """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
     itself; each later generation is the agent with the previous generation's model; the model is
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
@@ -232,7 +235,7 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
     return model
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, action="append", help="fit to this self-play file (repeatable)")
     ap.add_argument("--pipeline", action="store_true",
