@@ -2,6 +2,10 @@
 
     python benchmarks/train.py --data runs/gen0.jsonl --out ai/data/value.json
     python benchmarks/train.py --data runs/gen0.jsonl --check ai/data/value.json   # score a model only
+    python benchmarks/train.py --pipeline --seed 1 --out ai/data/value.json         # the packaged model
+
+``--pipeline`` is the whole recipe: self-play generations from a seed (`pipeline`), each fitted in
+turn; its files go to ``--work`` and a stopped run goes on from them.
 
 Every position of every game (`ai.selfplay.positions`) gives two examples, one from each player's
 side: the difference of the players' features (and the same times the game's progress) labelled with
@@ -40,7 +44,7 @@ from amigos.rng import derive_seed  # noqa: E402
 from selfplay import play, read_games  # noqa: E402
 
 HOLD_OUT = 10  # every tenth game is held out
-PIPELINE_GAMES = "600,600,600"
+PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
 HAND_TUNED = ",value=0,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
 PIPELINE_ITERS = 300
 LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare results (see README)
