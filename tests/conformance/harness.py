@@ -713,6 +713,7 @@ class SubprocessBridge:
         self.proc: subprocess.Popen | None = None
         self._lines: queue.Queue | None = None
         self._stderr: collections.deque = collections.deque(maxlen=200)
+        self._stderr_pump: threading.Thread | None = None
         self.starts = 0
 
     # -- process management -------------------------------------------------
@@ -726,8 +727,9 @@ class SubprocessBridge:
         self._stderr = collections.deque(maxlen=200)
         threading.Thread(target=self._pump_stdout, args=(self.proc, self._lines),
                          daemon=True).start()
-        threading.Thread(target=self._pump_stderr, args=(self.proc, self._stderr),
-                         daemon=True).start()
+        self._stderr_pump = threading.Thread(target=self._pump_stderr, args=(self.proc, self._stderr),
+                                             daemon=True)
+        self._stderr_pump.start()
 
     @staticmethod
     def _pump_stdout(proc: subprocess.Popen, lines: queue.Queue) -> None:
@@ -809,6 +811,9 @@ class SubprocessBridge:
             code = self.proc.poll()
             if code is not None:
                 text += f" (exit code {code})"
+                # The process is gone: let the pump read the rest of its stderr before the tail is taken.
+                if self._stderr_pump is not None:
+                    self._stderr_pump.join(timeout=1)
         tail = self.stderr_tail()
         if tail:
             text += "\nstderr tail:\n" + tail
