@@ -93,7 +93,7 @@ def final_rewards(state: GameState) -> list:
 
 def learned_rewards(state: GameState) -> list:
     """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
-    probability of winning (`ai.learned`)."""
+    probability of winning (`ai.learned`) as `unfinished_reward`."""
     if state.is_terminal():
         return final_rewards(state)
     model = default_model()
@@ -101,9 +101,15 @@ def learned_rewards(state: GameState) -> list:
     g = progress(rows)
     n = state.np
     if n == 2:
-        p0 = UNFINISHED_LOW + UNFINISHED_RANGE * model.probability(rows, 0, g)
+        p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
-    return [UNFINISHED_LOW + UNFINISHED_RANGE * model.probability(rows, p, g) for p in range(n)]
+    return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
+
+
+def unfinished_reward(chance: float) -> float:
+    """The reward of a game still being played that its player wins with probability ``chance``: between
+    UNFINISHED_LOW and 1 - UNFINISHED_LOW, below every game won and above every game lost (`final_rewards`)."""
+    return UNFINISHED_LOW + UNFINISHED_RANGE * chance
 
 
 def rewards(state: GameState) -> list:
