@@ -23,6 +23,7 @@ from . import cards as C
 LOCATION_NAMES = ("OUT_OF_GAME", "AVAILABLE", "MONUMENT_DECK", "DECK", "HAND", "IN_PLAY", "DISCARD",
                   "BEING_CHOSEN", "DRAFTING", "DRAFT_RESERVE", "FACE_UP")
 NOBODY = 5  # owner of unowned cards, as in the protocol
+TOKEN, TEMPORARY = -1, -2  # the sources of points that are not components (see `points_breakdown`)
 
 # Phases (the protocol's GamePhase values, plus the draft).
 (SETUP_GAME, SETUP_CHOOSE_MAGES, SETUP_CHOOSE_ITEMS, COLLECT, ACTIONS, VICTORY_CHECK, GAME_OVER, SETUP_DRAFT,
@@ -247,9 +248,15 @@ class GameState:
         return vp, hand
 
     def vp(self, p: int) -> int:
-        """Victory points of ``p`` (protocol §3.11): token, artifacts, monuments, places of power
-        (fixed, per essence on them, per own Dragon/Creature), temporary points."""
-        total = 1 if self.fp == p else 0
+        """Victory points of ``p`` (protocol §3.11): the sum of `points_breakdown`."""
+        return sum(points for _, points in self.points_breakdown(p))
+
+    def points_breakdown(self, p: int) -> list[tuple[int, int]]:
+        """Where ``p``'s victory points come from, as ``(source, points)`` for every source that gives
+        some: `TOKEN` (the First Player token), each component in play by entity (its printed points, the
+        essences on a place of power that scores them, its points per own Dragon or Creature), and
+        `TEMPORARY` points."""
+        out = [(TOKEN, 1)] if self.fp == p else []
         loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
         dragons = creatures = 0
         per_type = []
@@ -257,21 +264,24 @@ class GameState:
             if loc[e] != IN_PLAY or owner[e] != p:
                 continue
             c = cards[e]
-            total += c.points
+            points = c.points
             if c.kind == C.ARTIFACT:
                 dragons += c.is_dragon
                 creatures += c.is_creature
             elif c.kind == C.PLACE_OF_POWER:
                 if c.vp_per_essence is not None:
                     b = 5 * e
-                    for k in range(5):
-                        if c.vp_per_essence[k]:
-                            total += c.vp_per_essence[k] * ess[b + k]
+                    points += sum(c.vp_per_essence[k] * ess[b + k] for k in range(5))
                 if c.vp_per_dragon or c.vp_per_creature:
-                    per_type.append(c)
-        for c in per_type:
-            total += c.vp_per_dragon * dragons + c.vp_per_creature * creatures
-        return total + self.temp_vp[p]
+                    per_type.append(len(out))
+            out.append((e, points))
+        for i in per_type:
+            e, points = out[i]
+            c = cards[e]
+            out[i] = (e, points + c.vp_per_dragon * dragons + c.vp_per_creature * creatures)
+        if self.temp_vp[p]:
+            out.append((TEMPORARY, self.temp_vp[p]))
+        return [(source, points) for source, points in out if points]
 
     def find(self, name: str) -> int:
         """The entity index of the card with this (printed or protocol) name; -1 if not in the game."""

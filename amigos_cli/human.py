@@ -73,7 +73,7 @@ class Human:
     def _menu(self, state, groups) -> Text:
         t = Text()
         for i, g in enumerate(groups, 1):
-            line = _group_text(state, g)
+            line = group_text(state, g)
             t.append(f"{i:>3}. ", style="bold cyan")
             t.append(line)
             if len(g) > 1:
@@ -118,9 +118,9 @@ class Human:
         return None
 
     def _choose_variant(self, state, variants):
-        self.console.print(Text(_group_text(state, variants) + ": how?", style="bold"))
+        self.console.print(Text(group_text(state, variants) + ": how?", style="bold"))
         for i, a in enumerate(variants, 1):
-            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(_variant_text(a)))
+            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(variant_text(a)))
         self.console.print(Text("  0. back", style="dim"))
         while True:
             answer = self._read("Which way: ")
@@ -149,7 +149,7 @@ class Human:
                                     "be more specific)", style="dim"))
 
 
-def _group_text(state, group) -> str:
+def group_text(state, group) -> str:
     """The action a group stands for, without its payment when there are several."""
     a = group[0]
     if len(group) == 1:
@@ -168,7 +168,7 @@ def _group_text(state, group) -> str:
     return text.split(": paying")[0].split(", paying")[0].split(": gaining")[0]
 
 
-def _variant_text(a) -> str:
+def variant_text(a) -> str:
     kind = a[0]
     A = amigos.actions
     if kind in (A.PLACE, A.CLAIM_POP):

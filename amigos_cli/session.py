@@ -9,8 +9,11 @@ import copy
 import inspect
 import os
 import sys
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -19,13 +22,16 @@ from rich.text import Text
 import amigos
 from ai.agents import make_agent, parse_spec
 from amigos.rng import derive_seed
+from amigos.state import GameState
 from matches.match import Match, play
 from matches.record import save
 
 from .human import Human, QuitRequested, UndoRequested
 from .views.board import board, result_text, wins
+from .views.outcome import outcome
 
 HUMAN = "human"
+HINT_AGENT = "mcts:iters=600"  # quick enough to answer at once, and far better than greedy
 
 #: The decisions a rival does not see, and what a person is told of them instead: mages are chosen in
 #: secret and revealed together (rules.md §2.1.6), the card a player keeps from a draft packet stays
@@ -33,6 +39,45 @@ HUMAN = "human"
 #: the choice's text).  The board shows the mages once both are chosen.
 SECRET = {amigos.actions.CHOOSE_MAGE: "chose a mage", amigos.actions.DRAFT_PICK: "drafted a card",
           amigos.actions.SCRY_ORDER: "put the cards back"}
+
+
+@dataclass
+class Step:
+    """A decision as a log tells it: who made it, its kind and words, the game it belongs to, the
+    position after the decision before it (``settled``, None at a game's start: forced moves such as
+    a round's fixed collects happen between it and ``before``), and the positions around it."""
+    actor: int
+    kind: int
+    text: str
+    game: int
+    settled: GameState | None
+    before: GameState
+    after: GameState
+
+
+def step_line(step: Step, viewer: int | None, names: list[str]) -> str:
+    """The log line of a decision as ``viewer`` may know it (None: a spectator, who sees everything):
+    "Ann: Use Hawk: paying 2 calm -> drew Fire Dragon".  A rival's secret decision (`SECRET`) is only
+    "Ann chose a mage"."""
+    who = names[step.actor]
+    secret = SECRET.get(step.kind)
+    if secret and viewer is not None and viewer != step.actor:
+        return f"{who} {secret}"
+    did = outcome(step.before, step.after, step.actor, viewer)
+    return f"{who}: {step.text}" + (f" -> {did}" if did else "")
+
+
+def settled_lines(step: Step, viewer: int | None, names: list[str]) -> list[str]:
+    """What forced moves did between the decision before ``step`` and ``step`` (a round's collects,
+    the first player token passed on), one line per player concerned."""
+    if step.settled is None:
+        return []
+    out = []
+    for p in range(step.before.np):
+        did = outcome(step.settled, step.before, p, viewer)
+        if did:
+            out.append(f"{names[p]}: {did}")
+    return out
 
 
 def check_spec(spec: str) -> str:
@@ -47,8 +92,8 @@ def check_spec(spec: str) -> str:
     return spec.strip()
 
 
-def history(record: dict) -> list[tuple[int, int, str]]:
-    """Every decision of a match record, in order, as ``(actor, action kind, text)``: the record replayed
+def history(record: dict) -> list[Step]:
+    """Every decision of a match record, in order, as the `Step`s a session logs: the record replayed
     through the engine (forced moves are not decisions and are not listed, as in play)."""
     decisions = [d for g in record["games"] for d in g["decisions"]]
     if not decisions:
@@ -56,14 +101,25 @@ def history(record: dict) -> list[tuple[int, int, str]]:
     replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
                        fmt="match" if record["best_of"] > 1 else "game",
                        names=[p["name"] for p in record["players"]], ruleset=record.get("ruleset", "official"))
-    out = []
+    out: list[Step] = []
     for actor, step, *_ in decisions:
         replay.to_act()
         state = replay.state
         action = amigos.action_from_json(state, step)
-        out.append((actor, action[0], amigos.action_text(state, action)))
+        before = state.clone()
+        game = replay.game_number
+        settled = out[-1].after if out and out[-1].game == game else None
         replay.decide(action, stamp=False)
+        out.append(Step(actor, action[0], amigos.action_text(before, action), game, settled, before,
+                        _after(replay, game)))
     return out
+
+
+def _after(match: Match, game: int) -> GameState:
+    """The position right after a decision of game ``game`` (the finished game's, if it just ended)."""
+    if match.game_number != game and match.previous_state is not None:
+        return match.previous_state.clone()
+    return match.state.clone()
 
 
 def default_path(seed: int) -> Path:
@@ -82,13 +138,20 @@ class Session:
     printed that way too while a person plays.  With no person at the table (AI against AI) the console
     is a spectator's and shows every decision in full, as ``amigos replay`` shows the whole position."""
 
-    def __init__(self, match: Match, path: Path, console: Console, ask=None, quiet: bool = False):
+    def __init__(self, match: Match, path: Path, console: Console | None, ask=None, quiet: bool = False,
+                 seat_for: Callable[[int], object] | None = None):
+        """``console`` None prints nothing (the full-screen game listens to the events instead); then
+        ``seat_for(seat)`` makes the controller of each person's seat."""
         self.match = match
         self.path = Path(path)
         self.console = console
         self.ask = ask
         self.quiet = quiet
         self.log: list[str] = []  # every decision in full
+        self.steps: list[Step] = []  # the same decisions with their positions
+        self._turn: tuple[int, GameState] | None = None  # (game, position) of the decision asked now
+        self.listeners: list[Callable[[str, dict], None]] = []  # told every event after the session
+        self.lock = threading.Lock()  # a save from the screen's thread and one from the match's
         specs = [p["spec"] for p in match.record["players"]]
         self.names = [p["name"] for p in match.record["players"]]
         self.humans = [s == HUMAN for s in specs]
@@ -97,42 +160,58 @@ class Session:
         self.controllers = []
         for seat, spec in enumerate(specs):
             if spec == HUMAN:
-                self.controllers.append(Human(seat, self.names, console, ask=ask, on_save=self.save,
+                self.controllers.append(seat_for(seat) if seat_for is not None else
+                                        Human(seat, self.names, console, ask=ask, on_save=self.save,
                                               hinter=self.hint, log=self.seen[seat], title=self.title()))
+                continue
+            agent = make_agent(spec, seed=derive_seed(match.record["seed"], "seat", seat))
+            if console is None:
+                self.controllers.append(agent)
             else:
-                self.controllers.append(_Thinking(make_agent(spec, seed=derive_seed(match.record["seed"], "seat", seat)),
-                                                  console, self.names[seat], quiet or not any(s == HUMAN for s in specs)))
+                self.controllers.append(_Thinking(agent, console, self.names[seat],
+                                                  quiet or not any(s == HUMAN for s in specs)))
 
-    def note(self, p: int, kind: int | None, text: str) -> None:
-        """Log a decision of player ``p`` in full, and for each person as they may know it."""
-        who = self.names[p]
-        line = f"{who}: {text}"
-        secret = SECRET.get(kind)
-        hidden = f"{who} {secret}" if secret else line  # as p's rivals see it
-        self.log.append(line)
+    def note(self, step: Step) -> None:
+        """Log a decision in full, and for each person as they may know it."""
+        self.steps.append(step)
+        self.log.append(step_line(step, None, self.names))
         for seat, seen in self.seen.items():
-            seen.append(line if seat == p else hidden)
+            seen.append(step_line(step, seat, self.names))
 
     def rebuild_logs(self) -> None:
         """The logs from the match record (on resume, and after an undo took decisions back).  The
         lists are emptied in place: each person's controller holds theirs."""
         self.log.clear()
+        self.steps.clear()
         for seen in self.seen.values():
             seen.clear()
-        for actor, kind, text in history(self.match.record):
-            self.note(actor, kind, text)
+        for step in history(self.match.record):
+            self.note(step)
 
     def title(self) -> str:
         m = self.match
         return f"Game {m.game_number}" + (f" of a best of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
 
     def save(self, match: Match | None = None) -> None:
-        save(match or self.match, self.path)
+        with self.lock:
+            save(match or self.match, self.path)
 
-    def hint(self, state):
-        agent = make_agent("mcts:iters=600", seed=derive_seed(self.match.record["seed"], "hint", len(self.log)))
+    def hint(self, state: GameState) -> Text:
+        action, text = self.suggest(state)
+        return Text(text, style="cyan")
+
+    def suggest(self, state: GameState) -> tuple[tuple, str]:
+        """The AI's suggestion for the decision asked in ``state`` and the hint that explains it."""
+        agent = make_agent(HINT_AGENT, seed=derive_seed(self.match.record["seed"], "hint", len(self.log)))
         action = agent.select(state)
-        return Text(hint_text(state, action, agent.info), style="cyan")
+        return action, hint_text(state, action, agent.info)
+
+    def say(self, text: str, style: str) -> None:
+        """A message about the session itself (undone, nothing to undo)."""
+        if self.console is not None:
+            self.console.print(text, style=style)
+        for listener in self.listeners:
+            listener("message", {"text": text, "style": style})
 
     def run(self) -> Match:
         """Play to the end; on quit or Ctrl-C the file is saved and `QuitRequested` propagates."""
@@ -155,7 +234,7 @@ class Session:
         game = record["games"][-1]
         mine = [i for i, d in enumerate(game["decisions"]) if d[0] in seats]
         if not mine:
-            self.console.print("Nothing of yours to undo in this game.", style="yellow")
+            self.say("Nothing of yours to undo in this game.", "yellow")
             return
         del game["decisions"][mine[-1]:]
         game["result"] = None
@@ -165,12 +244,26 @@ class Session:
         self.match = Match.from_record(record)
         self.rebuild_logs()
         self.save()
-        self.console.print("Undone.", style="green")
+        self.say("Undone.", "green")
 
     def event(self, kind: str, data: dict) -> None:
+        self.show(kind, data)
+        for listener in self.listeners:
+            listener(kind, data)
+
+    def show(self, kind: str, data: dict) -> None:
+        """Log an event, and print it when a console is watching."""
+        if kind == "turn":
+            self._turn = (self.match.game_number, data["state"].clone())
+        elif kind == "move" and self._turn is not None:
+            game, before = self._turn
+            settled = self.steps[-1].after if self.steps and self.steps[-1].game == game else None
+            self.note(Step(data["player"], data["action"][0], data["text"], game, settled, before,
+                           _after(self.match, game)))
+        if self.console is None:
+            return
         if kind == "move":
             p = data["player"]
-            self.note(p, data["action"][0], data["text"])
             if not self.humans[p] and not self.quiet:
                 info = data.get("info") or {}
                 extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""

@@ -477,7 +477,7 @@ def _ended(text: str) -> bool:
 
 def test_whole_game_in_a_terminal(tmp_path):
     path = tmp_path / "F.amigos"
-    code, text, prompts = run_in_pty(["play", "--p1", "human", "--p2", "random", "--seed", str(PTY_SEED),
+    code, text, prompts = run_in_pty(["play", "--plain", "--p1", "human", "--p2", "random", "--seed", str(PTY_SEED),
                                       "--save", str(path)], lambda kind, n: "1")
     assert code == 0, text[-3000:]
     assert prompts > 10
@@ -491,7 +491,7 @@ def test_whole_game_in_a_terminal(tmp_path):
 
 def test_quit_in_a_terminal_then_resume_to_the_end(tmp_path):
     path = tmp_path / "F.amigos"
-    code, text, prompts = run_in_pty(["play", "--p1", "human", "--p2", "random", "--seed", str(PTY_SEED),
+    code, text, prompts = run_in_pty(["play", "--plain", "--p1", "human", "--p2", "random", "--seed", str(PTY_SEED),
                                       "--save", str(path)], lambda kind, n: "q")
     assert code == 0, text[-3000:]
     assert prompts == 1
@@ -499,14 +499,14 @@ def test_quit_in_a_terminal_then_resume_to_the_end(tmp_path):
     assert not _ended(text)
     assert _show(path)["status"] == "unfinished"
 
-    code, text, prompts = run_in_pty(["resume", str(path)], lambda kind, n: "1")
+    code, text, prompts = run_in_pty(["resume", "--plain", str(path)], lambda kind, n: "1")
     assert code == 0, text[-3000:]
     assert text.lstrip().startswith(f"Resuming {path}")
     assert prompts > 10 and _ended(text), text[-3000:]
     data = _show(path)
     assert data["status"] == "finished"
     # a finished match does not resume
-    code, text, _ = run_in_pty(["resume", str(path)], lambda kind, n: "q", timeout=60)
+    code, text, _ = run_in_pty(["resume", "--plain", str(path)], lambda kind, n: "q", timeout=60)
     assert code == 2 and "finished" in text
 
 
@@ -629,3 +629,61 @@ def test_one_choice_is_not_a_range(position):
     assert human._interpret(state, groups[:1], "2") is None
     text = " ".join(out.getvalue().split())
     assert "from 1 to 1" not in text and "'2' is not a choice: type 1, the only choice here" in text
+
+
+# -- the full screen, as a terminal runs it ----------------------------------------------------------------
+
+def _screen_session(args, keys, wait_for="Your choice", timeout=90):
+    """Run ``amigos ARGS`` in a 100x30 pseudo-terminal (so that it opens the full screen); once
+    ``wait_for`` shows, send each of ``keys`` (bytes) half a second apart.  (exit code, plain output)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="30")
+    proc = subprocess.Popen(_amigos() + list(args), stdin=slave, stdout=slave, stderr=slave, env=env,
+                            close_fds=True, start_new_session=True)
+    os.close(slave)
+    raw = b""
+    pending = list(keys)
+    deadline = time.monotonic() + timeout
+    next_key = None
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 1 << 16)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                raw += chunk
+            elif proc.poll() is not None:
+                break
+            if next_key is None and wait_for in ANSI.sub("", raw.decode("utf-8", "replace")):
+                next_key = time.monotonic() + 1.0
+            if next_key is not None and pending and time.monotonic() > next_key:
+                os.write(master, pending.pop(0))
+                next_key = time.monotonic() + 0.5
+        code = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return code, ANSI.sub("", raw.decode("utf-8", "replace"))
+
+
+def test_the_full_screen_in_a_terminal_saves_quits_and_resumes(tmp_path):
+    path = tmp_path / "screen.amigos"
+    code, text = _screen_session(["play", "--p2", "random", "--seed", str(PTY_SEED), "--save", str(path)],
+                                 [b"\r", b"\r", b"\r", b"q"])
+    assert code == 0, text[-2000:]
+    assert f"Resume with: amigos resume {path}" in " ".join(text.split())
+    assert _show(path)["status"] == "unfinished"
+    first = [d for g in load(path).record["games"] for d in g["decisions"]]
+    assert sum(1 for d in first if d[0] == 0) >= 2
+    code, text = _screen_session(["resume", str(path)], [b"\r", b"\r", b"\x03"])  # Enter (perhaps a way to pay too), Ctrl-C
+    assert code == 130, text[-2000:]
+    assert "Resume with" in text
+    again = [d for g in load(path).record["games"] for d in g["decisions"]]
+    assert len(again) > len(first) and again[:len(first)] == first

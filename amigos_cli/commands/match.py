@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,10 +12,13 @@ from rich.markup import escape
 
 import amigos
 from matches.match import Match
+from matches.record import load
 
 from ..errors import CliUsageError
 from ..human import QuitRequested
 from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new_seed, resume_hint
+from ..tui.game import run_screen
+from ..views.board import result_text, wins
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
@@ -22,6 +26,10 @@ P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spe
 SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random if not given).")]
 VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")]
 SAVE = Annotated[Optional[Path], typer.Option("--save", help="Match file (default amigos-SEED.amigos).")]
+PLAIN = Annotated[bool, typer.Option("--plain", help="The line-by-line prompt even in a terminal "
+                                                     "(as when input or output is not a terminal).")]
+DELAY = Annotated[float, typer.Option("--delay", min=0.0, help="Seconds to wait after each AI move "
+                                                               "on the full screen (to watch AI games).")]
 
 
 #: The seeds a match file can hold: msgpack stores integers from -2**63 to 2**64 - 1.
@@ -42,7 +50,13 @@ def variant_name(text: str) -> str:
     return name
 
 
-def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path) -> None:
+def full_screen(plain: bool) -> bool:
+    """True when the game opens the full screen: input and output are a terminal and --plain is off."""
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path, plain: bool = False,
+            delay: float = 0.0) -> None:
     specs = [check_spec(p1), check_spec(p2)]
     variant = variant_name(variant)
     check_seed(seed)
@@ -58,12 +72,22 @@ def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path) -> None:
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
                   f"{variant.replace('_', ' ')}: {escape(names[0])} vs {escape(names[1])}; "
                   f"saving to {escape(str(path))}")
-    run_session(match, path, console)
+    run_session(match, path, console, full_screen(plain), delay)
 
 
-def run_session(match: Match, path: Path, console: Console) -> None:
-    """Play ``match`` saving to ``path``.  On ``q`` or the end of input the resume command is printed and
-    the exit code is 0; on Ctrl-C the same, with exit code 130 (as every interrupted command)."""
+def run_session(match: Match, path: Path, console: Console, screen: bool = False, delay: float = 0.0) -> None:
+    """Play ``match`` saving to ``path``, on the full screen or at the prompt.  On ``q`` or the end of
+    input the resume command is printed and the exit code is 0; on Ctrl-C the same, with exit code 130
+    (as every interrupted command)."""
+    if screen:
+        outcome = run_screen(match, path, delay)
+        if outcome == "finished":
+            final = load(path)
+            console.print(f"The match is over; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
+            console.print(final_line(final))
+            return
+        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}")
+        raise typer.Exit(130 if outcome == "interrupted" else 0)
     session = Session(match, path, console)
     try:
         session.run()
@@ -75,13 +99,24 @@ def run_session(match: Match, path: Path, console: Console) -> None:
         raise typer.Exit(130 if interrupted else 0)
 
 
+def final_line(match: Match):
+    """The result of a finished match in one line."""
+    if match.record["best_of"] > 1:
+        result = match.record["result"]
+        if result["shared"]:
+            return f"The match is drawn {result['score'][0]}-{result['score'][1]}."
+        return f"{wins(match.record['players'][result['winner']]['name'])} the match " \
+               f"{max(result['score'])}-{min(result['score'])}."
+    return result_text(match.state, [p["name"] for p in match.record["players"]])
+
+
 def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
-          save: SAVE = None) -> None:
+          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0) -> None:
     """Play a best-of-three match with the face-up redraft between games."""
-    run_new("match", p1, p2, seed, variant, save)
+    run_new("match", p1, p2, seed, variant, save, plain, delay)
 
 
 def play(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
-         save: SAVE = None) -> None:
+         save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0) -> None:
     """Play a single game."""
-    run_new("game", p1, p2, seed, variant, save)
+    run_new("game", p1, p2, seed, variant, save, plain, delay)

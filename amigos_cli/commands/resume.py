@@ -12,14 +12,15 @@ from rich.markup import escape
 from matches.record import load
 
 from ..errors import CliUsageError
-from .match import run_session
+from .match import DELAY, PLAIN, full_screen, run_session
 
 
-def resume(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")]) -> None:
+def resume(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")],
+           plain: PLAIN = False, delay: DELAY = 0.0) -> None:
     """Continue an unfinished match."""
     match = load(file)
     if match.is_over():
         raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
     console = Console()
     console.print(f"Resuming {escape(str(file))}: game {match.game_number}, score {match.score()[0]}-{match.score()[1]}")
-    run_session(match, Path(file), console)
+    run_session(match, Path(file), console, full_screen(plain), delay)

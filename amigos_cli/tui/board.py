@@ -1,0 +1,99 @@
+"""The parts of the full-screen board as rich renderables: a player's tableau with the breakdown of
+their points, the centre, the hand with what can be placed now, the redraft's face-up cards and the
+banner that says the end is near.  Only what ``viewer`` may see is drawn.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from amigos import actions as A
+from amigos import cards as C
+from amigos.state import (DECK, FACE_UP, GAME_OVER, HAND, SETUP_REDRAFT, TEMPORARY, TOKEN, GameState)
+
+from ..views.board import centre, essences, player_panel
+
+#: The points that end the game at the end of a round (rules.md §6).
+WINNING_POINTS = 10
+
+
+def points_line(state: GameState, p: int) -> Text:
+    """"Points: Library 2, Sunken Reef 3, first player 1": where each point comes from."""
+    parts = []
+    for source, points in state.points_breakdown(p):
+        if source == TOKEN:
+            name = "first player"
+        elif source == TEMPORARY:
+            name = "this round"
+        else:
+            name = state.cards[source].name
+        parts.append(f"{name} {points:+d}" if points < 0 else f"{name} {points}")
+    return Text("  points: " + (", ".join(parts) or "none"), style="magenta")
+
+
+def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> RenderableType:
+    """A player's line, components and points breakdown (`views.board.player_panel` plus the points)."""
+    return Group(player_panel(state, p, viewer, names), points_line(state, p))
+
+
+def placeable(state: GameState, viewer: int) -> set[int]:
+    """The cards of the viewer's hand they can place now (only while the decision is theirs)."""
+    if state.is_terminal() or state.current_player() != viewer:
+        return set()
+    return {g[0][2] for g in state.legal_groups() if g[0][0] == A.PLACE}
+
+
+def hand_entities(state: GameState, viewer: int) -> list[int]:
+    return [e for e in range(state.n_art) if state.loc[e] == HAND and state.owner[e] == viewer]
+
+
+def known_deck(state: GameState, viewer: int) -> list[str]:
+    """The artifacts of the viewer's deck, by name and sorted (they have seen them all since the deal;
+    the order is not theirs to know)."""
+    return sorted(state.cards[e].name for e in range(state.n_art)
+                  if state.loc[e] == DECK and state.owner[e] == viewer)
+
+
+def hand_line(state: GameState, e: int, can_place: bool) -> Text:
+    card = state.cards[e]
+    t = Text("+ " if can_place else "  ", style="bold green")
+    t.append(card.name, style="bold" if can_place else "")
+    t.append("  ")
+    t.append_text(essences(card.cost, empty="free"))
+    if card.cost_any:
+        t.append(f" +{card.cost_any} any", style="dim")
+    return t
+
+
+def middle(state: GameState, names: list[str], viewer: int) -> RenderableType:
+    """The centre, and in the redraft the face-up cards with the pick order."""
+    parts: list[RenderableType] = [centre(state, names)]
+    if state.phase == SETUP_REDRAFT:
+        left = sum(1 for e in range(state.n_art) if state.loc[e] == FACE_UP)
+        parts.append(Text("The redraft: the first player takes 1 card, then 2 at a time in turn starting "
+                          f"with the other player, and the first player takes the last; {left} left.",
+                          style="yellow"))
+    return Group(*parts)
+
+
+def banner(state: GameState, names: list[str]) -> Text:
+    """The line over the board: the game's state, and a warning when this round may be the last."""
+    if state.phase == GAME_OVER or state.is_terminal():
+        vp = state.victory_points()
+        return Text("Game over: " + ", ".join(f"{names[p]} {vp[p]}" for p in range(state.np)), style="bold green")
+    vp = state.victory_points()
+    leaders = [p for p in range(state.np) if vp[p] >= WINNING_POINTS]
+    if leaders and state.round >= 1:
+        who = " and ".join(f"{names[p]} ({vp[p]})" for p in leaders)
+        return Text(f"{who} {'has' if len(leaders) == 1 else 'have'} {WINNING_POINTS} or more points: "
+                    "the game ends when everyone has passed if anyone still has "
+                    f"{WINNING_POINTS}", style="bold black on yellow")
+    return Text("")
+
+
+def card_of(state: GameState, action: tuple) -> C.Card | None:
+    """The card an action is about (the one placed, used, claimed, discarded, picked), if any."""
+    if len(action) > 2 and isinstance(action[2], int) and 0 <= action[2] < len(state.cards):
+        return state.cards[action[2]]
+    return None

@@ -1,0 +1,47 @@
+"""The screen at the end of a game: the final board of both players with their points broken down
+and the result, until a key is pressed."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from amigos.state import GameState
+
+from .board import tableau
+
+
+class GameEnd(ModalScreen[None]):
+    """The final board; any key dismisses it (``last``: the match is over, and the screen closes)."""
+
+    DEFAULT_CSS = """
+    GameEnd { align: center middle; }
+    GameEnd > VerticalScroll { width: 90%; height: auto; max-height: 90%; border: thick $success;
+                               background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, final: GameState, names: list[str], viewer: int, summary: Text, last: bool):
+        super().__init__()
+        self.final = final
+        self.names = names
+        self.viewer = viewer
+        self.summary = summary
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        s = self.final
+        parts = [self.summary, Text()]
+        for p in [1 - self.viewer, self.viewer]:
+            parts += [tableau(s, p, self.viewer, self.names), Text()]
+        parts.append(Text("Press any key to " + ("close" if self.last else "go on to the next game") + ".",
+                          style="bold"))
+        yield VerticalScroll(Static(Group(*parts)))
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)

@@ -1,0 +1,430 @@
+"""The full-screen game: the board, the cards and the choices on one screen that redraws in place.
+
+The match runs in a thread of its own (`Session.run`, the same loop as the line mode); a person's
+seat is a `ScreenSeat`, whose ``select`` shows the choices and waits for the screen's answer.  The
+screen hears the session's events (a turn begins, a move is made, a game ends) and redraws.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from pathlib import Path
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from ai.heuristics import best_variant
+from amigos.carddata import components
+from amigos.state import GameState
+from matches.match import Match
+
+from ..human import QuitRequested, UndoRequested, group_text
+from ..session import Interrupted, Session, settled_lines, step_line
+from ..views.board import result_text
+from ..views.cards import card_details
+from .board import banner, card_of, hand_entities, hand_line, known_deck, middle, placeable, tableau
+from .ending import GameEnd
+from .picker import VariantPicker
+
+UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
+RESERVED = set("husq?/")  # keys that are commands, not the start of a filter
+HELP = ("Up/Down choose, Enter plays, a number jumps to that choice, letters filter by card name "
+        "(Esc clears).  h hint (Enter then plays it), u undo, s save, q save and quit, Tab to your "
+        "hand and back: the card panel shows the text of what is highlighted.")
+
+
+class ScreenSeat:
+    """A person's seat: asks the screen for each decision (from the match's thread)."""
+
+    def __init__(self, app: "GameApp", seat: int):
+        self.app = app
+        self.seat = seat
+        self.info: dict = {}
+
+    def select(self, state: GameState) -> tuple:
+        answer = self.app.ask(self.seat, state)
+        if answer == UNDO:
+            raise UndoRequested()
+        if answer == QUIT:
+            raise QuitRequested()
+        return answer
+
+
+class GameApp(App[str]):
+    """One match on the full screen.  Ends with "finished", "quit" or "interrupted" (Ctrl-C)."""
+
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #left { width: 2fr; }
+    #right { width: 1fr; min-width: 32; }
+    #banner { height: auto; }
+    #board { height: auto; max-height: 60%; }
+    #board > Static { height: auto; }
+    #hand { height: auto; max-height: 7; border-top: solid $secondary; }
+    #choices { height: 1fr; min-height: 4; border-top: solid $accent; }
+    #filter { display: none; height: 1; border: none; padding: 0 1; }
+    #filter.shown { display: block; }
+    #card { height: 1fr; border-left: solid $secondary; }
+    #log { height: 1fr; border-left: solid $secondary; border-top: solid $secondary; }
+    """
+    BINDINGS = [
+        Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
+        Binding("q", "quit_game", "save & quit"), Binding("question_mark", "help", "help"),
+        Binding("slash", "filter", "filter"), Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, match: Match, path: Path, delay: float = 0.0):
+        super().__init__()
+        self.path = Path(path)
+        self.delay = delay
+        self.session = Session(match, path, None, seat_for=lambda seat: ScreenSeat(self, seat))
+        self.session.listeners.append(self.hear)
+        self.names = self.session.names
+        self.humans = self.session.humans
+        self.answers: queue.Queue = queue.Queue()
+        self.asking: tuple[int, GameState] | None = None
+        self.groups: list[list[tuple]] = []
+        self.shown: list[int] = []  # the indices into `groups` the choice list shows (after the filter)
+        self.suggested: tuple | None = None
+        self.viewer = self.humans.index(True) if any(self.humans) else 0
+        self.state: GameState = match.state
+        self.logged = 0  # the session's steps written to the log panel
+        self.digits = ""
+        self.digit_time = 0.0
+        self.cards = {c["id"]: c for c in components()}
+        self.stopped = threading.Event()
+
+    # -- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="left"):
+                yield Static(id="banner")
+                with VerticalScroll(id="board"):
+                    yield Static(id="rival")
+                    yield Static(id="centre")
+                    yield Static(id="mine")
+                yield OptionList(id="hand")
+                yield OptionList(id="choices")
+                yield Input(id="filter", placeholder="filter by card name (Esc clears)", select_on_focus=False)
+            with Vertical(id="right"):
+                yield VerticalScroll(Static(id="card-text"), id="card")
+                yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Amigos"
+        self.redraw(self.session.match.state)
+        self.write_log()
+        threading.Thread(target=self.play, daemon=True, name="match").start()
+
+    # -- the match's thread -----------------------------------------------------------------------
+
+    def play(self) -> None:
+        try:
+            self.session.run()
+            outcome = "finished"
+        except Interrupted:
+            outcome = "interrupted"
+        except QuitRequested:
+            outcome = "quit"
+        except Exception as exc:  # shown after the screen closes, the file saved as it was
+            self.call_from_thread(self.fail, exc)
+            return
+        if outcome == "finished" and any(self.humans):
+            self.call_from_thread(self.show_end, True)
+            self.answers.get()
+        self.call_from_thread(self.exit, outcome)
+
+    def ask(self, seat: int, state: GameState) -> object:
+        """Show the choices of ``seat`` and wait for the answer (called from the match's thread)."""
+        self.call_from_thread(self.offer, seat, state.clone())
+        return self.answers.get()
+
+    def hear(self, kind: str, data: dict) -> None:
+        """The session's events, from the match's thread."""
+        if self.stopped.is_set():
+            return
+        if kind == "turn":
+            self.call_from_thread(self.turn_begins, data["player"], data["state"].clone())
+        elif kind == "move":
+            self.call_from_thread(self.moved)
+            if self.delay and not self.humans[data["player"]]:
+                time.sleep(self.delay)
+        elif kind == "game_over" and any(self.humans) and not self.session.match.is_over():
+            self.call_from_thread(self.show_end, False)
+            self.answers.get()
+        elif kind == "message":
+            self.call_from_thread(self.notify, data["text"])
+
+    # -- redrawing ----------------------------------------------------------------------------------
+
+    def redraw(self, state: GameState) -> None:
+        self.state = state
+        viewer = self.viewer
+        rival = 1 - viewer
+        self.query_one("#banner", Static).update(self.heading(state))
+        self.query_one("#rival", Static).update(tableau(state, rival, viewer, self.names))
+        self.query_one("#centre", Static).update(middle(state, self.names, viewer))
+        self.query_one("#mine", Static).update(tableau(state, viewer, viewer, self.names))
+        hand = self.query_one("#hand", OptionList)
+        can = placeable(state, viewer)
+        highlighted = hand.highlighted
+        hand.clear_options()
+        mine = hand_entities(state, viewer)
+        hand.add_options([Option(hand_line(state, e, e in can), id=str(e)) for e in mine])
+        deck = known_deck(state, viewer)
+        if deck:
+            hand.add_option(Option(Text("  in your deck: " + ", ".join(deck), style="dim"), disabled=True))
+        if highlighted is not None and highlighted < len(mine):
+            hand.highlighted = highlighted
+        hand.border_title = f"{'Your' if self.humans[viewer] else self.names[viewer] + chr(39) + 's'} hand"
+
+    def heading(self, state: GameState) -> Text:
+        m = self.session.match
+        t = Text(f" Game {m.game_number}" + (f" of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
+                 + (f" (score {m.score()[0]}-{m.score()[1]})" if m.game_number > 1 else "")
+                 + f"  round {state.round}  ", style="bold reverse")
+        if self.asking is None and not state.is_terminal():
+            actor = state.current_player()
+            t.append(f"  {self.names[actor]} to play" + ("..." if not self.humans[actor] else ""), style="italic")
+        warn = banner(state, self.names)
+        if warn:
+            t.append("  ")
+            t.append_text(warn)
+        return t
+
+    def write_log(self) -> None:
+        """Bring the log panel up to the session's steps (all over again after an undo)."""
+        log = self.query_one("#log", RichLog)
+        steps = self.session.steps
+        if len(steps) < self.logged:
+            log.clear()
+            self.logged = 0
+        viewer = self.viewer if any(self.humans) else None
+        for i in range(self.logged, len(steps)):
+            step = steps[i]
+            previous = steps[i - 1] if i else None
+            if previous is None or (previous.game, previous.before.round) != (step.game, step.before.round):
+                vp = step.before.victory_points()
+                log.write(Text(f"Game {step.game}, round {step.before.round}: "
+                               + ", ".join(f"{self.names[p]} {vp[p]} VP" for p in range(len(vp))), style="bold"))
+            for line in settled_lines(step, viewer, self.names):
+                log.write(Text(line, style="dim"))
+            log.write(Text(step_line(step, viewer, self.names),
+                           style="cyan" if self.humans[step.actor] else "magenta"))
+        self.logged = len(steps)
+
+    def turn_begins(self, player: int, state: GameState) -> None:
+        if self.humans[player]:
+            self.viewer = player
+        elif not any(self.humans):
+            self.viewer = player
+        self.redraw(state)
+
+    def moved(self) -> None:
+        self.write_log()
+
+    # -- choosing -------------------------------------------------------------------------------------
+
+    def offer(self, seat: int, state: GameState) -> None:
+        self.asking = (seat, state)
+        self.viewer = seat
+        self.groups = state.legal_groups()
+        self.suggested = None
+        self.redraw(state)
+        self.fill_choices("")
+        choices = self.query_one("#choices", OptionList)
+        choices.focus()
+
+    def fill_choices(self, needle: str) -> None:
+        choices = self.query_one("#choices", OptionList)
+        choices.clear_options()
+        if self.asking is None:
+            return
+        state = self.asking[1]
+        needle = needle.lower()
+        self.shown = [i for i, g in enumerate(self.groups) if needle in group_text(state, g).lower()]
+        for i in self.shown:
+            g = self.groups[i]
+            t = Text(f"{i + 1:>3}. ", style="bold cyan")
+            t.append(group_text(state, g))
+            if len(g) > 1:
+                t.append(f"  ({len(g)} ways)", style="dim")
+            if self.suggested is not None and self.suggested in g:
+                t.append("  <- hint", style="bold yellow")
+            choices.add_option(Option(t, id=str(i)))
+        choices.border_title = f"Your choice ({len(self.groups)})" + (f", filter '{needle}'" if needle else "")
+        if self.shown:
+            choices.highlighted = 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id != "choices" or self.asking is None:
+            return
+        group = self.groups[int(event.option.id or 0)]
+        if len(group) == 1:
+            self.answer(group[0])
+            return
+        state = self.asking[1]
+        preferred = self.suggested if self.suggested in group else best_variant(state, group)
+        self.push_screen(VariantPicker(group_text(state, group), group, preferred),
+                         lambda chosen: chosen is not None and self.answer(chosen))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is None:
+            return
+        card = None
+        if event.option_list.id == "choices" and self.asking is not None:
+            card = card_of(self.asking[1], self.groups[int(event.option.id)][0])
+        elif event.option_list.id == "hand":
+            card = self.state.cards[int(event.option.id)]
+        if card is not None and card.id in self.cards:
+            self.query_one("#card-text", Static).update(card_details(self.cards[card.id]))
+
+    def answer(self, reply: object) -> None:
+        """Give the match's thread its answer, and leave the choices empty until it asks again."""
+        if self.asking is None:
+            return
+        self.asking = None
+        self.groups = []
+        self.hide_filter()
+        self.fill_choices("")
+        self.answers.put(reply)
+
+    # -- keys ------------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        if self.asking is None or isinstance(self.focused, Input):
+            return
+        if event.character and event.character.isdigit():
+            now = time.monotonic()
+            self.digits = (self.digits if now - self.digit_time < 1.0 else "") + event.character
+            self.digit_time = now
+            number = int(self.digits)
+            if 1 <= number <= len(self.groups) and number - 1 in self.shown:
+                choices = self.query_one("#choices", OptionList)
+                choices.highlighted = self.shown.index(number - 1)
+                choices.focus()
+            event.stop()
+        elif event.character and event.character.isalpha() and event.character.lower() not in RESERVED:
+            self.action_filter(event.character)
+            event.stop()
+
+    def action_filter(self, first: str = "") -> None:
+        if self.asking is None:
+            return
+        box = self.query_one("#filter", Input)
+        box.add_class("shown")
+        box.value = first
+        box.cursor_position = len(first)
+        box.focus()
+        self.fill_choices(first)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.fill_choices(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            choices = self.query_one("#choices", OptionList)
+            if self.shown:
+                choices.focus()
+                choices.action_select()
+
+    def hide_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.value = ""
+        box.remove_class("shown")
+        self.query_one("#choices", OptionList).focus()
+
+    def key_escape(self) -> None:
+        if self.query_one("#filter", Input).has_class("shown"):
+            self.hide_filter()
+            self.fill_choices("")
+
+    def action_hint(self) -> None:
+        if self.asking is None:
+            self.notify("Not your turn.")
+            return
+        state = self.asking[1]
+        self.notify("Thinking of a hint...")
+
+        def think() -> None:
+            action, text = self.session.suggest(state)
+            self.call_from_thread(self.show_hint, state, action, text)
+
+        threading.Thread(target=think, daemon=True).start()
+
+    def show_hint(self, state: GameState, action: tuple, text: str) -> None:
+        if self.asking is None or self.asking[1] is not state:
+            return
+        self.suggested = action
+        self.hide_filter()
+        self.fill_choices("")
+        index = next((i for i, g in enumerate(self.groups) if action in g), None)
+        if index is not None:
+            self.query_one("#choices", OptionList).highlighted = self.shown.index(index)
+        self.query_one("#card-text", Static).update(Text(text, style="yellow"))
+
+    def action_undo(self) -> None:
+        if self.asking is None:
+            self.notify("Undo waits for your turn.")
+            return
+        self.answer(UNDO)
+
+    def action_save(self) -> None:
+        self.session.save()
+        self.notify(f"Saved to {self.path}")
+
+    def action_help(self) -> None:
+        self.query_one("#card-text", Static).update(Text(HELP))
+
+    def action_quit_game(self) -> None:
+        self.stop("quit")
+
+    def action_interrupt(self) -> None:
+        self.stop("interrupted")
+
+    def stop(self, outcome: str) -> None:
+        """Save and leave, now: the match's thread may be in an AI's search, which is not waited for.
+        The session's lock is kept, so that it cannot start a save as the program ends."""
+        self.stopped.set()
+        self.session.save()
+        self.session.lock.acquire()
+        self.exit(outcome)
+
+    # -- ends --------------------------------------------------------------------------------------------
+
+    def show_end(self, last: bool) -> None:
+        """The final board of the game just ended, until a key is pressed."""
+        m = self.session.match
+        final = m.state if m.is_over() or m.previous_state is None else m.previous_state
+        self.write_log()
+        self.redraw(final)
+        summary = result_text(final, self.names)
+        if m.record["best_of"] > 1:
+            summary.append(f"; match score {m.score()[0]}-{m.score()[1]}")
+        self.push_screen(GameEnd(final, self.names, self.viewer, summary, last),
+                         lambda _: self.answers.put(ONWARD))
+
+    def fail(self, exc: Exception) -> None:
+        self.failure = exc
+        self.exit("failed")
+
+
+def run_screen(match: Match, path: Path, delay: float = 0.0) -> str:
+    """Play ``match`` on the full screen; the outcome ("finished", "quit", "interrupted", "failed")."""
+    app = GameApp(match, path, delay)
+    outcome = app.run() or "quit"
+    failure = getattr(app, "failure", None)
+    if failure is not None:
+        raise failure
+    return outcome
+

@@ -1,0 +1,117 @@
+"""The picker of a payment or a gain: the ways one action can be paid for (Obelisk's 84, Alchemy's,
+a discard's 11) as a short scrollable list with the AI's preferred way highlighted, and a line where
+the way can be typed (``4E 2D``, or ``2E / 1G`` for what a power takes and gives).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from amigos import actions as A
+
+from ..human import variant_text
+from ..views.board import LETTERS
+
+ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
+
+
+def vectors(action: tuple) -> tuple[tuple | None, tuple | None]:
+    """(what the action pays, what it gains): each a 5-vector of essences, or None where it has none."""
+    kind = action[0]
+    if kind in (A.PLACE, A.CLAIM_POP):
+        return tuple(action[3]), None
+    if kind in (A.DISCARD, A.GAIN):
+        return None, tuple(action[3])
+    if kind == A.POWER:
+        return tuple(action[6]), tuple(action[7])
+    if kind == A.LL_CHOICE:
+        return tuple(action[2]), None
+    return None, None
+
+
+def parse_essences(text: str) -> tuple[int, ...] | None:
+    """``"4E 2d"`` -> ``(4, 0, 0, 2, 0)``; None when the text holds anything else."""
+    counts = [0] * 5
+    rest = ESSENCE.sub("", text).strip(" ,")
+    if rest:
+        return None
+    for n, letter in ESSENCE.findall(text):
+        counts[LETTERS.index(letter.upper())] += int(n)
+    return tuple(counts)
+
+
+def matching(variants: list[tuple], typed: str) -> tuple | None:
+    """The variant the typed text names: ``PAY`` or ``GAIN`` alone (whichever the action has), or
+    ``PAY / GAIN``; None if none matches."""
+    halves = typed.split("/")
+    if len(halves) > 2:
+        return None
+    wanted = [parse_essences(h) for h in halves]
+    if any(w is None for w in wanted):
+        return None
+    for v in variants:
+        pay, gain = vectors(v)
+        if len(wanted) == 2:
+            if (pay or (0,) * 5) == wanted[0] and (gain or (0,) * 5) == wanted[1]:
+                return v
+        elif wanted[0] in (pay, gain) and not (pay and gain and any(pay) and any(gain)):
+            return v
+    return None
+
+
+class VariantPicker(ModalScreen[tuple | None]):
+    """Choose one of ``variants`` (the ways of one action); dismissed with the variant or None."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+    DEFAULT_CSS = """
+    VariantPicker { align: center middle; }
+    VariantPicker > Vertical { width: 70; max-width: 95%; height: auto; max-height: 90%;
+                               border: thick $accent; background: $surface; padding: 0 1; }
+    VariantPicker OptionList { height: auto; max-height: 14; }
+    """
+
+    def __init__(self, title: str, variants: list[tuple], preferred: tuple | None):
+        super().__init__()
+        self.title_text = title
+        self.variants = variants
+        self.preferred = preferred
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(f"{self.title_text}: how? ({len(self.variants)} ways)", style="bold"))
+            options = []
+            for i, v in enumerate(self.variants, 1):
+                mark = "  (suggested)" if v == self.preferred else ""
+                options.append(Option(f"{i:>3}. {variant_text(v)}{mark}", id=str(i - 1)))
+            yield OptionList(*options, id="ways")
+            yield Input(placeholder="or type the essences, e.g. 2E 1D (pay / gain: 2E / 1G); Esc: back",
+                        id="typed")
+
+    def on_mount(self) -> None:
+        ways = self.query_one("#ways", OptionList)
+        if self.preferred in self.variants:
+            ways.highlighted = self.variants.index(self.preferred)
+        ways.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.variants[int(event.option.id or 0)])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        chosen = matching(self.variants, event.value)
+        if chosen is None:
+            self.notify(f"'{event.value}' is none of these ways", severity="warning")
+            return
+        self.dismiss(chosen)
+
+    def action_back(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,284 @@
+"""The full-screen game (`amigos_cli.tui`), driven by Textual's pilot: whole games against an agent,
+the payment picker, the hint, undo, save and quit, resume, the redraft and the end-of-game screens;
+snapshots of the main screens at 100x30 and 160x50 (``pytest --snapshot-update`` rewrites them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import time
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import amigos
+from amigos import actions as A
+from amigos.state import SETUP_REDRAFT
+from amigos_cli.tui.ending import GameEnd
+from amigos_cli.tui.game import GameApp
+from amigos_cli.tui.picker import VariantPicker, matching, parse_essences
+from matches.match import Match
+from matches.record import load
+
+SMALL, LARGE = (100, 30), (160, 50)
+
+
+async def until(pilot, condition, timeout: float = 60.0) -> None:
+    """Let the app run until ``condition()`` holds (the match runs in a thread of its own)."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for the screen")
+        await pilot.pause(0.02)
+
+
+def asked(app: GameApp) -> bool:
+    return app.asking is not None and not isinstance(app.screen, (VariantPicker, GameEnd))
+
+
+async def play_on(pilot, app: GameApp, rng: random.Random, decisions: int | None = None) -> int:
+    """Answer with the arrows and Enter (a random choice among the first few, the suggested way of
+    paying) until the match ends or ``decisions`` are made; the number made."""
+    made = 0
+    while app.return_value is None and app.is_running and (decisions is None or made < decisions):
+        await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, GameEnd))
+                    or app.return_value is not None)
+        if isinstance(app.screen, VariantPicker):
+            await pilot.press("enter")
+        elif isinstance(app.screen, GameEnd):
+            await pilot.press("space")
+        elif asked(app):
+            await pilot.press(*(["down"] * rng.randrange(min(3, len(app.shown)))), "enter")
+            made += 1
+    while isinstance(app.screen, VariantPicker):  # the last choice wants its way of paying
+        await pilot.press("enter")
+    return made
+
+
+def text_of(static) -> str:
+    """The plain text a Static shows."""
+    console = Console(width=200, color_system=None, force_terminal=False, file=io.StringIO())
+    console.print(static.content)
+    return " ".join(console.file.getvalue().split())
+
+
+def decisions_of(path: Path) -> list:
+    return [d for g in load(path).record["games"] for d in g["decisions"]]
+
+
+def test_a_whole_game_against_an_agent(tmp_path):
+    path = tmp_path / "game.amigos"
+    match = Match.new(5, ["human", "random"], fmt="game", names=["You", "AI (random)"])
+
+    async def run():
+        app = GameApp(match, path)
+        async with app.run_test(size=SMALL) as pilot:
+            made = await play_on(pilot, app, random.Random(1))
+            await until(pilot, lambda: app.return_value is not None)
+        return app, made
+
+    app, made = asyncio.run(run())
+    assert app.return_value == "finished" and made > 10
+    finished = load(path)
+    assert finished.is_over() and finished.record["games"][0]["result"]["winners"]
+
+
+def test_a_match_with_the_redraft_and_the_end_screens(tmp_path):
+    path = tmp_path / "match.amigos"
+    match = Match.new(7, ["human", "random"], fmt="match", names=["You", "AI (random)"])
+    seen = {"redraft": False, "ends": 0}
+
+    async def run():
+        app = GameApp(match, path)
+        rng = random.Random(2)
+        async with app.run_test(size=LARGE) as pilot:
+            while app.return_value is None:
+                await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, GameEnd))
+                            or app.return_value is not None)
+                if isinstance(app.screen, GameEnd):
+                    seen["ends"] += 1
+                    assert "Press any key" in text_of(app.screen.query_one("Static"))
+                if asked(app) and app.asking[1].phase == SETUP_REDRAFT and not seen["redraft"]:
+                    seen["redraft"] = True
+                    centre = text_of(app.query_one("#centre"))
+                    assert "Face up for the redraft" in centre and "first player takes 1" in centre
+                    assert all(group_text.startswith("Take ") for group_text in _choice_texts(app))
+                await play_on(pilot, app, rng, 1)
+        return app
+
+    app = asyncio.run(run())
+    assert app.return_value == "finished"
+    final = load(path)
+    assert final.is_over() and len(final.record["games"]) >= 2
+    assert seen["redraft"] and seen["ends"] == len(final.record["games"])
+
+
+def _choice_texts(app: GameApp) -> list[str]:
+    from amigos_cli.human import group_text
+    state = app.asking[1]
+    return [group_text(state, app.groups[i]) for i in app.shown]
+
+
+def _to_many_ways(seed: int = 3) -> tuple[Match, int]:
+    """A match where the human (seat 0) faces a choice with several ways to pay or gain."""
+    match = Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI"])
+    rng = random.Random(seed)
+    from ai.agents import make_agent
+    agent = make_agent("random", seed=1)
+    while True:
+        p = match.to_act()
+        state = match.state
+        groups = state.legal_groups()
+        if p == 0 and any(len(g) > 3 for g in groups) and state.round >= 1:
+            return match, next(i for i, g in enumerate(groups) if len(g) > 3)
+        match.decide(rng.choice(state.legal_actions()) if p == 0 else agent.select(state))
+
+
+def test_the_payment_picker_takes_the_typed_essences(tmp_path):
+    match, index = _to_many_ways()
+    state = match.state
+    group = state.legal_groups()[index]
+    target = group[-1]
+    before = len(match.record["games"][0]["decisions"])
+
+    async def run():
+        app = GameApp(match, tmp_path / "pay.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            for digit in str(index + 1):
+                await pilot.press(digit)
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            picker = app.screen
+            assert picker.variants == group and picker.preferred in group
+            from amigos_cli.tui.picker import vectors
+            pay, gain = vectors(target)
+            typed = _typed(pay, gain)
+            await pilot.press("tab", *typed, "enter")
+            await until(pilot, lambda: not isinstance(app.screen, VariantPicker))
+            await pilot.press("q")
+        return app
+
+    asyncio.run(run())
+    last = load(tmp_path / "pay.amigos")
+    made = last.record["games"][0]["decisions"][before]
+    assert made[0] == 0 and amigos.action_from_json(state, made[1]) == target
+
+
+def _typed(pay, gain) -> list[str]:
+    def words(v):
+        return " ".join(f"{n}{'elcdg'[k]}" for k, n in enumerate(v) if n) or "0e"
+    if pay is not None and gain is not None and any(pay) and any(gain):
+        text = f"{words(pay)} / {words(gain)}"
+    else:
+        text = words(pay if pay is not None and any(pay) else gain)
+    return ["space" if c == " " else "slash" if c == "/" else c for c in text]
+
+
+def test_typed_essences():
+    assert parse_essences("4E 2d") == (4, 0, 0, 2, 0)
+    assert parse_essences("2E, 1G") == (2, 0, 0, 0, 1)
+    assert parse_essences("two elan") is None
+    pay = (A.PLACE, 0, 3, (1, 0, 0, 0, 1))
+    other = (A.PLACE, 0, 3, (2, 0, 0, 0, 0))
+    assert matching([pay, other], "2e") == other and matching([pay, other], "1E 1G") == pay
+    assert matching([pay, other], "3C") is None
+
+
+def test_hint_undo_save_quit_and_resume(tmp_path):
+    path = tmp_path / "hint.amigos"
+    match = Match.new(11, ["human", "random"], fmt="game", names=["You", "AI"])
+
+    async def first_session():
+        app = GameApp(match, path)
+        async with app.run_test(size=SMALL) as pilot:
+            await play_on(pilot, app, random.Random(4), 6)
+            await until(pilot, lambda: asked(app))
+            await pilot.press("h")
+            await until(pilot, lambda: app.suggested is not None)
+            state, suggested = app.asking[1], app.suggested
+            chosen = app.groups[app.shown[app.query_one("#choices").highlighted]]
+            assert suggested in chosen
+            before = len(decisions_of(path))
+            await pilot.press("enter")
+            if len(chosen) > 1:
+                await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+                assert app.screen.preferred == app.suggested
+                await pilot.press("enter")
+            await until(pilot, lambda: len(decisions_of(path)) > before)
+            hinted = decisions_of(path)[before]
+            assert hinted[0] == 0 and amigos.action_from_json(state, hinted[1]) == suggested
+            await until(pilot, lambda: asked(app))
+            mine = [i for i, d in enumerate(decisions_of(path)) if d[0] == 0]
+            await pilot.press("u")
+            await until(pilot, lambda: asked(app) and len(decisions_of(path)) == mine[-1])
+            assert len(app.session.steps) == mine[-1]
+            await pilot.press("s")
+            await pilot.press("q")
+        return app
+
+    app = asyncio.run(first_session())
+    assert app.return_value == "quit"
+    kept = decisions_of(path)
+    assert load(path).record["status"] == "unfinished"
+
+    async def resumed():
+        app = GameApp(load(path), path)
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            assert len(app.session.steps) == len(kept)
+            await play_on(pilot, app, random.Random(5))
+            await until(pilot, lambda: app.return_value is not None)
+        return app
+
+    app = asyncio.run(resumed())
+    assert app.return_value == "finished"
+    assert decisions_of(path)[:len(kept)] == kept and load(path).is_over()
+
+
+def test_digits_jump_and_letters_filter(tmp_path):
+    match, _ = _to_many_ways(5)
+    groups = match.state.legal_groups()
+
+    async def run():
+        app = GameApp(match, tmp_path / "keys.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            choices = app.query_one("#choices")
+            await pilot.press(*str(len(groups)))
+            assert app.shown[choices.highlighted] == len(groups) - 1
+            await pilot.press("p", "a")  # "pa": Pass, Place ... whatever names hold it
+            await pilot.pause(0.1)
+            assert 0 < len(app.shown) < len(groups)
+            assert all("pa" in t.lower() for t in _choice_texts(app))
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert len(app.shown) == len(groups)
+            await pilot.press("q")
+
+    asyncio.run(run())
+
+
+def _position(seed: int, decisions: int) -> Match:
+    match = Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI (random)"])
+    rng = random.Random(seed)
+    from ai.agents import make_agent
+    agent = make_agent("random", seed=2)
+    while len(match.record["games"][0]["decisions"]) < decisions or match.to_act() != 0:
+        p = match.to_act()
+        match.decide(rng.choice(match.state.legal_actions()) if p == 0 else agent.select(match.state))
+    return match
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_board_snapshot(snap_compare, tmp_path, size):
+    app = GameApp(_position(5, 40), tmp_path / "snap.amigos")
+
+    async def ready(pilot):
+        await until(pilot, lambda: asked(app))
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=size, run_before=ready)
