@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
-from amigos_cli.commands import bridge, cards, match, replay, resume, show, tournament
+from amigos_cli.commands import bridge, cards, match, replay, resume, serve, show, tournament
 
 def _plain_flags(params):
     """Show on/off options (``--json``, ``--help``, ...) as plain flags in the help: Typer's rich help
@@ -45,7 +45,8 @@ app = typer.Typer(
 )
 
 COMMANDS = {"cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
-            "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament}
+            "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament,
+            "serve": serve.serve}
 for _name, _function in COMMANDS.items():
     app.command(_name, cls=_Command)(_function)
 

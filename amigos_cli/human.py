@@ -12,10 +12,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-import amigos
-from amigos.text import essences_text
 
 from .views.board import board
+from .views.choices import group_text, ordered_variants, variant_text
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
@@ -119,8 +118,9 @@ class Human:
 
     def _choose_variant(self, state, variants):
         self.console.print(Text(group_text(state, variants) + ": how?", style="bold"))
+        variants = ordered_variants(variants)
         for i, a in enumerate(variants, 1):
-            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(variant_text(a)))
+            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(variant_text(state, a)))
         self.console.print(Text("  0. back", style="dim"))
         while True:
             answer = self._read("Which way: ")
@@ -147,41 +147,3 @@ class Human:
             rest = matches[CARD_MATCHES:]
             self.console.print(Text(f"(and {len(rest)} more: {', '.join(c.name for c in rest)}; "
                                     "be more specific)", style="dim"))
-
-
-def group_text(state, group) -> str:
-    """The action a group stands for, without its payment when there are several."""
-    a = group[0]
-    if len(group) == 1:
-        return amigos.action_text(state, a)
-    kind = a[0]
-    name = state.cards[a[2]].name if len(a) > 2 and isinstance(a[2], int) and a[2] >= 0 else ""
-    if kind == amigos.actions.PLACE:
-        return f"Place {name}"
-    if kind == amigos.actions.DISCARD:
-        return f"Discard {name} for essences"
-    if kind == amigos.actions.GAIN:
-        return f"Collect from {name}"
-    if kind == amigos.actions.LL_CHOICE:
-        return "Lose the life"
-    text = amigos.action_text(state, a)
-    return text.split(": paying")[0].split(", paying")[0].split(": gaining")[0]
-
-
-def variant_text(a) -> str:
-    kind = a[0]
-    A = amigos.actions
-    if kind in (A.PLACE, A.CLAIM_POP):
-        return "pay " + essences_text(a[3])
-    if kind in (A.DISCARD, A.GAIN):
-        return "gain " + essences_text(a[3])
-    if kind == A.POWER:
-        parts = []
-        if any(a[6]):
-            parts.append("pay " + essences_text(a[6]))
-        if any(a[7]):
-            parts.append("gain " + essences_text(a[7]))
-        return ", ".join(parts) or "as it is"
-    if kind == A.LL_CHOICE:
-        return "lose " + essences_text(a[2])
-    return str(a)

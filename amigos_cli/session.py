@@ -63,7 +63,7 @@ def step_line(step: Step, viewer: int | None, names: list[str]) -> str:
     secret = SECRET.get(step.kind)
     if secret and viewer is not None and viewer != step.actor:
         return f"{who} {secret}"
-    did = outcome(step.before, step.after, step.actor, viewer)
+    did = outcome(step.before, step.after, step.actor, viewer, step.text)
     return f"{who}: {step.text}" + (f" -> {did}" if did else "")
 
 
@@ -264,6 +264,13 @@ class Session:
             return
         if kind == "move":
             p = data["player"]
+            step = self.steps[-1] if self.steps else None
+            earlier = self.steps[-2] if len(self.steps) > 1 else None
+            if step is not None and not self.quiet and not self.humans[p] and (
+                    earlier is None or (earlier.game, earlier.before.round) != (step.game, step.before.round)):
+                vp = step.before.victory_points()
+                self.console.print(Text(f"Game {step.game}, round {step.before.round}: " + ", ".join(
+                    f"{self.names[q]} {vp[q]} VP" for q in range(len(vp))), style="bold"))
             if not self.humans[p] and not self.quiet:
                 info = data.get("info") or {}
                 extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""

@@ -117,7 +117,7 @@ def test_a_match_with_the_redraft_and_the_end_screens(tmp_path):
 
 
 def _choice_texts(app: GameApp) -> list[str]:
-    from amigos_cli.human import group_text
+    from amigos_cli.views.choices import group_text
     state = app.asking[1]
     return [group_text(state, app.groups[i]) for i in app.shown]
 
@@ -153,7 +153,7 @@ def test_the_payment_picker_takes_the_typed_essences(tmp_path):
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, VariantPicker))
             picker = app.screen
-            assert picker.variants == group and picker.preferred in group
+            assert sorted(picker.variants) == sorted(group) and picker.preferred in group
             from amigos_cli.tui.picker import vectors
             pay, gain = vectors(target)
             typed = _typed(pay, gain)
@@ -282,3 +282,38 @@ def test_board_snapshot(snap_compare, tmp_path, size):
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=size, run_before=ready)
+
+
+def test_replay_steps_through_the_decisions(tmp_path):
+    from amigos_cli.tui.replay import ReplayApp
+    path = tmp_path / "done.amigos"
+    match = Match.new(5, ["random", "random"], fmt="match", names=["Ann (random)", "Bob (random)"])
+    from matches.match import play
+    from ai.agents import make_agent
+    play(match, [make_agent("random", seed=1), make_agent("random", seed=2)])
+    from matches.record import save
+    save(match, path)
+    loaded = load(path)
+    games = len(loaded.record["games"])
+    first = loaded.record["games"][0]["decisions"]
+
+    async def run():
+        app = ReplayApp(loaded, path.name, 0, False, game=1)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert app.at == len(first)
+            await pilot.press("home")
+            assert app.at == 0
+            await pilot.press("right", "right", "right")
+            assert app.at == 3
+            banner = text_of(app.query_one("#banner"))
+            assert "decision 3 of" in banner
+            await pilot.press("left")
+            assert app.at == 2
+            await pilot.press("end")
+            assert app.at == len(first)
+            await pilot.press("g")
+            assert app.game == (2 if games > 1 else 1) and app.at == 0
+            await pilot.press("q")
+
+    asyncio.run(run())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -50,9 +52,15 @@ def variant_name(text: str) -> str:
     return name
 
 
+def served() -> bool:
+    """True in a browser tab of ``amigos serve`` (Textual's web driver talks through our output)."""
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+
+
 def full_screen(plain: bool) -> bool:
-    """True when the game opens the full screen: input and output are a terminal and --plain is off."""
-    return not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    """True when the game opens the full screen: input and output are a terminal (or a browser tab of
+    ``amigos serve``) and --plain is off."""
+    return not plain and (served() or sys.stdin.isatty() and sys.stdout.isatty())
 
 
 def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path, plain: bool = False,
@@ -68,7 +76,7 @@ def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path, plain: bo
              "You" if specs[1] == HUMAN and specs[0] != HUMAN else "Player 2"]
     names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
     match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names)
-    console = Console()
+    console = Console(file=io.StringIO()) if served() else Console()  # the web driver owns the output
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
                   f"{variant.replace('_', ' ')}: {escape(names[0])} vs {escape(names[1])}; "
                   f"saving to {escape(str(path))}")

@@ -16,7 +16,9 @@ from matches.record import MatchFileError, load
 
 from ..errors import CliUsageError
 from ..session import HUMAN
+from ..tui.replay import ReplayApp
 from ..views.board import board
+from .match import full_screen
 
 
 def position(match: Match, game: int | None, to: int | None):
@@ -58,8 +60,11 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
            to: Annotated[Optional[int], typer.Option("--to", help="After this many decisions (default all).")] = None,
            as_json: Annotated[bool, typer.Option(
                "--json", help="Print the protocol's get_state form; in a match with a person, what that person "
-                              "may see instead (the engine's observation), as the board shows.")] = False) -> None:
-    """Show the position after any decision of a match file.
+                              "may see instead (the engine's observation), as the board shows.")] = False,
+           plain: Annotated[bool, typer.Option("--plain", help="Print the position even in a terminal.")] = False,
+           ) -> None:
+    """Show the position after any decision of a match file; in a terminal (without --to or --json),
+    step through its decisions with the arrows.
 
     The board is seen from a person's seat when the match has one (their hand, not the AI's), else from
     player 1's.  --json follows the same rule: the whole state (the protocol's get_state form) only for
@@ -67,6 +72,9 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     match = load(file)
     state, k, n = position(match, game, to)
     viewer, person = viewer_of(match)
+    if to is None and not as_json and full_screen(plain):
+        ReplayApp(match, file.name, viewer, person, game=k).run()
+        return
     console = Console()
     if as_json:
         data = state.observation(viewer) if person else amigos.dump_state(state)

@@ -25,7 +25,8 @@ from amigos.carddata import components
 from amigos.state import GameState
 from matches.match import Match
 
-from ..human import QuitRequested, UndoRequested, group_text
+from ..human import QuitRequested, UndoRequested
+from ..views.choices import group_text
 from ..session import Interrupted, Session, settled_lines, step_line
 from ..views.board import result_text
 from ..views.cards import card_details
@@ -77,7 +78,9 @@ class GameApp(App[str]):
     BINDINGS = [
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
         Binding("q", "quit_game", "save & quit"), Binding("question_mark", "help", "help"),
-        Binding("slash", "filter", "filter"), Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
+        Binding("slash", "filter", "filter"), Binding("space", "pause", "pause AI"),
+        Binding("right", "step", "one AI move"),
+        Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
     ]
 
     def __init__(self, match: Match, path: Path, delay: float = 0.0):
@@ -100,6 +103,9 @@ class GameApp(App[str]):
         self.digit_time = 0.0
         self.cards = {c["id"]: c for c in components()}
         self.stopped = threading.Event()
+        self.going = threading.Event()  # cleared while AI moves are paused (watching AI against AI)
+        self.going.set()
+        self.one_step = False
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -138,7 +144,7 @@ class GameApp(App[str]):
         except Exception as exc:  # shown after the screen closes, the file saved as it was
             self.call_from_thread(self.fail, exc)
             return
-        if outcome == "finished" and any(self.humans):
+        if outcome == "finished":
             self.call_from_thread(self.show_end, True)
             self.answers.get()
         self.call_from_thread(self.exit, outcome)
@@ -156,8 +162,13 @@ class GameApp(App[str]):
             self.call_from_thread(self.turn_begins, data["player"], data["state"].clone())
         elif kind == "move":
             self.call_from_thread(self.moved)
-            if self.delay and not self.humans[data["player"]]:
-                time.sleep(self.delay)
+            if not self.humans[data["player"]]:
+                if self.delay:
+                    time.sleep(self.delay)
+                if self.one_step:
+                    self.one_step = False
+                    self.going.clear()
+                self.going.wait()
         elif kind == "game_over" and any(self.humans) and not self.session.match.is_over():
             self.call_from_thread(self.show_end, False)
             self.answers.get()
@@ -274,7 +285,7 @@ class GameApp(App[str]):
             return
         state = self.asking[1]
         preferred = self.suggested if self.suggested in group else best_variant(state, group)
-        self.push_screen(VariantPicker(group_text(state, group), group, preferred),
+        self.push_screen(VariantPicker(state, group_text(state, group), group, preferred),
                          lambda chosen: chosen is not None and self.answer(chosen))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -385,6 +396,25 @@ class GameApp(App[str]):
 
     def action_help(self) -> None:
         self.query_one("#card-text", Static).update(Text(HELP))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Pausing and stepping are for watching AI against AI: not shown when a person plays."""
+        if action in ("pause", "step"):
+            return not any(self.humans)
+        return True
+
+    def action_pause(self) -> None:
+        """Pause the AI's moves, or go on (for watching AI against AI; a person's turn waits anyway)."""
+        if self.going.is_set():
+            self.going.clear()
+            self.notify("Paused: space goes on, right plays one AI move.")
+        else:
+            self.going.set()
+
+    def action_step(self) -> None:
+        if not self.going.is_set():
+            self.one_step = True
+            self.going.set()
 
     def action_quit_game(self) -> None:
         self.stop("quit")

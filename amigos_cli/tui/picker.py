@@ -15,26 +15,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from amigos import actions as A
+from amigos.state import GameState
 
-from ..human import variant_text
+from ..views.choices import vectors, ordered_variants, variant_text
 from ..views.board import LETTERS
 
 ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
-
-
-def vectors(action: tuple) -> tuple[tuple | None, tuple | None]:
-    """(what the action pays, what it gains): each a 5-vector of essences, or None where it has none."""
-    kind = action[0]
-    if kind in (A.PLACE, A.CLAIM_POP):
-        return tuple(action[3]), None
-    if kind in (A.DISCARD, A.GAIN):
-        return None, tuple(action[3])
-    if kind == A.POWER:
-        return tuple(action[6]), tuple(action[7])
-    if kind == A.LL_CHOICE:
-        return tuple(action[2]), None
-    return None, None
 
 
 def parse_essences(text: str) -> tuple[int, ...] | None:
@@ -78,10 +64,11 @@ class VariantPicker(ModalScreen[tuple | None]):
     VariantPicker OptionList { height: auto; max-height: 14; }
     """
 
-    def __init__(self, title: str, variants: list[tuple], preferred: tuple | None):
+    def __init__(self, state: GameState, title: str, variants: list[tuple], preferred: tuple | None):
         super().__init__()
+        self.state = state
         self.title_text = title
-        self.variants = variants
+        self.variants = ordered_variants(variants)
         self.preferred = preferred
 
     def compose(self) -> ComposeResult:
@@ -90,7 +77,7 @@ class VariantPicker(ModalScreen[tuple | None]):
             options = []
             for i, v in enumerate(self.variants, 1):
                 mark = "  (suggested)" if v == self.preferred else ""
-                options.append(Option(f"{i:>3}. {variant_text(v)}{mark}", id=str(i - 1)))
+                options.append(Option(f"{i:>3}. {variant_text(self.state, v)}{mark}", id=str(i - 1)))
             yield OptionList(*options, id="ways")
             yield Input(placeholder="or type the essences, e.g. 2E 1D (pay / gain: 2E / 1G); Esc: back",
                         id="typed")

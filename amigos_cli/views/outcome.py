@@ -28,8 +28,9 @@ def signed(before: tuple, after: tuple) -> str:
     return " ".join(losses + gains)
 
 
-def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None) -> list[str]:
-    """The cards of ``p`` (or claimed by ``p``) that changed place, in words."""
+def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None, said: str) -> list[str]:
+    """The cards of ``p`` (or claimed by ``p``) that changed place, in words; a card named in ``said``
+    (the words of the decision) only when it was drawn."""
     out: list[str] = []
     drawn = 0
     for e in range(len(after.loc)):
@@ -39,6 +40,8 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None)
         name = after.cards[e].name
         named = viewer is None or viewer == p
         if after.owner[e] != p and before.owner[e] != p:
+            continue
+        if now != HAND and name in said:
             continue
         if now == HAND and was == DECK:
             if named:
@@ -66,9 +69,9 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None)
     return out
 
 
-def outcome(before: GameState, after: GameState, p: int, viewer: int | None) -> str:
+def outcome(before: GameState, after: GameState, p: int, viewer: int | None, said: str = "") -> str:
     """What changed for player ``p`` between ``before`` and ``after``, as ``viewer`` may know it; "" if
-    nothing visible changed (a pass is then its own words)."""
+    nothing visible changed.  ``said``: the decision's own words, which are not repeated."""
     parts: list[str] = []
     if before.np != after.np or len(before.loc) != len(after.loc):
         return ""
@@ -84,7 +87,7 @@ def outcome(before: GameState, after: GameState, p: int, viewer: int | None) -> 
             parts.append(f"put {essences_text(on_added)} on {name}")
         if any(on_removed):
             parts.append(f"took {essences_text(on_removed)} from {name}")
-    parts.extend(_card_moves(before, after, p, viewer))
+    parts.extend(_card_moves(before, after, p, viewer, said))
     rival = [q for q in range(after.np) if q != p]
     for q in rival:
         _, lost = _delta(before.pool_of(q), after.pool_of(q))

@@ -1,0 +1,125 @@
+"""``amigos replay FILE`` in a terminal: the board of a match file, stepped through one decision at a
+time (left/right, Home/End), the moves listed beside it in words, a game selector for matches.
+
+The board is seen from the seat `commands.replay.viewer_of` names: a person's (never the AI's hidden
+cards) or, for a match of AIs, a spectator's, who sees every move in full.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from amigos.state import GameState
+from matches.match import Match
+
+from ..session import Step, history, step_line
+from .board import middle, tableau
+from ..views.board import hand_view
+
+
+class ReplayApp(App[None]):
+    """Step through the decisions of ``match``, starting in game ``game`` after ``to`` decisions."""
+
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #left { width: 3fr; }
+    #moves { width: 2fr; min-width: 30; border-left: solid $secondary; }
+    #banner { height: auto; }
+    """
+    BINDINGS = [
+        Binding("left", "step(-1)", "back"), Binding("right", "step(1)", "forward"),
+        Binding("home", "jump(0)", "start"), Binding("end", "jump(-1)", "end"),
+        Binding("g", "next_game", "next game"), Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, match: Match, name: str, viewer: int, person: bool, game: int | None = None,
+                 to: int | None = None):
+        super().__init__()
+        self.file_name = name
+        self.names = [p["name"] for p in match.record["players"]]
+        self.viewer = viewer
+        self.seen_by = viewer if person else None  # None: a spectator, who sees every decision
+        self.you = person and self.names[viewer] == "You"
+        self.steps: list[Step] = history(match.record)
+        self.count = len(match.record["games"])
+        self.game = game or self.count
+        self.at = to  # decisions of the current game applied; None: all
+        self.match = match
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="left"):
+                yield Static(id="banner")
+                with VerticalScroll():
+                    yield Static(id="rival")
+                    yield Static(id="centre")
+                    yield Static(id="mine")
+                    yield Static(id="hand")
+            yield OptionList(id="moves")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_game()
+
+    def game_steps(self) -> list[Step]:
+        return [s for s in self.steps if s.game == self.game]
+
+    def show_game(self) -> None:
+        steps = self.game_steps()
+        moves = self.query_one("#moves", OptionList)
+        moves.clear_options()
+        moves.add_option(Option(Text(f"Game {self.game}: the deal", style="bold"), id="0"))
+        for i, s in enumerate(steps, 1):
+            moves.add_option(Option(Text(f"{i:>4}. r{s.before.round} {step_line(s, self.seen_by, self.names)}"), id=str(i)))
+        self.at = len(steps) if self.at is None else max(0, min(self.at, len(steps)))
+        moves.focus()
+        self.draw()
+
+    def position(self) -> GameState | None:
+        steps = self.game_steps()
+        if not steps:
+            return None
+        return steps[0].before if self.at == 0 else steps[self.at - 1].after
+
+    def draw(self) -> None:
+        steps = self.game_steps()
+        state = self.position()
+        moves = self.query_one("#moves", OptionList)
+        moves.highlighted = self.at
+        head = Text(f" {self.file_name}: game {self.game} of {self.count}, decision {self.at} of {len(steps)} ",
+                    style="bold reverse")
+        if self.at:
+            head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.names))
+        self.query_one("#banner", Static).update(head)
+        if state is None:
+            self.query_one("#centre", Static).update(Text("No decision in this game yet."))
+            return
+        self.query_one("#rival", Static).update(tableau(state, 1 - self.viewer, self.viewer, self.names))
+        self.query_one("#centre", Static).update(middle(state, self.names, self.viewer))
+        self.query_one("#mine", Static).update(tableau(state, self.viewer, self.viewer, self.names))
+        whose = "Your" if self.you else f"{self.names[self.viewer]}'s"
+        self.query_one("#hand", Static).update(hand_view(state, self.viewer, whose))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        index = int(event.option.id or 0)
+        if index != self.at:
+            self.at = index
+            self.draw()
+
+    def action_step(self, delta: int) -> None:
+        self.at = max(0, min(len(self.game_steps()), (self.at or 0) + delta))
+        self.draw()
+
+    def action_jump(self, where: int) -> None:
+        self.at = len(self.game_steps()) if where < 0 else where
+        self.draw()
+
+    def action_next_game(self) -> None:
+        self.game = self.game % self.count + 1
+        self.at = 0
+        self.show_game()

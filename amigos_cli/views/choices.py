@@ -1,0 +1,93 @@
+"""The words of a choice: an action as the menu lists it (its ways to pay or gain asked next), each
+way of a group, the ways in a useful order, and the points a choice wins or costs.
+"""
+
+from __future__ import annotations
+
+import amigos
+from amigos import actions as A
+from amigos.state import GameState
+from amigos.text import essences_text
+
+
+def points_change(state: GameState, action: tuple) -> int:
+    """How many victory points the deciding player wins (or loses, negative) by ``action`` at once:
+    taking the essences off Sunken Reef costs what they scored."""
+    p = action[1]
+    after = state.clone()
+    after.apply(action)
+    return after.vp(p) - state.vp(p)
+
+
+def group_text(state: GameState, group: list[tuple]) -> str:
+    """The action a group stands for, without its payment when there are several; with the points it
+    wins or costs at once, if any."""
+    a = group[0]
+    text = _group_words(state, group)
+    change = points_change(state, a) if len(group) == 1 or a[0] == A.TAKE else 0
+    if change < 0:
+        return f"{text}  (costs {-change} VP)"
+    if change > 0:
+        return f"{text}  (+{change} VP)"
+    return text
+
+
+def _group_words(state: GameState, group: list[tuple]) -> str:
+    a = group[0]
+    if len(group) == 1:
+        return amigos.action_text(state, a)
+    kind = a[0]
+    name = state.cards[a[2]].name if len(a) > 2 and isinstance(a[2], int) and a[2] >= 0 else ""
+    if kind == A.PLACE:
+        return f"Place {name}"
+    if kind == A.DISCARD:
+        return f"Discard {name} for essences"
+    if kind == A.GAIN:
+        return f"Collect from {name}"
+    if kind == A.LL_CHOICE:
+        return "Lose the life"
+    text = amigos.action_text(state, a)
+    return text.split(": paying")[0].split(", paying")[0].split(": gaining")[0]
+
+
+def variant_text(state: GameState, a: tuple) -> str:
+    """One way of paying or gaining: "pay 2 elan", "pay 1 calm, putting 1 gold on it"."""
+    kind = a[0]
+    if kind in (A.PLACE, A.CLAIM_POP):
+        return "pay " + essences_text(a[3])
+    if kind in (A.DISCARD, A.GAIN):
+        return "gain " + essences_text(a[3])
+    if kind == A.POWER:
+        words = amigos.action_text(state, a).split(": ", 1)
+        parts = [w for w in words[1].split(", ") if w.startswith(("paying", "gaining", "putting"))] \
+            if len(words) > 1 else []
+        return ", ".join(parts).replace("paying", "pay").replace("gaining", "gain").replace("putting", "put") \
+            or "as it is"
+    if kind == A.LL_CHOICE:
+        return "lose " + essences_text(a[2])
+    return amigos.action_text(state, a)
+
+
+def ordered_variants(variants: list[tuple]) -> list[tuple]:
+    """The ways of one action, essences before Gold where both work, and ways that pay an essence to
+    gain the same one back last; otherwise in the engine's order."""
+    def key(a: tuple) -> tuple[int, int]:
+        pay, gain = vectors(a)
+        gold = pay[4] if pay else 0
+        wasted = sum(min(pay[k], gain[k]) for k in range(5)) if pay and gain else 0
+        return wasted, gold
+    return sorted(variants, key=key)
+
+
+def vectors(a: tuple) -> tuple[tuple | None, tuple | None]:
+    """(what an action pays, what it gains): each a 5-vector of essences, or None where it has none."""
+    kind = a[0]
+    if kind in (A.PLACE, A.CLAIM_POP):
+        return tuple(a[3]), None
+    if kind in (A.DISCARD, A.GAIN):
+        return None, tuple(a[3])
+    if kind == A.POWER:
+        return tuple(a[6]), tuple(a[7])
+    if kind == A.LL_CHOICE:
+        return tuple(a[2]), None
+    return None, None
