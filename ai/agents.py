@@ -24,6 +24,7 @@ baseline).
 
 from __future__ import annotations
 
+import difflib
 import random
 
 from amigos.errors import AmigosError
@@ -39,6 +40,12 @@ class SpecError(AmigosError):
 KINDS = ("random", "greedy", "expectimax", "mcts")
 
 
+def _nearest(word: str, known) -> str:
+    """``" (did you mean mcts?)"`` for a near miss of one of ``known``, else ""."""
+    close = difflib.get_close_matches(word, sorted(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def parse_spec(spec: str) -> tuple[str, dict]:
     """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
     if not isinstance(spec, str) or not spec.strip():
@@ -46,7 +53,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in KINDS:
-        raise SpecError(f"unknown agent {kind!r} (expected one of {', '.join(KINDS)})")
+        raise SpecError(f"unknown agent {kind!r}{_nearest(kind, KINDS)}: expected one of {', '.join(KINDS)}")
     params = {}
     if rest.strip():
         for item in rest.split(","):
@@ -63,7 +70,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias"}}[kind]
     unknown = set(params) - allowed
     if unknown:
-        raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}")
+        first = sorted(unknown)[0]
+        raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}{_nearest(first, allowed)}: "
+                        f"its parameters are {', '.join(sorted(allowed))}")
     for key, value in params.items():
         whole, low, above = LIMITS[key]
         if whole and not isinstance(value, int):

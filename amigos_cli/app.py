@@ -9,6 +9,8 @@ parser (an unknown command or option, a missing or malformed value) are printed 
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version
+from typing import Annotated
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -39,7 +41,8 @@ app = typer.Typer(
     name="amigos",
     help="Amigos: a Res Arcana card-game engine, AI players and command line.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_show_locals=False,
     cls=_Group,
 )
@@ -49,6 +52,18 @@ COMMANDS = {"cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "
             "serve": serve.serve}
 for _name, _function in COMMANDS.items():
     app.command(_name, cls=_Command)(_function)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"amigos {version('amigos')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(show_version: Annotated[bool, typer.Option(
+        "--version", help="Print the version and exit.", callback=_print_version, is_eager=True)] = False) -> None:
+    """Amigos: a Res Arcana card-game engine, AI players and command line."""
 
 
 def error_line(exc: BaseException) -> str:

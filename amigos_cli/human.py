@@ -93,8 +93,8 @@ class Human:
             raise UndoRequested()
         if answer == "s":
             if self.on_save:
-                self.on_save()
-                self.console.print("Saved.", style="green")
+                where = self.on_save()
+                self.console.print(f"Saved{' to ' + escape(str(where)) if where else ''}.", style="green")
             return None
         if answer == "h":
             if self.hinter is None:
@@ -140,7 +140,10 @@ class Human:
         matches = [c for c in C.CARDS if needle in c.name.lower() or needle == c.id]
         matches.sort(key=lambda c: c.name.lower() != needle)  # stable: otherwise in the table's order
         if not matches:
-            self.console.print(f"No card named '{escape(name)}'.", style="yellow")
+            from .commands.cards import nearest_name
+            from amigos.carddata import components
+            self.console.print(f"No card named '{escape(name)}'{escape(nearest_name(name, components()))}.",
+                               style="yellow")
         for c in matches[:CARD_MATCHES]:
             self.console.print(Text(c.name, style="bold") + Text(": " + c.text))
         if len(matches) > CARD_MATCHES:

@@ -192,9 +192,11 @@ class Session:
         m = self.match
         return f"Game {m.game_number}" + (f" of a best of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
 
-    def save(self, match: Match | None = None) -> None:
+    def save(self, match: Match | None = None) -> Path:
+        """Save the match (to `path`, which is returned)."""
         with self.lock:
             save(match or self.match, self.path)
+        return self.path
 
     def hint(self, state: GameState) -> Text:
         action, text = self.suggest(state)

@@ -146,6 +146,8 @@ def read_record(path) -> dict:
 
 def parse(data: bytes, name: str = "match file") -> dict:
     """Decode and check the bytes of a match file."""
+    if not data:
+        raise MatchFileError(f"{name}: not a match file (empty)")
     try:
         record = msgpack.unpackb(data, raw=False, strict_map_key=True)
     except msgpack.ExtraData:

@@ -350,7 +350,7 @@ def test_version_99_message_is_clear(tmp_path, finished):
 
 
 @pytest.mark.parametrize("data,reason", [
-    (b"", "truncated"),
+    (b"", "empty"),
     (b"\xc1", "not msgpack"),
     (b"\xc1" * 100, "not msgpack"),
     (b"PK\x03\x04 this is a zip, not a match", "not a match file"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Annotated, Optional
 
@@ -33,6 +34,15 @@ def select(all_components: list[dict], name: str | None, kind: str | None) -> li
         needle = name.strip().lower()
         chosen = [c for c in chosen if needle in c["name"].lower() or needle in c["id"]]
     return chosen
+
+
+def nearest_name(name: str | None, all_components: list[dict]) -> str:
+    """``" (did you mean Seer?)"`` for a near miss of a component's name, else ""."""
+    if not name:
+        return ""
+    names = {c["name"].lower(): c["name"] for c in all_components}
+    close = difflib.get_close_matches(name.strip().lower(), list(names), n=1, cutoff=0.6)
+    return f" (did you mean {names[close[0]]}?)" if close else ""
 
 
 def single(chosen: list[dict], name: str | None) -> dict | None:
@@ -71,7 +81,7 @@ def cards(
         what = f"named like {name!r}" if name is not None else "at all"
         if wanted_kind is not None:
             what += f" of kind {wanted_kind}"
-        raise CliUsageError(f"no component {what}")
+        raise CliUsageError(f"no component {what}{nearest_name(name, components())}")
 
     if as_json:
         rows = [{k: c[k] for k in JSON_KEYS} for c in chosen]

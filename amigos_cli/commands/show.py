@@ -13,6 +13,7 @@ from rich.table import Table
 
 from matches.record import load
 
+from ..session import HUMAN
 from ..views.board import wins
 
 
@@ -24,7 +25,9 @@ def summary(match) -> dict:
         games.append({"game": g["index"], "winners": result["winners"] if result else None,
                       "vp": result["vp"] if result else None, "rounds": result["rounds"] if result else None,
                       "decisions": len(g["decisions"]),
-                      "think_seconds": round(sum(d[2] for d in g["decisions"]) / 1000, 1)})
+                      "think_seconds": round(sum(d[2] for d in g["decisions"]) / 1000, 1),
+                      "think_seconds_by_player": [round(sum(d[2] for d in g["decisions"] if d[0] == p) / 1000, 1)
+                                                  for p in range(len(record["players"]))]})
     return {"players": record["players"], "variant": record["variant"], "seed": record["seed"],
             "best_of": record["best_of"], "status": record["status"], "score": match.score(),
             "result": record["result"], "games": games, "created_at": record.get("created_at"),
@@ -44,7 +47,9 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="F
     console.print(f"[bold]{escape(str(file))}[/]: {names[0]} vs {names[1]}, "
                   f"{escape(str(data['variant']).replace('_', ' '))}, "
                   f"best of {data['best_of']}, seed {data['seed']}, {data['status']}")
-    table = Table("game", "winner", "points", "rounds", "decisions", "think (s)")
+    people = [p for p, player in enumerate(data["players"]) if player.get("spec") == HUMAN]
+    table = Table("game", "winner", "points", "rounds", "decisions",
+                  *(f"P{p + 1} {'person' if p in people else 'AI'} (s)" for p in range(len(names))))
     for g in data["games"]:
         if g["winners"] is None:
             winner, points = "(in progress)", "-"
@@ -52,8 +57,11 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="F
             winner = " and ".join(names[p] for p in g["winners"]) + (" (shared)" if len(g["winners"]) > 1 else "")
             points = "-".join(str(v) for v in g["vp"])
         table.add_row(str(g["game"]), winner, points, str(g["rounds"] or "-"), str(g["decisions"]),
-                      f"{g['think_seconds']:.1f}")
+                      *(f"{t:.1f}" for t in g["think_seconds_by_player"]))
     console.print(table)
+    if people:
+        console.print("(s): thinking time; a person's is the time their choices took, an AI's its search.",
+                      style="dim")
     result = data["result"]
     if result:
         if result["shared"]:
