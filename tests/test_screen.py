@@ -317,3 +317,28 @@ def test_replay_steps_through_the_decisions(tmp_path):
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def test_every_card_on_the_table_has_its_text(tmp_path):
+    from amigos_cli.tui.cards import TableCards
+    match = _position(5, 40)
+    state = match.state
+    in_play = {state.cards[e].name for e in range(len(state.loc)) if state.loc[e] == amigos.state.IN_PLAY}
+
+    async def run():
+        app = GameApp(match, tmp_path / "table.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TableCards))
+            listed = {state.cards[e].name for _, e in app.screen.cards}
+            assert in_play <= listed
+            await pilot.press("down")
+            await pilot.pause(0.1)
+            shown = text_of(app.screen.query_one("#text"))
+            assert any(name in shown for name in listed)
+            await pilot.press("escape")
+            await until(pilot, lambda: asked(app))
+            await pilot.press("q")
+
+    asyncio.run(run())

@@ -9,7 +9,6 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from amigos import actions as A
-from amigos import cards as C
 from amigos.state import (DECK, FACE_UP, GAME_OVER, HAND, SETUP_REDRAFT, TEMPORARY, TOKEN, GameState)
 
 from ..views.board import centre, essences, player_panel
@@ -92,8 +91,8 @@ def banner(state: GameState, names: list[str]) -> Text:
     return Text("")
 
 
-def card_of(state: GameState, action: tuple) -> C.Card | None:
-    """The card an action is about (the one placed, used, claimed, discarded, picked), if any."""
+def card_of(state: GameState, action: tuple) -> int | None:
+    """The card (entity) an action is about (the one placed, used, claimed, discarded, picked), if any."""
     if len(action) > 2 and isinstance(action[2], int) and 0 <= action[2] < len(state.cards):
-        return state.cards[action[2]]
+        return action[2]
     return None

@@ -21,7 +21,6 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from ai.heuristics import best_variant
-from amigos.carddata import components
 from amigos.state import GameState
 from matches.match import Match
 
@@ -29,16 +28,17 @@ from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
 from ..session import Interrupted, Session, settled_lines, step_line
 from ..views.board import result_text
-from ..views.cards import card_details
+from .cards import TableCards, details
 from .board import banner, card_of, hand_entities, hand_line, known_deck, middle, placeable, tableau
 from .ending import GameEnd
 from .picker import VariantPicker
 
 UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
-RESERVED = set("husq?/")  # keys that are commands, not the start of a filter
+RESERVED = set("hustq?/")  # keys that are commands, not the start of a filter
 HELP = ("Up/Down choose, Enter plays, a number jumps to that choice, letters filter by card name "
-        "(Esc clears).  h hint (Enter then plays it), u undo, s save, q save and quit, Tab to your "
-        "hand and back: the card panel shows the text of what is highlighted.")
+        "(Esc clears).  h hint (Enter then plays it), u undo, s save, q save and quit, t every card "
+        "on the table with its text, Tab to your hand and back: the card panel shows the text of what is "
+        "highlighted; a click on a card's name shows its text too.")
 
 
 class ScreenSeat:
@@ -78,7 +78,8 @@ class GameApp(App[str]):
     BINDINGS = [
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
         Binding("q", "quit_game", "save & quit"), Binding("question_mark", "help", "help"),
-        Binding("slash", "filter", "filter"), Binding("space", "pause", "pause AI"),
+        Binding("slash", "filter", "filter"), Binding("t", "table", "table cards"),
+        Binding("space", "pause", "pause AI"),
         Binding("right", "step", "one AI move"),
         Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
     ]
@@ -101,7 +102,6 @@ class GameApp(App[str]):
         self.logged = 0  # the session's steps written to the log panel
         self.digits = ""
         self.digit_time = 0.0
-        self.cards = {c["id"]: c for c in components()}
         self.stopped = threading.Event()
         self.going = threading.Event()  # cleared while AI moves are paused (watching AI against AI)
         self.going.set()
@@ -291,13 +291,13 @@ class GameApp(App[str]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is None:
             return
-        card = None
+        entity = None
         if event.option_list.id == "choices" and self.asking is not None:
-            card = card_of(self.asking[1], self.groups[int(event.option.id)][0])
+            entity = card_of(self.asking[1], self.groups[int(event.option.id)][0])
         elif event.option_list.id == "hand":
-            card = self.state.cards[int(event.option.id)]
-        if card is not None and card.id in self.cards:
-            self.query_one("#card-text", Static).update(card_details(self.cards[card.id]))
+            entity = int(event.option.id)
+        if entity is not None:
+            self.action_show_card(entity)
 
     def answer(self, reply: object) -> None:
         """Give the match's thread its answer, and leave the choices empty until it asks again."""
@@ -383,6 +383,12 @@ class GameApp(App[str]):
         if index is not None:
             self.query_one("#choices", OptionList).highlighted = self.shown.index(index)
         self.query_one("#card-text", Static).update(Text(text, style="yellow"))
+
+    def action_table(self) -> None:
+        self.push_screen(TableCards(self.state, self.viewer))
+
+    def action_show_card(self, e: int) -> None:
+        self.query_one("#card-text", Static).update(details(self.state, e))
 
     def action_undo(self) -> None:
         if self.asking is None:

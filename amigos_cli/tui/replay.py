@@ -19,6 +19,7 @@ from matches.match import Match
 
 from ..session import Step, history, step_line
 from .board import middle, tableau
+from .cards import CardText
 from ..views.board import hand_view
 
 
@@ -110,6 +111,9 @@ class ReplayApp(App[None]):
         if index != self.at:
             self.at = index
             self.draw()
+
+    def action_show_card(self, e: int) -> None:
+        self.push_screen(CardText(self.position() or self.steps[0].before, e))
 
     def action_step(self, delta: int) -> None:
         self.at = max(0, min(len(self.game_steps()), (self.at or 0) + delta))

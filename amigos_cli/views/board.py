@@ -9,6 +9,7 @@ actions in words.  Only what ``viewer`` may see is shown.
 from __future__ import annotations
 
 from rich.console import Group
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -31,9 +32,13 @@ def essences(v, empty: str = "-") -> Text:
     return out if out else Text(empty, style="dim")
 
 
+def card_name(state, e: int, style: str = "") -> Text:
+    """A card's name that the full screen shows the text of when clicked (a plain name elsewhere)."""
+    return Text(state.cards[e].name, style=Style.parse(style or "none") + Style(meta={"@click": f"app.show_card({e})"}))
+
+
 def component(state, e: int) -> Text:
-    card = state.cards[e]
-    t = Text(card.name, style="dim" if state.turned[e] else "bold")
+    t = card_name(state, e, "dim" if state.turned[e] else "bold")
     if state.turned[e]:
         t.append(" (turned)", style="dim italic")
     on = state.essences_on(e)
@@ -86,12 +91,16 @@ def player_panel(state, p: int, viewer: int, names: list[str]) -> Table:
 def centre(state, names: list[str]) -> Table:
     loc, cards = state.loc, state.cards
     table = Table.grid(padding=(0, 1))
-    mons = [cards[e].name for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.MONUMENT]
+    mons = [e for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.MONUMENT]
     deck = sum(1 for e in range(len(loc)) if loc[e] == MONUMENT_DECK)
-    pops = [f"{cards[e].name} ({_cost(cards[e].cost)})" for e in range(len(loc))
-            if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER]
-    table.add_row(Text("Monuments: " + (", ".join(mons) or "none") + f"  (+{deck} in the deck, 4G each)"))
-    table.add_row(Text("Places of power: " + (", ".join(pops) or "none")))
+    pops = [e for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER]
+    line = Text("Monuments: ")
+    line.append_text(Text(", ").join([card_name(state, e) for e in mons]) if mons else Text("none"))
+    table.add_row(line + Text(f"  (+{deck} in the deck, 4G each)"))
+    line = Text("Places of power: ")
+    line.append_text(Text(", ").join([card_name(state, e) + Text(f" ({_cost(cards[e].cost)})") for e in pops])
+                     if pops else Text("none"))
+    table.add_row(line)
     face_up = [cards[e].name for e in range(state.n_art) if loc[e] == FACE_UP]
     if face_up or state.phase in (SETUP_REDRAFT,):
         table.add_row(Text(f"Face up for the redraft ({len(face_up)} left): " + ", ".join(face_up), style="yellow"))

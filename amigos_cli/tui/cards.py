@@ -1,0 +1,100 @@
+"""Card texts on the full screen: every card one can see on the table, listed with the text of the
+highlighted one (key ``t``), and the text of one card (a click on its name where there is no card
+panel)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from amigos.carddata import components
+from amigos.state import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY, GameState
+
+_DETAILS = {c["id"]: c for c in components()}
+
+
+def details(state: GameState, e: int):
+    """The renderable of card ``e``'s full text, as ``amigos cards NAME`` prints it."""
+    from ..views.cards import card_details
+    return card_details(_DETAILS[state.cards[e].id])
+
+
+def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
+    """(where, entity) for every card ``viewer`` can see: both tableaux, the discard piles, the
+    centre (monuments and places of power), the face-up redraft, their own hand."""
+    out = []
+    for e in range(len(state.loc)):
+        where, owner = state.loc[e], state.owner[e]
+        if where == IN_PLAY:
+            out.append(("yours" if owner == viewer else "the rival's", e))
+        elif where == AVAILABLE:
+            out.append(("in the centre", e))
+        elif where == DISCARD:
+            out.append(("discarded", e))
+        elif where == FACE_UP:
+            out.append(("face up", e))
+        elif where == HAND and owner == viewer:
+            out.append(("in your hand", e))
+    return out
+
+
+class TableCards(ModalScreen[None]):
+    """The cards on the table, the highlighted one's text beside them; Esc (or t) closes."""
+
+    BINDINGS = [Binding("escape", "close", "close"), Binding("t", "close", "close")]
+    DEFAULT_CSS = """
+    TableCards { align: center middle; }
+    TableCards > Horizontal { width: 95%; height: 90%; border: thick $accent; background: $surface; }
+    TableCards OptionList { width: 2fr; }
+    TableCards VerticalScroll { width: 3fr; }
+    """
+
+    def __init__(self, state: GameState, viewer: int):
+        super().__init__()
+        self.state = state
+        self.cards = visible_cards(state, viewer)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield OptionList(*(Option(f"{self.state.cards[e].name}  ({where})", id=str(e)) for where, e in self.cards))
+            yield VerticalScroll(Static(id="text"))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.query_one("#text", Static).update(details(self.state, int(event.option.id or 0)))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class CardText(ModalScreen[None]):
+    """One card's text; any key closes."""
+
+    DEFAULT_CSS = """
+    CardText { align: center middle; }
+    CardText > VerticalScroll { width: 70; max-width: 95%; height: auto; max-height: 90%; }
+    """
+
+    def __init__(self, state: GameState, e: int):
+        super().__init__()
+        self.renderable = details(state, e)
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(Static(self.renderable))
+
+    def on_key(self, event) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def on_click(self, event) -> None:
+        self.dismiss(None)
