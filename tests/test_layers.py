@@ -1,6 +1,6 @@
 """The layer rule of DESIGN.md, checked on every module's imports (parsed with ``ast``).
 
-    amigos_cli/ -> matches, ai, amigos, typer, rich, msgpack   (the only layer that prints)
+    amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, msgpack   (the only layer that prints)
     matches/    -> ai, amigos, msgpack (match files)
     ai/         -> amigos
     amigos/     -> standard library only
@@ -26,7 +26,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "ai": frozenset({"amigos", "ai"}),
     # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").
     "matches": frozenset({"amigos", "ai", "matches", "msgpack"}),
-    "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "msgpack"}),
+    "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "msgpack"}),
 }
 
 #: Layers that must never print (printing belongs to amigos_cli).

@@ -56,12 +56,14 @@ def known_deck(state: GameState, viewer: int) -> list[str]:
 
 def hand_line(state: GameState, e: int, can_place: bool) -> Text:
     card = state.cards[e]
-    t = Text("+ " if can_place else "  ", style="bold green")
-    t.append(card.name, style="bold" if can_place else "")
+    t = Text()
+    t.append("+ " if can_place else "  ", style="bold green")
+    t.append(card.name, style="bold green" if can_place else "")
     t.append("  ")
-    t.append_text(essences(card.cost, empty="free"))
+    if any(card.cost) or not card.cost_any:
+        t.append_text(essences(card.cost, empty="free"))
     if card.cost_any:
-        t.append(f" +{card.cost_any} any", style="dim")
+        t.append(f" +{card.cost_any} any" if any(card.cost) else f"{card.cost_any} any", style="dim")
     return t
 
 
