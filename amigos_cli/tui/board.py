@@ -5,16 +5,34 @@ banner that says the end is near.  Only what ``viewer`` may see is drawn.
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+import io
+
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from amigos import actions as A
-from amigos.state import (DECK, FACE_UP, GAME_OVER, HAND, SETUP_REDRAFT, TEMPORARY, TOKEN, GameState)
+from amigos.state import (DECK, FACE_UP, GAME_OVER, HAND, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN,
+                          GameState)
 
 from ..views.board import centre, essences, player_panel
 
 #: The points that end the game at the end of a round (rules.md §6).
 WINNING_POINTS = 10
+
+
+def flatten(renderable: RenderableType, width: int) -> Text:
+    """``renderable`` laid out once at ``width`` columns, as styled text (styles and click actions
+    kept): the screen then measures and redraws it without laying out its tables again."""
+    console = Console(width=width, file=io.StringIO(), force_terminal=True, color_system="truecolor")
+    lines = console.render_lines(renderable, console.options.update_width(width), pad=False)
+    out = Text(no_wrap=True, end="")
+    for i, line in enumerate(lines):
+        if i:
+            out.append("\n")
+        for segment in line:
+            if not segment.control:
+                out.append(segment.text, segment.style)
+    return out
 
 
 def points_line(state: GameState, p: int) -> Text:
@@ -70,6 +88,10 @@ def hand_line(state: GameState, e: int, can_place: bool) -> Text:
 def middle(state: GameState, names: list[str], viewer: int) -> RenderableType:
     """The centre, and in the redraft the face-up cards with the pick order."""
     parts: list[RenderableType] = [centre(state, names)]
+    if state.phase == SETUP_CHOOSE_FIRST:
+        parts.append(Text("Who starts the next game: the loser of the last one chooses.  The first player "
+                          "holds the first player token (1 point until it passes on), plays first in "
+                          "round 1, and in the redraft takes the first card and the last.", style="yellow"))
     if state.phase == SETUP_REDRAFT:
         left = sum(1 for e in range(state.n_art) if state.loc[e] == FACE_UP)
         parts.append(Text("The redraft: the first player takes 1 card, then 2 at a time in turn starting "

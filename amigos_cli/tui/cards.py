@@ -4,6 +4,9 @@ panel)."""
 
 from __future__ import annotations
 
+import functools
+
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -12,6 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from amigos.carddata import components
+from .board import flatten
 from amigos.state import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY, GameState
 
 _DETAILS = {c["id"]: c for c in components()}
@@ -21,6 +25,27 @@ def details(state: GameState, e: int):
     """The renderable of card ``e``'s full text, as ``amigos cards NAME`` prints it."""
     from ..views.cards import card_details
     return card_details(_DETAILS[state.cards[e].id])
+
+
+#: The lines every card text is padded to in the card panel: its height then never changes, and
+#: showing another card redraws the panel alone, without laying the whole screen out again.
+CARD_LINES = 60
+
+
+@functools.lru_cache(maxsize=256)
+def _flat(card_id: str, width: int) -> Text:
+    from ..views.cards import card_details
+    text = flatten(card_details(_DETAILS[card_id]), width)
+    lines = text.plain.count("\n") + 1
+    if lines < CARD_LINES:
+        text.append("\n" * (CARD_LINES - lines))
+    return text
+
+
+def flat_details(state: GameState, e: int, width: int) -> Text:
+    """`details` laid out once for a panel ``width`` columns wide, as styled text of at least
+    `CARD_LINES` lines."""
+    return _flat(state.cards[e].id, max(20, width))
 
 
 def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:

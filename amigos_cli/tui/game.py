@@ -28,8 +28,8 @@ from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
 from ..session import Interrupted, Session, settled_lines, step_line
 from ..views.board import result_text
-from .cards import TableCards, details
-from .board import banner, card_of, hand_entities, hand_line, known_deck, middle, placeable, tableau
+from .cards import CARD_LINES, TableCards, flat_details
+from .board import flatten, banner, card_of, hand_entities, hand_line, known_deck, middle, placeable, tableau
 from .ending import GameEnd
 from .picker import VariantPicker
 
@@ -106,6 +106,10 @@ class GameApp(App[str]):
         self.going = threading.Event()  # cleared while AI moves are paused (watching AI against AI)
         self.going.set()
         self.one_step = False
+        self.card_shown: int | None = None  # the card whose text the card panel shows
+        self.card_lines = 0  # the lines of the text in the card panel
+        self.card_shown: int | None = None  # the card whose text the card panel shows
+        self.card_lines = 0  # the lines of the text in the card panel
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -181,10 +185,11 @@ class GameApp(App[str]):
         self.state = state
         viewer = self.viewer
         rival = 1 - viewer
+        width = max(20, self.query_one("#board").scrollable_content_region.width)
         self.query_one("#banner", Static).update(self.heading(state))
-        self.query_one("#rival", Static).update(tableau(state, rival, viewer, self.names))
-        self.query_one("#centre", Static).update(middle(state, self.names, viewer))
-        self.query_one("#mine", Static).update(tableau(state, viewer, viewer, self.names))
+        self.query_one("#rival", Static).update(flatten(tableau(state, rival, viewer, self.names), width))
+        self.query_one("#centre", Static).update(flatten(middle(state, self.names, viewer), width))
+        self.query_one("#mine", Static).update(flatten(tableau(state, viewer, viewer, self.names), width))
         hand = self.query_one("#hand", OptionList)
         can = placeable(state, viewer)
         highlighted = hand.highlighted
@@ -232,6 +237,11 @@ class GameApp(App[str]):
             log.write(Text(step_line(step, viewer, self.names),
                            style="cyan" if self.humans[step.actor] else "magenta"))
         self.logged = len(steps)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the board out again at the new width (its parts are laid out text, see `flatten`)."""
+        self.card_shown = None
+        self.call_after_refresh(self.redraw, self.state)
 
     def turn_begins(self, player: int, state: GameState) -> None:
         if self.humans[player]:
@@ -382,13 +392,21 @@ class GameApp(App[str]):
         index = next((i for i, g in enumerate(self.groups) if action in g), None)
         if index is not None:
             self.query_one("#choices", OptionList).highlighted = self.shown.index(index)
+        self.card_shown, self.card_lines = None, 0
         self.query_one("#card-text", Static).update(Text(text, style="yellow"))
 
     def action_table(self) -> None:
         self.push_screen(TableCards(self.state, self.viewer))
 
     def action_show_card(self, e: int) -> None:
-        self.query_one("#card-text", Static).update(details(self.state, e))
+        if e == self.card_shown:
+            return
+        self.card_shown = e
+        width = self.query_one("#card").scrollable_content_region.width
+        text = flat_details(self.state, e, width)
+        same_height = self.card_lines == CARD_LINES == text.plain.count("\n") + 1
+        self.query_one("#card-text", Static).update(text, layout=not same_height)
+        self.card_lines = text.plain.count("\n") + 1
 
     def action_undo(self) -> None:
         if self.asking is None:
@@ -401,6 +419,7 @@ class GameApp(App[str]):
         self.notify(f"Saved to {self.path}")
 
     def action_help(self) -> None:
+        self.card_shown, self.card_lines = None, 0
         self.query_one("#card-text", Static).update(Text(HELP))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -6,8 +6,10 @@ the way can be typed (``4E 2D``, or ``2E / 1G`` for what a power takes and gives
 from __future__ import annotations
 
 import re
+import time
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -70,6 +72,8 @@ class VariantPicker(ModalScreen[tuple | None]):
         self.title_text = title
         self.variants = ordered_variants(variants)
         self.preferred = preferred
+        self.digits = ""
+        self.digit_time = 0.0
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -79,7 +83,7 @@ class VariantPicker(ModalScreen[tuple | None]):
                 mark = "  (suggested)" if v == self.preferred else ""
                 options.append(Option(f"{i:>3}. {variant_text(self.state, v)}{mark}", id=str(i - 1)))
             yield OptionList(*options, id="ways")
-            yield Input(placeholder="or type the essences, e.g. 2E 1D (pay / gain: 2E / 1G); Esc: back",
+            yield Input(placeholder="a number, or Tab and the essences: 2E 1D (pay / gain: 2E / 1G); Esc: back",
                         id="typed")
 
     def on_mount(self) -> None:
@@ -87,6 +91,18 @@ class VariantPicker(ModalScreen[tuple | None]):
         if self.preferred in self.variants:
             ways.highlighted = self.variants.index(self.preferred)
         ways.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A number jumps to that way (then Enter takes it), as in the list of choices."""
+        if isinstance(self.focused, Input) or not (event.character and event.character.isdigit()):
+            return
+        now = time.monotonic()
+        self.digits = (self.digits if now - self.digit_time < 1.0 else "") + event.character
+        self.digit_time = now
+        number = int(self.digits)
+        if 1 <= number <= len(self.variants):
+            self.query_one("#ways", OptionList).highlighted = number - 1
+        event.stop()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
