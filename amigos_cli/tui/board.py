@@ -91,7 +91,7 @@ def middle(state: GameState, names: list[str], viewer: int) -> RenderableType:
     if state.phase == SETUP_CHOOSE_FIRST:
         parts.append(Text("Who starts the next game: the loser of the last one chooses.  The first player "
                           "holds the first player token (1 point until it passes on), plays first in "
-                          "round 1, and in the redraft takes the first card and the last.", style="yellow"))
+                          "round 1, and before game 2 takes the redraft's first card and its last.", style="yellow"))
     if state.phase == SETUP_REDRAFT:
         left = sum(1 for e in range(state.n_art) if state.loc[e] == FACE_UP)
         parts.append(Text("The redraft: the first player takes 1 card, then 2 at a time in turn starting "
