@@ -20,7 +20,7 @@ from .views.choices import group_text, ordered_variants, variant_text
 CARD_MATCHES = 4
 
 HELP = ("Type the number of your choice.  h: hint from the AI   u: undo to your previous decision   "
-        "s: save   q: save and quit   c NAME: a card's text   ?: this help")
+        "s: save   q: save and quit   c NAME: a card's text   ? or help: this help")
 
 
 class QuitRequested(Exception):
@@ -84,7 +84,7 @@ class Human:
         if not answer:
             self.console.print("Type a number (or ? for help).", style="yellow")
             return None
-        if answer == "?":
+        if answer in ("?", "help"):
             self.console.print(HELP)
             return None
         if answer == "q":

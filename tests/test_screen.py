@@ -342,3 +342,39 @@ def test_every_card_on_the_table_has_its_text(tmp_path):
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def _redraft_position() -> Match:
+    """A match of a person (random moves) against random, at the person's first redraft pick."""
+    match = Match.new(7, ["human", "random"], fmt="match", names=["You", "AI (random)"])
+    rng = random.Random(7)
+    from ai.agents import make_agent
+    agent = make_agent("random", seed=3)
+    while not (match.to_act() == 0 and match.state.phase == SETUP_REDRAFT):
+        p = match.to_act()
+        match.decide(rng.choice(match.state.legal_actions()) if p == 0 else agent.select(match.state))
+    return match
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_redraft_snapshot(snap_compare, tmp_path, size):
+    app = GameApp(_redraft_position(), tmp_path / "redraft.amigos")
+
+    async def ready(pilot):
+        await until(pilot, lambda: asked(app))
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=size, run_before=ready)
+
+
+def test_picker_snapshot(snap_compare, tmp_path):
+    match, index = _to_many_ways()
+    app = GameApp(match, tmp_path / "picker.amigos")
+
+    async def ready(pilot):
+        await until(pilot, lambda: asked(app))
+        await pilot.press(*str(index + 1), "enter")
+        await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=ready)

@@ -72,7 +72,7 @@ class GameApp(App[str]):
     #choices { height: 1fr; min-height: 4; border-top: solid $accent; }
     #filter { display: none; height: 1; border: none; padding: 0 1; }
     #filter.shown { display: block; }
-    #card { height: 1fr; border-left: solid $secondary; }
+    #card { height: 1fr; border-left: solid $secondary; overflow-y: scroll; }
     #log { height: 1fr; border-left: solid $secondary; border-top: solid $secondary; }
     """
     BINDINGS = [
@@ -402,7 +402,7 @@ class GameApp(App[str]):
         if e == self.card_shown:
             return
         self.card_shown = e
-        width = self.query_one("#card").scrollable_content_region.width
+        width = self.query_one("#card-text").size.width or self.query_one("#card").scrollable_content_region.width
         text = flat_details(self.state, e, width)
         same_height = self.card_lines == CARD_LINES == text.plain.count("\n") + 1
         self.query_one("#card-text", Static).update(text, layout=not same_height)

@@ -134,6 +134,10 @@ def hand_view(state, viewer: int, whose: str = "Your") -> Text:
     if state.phase == SETUP_DRAFT:  # the drafted cards wait in the deck until the draft ends
         drafted = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer]
         t.append(f"\n{whose} drafted cards: " + (", ".join(drafted) or "none yet"), style="yellow")
+    if state.round == 0 and state.phase != SETUP_DRAFT:  # dealt eight, all seen: the rest wait in the deck
+        deck = sorted(cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer)
+        if deck:
+            t.append(f"\n{whose} deck (seen at the deal, order unknown): " + ", ".join(deck), style="dim")
     options = [cards[e].name for e in range(len(loc)) if loc[e] == BEING_CHOSEN and owner[e] == viewer]
     if options:
         t.append(f"\n{whose} mage options: " + ", ".join(options), style="yellow")
