@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import inspect
 import os
+import shutil
 import sys
 import threading
 import time
@@ -28,7 +29,7 @@ from matches.record import save
 
 from .human import Human, QuitRequested, UndoRequested
 from .views.board import board, result_text, wins
-from .views.outcome import outcome
+from .views.outcome import collects, outcome
 
 HUMAN = "human"
 HINT_AGENT = "mcts:iters=600"  # quick enough to answer at once, and far better than greedy
@@ -72,6 +73,9 @@ def settled_lines(step: Step, viewer: int | None, names: list[str]) -> list[str]
     the first player token passed on), one line per player concerned."""
     if step.settled is None:
         return []
+    round_began = collects(step.settled, step.before, names)
+    if round_began:
+        return [round_began]
     out = []
     for p in range(step.before.np):
         did = outcome(step.settled, step.before, p, viewer)
@@ -369,7 +373,15 @@ def hint_text(state, action, info: dict) -> str:
 
 
 def resume_hint(path: Path) -> str:
-    return f"amigos resume {path}"
+    """The command that resumes ``path``: ``amigos resume FILE``, with the program as it was started
+    when ``amigos`` alone would not find it (a venv not on the PATH)."""
+    program = "amigos"
+    started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if started is not None and started.name == "amigos" and started.exists():
+        found = shutil.which("amigos")
+        if found is None or Path(found).resolve() != started.resolve():
+            program = str(started)
+    return f"{program} resume {path}"
 
 
 def stderr_console() -> Console:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import os
 import shutil
 import signal
@@ -436,7 +437,7 @@ def test_human_quits_with_q_and_the_file_resumes(folder):
     result = amigos_cmd("play", "--p1", "human", "--p2", "random", "--seed", "7", "--save", "q.amigos",
                         cwd=folder, stdin=stdin)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "Saved to q.amigos. Resume with: amigos resume q.amigos" in result.stdout
+    assert re.search(r"Saved to q\.amigos\. Resume with: (\S*/)?amigos resume q\.amigos", result.stdout)
     m = load(folder / "q.amigos")
     assert not m.is_over()
     mine = [d for d in m.record["games"][0]["decisions"] if d[0] == 0]
@@ -454,7 +455,7 @@ def test_end_of_input_saves_and_exits_cleanly(folder):
     result = amigos_cmd("play", "--p1", "human", "--p2", "random", "--seed", "7", "--save", "e.amigos",
                         cwd=folder, stdin="1\n")
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "Resume with: amigos resume e.amigos" in result.stdout
+    assert re.search(r"Resume with: (\S*/)?amigos resume e\.amigos", result.stdout)
     assert not load(folder / "e.amigos").is_over()
 
 
@@ -575,7 +576,7 @@ def test_ctrl_c_at_the_prompt_saves_prints_the_resume_command_and_exits_130(fold
             proc.kill()
             proc.wait()
     assert proc.returncode == 130, err
-    assert "Saved to i.amigos. Resume with: amigos resume i.amigos" in out
+    assert re.search(r"Saved to i\.amigos\. Resume with: (\S*/)?amigos resume i\.amigos", out)
     assert "Traceback" not in err
     assert not load(path).is_over()
 

@@ -117,9 +117,10 @@ def test_board_fits_a_100x30_terminal_in_rounds_1_to_3(seed):
 class _Stub:
     """Just what `result_text` reads of a state."""
 
-    def __init__(self, vp, winners, round_=9):
+    def __init__(self, vp, winners, round_=9, pool=(0,) * 10):
         self.np, self.round = 2, round_
         self._vp, self._winners = vp, winners
+        self.pool = list(pool)
 
     def victory_points(self):
         return list(self._vp)
@@ -130,8 +131,15 @@ class _Stub:
 
 def test_result_text_for_a_win_and_a_shared_victory():
     assert G.render(result_text(_Stub([10, 7], [0]), ["Ann", "Bob"])) == "Ann wins  (Ann 10 VP, Bob 7 VP, round 9)\n"
-    assert G.render(result_text(_Stub([11, 11], [0, 1]), ["Ann", "Bob"])) == \
-        "Shared victory: Ann and Bob  (Ann 11 VP, Bob 11 VP, round 9)\n"
+    shared = G.render(result_text(_Stub([11, 11], [0, 1], pool=(1, 0, 0, 0, 1) * 2), ["Ann", "Bob"]))
+    assert shared.startswith("Shared victory: Ann and Bob  (Ann 11 VP, Bob 11 VP, round 9)")
+    assert "pools decide (Gold counts 2): Ann 3, Bob 3" in " ".join(shared.split())
+
+
+def test_result_text_names_the_tie_break():
+    """Equal points: the pools decide, and the result says so (a player read 11-11 as a bug)."""
+    text = G.render(result_text(_Stub([11, 11], [1], pool=(2, 0, 0, 0, 0, 1, 0, 0, 0, 1)), ["You", "AI"]))
+    assert "pools decide (Gold counts 2): You 2, AI 3" in " ".join(text.split())
 
 
 def test_result_text_speaks_to_you():
@@ -678,7 +686,7 @@ def test_the_full_screen_in_a_terminal_saves_quits_and_resumes(tmp_path):
     code, text = _screen_session(["play", "--p2", "random", "--seed", str(PTY_SEED), "--save", str(path)],
                                  [b"\r", b"\r", b"\r", b"q"])
     assert code == 0, text[-2000:]
-    assert f"Resume with: amigos resume {path}" in " ".join(text.split())
+    assert re.search(rf"Resume with: (\S*/)?amigos resume {re.escape(str(path))}", " ".join(text.split()))
     assert _show(path)["status"] == "unfinished"
     first = [d for g in load(path).record["games"] for d in g["decisions"]]
     assert sum(1 for d in first if d[0] == 0) >= 2

@@ -94,7 +94,7 @@ def run_session(match: Match, path: Path, console: Console, screen: bool = False
             console.print(f"The match is over; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
             console.print(final_line(final))
             return
-        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}")
+        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}", soft_wrap=True)
         raise typer.Exit(130 if outcome == "interrupted" else 0)
     session = Session(match, path, console)
     try:
@@ -103,7 +103,7 @@ def run_session(match: Match, path: Path, console: Console, screen: bool = False
         interrupted = isinstance(stop, Interrupted)
         if interrupted:
             console.print()  # off the line where the terminal echoed ^C
-        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}")
+        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}", soft_wrap=True)
         raise typer.Exit(130 if interrupted else 0)
 
 

@@ -11,10 +11,11 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from amigos import actions as A
-from amigos.state import (DECK, FACE_UP, GAME_OVER, HAND, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN,
+from amigos import cards as C
+from amigos.state import (DECK, DISCARD, FACE_UP, GAME_OVER, HAND, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN,
                           GameState)
 
-from ..views.board import centre, essences, player_panel
+from ..views.board import centre, component, essences
 
 #: The points that end the game at the end of a round (rules.md §6).
 WINNING_POINTS = 10
@@ -50,8 +51,31 @@ def points_line(state: GameState, p: int) -> Text:
 
 
 def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> RenderableType:
-    """A player's line, components and points breakdown (`views.board.player_panel` plus the points)."""
-    return Group(player_panel(state, p, viewer, names), points_line(state, p))
+    """A player in three short lines: name, points, token, pool, hand, deck and discard sizes; the
+    components in play (mage and magic item first; turned ones dimmed, essences on them in brackets);
+    where the points come from.  The discarded cards themselves are in the table list (``t``)."""
+    head = Text()
+    head.append(names[p], style="bold underline" if p == viewer else "bold")
+    head.append(f" {state.vp(p)} VP", style="bold magenta")
+    if state.fp == p and state.phase != SETUP_CHOOSE_FIRST:
+        head.append(" first player", style="cyan")
+    if state.passed[p]:
+        head.append(" passed", style="dim")
+    head.append("  ")
+    head.append_text(essences(state.pool_of(p)))
+    counts = [sum(1 for e in range(state.n_art) if state.loc[e] == where and state.owner[e] == p)
+              for where in (HAND, DECK, DISCARD)]
+    head.append(f"  hand {counts[0]} deck {counts[1]}" + (f" discards {counts[2]}" if counts[2] else ""),
+                style="dim")
+    mine = [e for e in range(len(state.loc)) if state.loc[e] == IN_PLAY and state.owner[e] == p]
+    first = [e for e in mine if state.cards[e].kind in (C.MAGE, C.MAGIC_ITEM)]
+    rest = [e for e in mine if e not in first]
+    line = Text("  ")
+    for i, e in enumerate(first + rest):
+        if i:
+            line.append(" | " if i > len(first) - 1 and rest and e in rest else "  ", style="dim")
+        line.append_text(component(state, e))
+    return Group(head, line, points_line(state, p))
 
 
 def placeable(state: GameState, viewer: int) -> set[int]:
@@ -108,10 +132,9 @@ def banner(state: GameState, names: list[str]) -> Text:
     vp = state.victory_points()
     leaders = [p for p in range(state.np) if vp[p] >= WINNING_POINTS]
     if leaders and state.round >= 1:
-        who = " and ".join(f"{names[p]} ({vp[p]})" for p in leaders)
-        return Text(f"{who} {'has' if len(leaders) == 1 else 'have'} {WINNING_POINTS} or more points: "
-                    "the game ends when everyone has passed if anyone still has "
-                    f"{WINNING_POINTS}", style="bold black on yellow")
+        who = " and ".join(f"{names[p]} {vp[p]}" for p in leaders)
+        return Text(f"{who}: last round if {WINNING_POINTS}+ holds when all have passed",
+                    style="bold black on yellow")
     return Text("")
 
 

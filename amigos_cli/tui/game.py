@@ -26,7 +26,8 @@ from matches.match import Match
 
 from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
-from ..session import Interrupted, Session, settled_lines, step_line
+from ..session import Interrupted, Session, Step, settled_lines, step_line
+from ..views.outcome import collects
 from ..views.board import result_text
 from .cards import CARD_LINES, TableCards, flat_details
 from .board import flatten, banner, card_of, hand_entities, hand_line, known_deck, middle, placeable, tableau
@@ -39,6 +40,13 @@ HELP = ("Up/Down choose, Enter plays, a number jumps to that choice, letters fil
         "(Esc clears).  h hint (Enter then plays it), u undo, s save, q save and quit, t every card "
         "on the table with its text, Tab to your hand and back: the card panel shows the text of what is "
         "highlighted; a click on a card's name shows its text too.")
+
+
+def short_names(names: list[str]) -> list[str]:
+    """The players' names without their agent specs ("AI (mcts:time=1.0)" -> "AI"), where that keeps
+    them apart: the board's lines have no room for a spec (the log's first line names it)."""
+    short = [n.split(" (")[0] for n in names]
+    return short if len(set(short)) == len(short) else list(names)
 
 
 class ScreenSeat:
@@ -63,17 +71,19 @@ class GameApp(App[str]):
 
     ENABLE_COMMAND_PALETTE = False
     CSS = """
-    #left { width: 2fr; }
-    #right { width: 1fr; min-width: 32; }
+    #left { width: 3fr; }
+    #right { width: 2fr; min-width: 32; }
     #banner { height: auto; }
     #board { height: auto; max-height: 60%; }
     #board > Static { height: auto; }
     #hand { height: auto; max-height: 7; border-top: solid $secondary; }
     #choices { height: 1fr; min-height: 4; border-top: solid $accent; }
+    #hint { height: auto; color: $warning; display: none; }
+    #hint.shown { display: block; }
     #filter { display: none; height: 1; border: none; padding: 0 1; }
     #filter.shown { display: block; }
-    #card { height: 1fr; border-left: solid $secondary; overflow-y: scroll; }
-    #log { height: 1fr; border-left: solid $secondary; border-top: solid $secondary; }
+    #card { height: 2fr; border-left: solid $secondary; overflow-y: scroll; }
+    #log { height: 3fr; border-left: solid $secondary; border-top: solid $secondary; }
     """
     BINDINGS = [
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
@@ -90,7 +100,7 @@ class GameApp(App[str]):
         self.delay = delay
         self.session = Session(match, path, None, seat_for=lambda seat: ScreenSeat(self, seat))
         self.session.listeners.append(self.hear)
-        self.names = self.session.names
+        self.names = short_names(self.session.names)
         self.humans = self.session.humans
         self.answers: queue.Queue = queue.Queue()
         self.asking: tuple[int, GameState] | None = None
@@ -100,6 +110,8 @@ class GameApp(App[str]):
         self.viewer = self.humans.index(True) if any(self.humans) else 0
         self.state: GameState = match.state
         self.logged = 0  # the session's steps written to the log panel
+        self.last_logged: Step | None = None  # the last of them (an undo rebuilds the steps anew)
+        self.header: tuple[int, int] | None = None  # the (game, round) of the log's last round line
         self.digits = ""
         self.digit_time = 0.0
         self.stopped = threading.Event()
@@ -108,8 +120,7 @@ class GameApp(App[str]):
         self.one_step = False
         self.card_shown: int | None = None  # the card whose text the card panel shows
         self.card_lines = 0  # the lines of the text in the card panel
-        self.card_shown: int | None = None  # the card whose text the card panel shows
-        self.card_lines = 0  # the lines of the text in the card panel
+        self.ended_game = 0  # the game whose end screen is up (the match has moved on to the next)
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -122,6 +133,7 @@ class GameApp(App[str]):
                     yield Static(id="centre")
                     yield Static(id="mine")
                 yield OptionList(id="hand")
+                yield Static(id="hint")
                 yield OptionList(id="choices")
                 yield Input(id="filter", placeholder="filter by card name (Esc clears)", select_on_focus=False)
             with Vertical(id="right"):
@@ -205,7 +217,8 @@ class GameApp(App[str]):
 
     def heading(self, state: GameState) -> Text:
         m = self.session.match
-        t = Text(f" Game {m.game_number}" + (f" of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
+        game = self.ended_game or m.game_number
+        t = Text(f" Game {game}" + (f" of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
                  + (f" (score {m.score()[0]}-{m.score()[1]})" if m.game_number > 1 else "")
                  + f"  round {state.round}  ", style="bold reverse")
         if self.asking is None and not state.is_terminal():
@@ -218,25 +231,35 @@ class GameApp(App[str]):
         return t
 
     def write_log(self) -> None:
-        """Bring the log panel up to the session's steps (all over again after an undo)."""
+        """Bring the log panel up to the session's steps (all over again after an undo, which rebuilt
+        them), with a line for each new round: the score, then the round's collects."""
         log = self.query_one("#log", RichLog)
-        steps = self.session.steps
-        if len(steps) < self.logged:
+        steps = list(self.session.steps)
+        if self.logged and (len(steps) < self.logged or steps[self.logged - 1] is not self.last_logged):
             log.clear()
-            self.logged = 0
+            self.logged, self.header = 0, None
         viewer = self.viewer if any(self.humans) else None
-        for i in range(self.logged, len(steps)):
-            step = steps[i]
-            previous = steps[i - 1] if i else None
-            if previous is None or (previous.game, previous.before.round) != (step.game, step.before.round):
-                vp = step.before.victory_points()
-                log.write(Text(f"Game {step.game}, round {step.before.round}: "
-                               + ", ".join(f"{self.names[p]} {vp[p]} VP" for p in range(len(vp))), style="bold"))
+        for step in steps[self.logged:]:
+            self.round_header(log, step.game, step.before)
             for line in settled_lines(step, viewer, self.names):
                 log.write(Text(line, style="dim"))
             log.write(Text(step_line(step, viewer, self.names),
                            style="cyan" if self.humans[step.actor] else "magenta"))
+            began = collects(step.before, step.after, self.names)
+            if began:
+                self.round_header(log, step.game, step.after)
+                log.write(Text(began, style="dim"))
         self.logged = len(steps)
+        self.last_logged = steps[-1] if steps else None
+
+    def round_header(self, log: RichLog, game: int, state: GameState) -> None:
+        """"Game 1, round 3: You 4 VP, AI 5 VP", once for each round."""
+        if (game, state.round) == self.header:
+            return
+        self.header = (game, state.round)
+        vp = state.victory_points()
+        log.write(Text(f"Game {game}, round {state.round}: "
+                       + ", ".join(f"{self.names[p]} {vp[p]} VP" for p in range(len(vp))), style="bold"))
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the board out again at the new width (its parts are laid out text, see `flatten`)."""
@@ -261,9 +284,12 @@ class GameApp(App[str]):
         self.groups = state.legal_groups()
         self.suggested = None
         self.redraw(state)
+        self.write_log()  # after an undo the session's log is shorter: it is rewritten
         self.fill_choices("")
         choices = self.query_one("#choices", OptionList)
         choices.focus()
+        if len(self.groups) == 1 and len(self.groups[0]) > 1:  # one action, several ways: ask the way
+            choices.action_select()
 
     def fill_choices(self, needle: str) -> None:
         choices = self.query_one("#choices", OptionList)
@@ -314,6 +340,7 @@ class GameApp(App[str]):
         if self.asking is None:
             return
         self.asking = None
+        self.query_one("#hint", Static).remove_class("shown")
         self.groups = []
         self.hide_filter()
         self.fill_choices("")
@@ -342,11 +369,24 @@ class GameApp(App[str]):
         if self.asking is None:
             return
         box = self.query_one("#filter", Input)
-        box.add_class("shown")
-        box.value = first
-        box.cursor_position = len(first)
+        if box.has_class("shown"):  # keys typed faster than the focus moved: they are the filter's
+            box.insert_text_at_cursor(first)
+        else:
+            box.add_class("shown")
+            box.value = first
+            box.cursor_position = len(first)
         box.focus()
-        self.fill_choices(first)
+        self.fill_choices(box.value)
+
+    def elsewhere(self, key: str) -> bool:
+        """True when a command key is not a command now: a dialog is open (it has the keys), or the
+        filter is open and the key is a letter of it (typed before the focus reached the filter)."""
+        if len(self.screen_stack) > 1:
+            return True
+        if self.query_one("#filter", Input).has_class("shown"):
+            self.action_filter(key)
+            return True
+        return False
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":
@@ -371,6 +411,8 @@ class GameApp(App[str]):
             self.fill_choices("")
 
     def action_hint(self) -> None:
+        if self.elsewhere("h"):
+            return
         if self.asking is None:
             self.notify("Not your turn.")
             return
@@ -392,10 +434,13 @@ class GameApp(App[str]):
         index = next((i for i, g in enumerate(self.groups) if action in g), None)
         if index is not None:
             self.query_one("#choices", OptionList).highlighted = self.shown.index(index)
-        self.card_shown, self.card_lines = None, 0
-        self.query_one("#card-text", Static).update(Text(text, style="yellow"))
+        hint = self.query_one("#hint", Static)
+        hint.update(Text(text))
+        hint.add_class("shown")
 
     def action_table(self) -> None:
+        if self.elsewhere("t"):
+            return
         self.push_screen(TableCards(self.state, self.viewer))
 
     def action_show_card(self, e: int) -> None:
@@ -409,16 +454,22 @@ class GameApp(App[str]):
         self.card_lines = text.plain.count("\n") + 1
 
     def action_undo(self) -> None:
+        if self.elsewhere("u"):
+            return
         if self.asking is None:
             self.notify("Undo waits for your turn.")
             return
         self.answer(UNDO)
 
     def action_save(self) -> None:
+        if self.elsewhere("s"):
+            return
         self.session.save()
         self.notify(f"Saved to {self.path}")
 
     def action_help(self) -> None:
+        if self.elsewhere("?"):
+            return
         self.card_shown, self.card_lines = None, 0
         self.query_one("#card-text", Static).update(Text(HELP))
 
@@ -442,6 +493,8 @@ class GameApp(App[str]):
             self.going.set()
 
     def action_quit_game(self) -> None:
+        if self.elsewhere("q"):
+            return
         self.stop("quit")
 
     def action_interrupt(self) -> None:
@@ -462,12 +515,17 @@ class GameApp(App[str]):
         m = self.session.match
         final = m.state if m.is_over() or m.previous_state is None else m.previous_state
         self.write_log()
+        self.ended_game = m.game_number if m.is_over() else m.game_number - 1
         self.redraw(final)
         summary = result_text(final, self.names)
         if m.record["best_of"] > 1:
             summary.append(f"; match score {m.score()[0]}-{m.score()[1]}")
-        self.push_screen(GameEnd(final, self.names, self.viewer, summary, last),
-                         lambda _: self.answers.put(ONWARD))
+
+        def onward(_: object) -> None:
+            self.ended_game = 0
+            self.answers.put(ONWARD)
+
+        self.push_screen(GameEnd(final, self.names, self.viewer, summary, last), onward)
 
     def fail(self, exc: Exception) -> None:
         self.failure = exc

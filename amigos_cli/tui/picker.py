@@ -78,12 +78,13 @@ class VariantPicker(ModalScreen[tuple | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(f"{self.title_text}: how? ({len(self.variants)} ways)", style="bold"))
+            yield Label(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
             options = []
             for i, v in enumerate(self.variants, 1):
                 mark = "  (suggested)" if v == self.preferred else ""
                 options.append(Option(f"{i:>3}. {variant_text(self.state, v)}{mark}", id=str(i - 1)))
             yield OptionList(*options, id="ways")
-            yield Input(placeholder="a number, or Tab and the essences: 2E 1D (pay / gain: 2E / 1G); Esc: back",
+            yield Input(placeholder="or Tab and type it: 2E 1D (pay / gain: 2E / 1G)",
                         id="typed")
 
     def on_mount(self) -> None:

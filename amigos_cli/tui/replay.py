@@ -20,7 +20,7 @@ from matches.match import Match
 from ..session import Step, history, step_line
 from .board import middle, tableau
 from .cards import CardText
-from ..views.board import hand_view
+from ..views.board import hand_view, result_text
 
 
 class ReplayApp(App[None]):
@@ -33,8 +33,8 @@ class ReplayApp(App[None]):
     #banner { height: auto; }
     """
     BINDINGS = [
-        Binding("left", "step(-1)", "back"), Binding("right", "step(1)", "forward"),
-        Binding("home", "jump(0)", "start"), Binding("end", "jump(-1)", "end"),
+        Binding("left", "step(-1)", "back", priority=True), Binding("right", "step(1)", "forward", priority=True),
+        Binding("home", "jump(0)", "start", priority=True), Binding("end", "jump(-1)", "end", priority=True),
         Binding("g", "next_game", "next game"), Binding("q", "quit", "quit"),
     ]
 
@@ -96,6 +96,9 @@ class ReplayApp(App[None]):
                     style="bold reverse")
         if self.at:
             head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.names))
+        if state is not None and state.is_terminal():
+            head.append("  ")
+            head.append_text(result_text(state, self.names))
         self.query_one("#banner", Static).update(head)
         if state is None:
             self.query_one("#centre", Static).update(Text("No decision in this game yet."))
@@ -124,6 +127,9 @@ class ReplayApp(App[None]):
         self.draw()
 
     def action_next_game(self) -> None:
+        if self.count == 1:
+            self.notify("This file holds one game.")
+            return
         self.game = self.game % self.count + 1
         self.at = 0
         self.show_game()

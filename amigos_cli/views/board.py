@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from amigos import cards as C
+from amigos.flow import pool_score
 from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
                           MONUMENT_DECK, PHASE_NAMES, SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT)
 
@@ -175,5 +176,10 @@ def result_text(state, names: list[str]) -> Text:
     else:
         t.append(wins(names[won[0]]), style="bold green")
     t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.np)) + f", round {state.round})")
+    top = max(vp)
+    tied = [p for p in range(state.np) if vp[p] == top]
+    if len(tied) > 1:  # rules.md §11.6: the pool decides, each Gold counting as two essences
+        t.append("; tied on points, so the pools decide (Gold counts 2): "
+                 + ", ".join(f"{names[p]} {pool_score(state, p)}" for p in tied))
     return t
 

@@ -4,15 +4,23 @@ way of a group, the ways in a useful order, and the points a choice wins or cost
 
 from __future__ import annotations
 
+import re
+
 import amigos
 from amigos import actions as A
 from amigos.state import GameState
 from amigos.text import essences_text
 
+#: The clauses of an action's words: "paying 1 calm, gaining 1 life, 1 death" splits before "gaining".
+CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
+
 
 def points_change(state: GameState, action: tuple) -> int:
     """How many victory points the deciding player wins (or loses, negative) by ``action`` at once:
-    taking the essences off Sunken Reef costs what they scored."""
+    taking the essences off Sunken Reef costs what they scored.  Zero for claiming the monument deck's
+    top card, whose points are hidden until it is claimed."""
+    if action[0] == A.CLAIM_TOP:
+        return 0
     p = action[1]
     after = state.clone()
     after.apply(action)
@@ -59,23 +67,24 @@ def variant_text(state: GameState, a: tuple) -> str:
         return "gain " + essences_text(a[3])
     if kind == A.POWER:
         words = amigos.action_text(state, a).split(": ", 1)
-        parts = [w for w in words[1].split(", ") if w.startswith(("paying", "gaining", "putting"))] \
+        parts = [w for w in CLAUSE.split(words[1]) if w.startswith(("paying", "gaining", "putting"))] \
             if len(words) > 1 else []
-        return ", ".join(parts).replace("paying", "pay").replace("gaining", "gain").replace("putting", "put") \
-            or "as it is"
+        return "; ".join(parts).replace("paying", "pay").replace("gaining", "gain").replace("putting", "put") \
+            or "pay nothing, gain nothing"
     if kind == A.LL_CHOICE:
         return "lose " + essences_text(a[2])
     return amigos.action_text(state, a)
 
 
 def ordered_variants(variants: list[tuple]) -> list[tuple]:
-    """The ways of one action, essences before Gold where both work, and ways that pay an essence to
-    gain the same one back last; otherwise in the engine's order."""
-    def key(a: tuple) -> tuple[int, int]:
+    """The ways of one action, essences before Gold where both work, and last the ways that pay an
+    essence to gain the same one back or pay and gain nothing; otherwise in the engine's order."""
+    def key(a: tuple) -> tuple[bool, int, int]:
         pay, gain = vectors(a)
         gold = pay[4] if pay else 0
         wasted = sum(min(pay[k], gain[k]) for k in range(5)) if pay and gain else 0
-        return wasted, gold
+        idle = not any(pay or ()) and not any(gain or ())
+        return idle or wasted > 0, wasted, gold
     return sorted(variants, key=key)
 
 

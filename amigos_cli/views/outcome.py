@@ -28,6 +28,15 @@ def signed(before: tuple, after: tuple) -> str:
     return " ".join(losses + gains)
 
 
+def collects(before: GameState, after: GameState, names: list[str]) -> str:
+    """"Round 3 collects: You +2E +1L, AI +1D" when a new round began between the two positions (the
+    essences each pool gained by then: the round's fixed collects); "" otherwise."""
+    if after.round == before.round or before.np != after.np:
+        return ""
+    changes = [f"{names[p]} {signed(before.pool_of(p), after.pool_of(p)) or 'nothing'}" for p in range(after.np)]
+    return f"Round {after.round} collects: " + ", ".join(changes)
+
+
 def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None, said: str) -> list[str]:
     """The cards of ``p`` (or claimed by ``p``) that changed place, in words; a card named in ``said``
     (the words of the decision) only when it was drawn."""
@@ -71,12 +80,13 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None,
 
 def outcome(before: GameState, after: GameState, p: int, viewer: int | None, said: str = "") -> str:
     """What changed for player ``p`` between ``before`` and ``after``, as ``viewer`` may know it; "" if
-    nothing visible changed.  ``said``: the decision's own words, which are not repeated."""
+    nothing visible changed.  ``said``: the decision's own words, which are not repeated.  When a new
+    round began in between, the pools' changes are its collects (`collects`), not told here."""
     parts: list[str] = []
     if before.np != after.np or len(before.loc) != len(after.loc):
         return ""
     change = signed(before.pool_of(p), after.pool_of(p))
-    if change:
+    if change and after.round == before.round:
         parts.append(f"pool {change}")
     for e in range(len(after.loc)):
         if after.loc[e] != IN_PLAY or after.owner[e] != p:
