@@ -6,7 +6,8 @@ position (median).
 
 Keystrokes: for every decision of the file's person, the line prompt takes the choice's number and
 Enter, and for an action with several ways to pay the way's number and Enter; the full screen takes
-Enter on the highlighted choice, or the fewer of (arrows, a number) and Enter, and in the picker
+Enter on the highlighted choice, or the fewer of (arrows, a number) and Enter (nothing when the one
+action has several ways: the picker opens at once), and in the picker
 Enter on the suggested way, or the fewest of (arrows from it, a number, Tab and the typed essences)
 and Enter.
 """
@@ -54,7 +55,8 @@ def keystrokes(path: Path) -> tuple[float, float, int]:
             groups = state.legal_groups()
             i = next(k for k, g in enumerate(groups) if action in g)
             line += len(str(i + 1)) + 1
-            screen += 1 if i == 0 else min(i, len(str(i + 1))) + 1
+            if not (len(groups) == 1 and len(groups[0]) > 1):  # else the picker opens at once
+                screen += 1 if i == 0 else min(i, len(str(i + 1))) + 1
             if len(groups[i]) > 1:
                 ways = ordered_variants(groups[i])
                 line += len(str(ways.index(action) + 1)) + 1
