@@ -378,3 +378,51 @@ def test_picker_snapshot(snap_compare, tmp_path):
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=SMALL, run_before=ready)
+
+
+# -- what a new user's trial found ----------------------------------------------------------------------------
+
+def test_the_blind_monument_claim_does_not_tell_the_hidden_points():
+    from amigos_cli.views.choices import group_text, points_change
+    from amigos.position import build_position
+    state = build_position([{"mage": "seer", "pool": {"gold": 4}}, {"mage": "druid"}],
+                           monuments_face_up=["library"], monument_deck=["great_pyramid", "obelisk"])
+    blind = [g for g in state.legal_groups() if g[0][0] == A.CLAIM_TOP]
+    seen = [g for g in state.legal_groups() if g[0][0] == A.CLAIM_MONUMENT]
+    assert blind and seen
+    assert points_change(state, blind[0][0]) == 0 and "VP" not in group_text(state, blind[0])
+    assert "(+" in group_text(state, seen[0])  # a face-up monument's points are public
+
+
+def test_a_move_that_ends_the_round_is_not_credited_with_the_collects(tmp_path):
+    from amigos_cli.session import history, step_line
+    from amigos_cli.views.outcome import collects
+    match = _position(5, 40)
+    names = ["You", "AI"]
+    ended = [s for s in history(match.record) if s.after.round == s.before.round + 1 and s.before.round >= 1]
+    assert ended
+    for step in ended:
+        assert "pool" not in step_line(step, None, names)
+        assert collects(step.before, step.after, names).startswith(f"Round {step.after.round} collects: You ")
+
+
+def test_hint_reasons_stay_and_fast_letters_go_to_the_filter(tmp_path):
+    match, _ = _to_many_ways(5)
+    decisions = len(match.record["games"][0]["decisions"])
+
+    async def run():
+        app = GameApp(match, tmp_path / "fast.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.press("h")
+            await until(pilot, lambda: app.suggested is not None)
+            await pilot.press("down", "up")  # the card panel follows the highlight; the reasons stay
+            assert text_of(app.query_one("#hint")).startswith("Hint: ")
+            app.action_filter("d")  # 'd' opened the filter, 'u' arrives before the focus moved there
+            app.action_undo()
+            await pilot.pause(0.1)
+            assert app.query_one("#filter").value == "du"
+            await pilot.press("escape", "q")
+
+    asyncio.run(run())
+    assert len(load(tmp_path / "fast.amigos").record["games"][0]["decisions"]) == decisions  # nothing undone
