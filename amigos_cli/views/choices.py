@@ -11,6 +11,8 @@ from amigos import actions as A
 from amigos.state import GameState
 from amigos.text import essences_text
 
+from .board import LETTERS
+
 #: The clauses of an action's words: "paying 1 calm, gaining 1 life, 1 death" splits before "gaining".
 CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
 
@@ -42,6 +44,11 @@ def group_text(state: GameState, group: list[tuple]) -> str:
 
 def _group_words(state: GameState, group: list[tuple]) -> str:
     a = group[0]
+    if a[0] in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
+        card = state.cards[a[2]]
+        cost = " ".join(f"{n}{LETTERS[k]}" for k, n in enumerate(card.cost) if n)
+        cost += f"{' +' if cost else ''}{card.cost_any} any" if card.cost_any else ""
+        return f"{amigos.action_text(state, a)}  ({cost or 'free'})"
     if len(group) == 1:
         return amigos.action_text(state, a)
     kind = a[0]
