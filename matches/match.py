@@ -114,10 +114,24 @@ class Match:
                 mine = played if played is not None else match.record["games"][gi]
                 if digest is not None and digest != mine.get("final_digest"):
                     raise ReplayError(gi + 1, len(game["decisions"]), "final position digest mismatch")
-                if game["result"].get("winners") != mine["result"]["winners"]:
-                    raise ReplayError(gi + 1, len(game["decisions"]), "the recorded winners differ from the replay")
+                for field in ("winners", "vp", "rounds"):
+                    if game["result"].get(field) != mine["result"][field]:
+                        raise ReplayError(gi + 1, len(game["decisions"]),
+                                          f"the recorded {field} differ from the replay")
+                if bool(game["result"].get("adjudicated")) != bool(mine["result"].get("adjudicated")):
+                    raise ReplayError(gi + 1, len(game["decisions"]), "the recorded result's adjudicated flag "
+                                                                      "differs from the replay")
             elif ended:
                 raise ReplayError(gi + 1, len(game["decisions"]), "the file says unfinished but the game ended")
+        stored = record.get("result")
+        if stored is not None and match.record["result"] is not None:
+            for field in ("score", "winner", "shared"):
+                if stored.get(field) != match.record["result"][field]:
+                    raise ReplayError(len(games), len(games[-1]["decisions"]),
+                                      f"the recorded match result's {field} differs from the replay")
+        elif stored is not None and record.get("status") != "finished":  # (a finished one: `load` says so)
+            raise ReplayError(len(games), len(games[-1]["decisions"]), "the file has a match result but the "
+                                                                       "match is not over")
         match.record["created_at"] = record.get("created_at")
         match.record["updated_at"] = record.get("updated_at")
         return match

@@ -25,6 +25,7 @@ naming it (and the game and decision where there is one).
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import zlib
 from pathlib import Path
@@ -33,6 +34,7 @@ import msgpack
 
 import amigos
 
+from . import validate
 from .match import FORMAT, VERSION, Match, ReplayError
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -121,27 +123,50 @@ def _unpack_decisions(record: dict, name: str) -> None:
         if not inflate.eof or inflate.unused_data:
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (truncated or extra data)")
         try:
-            game["decisions"] = msgpack.unpackb(plain, raw=False, strict_map_key=True)
+            game["decisions"] = validate.unpack(plain)
+        except validate.Budget as exc:
+            raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions ({exc})") from None
         except Exception:  # noqa: BLE001 - msgpack raises assorted errors on hostile input
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (not msgpack)") from None
 
 
 def read_record(path) -> dict:
     """The checked, migrated record of a match file (not yet replayed)."""
+    return parse(read_bytes(path), str(path))
+
+
+def read_bytes(path) -> bytes:
+    """The bytes of a match file: a regular file only (a device, FIFO, socket or folder is refused
+    without a blocking read), at most `MAX_BYTES` of them counted as they are read."""
     path = Path(path)
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise MatchFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise MatchFileError(f"{path}: a folder, not a match file") from None
     except OSError as exc:
         raise MatchFileError(f"{path}: cannot read it ({exc.strerror})") from None
-    if size > MAX_BYTES:
-        raise MatchFileError(f"{path}: too large for a match file ({size} bytes)")
     try:
-        data = path.read_bytes()
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise MatchFileError(f"{path}: a folder, not a match file")
+        if not stat.S_ISREG(mode):
+            raise MatchFileError(f"{path}: not a regular file (a device, pipe or socket)")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_BYTES:
+                raise MatchFileError(f"{path}: too large for a match file (over {MAX_BYTES} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
     except OSError as exc:
         raise MatchFileError(f"{path}: cannot read it ({exc.strerror})") from None
-    return parse(data, str(path))
+    finally:
+        os.close(fd)
 
 
 def parse(data: bytes, name: str = "match file") -> dict:
@@ -149,7 +174,9 @@ def parse(data: bytes, name: str = "match file") -> dict:
     if not data:
         raise MatchFileError(f"{name}: not a match file (empty)")
     try:
-        record = msgpack.unpackb(data, raw=False, strict_map_key=True)
+        record = validate.unpack(data)
+    except validate.Budget as exc:
+        raise MatchFileError(f"{name}: not a match file ({exc})") from None
     except msgpack.ExtraData:
         raise MatchFileError(f"{name}: not a match file (extra data after the record)") from None
     except (ValueError, msgpack.UnpackException, TypeError) as exc:
@@ -177,6 +204,13 @@ def parse(data: bytes, name: str = "match file") -> dict:
 def _check_types(record: dict, name: str) -> None:
     def bad(what):
         raise MatchFileError(f"{name}: malformed match file ({what})")
+
+    try:
+        validate.check_record(record)
+    except validate.DecisionError as exc:
+        raise MatchFileError(f"{name}: {exc}") from None
+    except ValueError as exc:
+        bad(str(exc))
 
     for key, kind in (("seed", int), ("variant", str), ("best_of", int), ("players", list), ("games", list),
                       ("status", str)):

@@ -393,7 +393,7 @@ def test_a_missing_file(tmp_path):
 def test_a_folder_is_not_a_match_file(tmp_path):
     folder = tmp_path / "folder.amigos"
     folder.mkdir()
-    assert_refused(folder, "cannot read")
+    assert_refused(folder, "a folder, not a match file")
 
 
 def test_a_huge_file_is_refused_before_reading(tmp_path):
