@@ -605,3 +605,49 @@ def test_nonsense_agent_values_are_refused_before_anything_is_printed(spec, fold
     assert_one_line_error(code, err, "agent parameter")
     assert out == ""
     assert os.listdir(folder) == []
+
+
+def test_replay_reaches_every_game_and_decision_of_real_matches(tmp_path):
+    """``replay --game K --to N`` for every game of finished and unfinished matches, at a sample of N
+    (the first, the last, and some between): the position is the one the match passed through."""
+    from amigos_cli.commands.replay import position
+    from ai.agents import make_agent
+    from matches.match import Match as M, play as play_match
+    finished = M.new(21, ["random", "greedy"], fmt="match", names=["A", "B"])
+    play_match(finished, [make_agent("random", seed=1), make_agent("greedy", seed=2)])
+    assert finished.is_over() and len(finished.record["games"]) >= 2
+    cut = copy.deepcopy(finished.record)
+    cut["games"] = cut["games"][:2]
+    cut["games"][1]["decisions"] = cut["games"][1]["decisions"][:30]
+    cut["games"][1]["result"] = None
+    cut["games"][1].pop("final_digest")
+    cut["status"], cut["result"] = "unfinished", None
+    for record in (finished.record, cut):
+        match = M.from_record(copy.deepcopy(record))
+        for k, game in enumerate(record["games"], 1):
+            n = len(game["decisions"])
+            for to in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+                state, got_k, got_n = position(match, k, to, "f.amigos")
+                assert (got_k, got_n) == (k, to)
+                expect = _replayed(record, k, to)
+                assert state.digest() == expect.digest(), (k, to)
+            if game.get("final_digest"):
+                state, _, _ = position(match, k, None, "f.amigos")
+                assert state.digest() == game["final_digest"]
+
+
+def _replayed(record, k, to):
+    """The position of game ``k`` after ``to`` of its decisions, replayed step by step."""
+    import amigos
+    from matches.match import Match as M
+    match = M.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
+                  fmt="match" if record["best_of"] > 1 else "game")
+    for gi, game in enumerate(record["games"][:k], 1):
+        for di, (actor, step, *_rest) in enumerate(game["decisions"]):
+            if gi == k and di == to:
+                match.to_act()
+                return match.state
+            match.to_act()
+            match.decide(amigos.action_from_json(match.state, step), stamp=False)
+    match.to_act()
+    return match.previous_state if match.game_number > k else match.state

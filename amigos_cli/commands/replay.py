@@ -21,8 +21,9 @@ from ..views.board import board
 from .match import full_screen
 
 
-def position(match: Match, game: int | None, to: int | None):
-    """The state of game ``game`` (default the last) after its first ``to`` decisions (default all)."""
+def position(match: Match, game: int | None, to: int | None, name: str = "match file"):
+    """The state of game ``game`` (default the last) after its first ``to`` decisions (default all);
+    ``name`` (the file's) begins the message of a decision that does not replay."""
     games = match.record["games"]
     k = len(games) if game is None else game
     if not 1 <= k <= len(games):
@@ -34,14 +35,14 @@ def position(match: Match, game: int | None, to: int | None):
     record = copy.deepcopy(match.record)
     record["games"] = record["games"][:k]
     record["games"][-1]["decisions"] = record["games"][-1]["decisions"][:n]
-    if n < len(decisions) or k < len(games):
+    if n < len(decisions):  # a game cut short is unfinished; a whole one keeps its result
         record["games"][-1]["result"] = None
         record["games"][-1].pop("final_digest", None)
     record["status"], record["result"] = "unfinished", None
     try:
         partial = Match.from_record(record)
     except amigos.AmigosError as exc:
-        raise MatchFileError(str(exc)) from None
+        raise MatchFileError(f"{name}: {exc}") from None
     if partial.game_number > k:  # the last decision ended the game: show its final position
         return partial.previous_state, k, n
     return partial.state, k, n
@@ -70,7 +71,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     player 1's.  --json follows the same rule: the whole state (the protocol's get_state form) only for
     a match of AIs, otherwise the person's observation, which holds no hidden card of the rival."""
     match = load(file)
-    state, k, n = position(match, game, to)
+    state, k, n = position(match, game, to, str(file))
     viewer, person = viewer_of(match)
     if to is None and not as_json and full_screen(plain):
         ReplayApp(match, file.name, viewer, person, game=k).run()
