@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
+from amigos_cli.views.safe import printable
 from amigos_cli.commands import bridge, cards, match, replay, resume, serve, show, tournament
 
 def _plain_flags(params):
@@ -68,7 +69,7 @@ def _options(show_version: Annotated[bool, typer.Option(
 
 def error_line(exc: BaseException) -> str:
     """The one line printed for an expected failure: ``amigos: <message>``."""
-    message = " ".join(str(exc).split()) or type(exc).__name__
+    message = printable(" ".join(str(exc).split()), None) or type(exc).__name__
     return f"amigos: {message}"
 
 
@@ -81,7 +82,7 @@ def usage_line(exc: typer.TyperException, argv: list[str]) -> str:
         where = ctx.command_path
     else:
         where = f"amigos {argv[0]}" if argv and argv[0] in COMMANDS else "amigos"
-    message = " ".join(exc.format_message().split()) or type(exc).__name__
+    message = printable(" ".join(exc.format_message().split()), None) or type(exc).__name__
     return f"amigos: {message} (see {where} --help)"
 
 

@@ -30,6 +30,7 @@ from matches.record import save
 from .human import Human, QuitRequested, UndoRequested
 from .views.board import board, result_text, wins
 from .views.outcome import collects, outcome
+from .views.safe import player_names
 
 HUMAN = "human"
 HINT_AGENT = "mcts:iters=600"  # quick enough to answer at once, and far better than greedy
@@ -104,7 +105,7 @@ def history(record: dict) -> list[Step]:
         return []
     replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
                        fmt="match" if record["best_of"] > 1 else "game",
-                       names=[p["name"] for p in record["players"]], ruleset=record.get("ruleset", "official"))
+                       names=player_names(record), ruleset=record.get("ruleset", "official"))
     out: list[Step] = []
     for actor, step, *_ in decisions:
         replay.to_act()
@@ -157,7 +158,7 @@ class Session:
         self.listeners: list[Callable[[str, dict], None]] = []  # told every event after the session
         self.lock = threading.Lock()  # a save from the screen's thread and one from the match's
         specs = [p["spec"] for p in match.record["players"]]
-        self.names = [p["name"] for p in match.record["players"]]
+        self.names = player_names(match.record)
         self.humans = [s == HUMAN for s in specs]
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
         self.rebuild_logs()  # a resumed match: what was played before

@@ -651,3 +651,27 @@ def _replayed(record, k, to):
             match.decide(amigos.action_from_json(match.state, step), stamp=False)
     match.to_act()
     return match.previous_state if match.game_number > k else match.state
+
+
+def test_control_codes_from_a_file_never_reach_the_terminal(tmp_path):
+    """A player name with escape sequences (clear the screen, a C1 CSI, a bidi override) is shown
+    escaped by show, show --json and replay, and so is a file name in an error."""
+    from ai.agents import make_agent
+    from matches.match import Match as M, play as play_match
+    from matches.record import save
+    hostile = "Eve\x1b[2J\x9b31m\u202e"
+    match = M.new(4, ["random", "random"], fmt="game", names=[hostile, "Bob"])
+    play_match(match, [make_agent("random", seed=1), make_agent("random", seed=2)])
+    path = tmp_path / "evil.amigos"
+    save(match, path)
+    for args in (["show", str(path)], ["show", str(path), "--json"], ["replay", str(path)],
+                 ["replay", str(path), "--json"]):
+        result = amigos_cmd(*args, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        out = result.stdout
+        assert "\x1b" not in out and "\x9b" not in out and "\u202e" not in out, args
+        assert "Eve" in out or "--json" in args and "replay" in args
+    bad = tmp_path / "x\x1b[2Jy.amigos"
+    bad.write_bytes(b"\xc1 not msgpack")
+    result = amigos_cmd("show", str(bad), cwd=tmp_path)
+    assert result.returncode == 2 and "\x1b" not in result.stderr and "\\x1b" in result.stderr

@@ -21,6 +21,7 @@ from ..human import QuitRequested
 from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new_seed, resume_hint
 from ..tui.game import run_screen
 from ..views.board import result_text, wins
+from ..views.safe import player_names
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
@@ -113,9 +114,9 @@ def final_line(match: Match):
         result = match.record["result"]
         if result["shared"]:
             return f"The match is drawn {result['score'][0]}-{result['score'][1]}."
-        return f"{wins(match.record['players'][result['winner']]['name'])} the match " \
+        return f"{wins(player_names(match.record)[result['winner']])} the match " \
                f"{max(result['score'])}-{min(result['score'])}."
-    return result_text(match.state, [p["name"] for p in match.record["players"]])
+    return result_text(match.state, player_names(match.record))
 
 
 def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",

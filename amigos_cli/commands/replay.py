@@ -18,6 +18,7 @@ from ..errors import CliUsageError
 from ..session import HUMAN
 from ..tui.replay import ReplayApp
 from ..views.board import board
+from ..views.safe import player_names
 from .match import full_screen
 
 
@@ -79,8 +80,8 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     console = Console()
     if as_json:
         data = state.observation(viewer) if person else amigos.dump_state(state)
-        console.print_json(json.dumps(data))
+        typer.echo(json.dumps(data, indent=2))  # ASCII JSON: a control character in the file stays an escape
         return
-    names = [p["name"] for p in match.record["players"]]
+    names = player_names(match.record)
     you = person and names[viewer] == "You"
     console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions", you=you))

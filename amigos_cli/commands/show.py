@@ -15,6 +15,7 @@ from matches.record import load
 
 from ..session import HUMAN
 from ..views.board import wins
+from ..views.safe import printable
 
 
 def summary(match) -> dict:
@@ -41,10 +42,10 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="F
     data = summary(match)
     console = Console()
     if as_json:
-        console.print_json(json.dumps(data))
+        typer.echo(json.dumps(data, indent=2))  # ASCII JSON: a control character in the file stays an escape
         return
-    names = [escape(str(p["name"])) for p in data["players"]]  # all text below is rich markup
-    console.print(f"[bold]{escape(str(file))}[/]: {names[0]} vs {names[1]}, "
+    names = [escape(printable(p["name"])) for p in data["players"]]  # all text below is rich markup
+    console.print(f"[bold]{escape(printable(file, None))}[/]: {names[0]} vs {names[1]}, "
                   f"{escape(str(data['variant']).replace('_', ' '))}, "
                   f"best of {data['best_of']}, seed {data['seed']}, {data['status']}")
     people = [p for p, player in enumerate(data["players"]) if player.get("spec") == HUMAN]
@@ -72,4 +73,4 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="F
         else:
             console.print(f"{wins(names[result['winner']])} the match {max(result['score'])}-{min(result['score'])}.")
     else:
-        console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {escape(str(file))}")
+        console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {escape(printable(file, None))}")

@@ -21,6 +21,7 @@ from ..session import Step, history, step_line
 from .board import middle, tableau
 from .cards import CardText
 from ..views.board import hand_view, result_text
+from ..views.safe import player_names
 
 
 class ReplayApp(App[None]):
@@ -42,7 +43,7 @@ class ReplayApp(App[None]):
                  to: int | None = None):
         super().__init__()
         self.file_name = name
-        self.names = [p["name"] for p in match.record["players"]]
+        self.names = player_names(match.record)
         self.viewer = viewer
         self.seen_by = viewer if person else None  # None: a spectator, who sees every decision
         self.you = person and self.names[viewer] == "You"
