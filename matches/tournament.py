@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from ai.sprt import Sprt, sprt_over_pairs
 from amigos import cards as C
 from amigos.rng import derive_seed
 
+from .lock import Lock, clean_stale, die_with_parent
 from .match import Match, play
 from .record import MatchFileError, load, save
 
@@ -102,8 +104,10 @@ def check_folder(out: Path, settings: dict, resume: bool) -> None:
             raise TournamentError(f"{out} holds this tournament already; add --resume to continue it")
 
 
-def prepare(out: Path, settings: dict, resume: bool) -> list[dict]:
-    """Create or check the output folder; returns the jobs still to play."""
+def prepare(out: Path, settings: dict, resume: bool, warn=None) -> list[dict]:
+    """Create or check the output folder; returns the jobs still to play.  A game file that is corrupt
+    or not the scheduled game (`foreign`) is put aside as ``ID.amigos.rejected``, told to
+    ``warn(line)``, and its game played again."""
     check_folder(out, settings, resume)
     out.mkdir(parents=True, exist_ok=True)
     path = out / MANIFEST
@@ -112,14 +116,42 @@ def prepare(out: Path, settings: dict, resume: bool) -> list[dict]:
     todo = []
     for job in settings["schedule"]:
         file = out / f"{job['id']}.amigos"
-        if file.exists():
-            try:
-                if load(file).is_over():
-                    continue
-            except MatchFileError:
-                pass
+        if os.path.lexists(file):
+            clean_stale(file)
+            match, problem = scheduled_match(file, job, settings)
+            if problem is None and match.is_over():
+                continue
+            if problem is not None:
+                aside = file.with_name(file.name + ".rejected")
+                if not os.path.lexists(aside):  # the first one put aside is kept; later ones go
+                    os.replace(file, aside)
+                elif file.is_dir() and not file.is_symlink():
+                    raise TournamentError(f"{file}: a folder where a game file belongs; remove it")
+                else:
+                    file.unlink()
+                if warn:
+                    warn(f"{file}: {problem}; put aside as {aside.name}, the game is played again")
         todo.append(job)
     return todo
+
+
+def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None, str | None]:
+    """The match in ``file`` and None, or None and why it cannot count for ``job``: unreadable, or
+    another game than the one scheduled (seed, agents and seats, format, variant)."""
+    try:
+        match = load(file)
+    except MatchFileError as exc:
+        return None, str(exc).removeprefix(f"{file}: ")
+    record = match.record
+    specs = [settings["agents"][a] for a in job["seats"]]
+    expected = {"seed": job["seed"], "agents": specs, "best_of": 3 if settings["match_format"] == "match" else 1,
+                "variant": settings["variant"]}
+    found = {"seed": record["seed"], "agents": [p["spec"] for p in record["players"]],
+             "best_of": record["best_of"], "variant": record["variant"]}
+    for field, value in expected.items():
+        if found[field] != value:
+            return None, f"not this tournament's game ({field} differs from the schedule)"
+    return match, None
 
 
 def run_job(args) -> dict:
@@ -146,16 +178,26 @@ def outcome(job: dict, match: Match) -> dict:
 
 
 def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
-        gauntlet: bool = False, resume: bool = False, on_result=None, sprt: dict | None = None) -> list[dict]:
-    """Play the tournament (what is left of it); ``on_result(outcome, done, total)`` after each game.
-    With ``sprt`` (see `manifest`) it stops as soon as the test reaches a verdict: games in flight
-    then are stopped and not counted."""
+        gauntlet: bool = False, resume: bool = False, on_result=None, sprt: dict | None = None,
+        warn=None) -> list[dict]:
+    """Play the tournament (what is left of it), holding the folder's lock (`InUse` if another
+    program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)`` for a game
+    file put aside.  With ``sprt`` (see `manifest`) it stops as soon as the test reaches a verdict:
+    games in flight then are stopped and not counted."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with Lock(out):
+        return _run(out, agents, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, sprt, warn)
+
+
+def _run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int,
+         gauntlet: bool, resume: bool, on_result, sprt: dict | None, warn) -> list[dict]:
     if fmt not in ("game", "match"):
         raise TournamentError("--format must be game or match")
     if variant not in amigos.VARIANTS:
         raise TournamentError(f"unknown variant {variant!r}")
     settings = manifest(agents, games, fmt, variant, seed, gauntlet, sprt)
-    todo = prepare(out, settings, resume)
+    todo = prepare(out, settings, resume, warn)
     total = len(settings["schedule"])
     done = total - len(todo)
     results = []
@@ -172,7 +214,7 @@ def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: 
             if decided is not None and decided(r):
                 break
         return results
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
     try:
         pending = {pool.submit(run_job, (job, settings, str(out))) for job in todo}
         while pending:
@@ -211,8 +253,9 @@ def _verdict_watch(out: Path, settings: dict):
 
 # -- standings ------------------------------------------------------------------------------------------
 
-def collect(out: Path) -> tuple[dict, list[dict]]:
-    """The manifest and the outcome of every finished game in ``out``, from the files alone."""
+def collect(out: Path, warn=None) -> tuple[dict, list[dict]]:
+    """The manifest and the outcome of every finished game in ``out``, from the files alone; a file
+    that is not the scheduled game is told to ``warn(line)`` and not counted."""
     try:
         settings = json.loads((out / MANIFEST).read_text())
     except (OSError, ValueError):
@@ -220,8 +263,12 @@ def collect(out: Path) -> tuple[dict, list[dict]]:
     outcomes = []
     for job in settings["schedule"]:
         file = out / f"{job['id']}.amigos"
-        if file.exists():
-            match = load(file)
+        if os.path.lexists(file):
+            match, problem = scheduled_match(file, job, settings)
+            if problem is not None:
+                if warn:
+                    warn(f"{file}: {problem}; not counted")
+                continue
             if match.is_over():
                 outcomes.append(outcome(job, match))
     return settings, outcomes
@@ -331,8 +378,8 @@ def card_stats(out: Path) -> list[dict]:
         file = out / f"{job['id']}.amigos"
         if not file.exists():
             continue
-        match = load(file)
-        if not match.is_over():
+        match, problem = scheduled_match(file, job, settings)
+        if problem is not None or not match.is_over():
             continue
         for game in _replayed_games(match):
             state, placed, result = game

@@ -14,6 +14,7 @@ from rich.markup import escape
 
 import amigos
 from matches.match import Match
+from matches.lock import Lock, clean_stale
 from matches.record import load
 
 from ..errors import CliUsageError
@@ -84,10 +85,21 @@ def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path, plain: bo
     run_session(match, path, console, full_screen(plain), delay)
 
 
-def run_session(match: Match, path: Path, console: Console, screen: bool = False, delay: float = 0.0) -> None:
-    """Play ``match`` saving to ``path``, on the full screen or at the prompt.  On ``q`` or the end of
-    input the resume command is printed and the exit code is 0; on Ctrl-C the same, with exit code 130
-    (as every interrupted command)."""
+def run_session(match: Match, path: Path, console: Console, screen: bool = False, delay: float = 0.0,
+                lock: Lock | None = None) -> None:
+    """Play ``match`` saving to ``path``, on the full screen or at the prompt, holding ``path``'s lock
+    (``lock``, or taken here: `InUse` while another session plays it).  On ``q`` or the end of input
+    the resume command is printed and the exit code is 0; on Ctrl-C the same, with exit code 130 (as
+    every interrupted command)."""
+    lock = lock or Lock(path).acquire()
+    try:
+        clean_stale(path)
+        _run_locked(match, path, console, screen, delay)
+    finally:
+        lock.release()
+
+
+def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay: float) -> None:
     if screen:
         outcome = run_screen(match, path, delay)
         if outcome == "finished":

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from matches.lock import Lock
 from matches.record import load
 
 from ..errors import CliUsageError
@@ -18,9 +19,16 @@ from .match import DELAY, PLAIN, full_screen, run_session
 def resume(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")],
            plain: PLAIN = False, delay: DELAY = 0.0) -> None:
     """Continue an unfinished match."""
-    match = load(file)
-    if match.is_over():
-        raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
-    console = Console()
-    console.print(f"Resuming {escape(str(file))}: game {match.game_number}, score {match.score()[0]}-{match.score()[1]}")
-    run_session(match, Path(file), console, full_screen(plain), delay)
+    if not Path(file).is_file():
+        load(file)  # says what is wrong with the path, in one line
+    lock = Lock(file).acquire()  # before loading: the file is not changing under us
+    try:
+        match = load(file)
+        if match.is_over():
+            raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
+        console = Console()
+        console.print(f"Resuming {escape(str(file))}: game {match.game_number}, "
+                      f"score {match.score()[0]}-{match.score()[1]}")
+        run_session(match, Path(file), console, full_screen(plain), delay, lock)
+    finally:
+        lock.release()

@@ -19,6 +19,7 @@ from amigos.errors import AmigosError
 from matches import tournament as T
 
 from ..errors import CliUsageError
+from ..views.safe import printable
 from .match import check_seed, variant_name
 
 
@@ -129,7 +130,8 @@ def tournament(
                     _, outcomes[:] = T.collect(out)
                 except AmigosError:  # a damaged file: it is played again, and counted then
                     outcomes.clear()
-            T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test)
+            T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test,
+                  warn=lambda line: live.console.print(escape(printable(line, None)), style="yellow"))
             if test is None:
                 progress.update(task, completed=total)
             live.update(view())
