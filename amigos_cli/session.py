@@ -127,6 +127,17 @@ def _after(match: Match, game: int) -> GameState:
     return match.state.clone()
 
 
+def bounded_spec(spec: str) -> str:
+    """``spec`` with its search processes (``workers``) at most this machine's cores: a spec read from
+    a file cannot start more processes than the machine can run."""
+    kind, params = parse_spec(spec)
+    cores = os.cpu_count() or 1
+    if params.get("workers", 1) <= cores:
+        return spec
+    params["workers"] = cores
+    return f"{kind}:" + ",".join(f"{key}={value}" for key, value in params.items())
+
+
 def default_path(seed: int) -> Path:
     return Path(f"amigos-{seed}.amigos")
 
@@ -169,7 +180,7 @@ class Session:
                                         Human(seat, self.names, console, ask=ask, on_save=self.save,
                                               hinter=self.hint, log=self.seen[seat], title=self.title()))
                 continue
-            agent = make_agent(spec, seed=derive_seed(match.record["seed"], "seat", seat))
+            agent = make_agent(bounded_spec(spec), seed=derive_seed(match.record["seed"], "seat", seat))
             if console is None:
                 self.controllers.append(agent)
             else:

@@ -676,3 +676,13 @@ def test_control_codes_from_a_file_never_reach_the_terminal(tmp_path):
     bad.write_bytes(b"\xc1 not msgpack")
     result = amigos_cmd("show", str(bad), cwd=tmp_path)
     assert result.returncode == 2 and "\x1b" not in result.stderr and "\\x1b" in result.stderr
+
+
+def test_an_agent_spec_from_a_file_starts_no_more_workers_than_cores():
+    import os as _os
+    from amigos_cli.session import bounded_spec
+    from ai.agents import parse_spec
+    cores = _os.cpu_count() or 1
+    assert parse_spec(bounded_spec("mcts:time=1,workers=10000"))[1]["workers"] == cores
+    assert bounded_spec("mcts:iters=50") == "mcts:iters=50"
+    assert bounded_spec("greedy") == "greedy"

@@ -482,9 +482,24 @@ def test_fuzz_byte_mutations(small_bytes, fuzz_dir, data):
     _load_bytes(bytes(buf), fuzz_dir)
 
 
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+#: Values a hostile file holds: non-finite numbers, extension types, bytes, deep nesting, containers
+#: by the hundred thousand, control characters, huge integers.
+_hostile = st.sampled_from([
+    float("inf"), float("-inf"), float("nan"), msgpack.ExtType(5, b"x"), msgpack.Timestamp(1, 0),
+    b"\x00\x01", _nested(40), _nested(900), [[]] * 250_000, {"k" * 3: [[]] * 120_000},
+    "\x1b[2J\x9b31m", 2**64 - 1, -2**63, 10**18, "x" * 5_000,
+])
+
 _values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.floats() | st.text(max_size=8)
-    | st.binary(max_size=4),
+    | st.binary(max_size=4) | _hostile,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=6)
 
@@ -512,6 +527,8 @@ def test_fuzz_structured_mutations(small_bytes, fuzz_dir, data):
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = data.draw(_values)
+    if isinstance(target, dict) and data.draw(st.booleans()):  # and an unknown key beside it
+        target[data.draw(st.text(max_size=6))] = data.draw(_values)
     _load_bytes(pack(record) if packed else msgpack.packb(record, use_bin_type=True), fuzz_dir)
 
 
