@@ -74,6 +74,34 @@ class Power:
                  "gain_pool", "store", "mix_count", "mix_kinds", "mix_to_card", "effects", "text",
                  "needs_target", "target_rule", "chooses_rival", "places", "cost_gain", "simple", "pool_cap")
 
+    index: int
+    kind: int                      # ACTION, REACT or ON_CLAIM
+    trigger: int
+    turn_self: bool
+    usable_while_turned: bool
+    pay: tuple[int, ...]           # a 5-vector of essences
+    pay_any: int
+    any_kinds: tuple[int, ...]
+    identical: bool
+    remove_self: tuple | None
+    destroy: str | None
+    discard_hand: int
+    turn_other: str | None
+    gain_pool: tuple[int, ...]
+    store: tuple[int, ...]
+    mix_count: int
+    mix_kinds: tuple[int, ...]
+    mix_to_card: bool
+    effects: tuple
+    text: str
+    needs_target: bool
+    target_rule: str | None
+    chooses_rival: bool
+    places: tuple | None
+    cost_gain: tuple | None
+    simple: bool
+    pool_cap: tuple[int, ...] | None
+
     def __init__(self, index: int, kind: int):
         self.index = index
         self.kind = kind
@@ -111,8 +139,36 @@ class Card:
                  "vp_per_creature", "collect", "collect_choice", "collect_special", "collect_cost",
                  "discounts", "powers", "first_game_preset", "text", "raw", "tile", "reverse_id", "pool_cap")
 
-    def __init__(self):
-        self.powers: tuple = ()
+    idx: int
+    id: str
+    name: str
+    ref_name: str                  # the name the reference engine and its protocol use
+    kind: int                      # ARTIFACT, MAGE, MAGIC_ITEM, MONUMENT or PLACE_OF_POWER
+    types: tuple[str, ...]
+    is_dragon: bool
+    is_creature: bool
+    cost: tuple[int, ...]          # a 5-vector of essences
+    cost_any: int
+    cost_total: int
+    points: int
+    vp_per_essence: tuple[int, ...] | None
+    vp_per_dragon: int
+    vp_per_creature: int
+    collect: tuple[int, ...]
+    collect_choice: tuple[int, tuple[int, ...]] | None
+    collect_special: tuple | None
+    collect_cost: tuple[int, ...] | None
+    discounts: tuple[tuple[tuple[str, ...], int], ...]
+    powers: tuple[Power, ...]
+    first_game_preset: str | None
+    text: str
+    raw: dict
+    tile: str | None
+    reverse_id: str | None
+    pool_cap: tuple[int, ...]
+
+    def __init__(self) -> None:
+        self.powers = ()
 
     def __reduce__(self):
         # Cards are shared constants: pickle (e.g. to a search worker) by reference.

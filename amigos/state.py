@@ -82,6 +82,48 @@ class GameState:
         "_legal", "_groups", "memo",
     )
 
+    # The attributes, typed (``__slots__`` above lists them for speed; these declarations are for
+    # the type checker and create no class attribute).
+    np: int                          # the number of players
+    cards: tuple[C.Card, ...]        # every entity's card, in entity order
+    n_art: int                       # the artifacts (entities 0 .. n_art - 1)
+    names: dict[str, int] | None     # card name, protocol name or id -> entity (None: rebuilt on demand)
+    reference: bool                  # the reference engine's ruleset (else the official one)
+    item_first: int                  # the first magic item's entity
+    loc: list[int]                   # each entity's location (OUT_OF_GAME ... FACE_UP)
+    owner: list[int]                 # each entity's owner (NOBODY for the supply)
+    turned: list[int]                # 1 for a turned component
+    ess: list[int]                   # five essence counts per entity (on the component)
+    order: list[int]                 # a deck's order where it is known, else -1
+    pool: list[int]                  # five essence counts per player
+    passed: list[bool]
+    temp_vp: list[int]               # points lasting one victory check (Golden Statue)
+    fp: int                          # the First Player token's holder
+    mage_done: list[bool]            # per player: chose a mage (in a draft: picked this stage)
+    phase: int                       # SETUP_GAME ... SETUP_REDRAFT
+    round: int
+    round_limit: int                 # the round whose victory check ends the game (0: none)
+    turn: int                        # the player whose turn it is
+    stack: list[tuple]               # pending choices (P_GAIN ...), the last on top
+    won: tuple[int, ...]             # the winners once the game is over
+    turn_done: bool
+    vcheck: int                      # 0 no victory check, 1 one called mid-round, 2 the round's own
+    vtrigger: int                    # the entity that called a mid-round check, or -1
+    cplayer: int                     # the Collect phase: whose collects are being resolved
+    cpass: int                       # ... how many players have finished collecting
+    cpos: int                        # ... the next component to collect from
+    item_picks: int                  # magic items chosen so far at setup
+    draft_stage: int                 # the draft's stage (in a redraft: the pick)
+    rng: int                         # the chance generator's state
+    auto_chance: bool                # chance is resolved by the engine (not offered as actions)
+    known_decks: tuple[frozenset[int], ...]
+    passed_packet: tuple[frozenset[str], ...]
+    mon_seer: int
+    previous_game: tuple | None
+    _legal: list | None
+    _groups: list | None
+    memo: dict
+
     # -- construction ---------------------------------------------------------------------------
 
     def clone(self) -> "GameState":
