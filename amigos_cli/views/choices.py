@@ -42,7 +42,27 @@ def group_text(state: GameState, group: list[tuple]) -> str:
     return text
 
 
+#: The longest summary of a power added to "Use X power N" (the card panel has the whole text).
+POWER_SUMMARY = 60
+
+
+def _power_summary(state: GameState, a: tuple) -> str:
+    """" (turn: draw 1 card)" for a power of a card that has several, else ""."""
+    card = state.cards[a[2]]
+    if a[0] != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[a[3]].kind) < 2:
+        return ""
+    text = card.powers[a[3]].text.strip().rstrip(".")
+    if not text:
+        return ""
+    text = text[0].lower() + text[1:]
+    return f" ({text if len(text) <= POWER_SUMMARY else text[:POWER_SUMMARY - 1] + '…'})"
+
+
 def _group_words(state: GameState, group: list[tuple]) -> str:
+    return _action_words(state, group) + (_power_summary(state, group[0]) if group[0][0] == A.POWER else "")
+
+
+def _action_words(state: GameState, group: list[tuple]) -> str:
     a = group[0]
     if a[0] in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
         card = state.cards[a[2]]
