@@ -140,8 +140,9 @@ class Human:
         matches = [c for c in C.CARDS if needle in c.name.lower() or needle == c.id]
         matches.sort(key=lambda c: c.name.lower() != needle)  # stable: otherwise in the table's order
         if not matches:
-            from .commands.cards import nearest_name
             from amigos.carddata import components
+
+            from .views.cards import nearest_name
             self.console.print(f"No card named '{escape(name)}'{escape(nearest_name(name, components()))}.",
                                style="yellow")
         for c in matches[:CARD_MATCHES]:

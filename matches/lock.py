@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ class Lock:
     def acquire(self) -> "Lock":
         while True:
             try:
-                fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o644)
+                fd = os.open(self.file, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
             except OSError as exc:
                 raise amigos.AmigosError(f"{self.path}: cannot use that place ({exc.strerror})") from None
             try:
@@ -79,7 +80,10 @@ def clean_stale(path: Path) -> list[Path]:
     only call it while holding ``path``'s lock, so that no save is in progress.  The files removed."""
     path = Path(path)
     removed = []
+    shape = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}\.tmp")  # as `record.save`'s mkstemp names them
     for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        if not shape.fullmatch(tmp.name):
+            continue
         try:
             tmp.unlink()
             removed.append(tmp)

@@ -107,6 +107,9 @@ def _unpack_decisions(record: dict, name: str) -> None:
     games = record.get("games")
     if not isinstance(games, list):
         return  # (reported by the type checks)
+    if len(games) > validate.MAX_GAMES:  # before any is inflated: each may hold megabytes
+        raise MatchFileError(f"{name}: malformed match file (more than {validate.MAX_GAMES} games)")
+    budget = validate.Counter()
     for gi, game in enumerate(games):
         if not isinstance(game, dict) or "decisions" not in game:
             continue
@@ -123,7 +126,7 @@ def _unpack_decisions(record: dict, name: str) -> None:
         if not inflate.eof or inflate.unused_data:
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (truncated or extra data)")
         try:
-            game["decisions"] = validate.unpack(plain)
+            game["decisions"] = validate.unpack(plain, budget, max_len=validate.MAX_DECISIONS)
         except validate.Budget as exc:
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions ({exc})") from None
         except Exception:  # noqa: BLE001 - msgpack raises assorted errors on hostile input

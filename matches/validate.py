@@ -35,24 +35,31 @@ class DecisionError(ValueError):
     """A malformed decision: its text begins "game G, decision D: " and is the whole message."""
 
 
-def unpack(data: bytes) -> Any:
-    """Decode msgpack ``data`` into plain Python values under the bounds above (raises `ValueError`,
-    `Budget`, or msgpack's own errors)."""
-    built = 0
+class Counter:
+    """The containers built so far for one file (its record and every game's decisions)."""
 
-    def count(container):
-        nonlocal built
-        built += 1
-        if built > MAX_CONTAINERS:
+    def __init__(self) -> None:
+        self.built = 0
+
+
+def unpack(data: bytes, budget: Counter | None = None, max_len: int = MAX_LEN) -> Any:
+    """Decode msgpack ``data`` into plain Python values under the bounds above, counting containers on
+    ``budget`` (shared by the unpackings of one file; raises `ValueError`, `Budget`, or msgpack's own
+    errors); ``max_len``: the longest list."""
+    budget = budget or Counter()
+
+    def count(container: Any) -> Any:
+        budget.built += 1
+        if budget.built > MAX_CONTAINERS:
             raise Budget(f"more than {MAX_CONTAINERS} lists and maps")
         return container
 
-    def no_ext(code: int, data: bytes):
+    def no_ext(code: int, data: bytes) -> Any:
         raise ValueError(f"a msgpack extension type ({code})")
 
     return msgpack.unpackb(data, raw=False, strict_map_key=True, list_hook=count, object_hook=count,
                            ext_hook=no_ext, max_str_len=MAX_TEXT * 4, max_bin_len=len(data),
-                           max_array_len=MAX_LEN, max_map_len=1_000, max_ext_len=0)
+                           max_array_len=max_len, max_map_len=1_000, max_ext_len=0)
 
 
 def plain(value: Any, where: str, depth: int = 0) -> None:

@@ -190,3 +190,30 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_many_games_are_refused_before_their_decisions_are_inflated(tmp_path):
+    """A small file holding many copies of a game: refused at once (each copy could inflate to
+    megabytes), not after unpacking them all."""
+    import msgpack
+    from matches.match import Match, play
+    from ai.agents import make_agent
+    from matches.record import MatchFileError, pack, parse
+    match = Match.new(2, ["random", "random"], fmt="game", names=["A", "B"])
+    play(match, [make_agent("random", seed=1), make_agent("random", seed=2)])
+    record = msgpack.unpackb(pack(match.record), raw=False)
+    record["games"] = record["games"] * 20
+    start = time.perf_counter()
+    with pytest.raises(MatchFileError, match="more than 3 games"):
+        parse(msgpack.packb(record, use_bin_type=True))
+    assert time.perf_counter() - start < 5
+
+
+def test_cleaning_temporaries_spares_another_files(tmp_path):
+    from matches.lock import clean_stale
+    mine = tmp_path / ".g.abcd_123.tmp"
+    theirs = tmp_path / ".g.amigos.abcd_123.tmp"
+    mine.write_bytes(b"x")
+    theirs.write_bytes(b"y")
+    assert clean_stale(tmp_path / "g") == [mine]
+    assert theirs.exists() and not mine.exists()

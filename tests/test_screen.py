@@ -426,3 +426,23 @@ def test_hint_reasons_stay_and_fast_letters_go_to_the_filter(tmp_path):
 
     asyncio.run(run())
     assert len(load(tmp_path / "fast.amigos").record["games"][0]["decisions"]) == decisions  # nothing undone
+
+
+def test_quitting_twice_in_a_row_does_not_freeze(tmp_path):
+    """``q`` then ``q`` (or ``s``, or Ctrl-C) typed fast: the screen closes, the file saved."""
+    match = Match.new(5, ["human", "random"], fmt="game", names=["You", "AI"])
+
+    async def run():
+        app = GameApp(match, tmp_path / "qq.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            app.action_quit_game()
+            app.action_save()
+            app.action_quit_game()
+            app.action_interrupt()
+            await pilot.pause(0.2)
+        return app
+
+    app = asyncio.run(asyncio.wait_for(run(), timeout=30))
+    assert app.return_value == "quit"
+    assert load(tmp_path / "qq.amigos").record["status"] == "unfinished"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from typing import Annotated, Optional
 
@@ -11,7 +10,7 @@ from rich.console import Console
 
 from amigos.carddata import KINDS, components
 from amigos_cli.errors import CliUsageError
-from amigos_cli.views.cards import card_details, cards_table
+from amigos_cli.views.cards import card_details, cards_table, nearest_name
 
 #: The keys of each object printed by ``--json``, in order.
 JSON_KEYS = ("id", "name", "kind", "types", "cost", "points", "text")
@@ -34,15 +33,6 @@ def select(all_components: list[dict], name: str | None, kind: str | None) -> li
         needle = name.strip().lower()
         chosen = [c for c in chosen if needle in c["name"].lower() or needle in c["id"]]
     return chosen
-
-
-def nearest_name(name: str | None, all_components: list[dict]) -> str:
-    """``" (did you mean Seer?)"`` for a near miss of a component's name, else ""."""
-    if not name:
-        return ""
-    names = {c["name"].lower(): c["name"] for c in all_components}
-    close = difflib.get_close_matches(name.strip().lower(), list(names), n=1, cutoff=0.6)
-    return f" (did you mean {names[close[0]]}?)" if close else ""
 
 
 def single(chosen: list[dict], name: str | None) -> dict | None:

@@ -113,7 +113,8 @@ def middle(state: GameState, names: list[str], viewer: int) -> RenderableType:
     """The centre, and in the redraft the face-up cards with the pick order."""
     parts: list[RenderableType] = [centre(state, names)]
     if state.phase == SETUP_CHOOSE_FIRST:
-        parts.append(Text("Who starts the next game: the loser of the last one chooses.  The first player "
+        parts.append(Text("Who starts the next game: the loser of the last one chooses (after a shared "
+                          "game, the player who went second in it).  The first player "
                           "holds the first player token (1 point until it passes on), plays first in "
                           "round 1, and before game 2 takes the redraft's first card and its last.", style="yellow"))
     if state.phase == SETUP_REDRAFT:

@@ -121,6 +121,8 @@ class GameApp(App[str]):
         self.card_shown: int | None = None  # the card whose text the card panel shows
         self.card_lines = 0  # the lines of the text in the card panel
         self.ended_game = 0  # the game whose end screen is up (the match has moved on to the next)
+        self.hinting = False  # a hint is being searched for
+        self.failure: Exception | None = None  # what stopped the match's thread, if anything failed
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -128,7 +130,7 @@ class GameApp(App[str]):
         with Horizontal():
             with Vertical(id="left"):
                 yield Static(id="banner")
-                with VerticalScroll(id="board"):
+                with VerticalScroll(id="board", can_focus=False):
                     yield Static(id="rival")
                     yield Static(id="centre")
                     yield Static(id="mine")
@@ -137,12 +139,13 @@ class GameApp(App[str]):
                 yield OptionList(id="choices")
                 yield Input(id="filter", placeholder="filter by card name (Esc clears)", select_on_focus=False)
             with Vertical(id="right"):
-                yield VerticalScroll(Static(id="card-text"), id="card")
+                yield VerticalScroll(Static(id="card-text"), id="card", can_focus=False)
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Amigos"
+        self.query_one("#log", RichLog).can_focus = False  # Tab goes between the choices and the hand
         self.redraw(self.session.match.state)
         self.write_log()
         threading.Thread(target=self.play, daemon=True, name="match").start()
@@ -416,12 +419,21 @@ class GameApp(App[str]):
         if self.asking is None:
             self.notify("Not your turn.")
             return
+        if self.hinting:
+            return
         state = self.asking[1]
+        self.hinting = True
         self.notify("Thinking of a hint...")
 
         def think() -> None:
-            action, text = self.session.suggest(state)
-            self.call_from_thread(self.show_hint, state, action, text)
+            try:
+                action, text = self.session.suggest(state)
+            except Exception as exc:  # the game goes on without a hint, and says why
+                self.call_from_thread(self.notify, f"No hint: {exc}", severity="error")
+            else:
+                self.call_from_thread(self.show_hint, state, action, text)
+            finally:
+                self.hinting = False
 
         threading.Thread(target=think, daemon=True).start()
 
@@ -462,9 +474,11 @@ class GameApp(App[str]):
         self.answer(UNDO)
 
     def action_save(self) -> None:
-        if self.elsewhere("s"):
+        if self.elsewhere("s") or self.stopped.is_set():
             return
-        self.session.save()
+        if self.asking is not None:  # the match waits for us: its record is not changing
+            self.session.save()
+        # (otherwise the match's thread is playing on and saves after every move itself)
         self.notify(f"Saved to {self.path}")
 
     def action_help(self) -> None:
@@ -501,10 +515,17 @@ class GameApp(App[str]):
         self.stop("interrupted")
 
     def stop(self, outcome: str) -> None:
-        """Save and leave, now: the match's thread may be in an AI's search, which is not waited for.
-        The session's lock is kept, so that it cannot start a save as the program ends."""
+        """Leave now, the file saved: the match's thread may be in an AI's search, which is not
+        waited for.  When it waits for us its record is still and is saved here; else it saved after
+        its last move, and a save it may be making is waited for.  The session's lock is then kept,
+        so that no save starts as the program ends.  A second stop (keys typed fast) does nothing."""
+        if self.stopped.is_set():
+            return
         self.stopped.set()
-        self.session.save()
+        if self.session.match.is_over():
+            outcome = "finished"
+        elif self.asking is not None:
+            self.session.save()
         self.session.lock.acquire()
         self.exit(outcome)
 
@@ -536,8 +557,7 @@ def run_screen(match: Match, path: Path, delay: float = 0.0) -> str:
     """Play ``match`` on the full screen; the outcome ("finished", "quit", "interrupted", "failed")."""
     app = GameApp(match, path, delay)
     outcome = app.run() or "quit"
-    failure = getattr(app, "failure", None)
-    if failure is not None:
-        raise failure
+    if app.failure is not None:
+        raise app.failure
     return outcome
 

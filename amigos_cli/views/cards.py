@@ -5,6 +5,7 @@ Nothing here prints; the command decides where a renderable goes.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 
 from rich import box
@@ -165,3 +166,12 @@ def card_details(component: dict) -> Panel:
     if raw.get("notes"):
         parts += [Text(), Text("Notes", style="bold"), Padding(Text(raw["notes"]), (0, 0, 0, 2))]
     return Panel(Group(*parts), title=Text(component["name"], style="bold"), title_align="left")
+
+
+def nearest_name(name: str | None, all_components: list[dict]) -> str:
+    """``" (did you mean Seer?)"`` for a near miss of a component's name, else ""."""
+    if not name:
+        return ""
+    names = {c["name"].lower(): c["name"] for c in all_components}
+    close = difflib.get_close_matches(name.strip().lower(), list(names), n=1, cutoff=0.6)
+    return f" (did you mean {names[close[0]]}?)" if close else ""
