@@ -50,7 +50,7 @@ TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceO
 TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
 
 
-def is_chance(action) -> bool:
+def is_chance(action: tuple) -> bool:
     """True for the four chance outcomes (information nobody chooses)."""
     return action[0] in CHANCE_ACTIONS
 
@@ -59,7 +59,7 @@ def is_chance(action) -> bool:
 _MACRO_LEN = {PLACE: 3, CLAIM_POP: 3, DISCARD: 3, POWER: 6, LL_REACT: 5, LL_CHOICE: 2, GAIN: 3, V_REACT: 4}
 
 
-def macro_key(action) -> tuple:
+def macro_key(action: tuple) -> tuple:
     """The action without its payment and gain: "place Fire Dragon" for every way of paying for it."""
     n = _MACRO_LEN.get(action[0])
     return action if n is None else action[:n]

@@ -9,9 +9,14 @@ from explicit cards (the bridge's ``ResolveGameSetup``, as the reference engine)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import GameState
+
 ROUND_LIMIT = 100
 
 
-def adjudicated(state) -> bool:
+def adjudicated(state: GameState) -> bool:
     """True when ``state`` is a game that ended at the round limit rather than with 10 points."""
     return state.is_terminal() and max(state.victory_points()) < 10

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from . import actions as A
 from . import cards as C
 from .errors import IllegalAction
@@ -13,8 +15,11 @@ from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DISCARD, IN_PLAY, MO
                     NOBODY, OUT_OF_GAME, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE,
                     P_SCRYDECK, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS, DECK_ARTIFACT)
 
+if TYPE_CHECKING:
+    from .state import GameState
 
-def apply_checked(s, action) -> None:
+
+def apply_checked(s: GameState, action: object) -> None:
     """Apply ``action`` if it is legal now, else raise `IllegalAction` with the state unchanged."""
     if not isinstance(action, tuple) or not action:
         raise IllegalAction(f"not an action: {action!r}")
@@ -28,7 +33,7 @@ def apply_checked(s, action) -> None:
     apply_action(s, action)
 
 
-def chance_is_valid(s, action) -> bool:
+def chance_is_valid(s: GameState, action: tuple) -> bool:
     """Semantic check of a chance outcome supplied from outside (the bridge, scenarios, replays)."""
     top = s.stack[-1]
     kind = action[0]
@@ -65,7 +70,7 @@ def chance_is_valid(s, action) -> bool:
     return False
 
 
-def apply_action(s, a) -> None:
+def apply_action(s: GameState, a: tuple) -> None:
     """Apply an action known to be legal, then run the game on to the next decision."""
     s._legal = s._groups = None
     kind = a[0]
@@ -83,7 +88,7 @@ def apply_action(s, a) -> None:
 
 # -- helpers -----------------------------------------------------------------------------------------
 
-def _pay(s, p, pay):
+def _pay(s: GameState, p: int, pay: Sequence[int]) -> None:
     b = 5 * p
     pool = s.pool
     for k in range(5):
@@ -91,7 +96,7 @@ def _pay(s, p, pay):
             pool[b + k] -= pay[k]
 
 
-def _gain(s, p, gain):
+def _gain(s: GameState, p: int, gain: Sequence[int]) -> None:
     b = 5 * p
     pool = s.pool
     for k in range(5):
@@ -99,7 +104,7 @@ def _gain(s, p, gain):
             pool[b + k] += gain[k]
 
 
-def _store(s, e, amount):
+def _store(s: GameState, e: int, amount: Sequence[int]) -> None:
     b = 5 * e
     ess = s.ess
     for k in range(5):
@@ -107,12 +112,12 @@ def _store(s, e, amount):
             ess[b + k] += amount[k]
 
 
-def _clear(s, e):
+def _clear(s: GameState, e: int) -> None:
     b = 5 * e
     s.ess[b:b + 5] = [0, 0, 0, 0, 0]
 
 
-def _put_in_play(s, p, e):
+def _put_in_play(s: GameState, p: int, e: int) -> None:
     s.loc[e] = IN_PLAY
     s.owner[e] = p
     s.turned[e] = 0
@@ -120,7 +125,7 @@ def _put_in_play(s, p, e):
     _clear(s, e)
 
 
-def destroy(s, e) -> None:
+def destroy(s: GameState, e: int) -> None:
     """An artifact goes from play to its (current) owner's discard pile; essences on it are lost."""
     s.loc[e] = DISCARD
     s.turned[e] = 0
@@ -129,7 +134,7 @@ def destroy(s, e) -> None:
 
 # -- setup ---------------------------------------------------------------------------------------------
 
-def _setup_action(s, a) -> None:
+def _setup_action(s: GameState, a: tuple) -> None:
     kind, p = a[0], a[1]
     if kind == A.CHOOSE_MAGE:
         e = a[2]
@@ -176,7 +181,7 @@ def _setup_action(s, a) -> None:
 
 # -- main actions --------------------------------------------------------------------------------------
 
-def _main_action(s, a) -> None:
+def _main_action(s: GameState, a: tuple) -> None:
     kind, p = a[0], a[1]
     if kind == A.PLACE:
         _pay(s, p, a[3])
@@ -205,13 +210,13 @@ def _main_action(s, a) -> None:
         raise IllegalAction(f"unexpected action {a!r}")
 
 
-def _on_claim(s, p, e) -> None:
+def _on_claim(s: GameState, p: int, e: int) -> None:
     for pw in s.cards[e].powers:
         if pw.kind == C.ON_CLAIM and pw.mix_count:
             s.stack.append((P_GAIN, p, e, pw.mix_count, pw.mix_kinds))
 
 
-def _pass(s, p, item) -> None:
+def _pass(s: GameState, p: int, item: int) -> None:
     """Pass (§3.4): first passer takes the First Player token; swap magic items; draw 1.  Official
     ruleset: essences on the returned item (a Mermaid can put them there) go back to the supply with
     it rather than to whoever takes it next; the rules are silent, the reference leaves them on it."""
@@ -232,7 +237,7 @@ def _pass(s, p, item) -> None:
     s.passed[p] = True
 
 
-def use_power(s, a) -> None:
+def use_power(s: GameState, a: tuple) -> None:
     """Pay a power's cost, then apply its effects in order (§3.5)."""
     _, p, e, idx, target, rival, pay, gain = a
     pw = s.cards[e].powers[idx]
@@ -305,7 +310,7 @@ def use_power(s, a) -> None:
 
 # -- pending choices -----------------------------------------------------------------------------------
 
-def _resolve_pending(s, a) -> None:
+def _resolve_pending(s: GameState, a: tuple) -> None:
     top = s.stack.pop()
     kind, p = a[0], a[1]
     if kind == A.GAIN:
@@ -381,7 +386,7 @@ def _resolve_pending(s, a) -> None:
         raise IllegalAction(f"unexpected action {a!r}")
 
 
-def apply_chance(s, a) -> None:
+def apply_chance(s: GameState, a: tuple) -> None:
     """Apply a chance outcome to the chance point on top of the stack."""
     s._legal = s._groups = None
     top = s.stack.pop()

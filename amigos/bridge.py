@@ -7,9 +7,13 @@ Games started here use the ``reference`` ruleset, so that move lists match the r
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import AmigosError
 from .protocol import action_from_json, action_json, dump_state, match_known_cards, state_from_setup
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 COMMANDS = ("new_game_from_setup", "legal_actions", "advance", "get_state", "search", "quit")
 
@@ -17,12 +21,13 @@ COMMANDS = ("new_game_from_setup", "legal_actions", "advance", "get_state", "sea
 class Bridge:
     """Answers protocol requests.  ``finished`` becomes True after ``quit``."""
 
-    def __init__(self, ruleset: str = "reference", search=None):
+    def __init__(self, ruleset: str = "reference",
+                 search: Callable[[GameState, int, int], tuple[tuple, int, int]] | None = None) -> None:
         """``search(state, depth, player) -> (action, nodes, depth reached)`` answers the ``search``
         command; the engine has no search of its own (the AI layer supplies it)."""
         self.ruleset = ruleset
         self.search = search
-        self.state = None
+        self.state: GameState | None = None
         self.session_player = 0
         self.finished = False
 
@@ -36,7 +41,7 @@ class Bridge:
             return json.dumps({"error": f"Invalid JSON: {exc}"})
         return json.dumps(self.handle(request))
 
-    def handle(self, request) -> dict:
+    def handle(self, request: Any) -> dict:
         cmd = request.get("cmd") if isinstance(request, dict) else None
         if cmd not in COMMANDS:
             return {"error": f"Unknown command: {cmd!r}"}
@@ -59,15 +64,16 @@ class Bridge:
         except AmigosError as exc:
             return {"error": f"{cmd} failed: {exc}"}
 
-    def _new_game(self, request) -> dict:
+    def _new_game(self, request: dict) -> dict:
         n = request.get("num_players", 2)
         state = state_from_setup(request.get("setup"), num_players=n, ruleset=self.ruleset, auto_chance=False)
         self.state = state
         self.session_player = request.get("player_id", 0)
         return {"status": "ok"}
 
-    def _advance(self, step) -> dict:
+    def _advance(self, step: Any) -> dict:
         s = self.state
+        assert s is not None  # (`handle` checks there is a game first)
         try:
             action = match_known_cards(s, action_from_json(s, step))
             s.apply(action)
@@ -75,9 +81,10 @@ class Bridge:
             return {"status": "error", "msg": str(exc)}
         return {"status": "ok"}
 
-    def _search(self, request) -> dict:
+    def _search(self, request: dict) -> dict:
         if self.search is None:
             raise AmigosError("no search is available in this bridge")
+        assert self.state is not None  # (`handle` checks there is a game first)
         depth = request.get("depth", 3)
         player = request.get("maximizing_pid", self.session_player)
         if not isinstance(depth, int) or depth < 1:
@@ -90,6 +97,6 @@ class Bridge:
         return {"step": action_json(self.state, action), "nodes": nodes, "depth": reached}
 
 
-def _all_legal(s):
+def _all_legal(s: GameState) -> list:
     from .legal import legal_actions
     return legal_actions(s)

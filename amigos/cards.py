@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 ELAN, LIFE, CALM, DEATH, GOLD = range(5)
 ESSENCES = ("elan", "life", "calm", "death", "gold")
@@ -53,7 +54,7 @@ EFFECT_OPS = frozenset({
 })
 
 
-def essences5(amount: dict | None) -> tuple[int, int, int, int, int]:
+def essences5(amount: dict | None) -> tuple[int, ...]:
     """An essence amount object of base.json as a 5-tuple, ignoring its ``any`` key."""
     if not amount:
         return ZERO
@@ -170,11 +171,11 @@ class Card:
     def __init__(self) -> None:
         self.powers = ()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         # Cards are shared constants: pickle (e.g. to a search worker) by reference.
         return (_card_by_id, (self.id,))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Card {self.id}>"
 
 
@@ -206,7 +207,7 @@ def _compile_cost(power: Power, cost: dict) -> None:
 
 
 def _compile_effects(power: Power, effects: list) -> None:
-    compiled = []
+    compiled: list[tuple] = []
     for eff in effects:
         op = eff["op"]
         if op == "gain":
@@ -223,6 +224,7 @@ def _compile_effects(power: Power, effects: list) -> None:
             compiled.append(("rivals_gain", essences5(eff["essences"])))
         elif op == "rivals_lose_life":
             rider = eff.get("ignore_rider")
+            rider_t: tuple | None
             if rider is None:
                 rider_t = None
             elif "pay" in rider:
@@ -296,7 +298,7 @@ def _target_rule(power: Power) -> None:
         power.needs_target = True
 
 
-def _add(a, b):
+def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b))
 
 
@@ -339,7 +341,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     per_type = vp.get("per_own_artifact_type") or {}
     card.vp_per_dragon = per_type.get("dragon", 0)
     card.vp_per_creature = per_type.get("creature", 0)
-    fixed = ZERO
+    fixed: tuple[int, ...] = ZERO
     card.collect_choice = None
     card.collect_special = None
     card.collect_cost = None

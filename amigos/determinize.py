@@ -16,16 +16,21 @@ seen.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import cards as C
 from . import rng as R
 from .setup import passing_step
 from .state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
                     OUT_OF_GAME)
 
+if TYPE_CHECKING:
+    from .state import GameState
+
 _HIDDEN_LOCS = (HAND, DECK, DRAFTING)
 
 
-def determinize(state, player: int, seed: int):
+def determinize(state: GameState, player: int, seed: int) -> GameState:
     """A copy of ``state`` with everything ``player`` cannot see re-dealt at random from ``seed``."""
     return Determinizer(state, player).deal(seed)
 
@@ -34,7 +39,7 @@ class Determinizer:
     """Determinisations of one state for one player: what ``player`` can see is worked out once, so
     that each `deal` only draws and places the hidden cards (a search deals one per iteration)."""
 
-    def __init__(self, state, player: int):
+    def __init__(self, state: GameState, player: int) -> None:
         self.state = state
         loc, owner, order, cards = state.loc, state.owner, state.order, state.cards
         n = len(loc)
@@ -55,7 +60,7 @@ class Determinizer:
         self.reserve = [e for e in hidden if loc[e] == DRAFT_RESERVE]
         self.known_cards = [C.BY_ID[cid] for cid in known][:len(rival_places)]
         self.short = len(rival_places) - len(self.known_cards)
-        counts = {}
+        counts: dict[tuple[int, int], int] = {}
         for e in rival_places:
             counts[(loc[e], owner[e])] = counts.get((loc[e], owner[e]), 0) + 1
         slots = iter(rival_places)  # ascending entity order
@@ -87,7 +92,7 @@ class Determinizer:
             (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
         self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or rival_mages)
 
-    def deal(self, seed: int):
+    def deal(self, seed: int) -> GameState:
         """A copy of the state with the hidden cards dealt from ``seed``."""
         s = self.state.clone()
         _, rng = R.next_u64(seed & R.MASK64)

@@ -7,14 +7,19 @@ turn order, victory checks, the end of a round, and chance resolved from the sta
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from . import actions as A
 from . import cards as C
 from . import rng as R
 from .state import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
                     HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
 
+if TYPE_CHECKING:
+    from .state import GameState
 
-def settle(s) -> None:
+
+def settle(s: GameState) -> None:
     """Run automatic steps until a decision (or, without auto chance, a chance outcome) is needed."""
     while True:
         if s.stack:
@@ -43,7 +48,7 @@ def settle(s) -> None:
         return
 
 
-def advance_turn(s) -> None:
+def advance_turn(s: GameState) -> None:
     """Move the turn pointer to the next player in seat order who has not passed (or leave it)."""
     n = s.np
     for i in range(1, n + 1):
@@ -55,7 +60,7 @@ def advance_turn(s) -> None:
 
 # -- rounds and Collect ------------------------------------------------------------------------------
 
-def start_round(s) -> None:
+def start_round(s: GameState) -> None:
     s.round += 1
     s.phase = COLLECT
     s.turn = s.fp
@@ -65,7 +70,7 @@ def start_round(s) -> None:
     s.cpos = 0
 
 
-def collect_continue(s) -> bool:
+def collect_continue(s: GameState) -> bool:
     """Advance the Collect cursor (players in seat order; first every component without a collect cost,
     then those with one).  Returns True when a choice was pushed."""
     loc, owner, cards = s.loc, s.owner, s.cards
@@ -95,7 +100,7 @@ def collect_continue(s) -> bool:
     return False
 
 
-def _collect_component(s, p: int, e: int, card) -> bool:
+def _collect_component(s: GameState, p: int, e: int, card: C.Card) -> bool:
     b = 5 * e
     on = s.ess[b:b + 5]
     stored = on[0] + on[1] + on[2] + on[3] + on[4]
@@ -131,7 +136,7 @@ def _collect_component(s, p: int, e: int, card) -> bool:
 
 # -- victory -------------------------------------------------------------------------------------------
 
-def start_victory_check(s, trigger) -> None:
+def start_victory_check(s: GameState, trigger: int | None) -> None:
     """Begin a victory check: mid-round if ``trigger`` is the player whose power called it, else the
     end-of-round check.  Victory-check Reacts are offered first (protocol §3.10)."""
     s.phase = VICTORY_CHECK
@@ -146,7 +151,7 @@ def start_victory_check(s, trigger) -> None:
     ready = [e for e in range(len(loc)) if loc[e] == IN_PLAY and not turned[e] and cards[e].idx in _VICTORY_REACT]
     if not ready:
         return
-    order = []
+    order: list[tuple] = []
     for p in players:
         pool = s.pool_of(p)
         for e in ready:
@@ -164,13 +169,13 @@ _VICTORY_REACT = frozenset(c.idx for c in C.CARDS
                            if any(pw.kind == C.REACT and pw.trigger == C.TRIGGER_VICTORY for pw in c.powers))
 
 
-def pool_score(s, p: int) -> int:
+def pool_score(s: GameState, p: int) -> int:
     b = 5 * p
     pool = s.pool
     return pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3] + 2 * pool[b + 4]
 
 
-def evaluate_victory(s) -> None:
+def evaluate_victory(s: GameState) -> None:
     """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared.
     The end-of-round check of the game's last round (``s.round_limit``, 0 for none) ends it regardless."""
     vps = s.scores()[0]
@@ -206,16 +211,16 @@ def evaluate_victory(s) -> None:
 
 # -- cards: drawing, scrying, monuments ---------------------------------------------------------------
 
-def draw(s, p: int, n: int) -> int:
+def draw(s: GameState, p: int, n: int) -> int:
     """Begin drawing ``n`` cards (§3.6): push the draw reveal; returns how many cards will be drawn.
 
     Reference ruleset: when more unknown cards are needed than the deck holds, the whole discard pile is
     merged into the deck first and any of the merged cards may come.  Official (DIFFERENCES row 2): the
     deck's own cards come first; the reshuffled discard pile only supplies the remainder."""
     loc, owner, order = s.loc, s.owner, s.order
-    known = []
-    unknown = []
-    pile = []
+    known: list[int] = []
+    unknown: list[int] = []
+    pile: list[int] = []
     for e in range(s.n_art):
         if owner[e] == p:
             where = loc[e]
@@ -229,7 +234,7 @@ def draw(s, p: int, n: int) -> int:
     if known:
         known = sorted(known, key=order.__getitem__)[:d]
     u = d - len(known)
-    must = ()
+    must: tuple[int, ...] = ()
     if u > len(unknown):
         if not s.reference:
             must = tuple(unknown)
@@ -238,7 +243,7 @@ def draw(s, p: int, n: int) -> int:
     return d
 
 
-def reshuffle(s, p: int, pile: list) -> None:
+def reshuffle(s: GameState, p: int, pile: list[int]) -> None:
     """``p``'s discard pile (entities ``pile``) goes into their deck, order unknown.  Every card of it
     was in view, so each rival now knows it is among ``p``'s hidden cards (`known_decks`, which
     determinisation deals back to ``p``)."""
@@ -251,7 +256,7 @@ def reshuffle(s, p: int, pile: list) -> None:
         s.known_decks = tuple(k if q == p else k | seen for q, k in enumerate(s.known_decks))
 
 
-def resolve_draw(s, p: int, known: tuple, revealed: tuple) -> None:
+def resolve_draw(s: GameState, p: int, known: tuple, revealed: tuple) -> None:
     """The drawn cards go to ``p``'s hand; known cards left in the deck move up."""
     loc, order = s.loc, s.order
     shift = len(known)
@@ -264,10 +269,10 @@ def resolve_draw(s, p: int, known: tuple, revealed: tuple) -> None:
                 order[e] -= shift
 
 
-def scry_begin(s, p: int, deck_type: int, count: int) -> None:
+def scry_begin(s: GameState, p: int, deck_type: int, count: int) -> None:
     """After a ScryDeckChoice: look at the top ``count`` cards of the chosen deck (§3.6)."""
     loc, owner, order = s.loc, s.owner, s.order
-    must = ()
+    must: tuple[int, ...] = ()
     if deck_type == DECK_ARTIFACT:
         deck = [e for e in range(s.n_art) if loc[e] == DECK and owner[e] == p]
         if len(deck) < count:
@@ -288,7 +293,7 @@ def scry_begin(s, p: int, deck_type: int, count: int) -> None:
         s.stack.append((P_SCRYORDER, p, deck_type, known))
 
 
-def scry_order(s, top, perm: tuple) -> None:
+def scry_order(s: GameState, top: tuple, perm: tuple) -> None:
     """Put the looked-at cards back: ``perm[i]`` is the index of the card that goes to position i."""
     _, p, deck_type, looked = top
     loc, owner, order = s.loc, s.owner, s.order
@@ -304,7 +309,7 @@ def scry_order(s, top, perm: tuple) -> None:
         s.mon_seer = p
 
 
-def take_monument(s, e: int) -> None:
+def take_monument(s: GameState, e: int) -> None:
     """Monument ``e`` leaves the deck (drawn or revealed): known cards below it move up."""
     order = s.order
     was_known = order[e] >= 0
@@ -317,14 +322,15 @@ def take_monument(s, e: int) -> None:
 
 # -- chance from the state's own RNG --------------------------------------------------------------------
 
-_apply_chance = None
+_apply_chance: Callable[[GameState, tuple], None] | None = None
 
 
-def resolve_chance_randomly(s, top) -> None:
+def resolve_chance_randomly(s: GameState, top: tuple) -> None:
     """Resolve the chance point on top of the stack from ``s.rng`` (normal play)."""
     global _apply_chance
     if _apply_chance is None:  # (apply imports this module, so bind it on first use)
         from .apply import apply_chance as _apply_chance
+    assert _apply_chance is not None
     apply_chance = _apply_chance
     kind, p = top[0], top[1]
     if kind == P_DRAW:

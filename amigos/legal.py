@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import chain, combinations, permutations
+from typing import TYPE_CHECKING, Iterator, Sequence, cast, overload
 
 from . import actions as A
 from . import cards as C
@@ -15,6 +16,9 @@ from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, I
                     P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
                     P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
                     SETUP_DRAFT, DECK, DECK_ARTIFACT, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, FACE_UP)
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 ZERO = C.ZERO
 ALL = C.ALL_KINDS
@@ -26,7 +30,7 @@ NON_LIFE = (C.ELAN, C.CALM, C.DEATH, C.GOLD)
 def payments(avail: tuple, n: int, kinds: tuple = ALL) -> tuple:
     """Every way to pay ``n`` essences of ``kinds`` out of ``avail``, ascending lexicographic (§4.1)."""
     a0, a1, a2, a3, a4 = (avail[k] if k in kinds else 0 for k in range(5))
-    out = []
+    out: list[tuple[int, int, int, int, int]] = []
     for x0 in range(min(a0, n) + 1):
         r0 = n - x0
         for x1 in range(min(a1, r0) + 1):
@@ -52,20 +56,25 @@ def choices(n: int, kinds: tuple) -> tuple:
     return tuple(reversed(gains(n, kinds)))
 
 
-def _add(a, b):
+def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int]:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
 
 
-def _sub(a, b):
+def _sub(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int]:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
 
 
-def _covers(pool, cost):
+def _covers(pool: Sequence[int], cost: Sequence[int]) -> bool:
     return (pool[0] >= cost[0] and pool[1] >= cost[1] and pool[2] >= cost[2] and pool[3] >= cost[3]
             and pool[4] >= cost[4])
 
 
-def discount_for(s, p: int, card, mine=None):
+@overload
+def discount_for(s: GameState, p: int, card: None, mine: Sequence[int] | None = None) -> tuple[int, int, int]: ...
+@overload
+def discount_for(s: GameState, p: int, card: C.Card, mine: Sequence[int] | None = None) -> int: ...
+def discount_for(s: GameState, p: int, card: C.Card | None,
+                 mine: Sequence[int] | None = None) -> int | tuple[int, int, int]:
     """The standing discount ``p`` gets on placing artifact ``card`` (Artificer, Dragon Bridle,
     Dragon's Lair), whether or not the discounting component is turned.  With ``card`` None, returns
     the discounts ``(on any artifact, extra on Dragons, extra on Creatures)``."""
@@ -86,7 +95,7 @@ def discount_for(s, p: int, card, mine=None):
     return every + (dragon if card.is_dragon else 0) + (creature if card.is_creature else 0)
 
 
-def placement_payments(pool: tuple, card, discount: int) -> list:
+def placement_payments(pool: tuple, card: C.Card, discount: int) -> list[tuple[int, ...]]:
     """Every payment of ``card``'s placement cost after a discount used as fully as possible (§4.3)."""
     fixed, any_n = card.cost, card.cost_any
     d = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n)
@@ -95,8 +104,8 @@ def placement_payments(pool: tuple, card, discount: int) -> list:
             return []
         rest = _sub(pool, fixed)
         return [_add(fixed, x) for x in payments(rest, any_n)] if any_n else [fixed]
-    out = []
-    seen = set()
+    out: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
     for re in range(min(fixed[0], d) + 1):
         for rl in range(min(fixed[1], d - re) + 1):
             for rc in range(min(fixed[2], d - re - rl) + 1):
@@ -116,14 +125,14 @@ def placement_payments(pool: tuple, card, discount: int) -> list:
     return out
 
 
-def legal_groups(s) -> list:
+def legal_groups(s: GameState) -> list:
     """The legal actions grouped by `amigos.actions.macro_key` (variants of one action together), in
     the canonical order."""
     if not s.stack and s.phase == ACTIONS:
         if s.passed[s.turn]:
             return []
         return main_groups(s, s.turn)
-    groups = {}
+    groups: dict[tuple, list[tuple]] = {}
     for a in legal_actions(s):
         key = A.macro_key(a)
         g = groups.get(key)
@@ -134,7 +143,7 @@ def legal_groups(s) -> list:
     return list(groups.values())
 
 
-def legal_actions(s) -> list:
+def legal_actions(s: GameState) -> list:
     """All legal actions of the acting player (see the module docstring)."""
     if s.stack:
         return _pending_actions(s, s.stack[-1])
@@ -160,25 +169,25 @@ def legal_actions(s) -> list:
     return []
 
 
-def _supply_items(s):
+def _supply_items(s: GameState) -> list[int]:
     first = s.item_first
     return [e for e in range(first, first + len(C.MAGIC_ITEMS)) if s.loc[e] == AVAILABLE]
 
 
-def main_actions(s, p: int) -> list:
+def main_actions(s: GameState, p: int) -> list:
     """The main actions of §4.2, in order."""
     return list(chain.from_iterable(main_groups(s, p)))
 
 
-def main_groups(s, p: int) -> list:
+def main_groups(s: GameState, p: int) -> list:
     """The main actions of §4.2 in order, as groups of the variants of one action (same card, power,
     target; different payments and gains).  One pass sorts the artifacts, the rest of the table comes
     from `supply_of`; the steps of each card are cached by what they depend on."""
     loc, owner, cards = s.loc, s.owner, s.cards
     b = 5 * p
     pool = tuple(s.pool[b:b + 5])
-    hand = []
-    mine = []
+    hand: list[int] = []
+    mine: list[int] = []
     # Artifacts are in hands or in play; the supply (magic items, places of power, monuments) is not.
     for e in range(s.n_art):
         where = loc[e]
@@ -190,7 +199,8 @@ def main_groups(s, p: int) -> list:
     claim_monuments, places, passes, in_play = supply_of(s, p)
     if in_play:
         mine += in_play
-    out = []
+    out: list = []
+    cap: tuple[int, ...] | None
     p0, p1, p2, p3, p4 = pool
     if hand:
         every, dragon, creature = discount_for(s, p, None, mine)
@@ -238,7 +248,7 @@ def main_groups(s, p: int) -> list:
 MONUMENT_KIND, POP_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.ACTION
 
 
-def supply_of(s, p: int) -> tuple:
+def supply_of(s: GameState, p: int) -> tuple:
     """What the table beyond the artifacts offers ``p``, as parts of `main_groups`: the monument claims
     (displayed, then the deck's top; when ``p`` has the Gold), the places of power as (cost, claim
     group), the passes (one per magic item) and ``p``'s non-artifact components in play (mage, item,
@@ -256,6 +266,10 @@ def supply_of(s, p: int) -> tuple:
     if found is not None:
         return found
     cards = s.cards
+    monuments: list[tuple[tuple, ...]]
+    places: list[tuple[tuple[int, ...], tuple[tuple, ...]]]
+    items: list[tuple[tuple, ...]]
+    mine: list[int]
     monuments, places, items, mine = [], [], [], []
     for e in range(n_art, len(loc)):
         where = loc[e]
@@ -278,21 +292,21 @@ def supply_of(s, p: int) -> tuple:
 
 
 @lru_cache(maxsize=1 << 17)
-def _place_actions(p, e, card_idx, pool, discount):
+def _place_actions(p: int, e: int, card_idx: int, pool: tuple[int, ...], discount: int) -> tuple[tuple, ...]:
     """PlaceArtifact steps of one hand card: depend only on these arguments, so they are cached."""
     return tuple((A.PLACE, p, e, pay) for pay in placement_payments(pool, C.CARDS[card_idx], discount))
 
 
 @lru_cache(maxsize=1 << 12)
-def _discard_actions(p, e):
+def _discard_actions(p: int, e: int) -> tuple[tuple, ...]:
     return tuple((A.DISCARD, p, e, g) for g in DISCARD_GAINS)
 
 
 @lru_cache(maxsize=1 << 17)
-def _simple_power_actions(p, e, card_idx, index, pool):
+def _simple_power_actions(p: int, e: int, card_idx: int, index: int, pool: tuple[int, ...]) -> tuple:
     """UsePower steps of a power without targets or rivals: a function of the pool alone."""
-    out = []
-    _power_actions(None, p, e, C.CARDS[card_idx].powers[index], pool, out)
+    out: list = []
+    _power_actions(cast("GameState", None), p, e, C.CARDS[card_idx].powers[index], pool, out)
     return tuple(out[0]) if out else ()
 
 
@@ -300,7 +314,7 @@ DISCARD_GAINS = ((0, 0, 0, 0, 1),) + tuple(
     tuple(int(k == a) + int(k == b) for k in range(5)) for a in range(4) for b in range(a, 4))
 
 
-def _targets(s, p: int, e: int, pw, mine: list) -> list | None:
+def _targets(s: GameState, p: int, e: int, pw: C.Power, mine: Sequence[int]) -> list[int] | None:
     """Candidate targets of a power in the protocol's order; None when it has no target at all.
     ``mine`` lists ``p``'s components in play, ascending."""
     rule = pw.target_rule
@@ -331,7 +345,7 @@ def _targets(s, p: int, e: int, pw, mine: list) -> list | None:
     raise AssertionError(rule)
 
 
-def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = ()) -> None:
+def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: list, mine: Sequence[int] = ()) -> None:
     """Append the UsePower steps of one usable-looking power (§4.4) to ``out``, one group per target
     and rival.  ``mine``: ``p``'s components in play, ascending (where targets are looked for)."""
     fixed = pw.pay
@@ -354,6 +368,7 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = (
         out.append(IdenticalSteps((p, e, s.cards[e].idx, idx, pool, covered),
                                   (A.POWER, p, e, idx, -1, -1, first_pay, ZERO)))
         return
+    assert pw.pool_cap is not None  # None only for the X-identical powers, handled above
     untargeted = pw.places is not None or pw.target_rule is None and not pw.chooses_rival
     if untargeted and s is not None:  # a function of the pool after all: the cached steps (Bestiary, ...)
         group = _simple_power_actions(p, e, s.cards[e].idx, idx, _capped(pool, pw.pool_cap))
@@ -373,6 +388,7 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = (
         POWER = A.POWER
         out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
         return
+    targets: list[int] | tuple[int, ...] | None
     targets = _targets(s, p, e, pw, mine)
     if targets is None:
         targets = (-1,)
@@ -385,13 +401,14 @@ def _power_actions(s, p: int, e: int, pw, pool: tuple, out: list, mine: list = (
     rivals = tuple(q for q in range(s.np) if q != p) if pw.chooses_rival else (-1,)
     cost_gain = pw.cost_gain
     cards = s.cards
-    costs = None  # what the steps' gains depend on: the targets' costs (Corrupt Altar, Fiery Whip)
+    # what the steps' gains depend on: the targets' costs (Corrupt Altar, Fiery Whip)
+    costs: tuple[int, ...] | None = None
     if cost_gain is not None and cost_gain[3] is None:
         costs = tuple(cards[t].cost_total for t in targets)
     out.extend(_targeted_steps(p, e, cards[e].idx, idx, _capped(pool, pw.pool_cap), targets, rivals, costs))
 
 
-def _capped(pool, cap) -> tuple:
+def _capped(pool: Sequence[int], cap: Sequence[int]) -> tuple:
     """The pool as far as a power or a placement can take from it (``cap`` per kind): the key its
     cached steps are kept under."""
     return (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
@@ -400,7 +417,8 @@ def _capped(pool, cap) -> tuple:
 
 
 @lru_cache(maxsize=1 << 16)
-def _targeted_steps(p, e, card_idx, idx, pool, targets, rivals, costs) -> tuple:
+def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ...], targets: tuple[int, ...],
+                    rivals: tuple[int, ...], costs: tuple[int, ...] | None) -> tuple:
     """The step groups of a power with targets or rivals, one per (target, rival): a function of
     these arguments, so cached."""
     pw = C.CARDS[card_idx].powers[idx]
@@ -408,7 +426,7 @@ def _targeted_steps(p, e, card_idx, idx, pool, targets, rivals, costs) -> tuple:
     pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (fixed,)
     gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
     POWER = A.POWER
-    out = []
+    out: list[tuple] = []
     for i, t in enumerate(targets):
         if costs is not None:
             n = costs[i] + pw.cost_gain[2]
@@ -421,14 +439,14 @@ def _targeted_steps(p, e, card_idx, idx, pool, targets, rivals, costs) -> tuple:
 
 
 @lru_cache(maxsize=1 << 16)
-def _any_payments(fixed, pool, n, kinds):
+def _any_payments(fixed: tuple[int, ...], pool: tuple[int, ...], n: int, kinds: tuple[int, ...]) -> tuple:
     """Fixed part plus every payment of the any part from what the pool has left."""
     rest = _sub(pool, fixed)
     return tuple(_add(fixed, x) for x in payments(rest, n, kinds))
 
 
 @lru_cache(maxsize=1024)
-def _power_gains(mix_count, mix_kinds, fixed_gain):
+def _power_gains(mix_count: int, mix_kinds: tuple[int, ...], fixed_gain: tuple[int, ...]) -> tuple:
     if mix_count:
         return tuple(_add(g, fixed_gain) for g in gains(mix_count, mix_kinds))
     return (fixed_gain,)
@@ -442,10 +460,10 @@ class IdenticalSteps:
 
     __slots__ = ("_key", "_first", "_steps")
 
-    def __init__(self, key: tuple, first: tuple):
+    def __init__(self, key: tuple, first: tuple) -> None:
         self._key = key  # the arguments of `_identical_power_actions`
         self._first = first  # its first step, known without listing the others
-        self._steps = None
+        self._steps: tuple | None = None
 
     def _all(self) -> tuple:
         steps = self._steps
@@ -459,37 +477,37 @@ class IdenticalSteps:
     def __bool__(self) -> bool:
         return True  # never built empty
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> tuple:
         if i == 0 and self._steps is None:
             return self._first
         return self._all()[i]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple]:
         return iter(self._all())
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, IdenticalSteps):
             other = other._all()
         elif not isinstance(other, (tuple, list)):
             return NotImplemented
         return self._all() == tuple(other)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"IdenticalSteps({self._all()!r})"
 
 
 @lru_cache(maxsize=256)
-def _identical_power_actions(p, e, card_idx, idx, pool, covered) -> tuple:
+def _identical_power_actions(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ...], covered: bool) -> tuple:
     """The steps of an X-identical power: a function of the pool (and, for Athanor, of whether its
     Elan is on it).  The cache is small because with a large pool one entry holds thousands of steps."""
-    out = []
+    out: list[tuple] = []
     _identical_steps(p, e, C.CARDS[card_idx].powers[idx], pool, covered, out)
     return tuple(out)
 
 
-def _identical_steps(p, e, pw, pool, covered, out):
+def _identical_steps(p: int, e: int, pw: C.Power, pool: tuple[int, ...], covered: bool, out: list[tuple]) -> None:
     idx = pw.index
     if pw.remove_self is not None:  # Athanor: 6 Elan off the card, X identical -> X Gold
         if not covered:
@@ -503,7 +521,7 @@ def _identical_steps(p, e, pw, pool, covered, out):
         total = sum(pool)
         if total < pw.pay_any:
             return
-        seen = set()
+        seen: set[tuple[int, ...]] = set()
         for t in range(pw.pay_any, total + 1):
             x = t - pw.pay_any
             for k in range(5):
@@ -512,6 +530,7 @@ def _identical_steps(p, e, pw, pool, covered, out):
                 rest = list(pool)
                 rest[k] -= x
                 for base in payments(tuple(rest), pw.pay_any):
+                    pay: list[int] | tuple[int, ...]
                     pay = list(base)
                     pay[k] += x
                     pay = tuple(pay)
@@ -529,7 +548,7 @@ def _identical_steps(p, e, pw, pool, covered, out):
 
 
 @lru_cache(maxsize=None)
-def _unit(k, x):
+def _unit(k: int, x: int) -> tuple[int, ...]:
     v = [0, 0, 0, 0, 0]
     v[k] = x
     return tuple(v)
@@ -537,7 +556,7 @@ def _unit(k, x):
 
 # -- pending choices ---------------------------------------------------------------------------------
 
-def _pending_actions(s, top) -> list:
+def _pending_actions(s: GameState, top: tuple) -> list:
     kind, p = top[0], top[1]
     if kind == P_GAIN:
         e, n, kinds = top[2], top[3], top[4]
@@ -548,7 +567,7 @@ def _pending_actions(s, top) -> list:
         return life_loss_actions(s, top)
     if kind == P_CCOST:
         e = top[2]
-        out = []
+        out: list[tuple] = []
         if _covers(s.pool_of(p), s.cards[e].collect_cost):
             out.append((A.COLLECT_COST, p, e, A.PAY_COST))
         if not s.turned[e]:
@@ -576,7 +595,7 @@ def _pending_actions(s, top) -> list:
     return chance_outcomes(s, top)
 
 
-def placement_choice_actions(s, top) -> list:
+def placement_choice_actions(s: GameState, top: tuple) -> list:
     """Answers to a power's pending placement (§3.8, §4.3): qualifying cards with payments, then
     Decline (always under the reference ruleset; officially only when nothing can be placed)."""
     p, source, place = top[1], top[2], top[3]
@@ -588,7 +607,7 @@ def placement_choice_actions(s, top) -> list:
         cands = [x for x in range(s.n_art) if loc[x] == DISCARD and owner[x] == p]
     else:
         cands = [x for x in range(s.n_art) if loc[x] == DISCARD]
-    out = []
+    out: list[tuple] = []
     pool = s.pool_of(p)
     for x in cands:
         card = cards[x]
@@ -604,10 +623,10 @@ def placement_choice_actions(s, top) -> list:
     return out
 
 
-def life_loss_actions(s, top) -> list:
+def life_loss_actions(s: GameState, top: tuple) -> list:
     """A victim's answers to a Life loss (§4.5 item 3; official payment rule unless reference)."""
     _, p, attacker, amount, effect = top
-    out = []
+    out: list[tuple] = []
     pool = s.pool_of(p)
     loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
     is_dragon = effect[2]
@@ -666,7 +685,7 @@ def life_loss_payments(pool: tuple, damage: int, reference: bool) -> list:
 
 # -- chance --------------------------------------------------------------------------------------------
 
-def chance_outcomes(s, top) -> list:
+def chance_outcomes(s: GameState, top: tuple) -> list:
     """The possible outcomes of a chance point, as the search enumerates them (§4.6)."""
     kind, p = top[0], top[1]
     if kind == P_DRAW:
@@ -686,7 +705,7 @@ def chance_outcomes(s, top) -> list:
     raise AssertionError(top)
 
 
-def _deck_cards(s, p, deck_type):
+def _deck_cards(s: GameState, p: int, deck_type: int) -> list[int]:
     if deck_type == DECK_ARTIFACT:
         return [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
     return [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]

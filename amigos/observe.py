@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import cards as C
 from .state import (FACE_UP, BEING_CHOSEN, DRAFTING, AVAILABLE,
                     MONUMENT_DECK, PHASE_NAMES)
 
+if TYPE_CHECKING:
+    from .state import GameState
 
-def observation(s, player: int) -> dict:
+
+def observation(s: GameState, player: int) -> dict:
     """A plain dict of everything ``player`` may see: their own hand, their deck's contents (sorted, not
     its order, except cards whose position they learned by scrying), the rival's hand and deck sizes,
     discard piles, everything in play, the face-up monuments and places of power, all pools, the
@@ -70,7 +75,7 @@ PENDING_NAMES = ("gain", "take_stored", "collect_cost", "life_loss", "draw", "di
                  "scry_reveal", "scry_order", "monument_draw", "monument_reveal", "placement", "victory_react")
 
 
-def _pending(s, top, player: int) -> dict:
+def _pending(s: GameState, top: tuple, player: int) -> dict:
     """The decision being waited for; what it shows only its own player (the cards being ordered after a
     scry) appears only in that player's observation."""
     kind, who = top[0], top[1]
@@ -85,6 +90,6 @@ def _pending(s, top, player: int) -> dict:
     return out
 
 
-def _component(s, e: int) -> dict:
+def _component(s: GameState, e: int) -> dict:
     return {"id": s.cards[e].id, "turned": bool(s.turned[e]), "essences": list(s.essences_on(e))}
 

@@ -18,7 +18,7 @@ Cards are named by id or printed name.  The position starts in the action phase 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import cards as C
 from .errors import SetupError
@@ -110,9 +110,9 @@ def describe(s: GameState) -> dict:
     if s.phase != ACTIONS or s.stack:
         raise SetupError("only a position in the action phase with nothing pending can be described")
     loc, owner, cards = s.loc, s.owner, s.cards
-    players = []
+    players: list[dict[str, Any]] = []
     for p in range(s.np):
-        spec = {"mage": None, "item": None, "in_play": [], "hand": [], "deck": [], "discard": [],
+        spec: dict[str, Any] = {"mage": None, "item": None, "in_play": [], "hand": [], "deck": [], "discard": [],
                 "monuments": [], "places": [], "pool": {}, "essences_on": {}, "turned": [],
                 "passed": bool(s.passed[p])}
         players.append(spec)

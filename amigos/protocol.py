@@ -7,23 +7,28 @@ when reading.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Sequence
+
 from . import actions as A
 from . import cards as C
 from .errors import IllegalAction, SetupError
 from .setup import build_state
 from .state import LOCATION_NAMES, P_DRAW, PHASE_NAMES
 
+if TYPE_CHECKING:
+    from .state import GameState
+
 ESSENCES = C.ESSENCES
 ENUM_COLLECT = "CollectDecision"
 ENUM_DECK = "DeckType"
 
 
-def pool_json(v) -> dict:
+def pool_json(v: Sequence[int]) -> dict[str, int]:
     """A 5-tuple as a protocol pool: zero counts left out."""
     return {ESSENCES[k]: v[k] for k in range(5) if v[k]}
 
 
-def pool_from_json(obj) -> tuple:
+def pool_from_json(obj: object) -> tuple[int, ...]:
     if obj is None:
         return C.ZERO
     if not isinstance(obj, dict):
@@ -36,11 +41,11 @@ def pool_from_json(obj) -> tuple:
     return tuple(obj.get(k, 0) for k in ESSENCES)
 
 
-def _enum(name, value):
+def _enum(name: str, value: object) -> dict[str, object]:
     return {"__enum__": name, "value": value}
 
 
-def action_json(state, a) -> dict:
+def action_json(state: GameState, a: tuple) -> dict:
     """The protocol's canonical step form of action ``a`` in ``state`` (§2.1)."""
     kind, p = a[0], a[1]
     name = _namer(state)
@@ -125,12 +130,12 @@ def action_json(state, a) -> dict:
     raise ValueError(f"unknown action {a!r}")
 
 
-def _namer(state):
+def _namer(state: GameState) -> Callable[[int], str]:
     cards = state.cards
     return lambda e: cards[e].ref_name
 
 
-def action_from_json(state, step: dict):
+def action_from_json(state: GameState, step: dict) -> tuple:
     """Decode a protocol step into an action of ``state``; raises `IllegalAction` when it names no
     card of this game or is malformed.  (Whether the action is legal is `apply`'s business.)"""
     try:
@@ -141,7 +146,7 @@ def action_from_json(state, step: dict):
         raise IllegalAction(f"malformed step: {exc}") from None
 
 
-def _decode(state, d):
+def _decode(state: GameState, d: object) -> tuple:
     if not isinstance(d, dict):
         raise ValueError("a step must be an object")
     t = d.get("__type__")
@@ -152,7 +157,7 @@ def _decode(state, d):
     if not isinstance(p, int) or isinstance(p, bool):
         raise ValueError("player_id must be an integer")
 
-    def ent(key):
+    def ent(key: str) -> int:
         name = d[key]
         if not isinstance(name, str):
             raise ValueError(f"{key} must be a string")
@@ -161,10 +166,10 @@ def _decode(state, d):
             raise IllegalAction(f"no card named {name!r} in this game")
         return e
 
-    def opt_ent(key):
+    def opt_ent(key: str) -> int:
         return ent(key) if d.get(key) is not None else -1
 
-    def enum(key):
+    def enum(key: str) -> int:
         v = d[key]
         if isinstance(v, dict):
             v = v.get("value")
@@ -176,11 +181,11 @@ def _decode(state, d):
             raise ValueError(f"bad {key}")
         return v
 
-    def names(key):
+    def names(key: str) -> tuple[int, ...]:
         values = d.get(key) or []
         if not isinstance(values, list):
             raise ValueError(f"{key} must be a list")
-        out = []
+        out: list[int] = []
         for name in values:
             e = state.find(name) if isinstance(name, str) else -1
             if e < 0:
@@ -247,14 +252,14 @@ def _decode(state, d):
     return (kind, p, ent("monument_name"))
 
 
-def match_known_cards(state, action):
+def match_known_cards(state: GameState, action: tuple) -> tuple:
     """A draw reveal's ``known_cards`` is informational (§2.6): use the engine's own list."""
     if action[0] == A.R_DRAW and state.stack and state.stack[-1][0] == P_DRAW:
         return (action[0], action[1], state.stack[-1][2], action[3])
     return action
 
 
-def dump_state(state) -> dict:
+def dump_state(state: GameState) -> dict:
     """The protocol's ``get_state`` form (§5)."""
     players = []
     for p in range(state.np):
@@ -283,15 +288,16 @@ def dump_state(state) -> dict:
     }
 
 
-def state_from_setup(setup: dict, num_players: int = 2, ruleset: str = "reference", auto_chance: bool = False):
+def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "reference",
+                     auto_chance: bool = False) -> GameState:
     """A game from a ``ResolveGameSetup`` step (§2.7); raises `SetupError` for a bad setup."""
     if not isinstance(setup, dict):
         raise SetupError("setup must be an object")
 
-    def cards_of(names, what):
+    def cards_of(names: object, what: str) -> list[C.Card]:
         if not isinstance(names, list):
             raise SetupError(f"{what} must be a list")
-        out = []
+        out: list[C.Card] = []
         for name in names:
             if not isinstance(name, str) or name not in C.BY_NAME:
                 raise SetupError(f"unknown card {name!r} in {what}")
@@ -305,7 +311,7 @@ def state_from_setup(setup: dict, num_players: int = 2, ruleset: str = "referenc
         mages = [cards_of(m, "mage_options") for m in setup.get("mage_options", [])]
         decks = [cards_of(d, "artifact_decks") for d in setup.get("artifact_decks", [])]
         essences = setup.get("starting_essences")
-        pools = None
+        pools: list[tuple[int, ...]] | None = None
         if essences is not None:
             pools = [pool_from_json(x) for x in essences][:num_players]
         first = setup.get("first_player", 0)

@@ -50,7 +50,7 @@ def sample(state: int, items: list, k: int) -> tuple[list, int]:
     return chosen, state
 
 
-def derive_seed(parent: int, *labels) -> int:
+def derive_seed(parent: int, *labels: object) -> int:
     """A 64-bit child seed of ``parent`` for the given labels (e.g. ``derive_seed(match, "game", 2)``)."""
     text = repr((int(parent),) + tuple(str(x) for x in labels)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")

@@ -14,6 +14,8 @@ engine behind the protocol where it differs (cards/DIFFERENCES.md rows 1-5).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from . import cards as C
 from . import rng as R
 from .adjudicate import ROUND_LIMIT
@@ -131,7 +133,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     return s
 
 
-def _expect(card, kind):
+def _expect(card: object, kind: int) -> None:
     if not isinstance(card, C.Card) or card.kind != kind:
         raise SetupError(f"{getattr(card, 'name', card)!r} is not a {C.KIND_NAMES[kind].lower()}")
 
@@ -174,7 +176,7 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
     return s
 
 
-def _deal_centre(rng: int, first_game_sides: bool):
+def _deal_centre(rng: int, first_game_sides: bool) -> tuple[list[C.Card], list[C.Card], int]:
     """The places of power (each tile on a random side, or its first-game side) and the shuffled
     monuments (the first two go face up); returns ``(tiles, monuments, rng)``."""
     tiles = []
@@ -191,7 +193,7 @@ def _deal_centre(rng: int, first_game_sides: bool):
 
 # -- the draft -----------------------------------------------------------------------------------------
 
-def _start_draft(s) -> None:
+def _start_draft(s: GameState) -> None:
     """Artifacts 0-3 of each player's deal form the first packet, 4-7 the second (held back)."""
     for p in range(s.np):
         mine = [e for e in range(s.n_art) if s.owner[e] == p]
@@ -204,7 +206,7 @@ def _start_draft(s) -> None:
     _see_packets(s)
 
 
-def _see_packets(s) -> None:
+def _see_packets(s: GameState) -> None:
     """Each player has now seen the packet they hold: remember those cards (for hidden information,
     every card a player saw and did not keep went to the rival)."""
     seen = [set(k) for k in s.known_decks]
@@ -219,7 +221,7 @@ def passing_step(draft_stage: int) -> int:
     return 1 if draft_stage < 3 else -1
 
 
-def draft_pick(s, p: int, e: int) -> None:
+def draft_pick(s: GameState, p: int, e: int) -> None:
     """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
     s.loc[e] = DECK
     s.owner[e] = p
@@ -231,7 +233,7 @@ def draft_pick(s, p: int, e: int) -> None:
     # Everyone picked: pass the packets.
     step = passing_step(s.draft_stage)
     held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
-    passed = [set() for _ in range(s.np)]
+    passed: list[set[str]] = [set() for _ in range(s.np)]
     for e2, q in held:
         s.owner[e2] = (q + step) % s.np
         passed[q].add(s.cards[e2].id)
@@ -256,7 +258,7 @@ def draft_pick(s, p: int, e: int) -> None:
     s.turn = 0
 
 
-def _finish_draft(s) -> None:
+def _finish_draft(s: GameState) -> None:
     """Each player shuffles their 8, draws 3, then the mage choice begins."""
     for p in range(s.np):
         deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
@@ -270,8 +272,9 @@ def _finish_draft(s) -> None:
 
 # -- games 2 and 3 of a match ---------------------------------------------------------------------------
 
-def next_game(seed: int, mages, artifacts, chooser: int, redraft: bool, ruleset: str = "official",
-              first_game_sides: bool = False, previous=None) -> GameState:
+def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, chooser: int, redraft: bool,
+              ruleset: str = "official", first_game_sides: bool = False,
+              previous: GameState | None = None) -> GameState:
     """Game 2 or 3 of a two-player match (rules.md §2.5).
 
     ``mages[p]``: the mage ``p`` keeps (a card or card id).  With ``redraft`` (game 2), ``artifacts`` is
@@ -321,7 +324,7 @@ def redraft_order(first: int) -> list[int]:
     return [first] + [other, other, first, first] * 3 + [other, other, first]
 
 
-def choose_first(s, first: int) -> None:
+def choose_first(s: GameState, first: int) -> None:
     """The chooser names the first player; then the redraft (game 2) or the hands (game 3)."""
     s.fp = first
     if s.draft_stage:  # a redraft follows
@@ -332,7 +335,7 @@ def choose_first(s, first: int) -> None:
         _deal_hands(s)
 
 
-def redraft_pick(s, p: int, e: int) -> None:
+def redraft_pick(s: GameState, p: int, e: int) -> None:
     """``p`` takes face-up artifact ``e`` into their deck."""
     s.loc[e] = DECK
     s.owner[e] = p
@@ -344,7 +347,7 @@ def redraft_pick(s, p: int, e: int) -> None:
         _deal_hands(s)
 
 
-def _deal_hands(s) -> None:
+def _deal_hands(s: GameState) -> None:
     """Each player shuffles their 8 and draws 3; both know each other's 8; magic items next."""
     ids = []
     for p in range(s.np):

@@ -116,7 +116,7 @@ class GameState:
     draft_stage: int                 # the draft's stage (in a redraft: the pick)
     rng: int                         # the chance generator's state
     auto_chance: bool                # chance is resolved by the engine (not offered as actions)
-    known_decks: tuple[frozenset[int], ...]
+    known_decks: tuple[frozenset[str], ...]  # card ids
     passed_packet: tuple[frozenset[str], ...]
     mon_seer: int
     previous_game: tuple | None
@@ -203,11 +203,11 @@ class GameState:
             self._groups = _legal_groups(self)
         return self._groups
 
-    def apply(self, action) -> None:
+    def apply(self, action: tuple) -> None:
         """Apply a legal action; raises `IllegalAction` (state unchanged) for anything else."""
         _apply_checked(self, action)
 
-    def apply_unchecked(self, action) -> None:
+    def apply_unchecked(self, action: tuple) -> None:
         """Fast path for agents: apply an action taken from `legal_actions()` of this very state,
         without checking it.  Anything else may corrupt the state."""
         _apply_action(self, action)

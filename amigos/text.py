@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from . import actions as A
 from . import cards as C
 
+if TYPE_CHECKING:
+    from .state import GameState
 
-def essences_text(v) -> str:
+
+def essences_text(v: Sequence[int]) -> str:
     """``(2, 0, 0, 0, 1)`` -> ``"2 elan, 1 gold"``; ``"nothing"`` for none."""
     parts = [f"{v[k]} {C.ESSENCES[k]}" for k in range(5) if v[k]]
     return ", ".join(parts) if parts else "nothing"
 
 
-def action_text(state, a) -> str:
+def action_text(state: GameState, a: tuple) -> str:
     """A one-line description of action ``a`` in ``state``."""
     kind, p = a[0], a[1]
     name = lambda e: state.cards[e].name  # noqa: E731

@@ -70,6 +70,11 @@ def craft(folder: Path) -> list[tuple[str, list[str], str]]:
     bomb_file = write("bomb.amigos", msgpack.packb(bomb, use_bin_type=True))
     cases.append((f"decisions inflating to 3 million empty lists ({bomb_file.stat().st_size // 1024} KB)",
                   ["show", str(bomb_file)], "refused"))
+    many = msgpack.unpackb(pack(record), raw=False)
+    many["games"] = many["games"] * 20
+    many_file = write("many.amigos", msgpack.packb(many, use_bin_type=True))
+    cases.append((f"20 copies of a game ({many_file.stat().st_size // 1024} KB)", ["show", str(many_file)],
+                  "refused"))
     lists = variant("lists.amigos", lambda r: r.__setitem__("extra", [[]] * 7_000_000))
     cases.append((f"7 million empty lists under an unknown key ({lists.stat().st_size // 2**20} MB)",
                   ["replay", str(lists)], "refused"))
