@@ -80,6 +80,9 @@ def test_resume_killed_again_and_again_finishes_as_if_never_stopped(tmp_path):
     whole = amigos("match", *args, "--save", "whole.amigos", cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
     proc = start("match", *args, "--save", "k.amigos", cwd=tmp_path)
+    deadline = time.monotonic() + 60  # the first save, at the match's start (a loaded machine is slow)
+    while not (tmp_path / "k.amigos").exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
     kills = 0
     for attempt in range(12):
         time.sleep(rng.uniform(0.35, 0.9))
