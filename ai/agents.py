@@ -26,11 +26,18 @@ from __future__ import annotations
 
 import difflib
 import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from amigos.errors import AmigosError
 
 from .evaluate import evaluate
 from .heuristics import best_variant
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
+
+    from .mcts import MCTSAgent
 
 
 class SpecError(AmigosError):
@@ -40,7 +47,7 @@ class SpecError(AmigosError):
 KINDS = ("random", "greedy", "expectimax", "mcts")
 
 
-def _nearest(word: str, known) -> str:
+def _nearest(word: str, known: Iterable[str]) -> str:
     """``" (did you mean mcts?)"`` for a near miss of one of ``known``, else ""."""
     close = difflib.get_close_matches(word, sorted(known), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
@@ -54,7 +61,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     kind = kind.strip().lower()
     if kind not in KINDS:
         raise SpecError(f"unknown agent {kind!r}{_nearest(kind, KINDS)}: expected one of {', '.join(KINDS)}")
-    params = {}
+    params: dict[str, int | float] = {}
+    value: str | float  # a parameter's text, then its number
     if rest.strip():
         for item in rest.split(","):
             key, eq, value = item.partition("=")
@@ -90,7 +98,7 @@ LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters":
           "time": (False, 0, True), "c": (False, 0, False)}
 
 
-def make_agent(spec: str, seed: int | None = None):
+def make_agent(spec: str, seed: int | None = None) -> RandomAgent | GreedyAgent | ExpectimaxAgent | MCTSAgent:
     """Build the agent a spec names (see the module docstring)."""
     kind, params = parse_spec(spec)
     if "seed" not in params:
@@ -116,7 +124,7 @@ class _Agent:
         match plays on exactly as it would have)."""
         self.rng = random.Random(seed)
 
-    def _forced(self, legal):
+    def _forced(self, legal: list) -> tuple:
         """The only legal action, without thinking."""
         self.info = {"choices": 1}
         return legal[0]
@@ -125,11 +133,11 @@ class _Agent:
 class RandomAgent(_Agent):
     """Uniform over the legal actions."""
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.info = {}
 
-    def select(self, state):
+    def select(self, state: GameState) -> tuple:
         legal = state.legal_actions()
         self.info = {"choices": len(legal)}
         return legal[self.rng.randrange(len(legal))]
@@ -140,17 +148,19 @@ class GreedyAgent(_Agent):
     (so that it does not see the card a draw would bring).  Payment variants of one action are decided
     by the essence heuristic."""
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.info = {}
 
-    def select(self, state):
+    def select(self, state: GameState) -> tuple:
         from amigos.determinize import determinize
         legal = state.legal_actions()
         if len(legal) == 1:
             return self._forced(legal)
         p = state.current_player()
         world = determinize(state, p, self.rng.getrandbits(64))
+        best: tuple | None
+        best_value: Any  # None until the first action is valued
         best, best_value = None, None
         for variants in world.legal_groups():
             a = best_variant(world, variants)
@@ -160,17 +170,18 @@ class GreedyAgent(_Agent):
             if best is None or value > best_value:
                 best, best_value = a, value
         self.info = {"choices": len(legal), "value": best_value}
+        assert best is not None  # two or more legal actions: some were valued
         return best
 
 
 class ExpectimaxAgent(_Agent):
     """Depth-limited expectimax over the full state, chance points enumerated (it sees everything)."""
 
-    def __init__(self, depth: int = 3, seed: int = 0):
+    def __init__(self, depth: int = 3, seed: int = 0) -> None:
         self.depth = depth
         self.info = {}
 
-    def select(self, state):
+    def select(self, state: GameState) -> tuple:
         from .expectimax import Expectimax
         legal = state.legal_actions()
         if len(legal) == 1:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import amigos
 from amigos.adjudicate import adjudicated
@@ -23,7 +25,7 @@ MAX_DECISIONS = 20000
 
 
 def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None,
-              make=make_agent) -> dict:
+              make: Callable[..., Any] = make_agent) -> dict:
     """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)``.  Returns winners,
     points and decision counts, and whether the game was decided at the round limit
     (`amigos.adjudicate`)."""
@@ -71,7 +73,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _pair(args):
+def _pair(args: tuple) -> tuple[int, float, dict, dict]:
     seed, variant, a, b, make = args
     first = play_game(seed, variant, [a, b], make=make)
     second = play_game(seed, variant, [b, a], make=make)
@@ -79,7 +81,9 @@ def _pair(args):
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
-             out=None, first: int = 0, record=None, make=make_agent, sprt: dict | None = None) -> dict:
+             out: Callable[[str], object] | None = None, first: int = 0,
+             record: Callable[[dict], object] | None = None, make: Callable[..., Any] = make_agent,
+             sprt: dict | None = None) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`.  Splitting a run by ``first`` plays exactly
@@ -91,6 +95,7 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     records = []
     total = 0.0
     start = time.perf_counter()
+    pool: ProcessPoolExecutor | None
     if jobs > 1:
         pool = ProcessPoolExecutor(max_workers=jobs)
         results = pool.map(_pair, jobs_list)
@@ -148,11 +153,11 @@ def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: flo
     return {"pair": index, "seed": seed, "variant": variant, "a": a, "b": b, "points": points, "games": games}
 
 
-def tally(records) -> dict:
+def tally(records: Iterable[dict]) -> dict:
     """Combine pair records (of one run, or of a run split by pairs) into the totals `strength`
     reports; a pair recorded twice must agree with itself.  Returns games, score, rate, the Wilson
     interval, adjudicated games and A's seconds per choice."""
-    by_pair = {}
+    by_pair: dict[tuple, dict] = {}
     for r in records:
         key = (r["seed"], r["pair"])
         if key in by_pair and by_pair[key]["points"] != r["points"]:
@@ -184,7 +189,7 @@ def paired_difference(a: dict, b: dict, z: float = 1.96) -> dict:
             "a_better": sum(x > 0 for x in d), "b_better": sum(x < 0 for x in d)}
 
 
-def _progress(out, a, b, total, played, start):
+def _progress(out: Callable[[str], object] | None, a: str, b: str, total: float, played: int, start: float) -> None:
     if out is None:
         return
     low, high = wilson(total, played)

@@ -59,7 +59,7 @@ class Flow:
         for pw in card.powers:
             if pw.kind != C.ACTION:
                 continue
-            gained = [a + b for a, b in zip(pw.gain_pool, pw.store)]
+            gained: list[float] = [a + b for a, b in zip(pw.gain_pool, pw.store)]
             if pw.mix_count:
                 gained = [a + b for a, b in zip(gained, _spread(pw.mix_count, pw.mix_kinds))]
             if not pw.destroy:

@@ -6,21 +6,27 @@ summed left to right in IEEE doubles; E = S(q) - max over rivals S(o); +-10000 w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
+
 WIN = 10000.0
 
 
-def score(state, p: int) -> float:
+def score(state: GameState, p: int) -> float:
     """S(p): victory points plus weighted pool essences and cards in hand."""
     vp, hand = state.scores()
     return _s(state.pool, p, vp[p], hand[p])
 
 
-def _s(pool, p, vp, hand):
+def _s(pool: Sequence[int], p: int, vp: float, hand: float) -> float:
     b = 5 * p
     return vp + 0.24 * pool[b + 4] + 0.12 * (pool[b] + pool[b + 1] + pool[b + 2] + pool[b + 3]) + 0.25 * hand
 
 
-def evaluate(state, q: int) -> float:
+def evaluate(state: GameState, q: int) -> float:
     """E(state) for the maximising player ``q``."""
     if state.phase == 6:  # GAME_OVER
         return WIN if q in state.won else -WIN
@@ -29,10 +35,11 @@ def evaluate(state, q: int) -> float:
     mine = _s(pool, q, vp[q], hand[q])
     if state.np == 1:
         return mine
-    best = None
+    best: float | None = None
     for o in range(state.np):
         if o != q:
             v = _s(pool, o, vp[o], hand[o])
             if best is None or v > best:
                 best = v
+    assert best is not None  # np >= 2: some rival was scored
     return mine - best

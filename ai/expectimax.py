@@ -7,10 +7,15 @@ forced moves included, uses one unit of depth.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from amigos import actions as A
 
 from .evaluate import evaluate
 from .leaf import Base, leaf_value
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 NEG = float("-inf")
 POS = float("inf")
@@ -19,13 +24,13 @@ POS = float("inf")
 class Expectimax:
     """``Expectimax(depth).search(state, q)`` -> ``(action, value, nodes, depth reached)``."""
 
-    def __init__(self, depth: int = 3):
+    def __init__(self, depth: int = 3) -> None:
         if depth < 1:
             raise ValueError("depth must be at least 1")
         self.depth = depth
         self.nodes = 0
 
-    def search(self, state, q: int | None = None):
+    def search(self, state: GameState, q: int | None = None) -> tuple[tuple, float, int, int]:
         if q is None:
             q = state.current_player()
         moves = state.legal_actions()
@@ -34,6 +39,7 @@ class Expectimax:
         self.nodes = 0
         best_move, best_value, reached = None, NEG, 0
         for depth in range(1, self.depth + 1):
+            it_move: tuple | None
             it_move, it_value = None, NEG
             for m in moves:
                 v = self.child_value(state, m, depth - 1, NEG, POS, q)
@@ -42,9 +48,11 @@ class Expectimax:
             best_move, best_value, reached = it_move, it_value, depth
             if best_value >= 9000:
                 break
+        assert best_move is not None  # depth >= 1 and a legal move: the first iteration chose one
         return best_move, best_value, self.nodes, reached
 
-    def child_value(self, s, m, depth: int, alpha: float, beta: float, q: int, base=None) -> float:
+    def child_value(self, s: GameState, m: tuple, depth: int, alpha: float, beta: float, q: int,
+                    base: Base | None = None) -> float:
         """V of the child reached by ``m``; leaves are valued without building them where possible."""
         if depth == 0:
             v = leaf_value(s, m, q, base)
@@ -55,7 +63,7 @@ class Expectimax:
         child.apply_unchecked(m)
         return self.value(child, depth, alpha, beta, q)
 
-    def value(self, s, depth: int, alpha: float, beta: float, q: int) -> float:
+    def value(self, s: GameState, depth: int, alpha: float, beta: float, q: int) -> float:
         self.nodes += 1
         if depth == 0 or s.phase == 6:
             return evaluate(s, q)
@@ -94,7 +102,7 @@ class Expectimax:
 
 
 
-def bridge_search(state, depth: int, player: int):
+def bridge_search(state: GameState, depth: int, player: int) -> tuple[tuple, int, int]:
     """The protocol's ``search`` command: ``(action, nodes, depth reached)`` (PROTOCOL.md §7)."""
     action, _value, nodes, reached = Expectimax(depth).search(state, player)
     return action, nodes, reached

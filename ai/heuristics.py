@@ -10,7 +10,7 @@ essences the player's cards ask for and spends the ones they don't.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from amigos import actions as A
 from amigos import cards as C
@@ -97,6 +97,7 @@ def best_variant(state: GameState, variants: list) -> tuple:
         v += 0.1 * (x4 if x4 < n4 else n4)
         if best is None or v > best_v:
             best, best_v = a, v
+    assert best is not None  # two or more variants: some were rated
     return best
 
 
@@ -133,11 +134,14 @@ def learned_variant(state: GameState, variants: list, model: ValueModel) -> tupl
         del pools[SHORTLIST:]
     scan = Scan(state)
     weights = model.weights_at(scan_progress(scan))
+    best: tuple[int, Any] | None
+    best_v: Any  # None until the first variant is rated
     best, best_v = None, None
     for tie, minus_i, have, a in pools:
         v = sum(w * x for w, x in zip(weights, row(scan, p, have))) + TIE * tie
         if best is None or v > best_v or (v == best_v and minus_i > best[0]):
             best, best_v = (minus_i, a), v
+    assert best is not None  # two or more variants: some were rated
     return best[1]
 
 

@@ -11,10 +11,16 @@ the action; a test checks that on random positions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from amigos import actions as A
 from amigos import cards as C
 
 from .evaluate import _s
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 ACTIONS_PHASE = 4
 IN_PLAY = 5
@@ -26,13 +32,13 @@ class Base:
 
     __slots__ = ("vp", "hand", "score")
 
-    def __init__(self, s):
+    def __init__(self, s: GameState) -> None:
         self.vp, self.hand = s.scores()
         pool = s.pool
         self.score = [_s(pool, p, self.vp[p], self.hand[p]) for p in range(s.np)]
 
 
-def _vp_on_place(s, p, e):
+def _vp_on_place(s: GameState, p: int, e: int) -> int:
     """Points ``p`` gains when artifact ``e`` enters play (its own and per-type points of p's places)."""
     card = s.cards[e]
     gained = card.points
@@ -46,14 +52,14 @@ def _vp_on_place(s, p, e):
     return gained
 
 
-def _per_essence(card, amount):
+def _per_essence(card: C.Card, amount: Sequence[int]) -> int:
     per = card.vp_per_essence
     if per is None or card.kind != C.PLACE_OF_POWER:
         return 0
     return per[0] * amount[0] + per[1] * amount[1] + per[2] * amount[2] + per[3] * amount[3] + per[4] * amount[4]
 
 
-def _one(s, base, q, p, dvp, dhand, dpool):
+def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: Sequence[int]) -> float:
     """E when only player ``p`` changed: by ``dvp`` points, ``dhand`` cards and pool delta ``dpool``."""
     pool = s.pool
     b = 5 * p
@@ -69,16 +75,17 @@ def _one(s, base, q, p, dvp, dhand, dpool):
     if s.np == 2:
         return new - scores[1 - p] if q == p else scores[q] - new
     mine = new if q == p else scores[q]
-    best = None
+    best: float | None = None
     for o in range(s.np):
         if o != q:
             v = new if o == p else scores[o]
             if best is None or v > best:
                 best = v
+    assert best is not None  # np >= 3: some rival was scored
     return mine - best
 
 
-def leaf_value(s, a, q: int, base: Base | None = None):
+def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> float | None:
     """E(child) for the maximising player ``q``, or None when the action needs a real `apply`.
     ``base`` is ``Base(s)`` when the caller has it (siblings share it)."""
     kind = a[0]
@@ -120,7 +127,7 @@ def leaf_value(s, a, q: int, base: Base | None = None):
     return None
 
 
-def _power_leaf(s, a, q, base):
+def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
     _, p, e, idx, target, rival, pay, gain = a
     card = s.cards[e]
     pw = card.powers[idx]
@@ -169,7 +176,7 @@ def _power_leaf(s, a, q, base):
     return _general(s, base, q, changes)
 
 
-def _general(s, base, q, changes):
+def _general(s: GameState, base: Base, q: int, changes: dict) -> float:
     """E when several players changed: ``changes[p] = (dvp, dhand, pool delta or None)``."""
     scores = base.score[:]
     pool = s.pool

@@ -25,7 +25,7 @@ import math
 import random
 import time as _time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
@@ -182,11 +182,13 @@ def pass_variant(state: GameState, passes: list, model: ValueModel) -> tuple:
     """The pass whose magic item the learned value rates best in play (what it adds to the passer's
     features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
     weights = model.weights_at(progress_of(state))
+    best_v: Any  # None until the first pass is rated
     best, best_v = None, None
     for a in passes:
         v = sum(weights[j] * x for j, x in in_play(state.cards[a[2]]))
         if best is None or v > best_v:
             best, best_v = a, v
+    assert best is not None  # a macro has at least one variant
     return best
 
 
@@ -321,6 +323,7 @@ def _variant(s: GameState, variants: list, child: Node, model: ValueModel | None
     p = variants[0][1]
     pool = tuple(s.pool[5 * p:5 * p + 5])
     if child.pool == pool:
+        assert child.action is not None  # set with child.pool, below
         return child.action
     if model is None:
         action = best_variant(s, variants)
@@ -348,7 +351,7 @@ def _settled(root: Node, done: int, iters: int | None, start: float, deadline: f
         left: float = iters - done
     else:  # a time budget: the iterations it still buys at the rate so far
         now = _time.perf_counter()
-        left = done * (deadline - now) / max(now - start, 1e-9)
+        left = done * (cast(float, deadline) - now) / max(now - start, 1e-9)
     return first - second > left
 
 

@@ -10,7 +10,13 @@ turning them into Gold and points, and the search sat on them for rounds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
 from amigos import cards as C
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 IN_PLAY, HAND = 5, 4
 
@@ -25,7 +31,7 @@ GOLD, ESSENCE, SATURATE, EXCESS = 0.26, 0.13, 5, 0.03
 FIRST_PLAYER_EARLY = 0.0
 
 
-def power_income(pw) -> int:
+def power_income(pw: C.Power) -> int:
     """Essences an action power makes each round beyond what it costs (0 for one that destroys or
     discards something, or takes from a rival): a power like Magical Shard's is income like a collect
     ability's, and counting it only as "a power" made a free producer look worse in play than in hand."""
@@ -41,18 +47,19 @@ def power_income(pw) -> int:
 # Per-card worth in play beyond printed points, precomputed once: a share of the placement cost and
 # of the essences it makes each round (collected, or by its best action power), plus a little for
 # having powers at all.
-_WORTH = []
+_WORTH: list[float] | tuple[float, ...] = []
 for _c in C.CARDS:
     income = sum(_c.collect) + (_c.collect_choice[0] if _c.collect_choice else 0)
     if _c.collect_special:
         income += 1
     income += max((power_income(p) for p in _c.powers), default=0)
     powers = sum(1 for p in _c.powers if p.kind == C.ACTION)
-    _WORTH.append(0.10 * (_c.cost_total if _c.kind == C.ARTIFACT else 0) + 0.35 * income + 0.25 * powers)
+    cast("list[float]", _WORTH).append(  # a list until made a tuple below
+        0.10 * (_c.cost_total if _c.kind == C.ARTIFACT else 0) + 0.35 * income + 0.25 * powers)
 _WORTH = tuple(_WORTH)
 
 
-def essence_worth(pool, b: int) -> float:
+def essence_worth(pool: Sequence[int], b: int) -> float:
     """What the five essences ``pool[b:b+5]`` are worth in points (see GOLD, ESSENCE, SATURATE, EXCESS)."""
     value = GOLD * pool[b + 4]
     for k in range(b, b + 4):
@@ -61,7 +68,7 @@ def essence_worth(pool, b: int) -> float:
     return value
 
 
-def player_values(state, vp, hand, horizon: float) -> list:
+def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], horizon: float) -> list:
     """Every player's worth: reference score (points ``vp``, ``hand`` cards, essences) plus the
     engine's worth scaled by ``horizon`` in [0, 1].
 
@@ -87,7 +94,7 @@ def player_values(state, vp, hand, horizon: float) -> list:
     return [vp[p] + essence_worth(have, 5 * p) + 0.25 * hand[p] + horizon * engine[p] for p in range(n)]
 
 
-def heuristic_value(state, q: int) -> float:
+def heuristic_value(state: GameState, q: int) -> float:
     """The leaf value for ``q``: own worth minus the best rival's."""
     vp, hand = state.scores()
     # The nearer anyone is to 10 points, the less future income is worth.
@@ -104,7 +111,7 @@ def heuristic_value(state, q: int) -> float:
     return mine - max(values[o] for o in range(state.np) if o != q)
 
 
-def card_value(card) -> float:
+def card_value(card: C.Card) -> float:
     """A static worth of an artifact (or mage) in points: printed points, a share of its cost and of
     what it makes each round, and something for each power."""
     return card.points + _WORTH[card.idx]

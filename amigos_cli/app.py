@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from importlib.metadata import version
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Callable
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -19,7 +19,11 @@ from amigos.errors import AmigosError
 from amigos_cli.views.safe import printable
 from amigos_cli.commands import bridge, cards, match, replay, resume, serve, show, tournament
 
-def _plain_flags(params):
+if TYPE_CHECKING:
+    from typer._click.core import Context, Parameter  # (Typer's own copy of Click)
+
+
+def _plain_flags(params: list[Parameter]) -> list[Parameter]:
     """Show on/off options (``--json``, ``--help``, ...) as plain flags in the help: Typer's rich help
     gives them a ``<bool>`` type, as if they took a value, which they refuse."""
     for param in params:
@@ -29,12 +33,12 @@ def _plain_flags(params):
 
 
 class _Command(TyperCommand):
-    def get_params(self, ctx):
+    def get_params(self, ctx: Context) -> list[Parameter]:
         return _plain_flags(super().get_params(ctx))
 
 
 class _Group(TyperGroup):
-    def get_params(self, ctx):
+    def get_params(self, ctx: Context) -> list[Parameter]:
         return _plain_flags(super().get_params(ctx))
 
 
@@ -48,7 +52,8 @@ app = typer.Typer(
     cls=_Group,
 )
 
-COMMANDS = {"cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
+COMMANDS: dict[str, Callable[..., Any]] = {
+            "cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
             "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament,
             "serve": serve.serve}
 for _name, _function in COMMANDS.items():

@@ -8,10 +8,13 @@ answer is explained and asked again.
 
 from __future__ import annotations
 
-from rich.console import Console
+from typing import Any, Callable
+
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
+from amigos.state import GameState
 
 from .views.board import board
 from .views.choices import group_text, ordered_variants, variant_text
@@ -34,8 +37,10 @@ class UndoRequested(Exception):
 class Human:
     """Asks ``console`` (reading with ``ask``) for every decision of seat ``seat``."""
 
-    def __init__(self, seat: int, names: list[str], console: Console, ask=None, on_save=None, hinter=None,
-                 log=None, title=""):
+    def __init__(self, seat: int, names: list[str], console: Console, ask: Callable[[str], str] | None = None,
+                 on_save: Callable[[], object] | None = None,
+                 hinter: Callable[[GameState], RenderableType] | None = None,
+                 log: list[str] | None = None, title: str = "") -> None:
         self.seat = seat
         self.names = names
         self.console = console
@@ -44,9 +49,9 @@ class Human:
         self.hinter = hinter
         self.log = log if log is not None else []
         self.title = title
-        self.info = {}
+        self.info: dict[str, Any] = {}
 
-    def select(self, state):
+    def select(self, state: GameState) -> tuple:
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
         groups = state.legal_groups()
         while True:
@@ -69,7 +74,7 @@ class Human:
         except EOFError:
             raise QuitRequested() from None
 
-    def _menu(self, state, groups) -> Text:
+    def _menu(self, state: GameState, groups: list[list[tuple]]) -> Text:
         t = Text()
         for i, g in enumerate(groups, 1):
             line = group_text(state, g)
@@ -80,7 +85,7 @@ class Human:
             t.append("\n")
         return t
 
-    def _interpret(self, state, groups, answer: str):
+    def _interpret(self, state: GameState, groups: list[list[tuple]], answer: str) -> list[tuple] | None:
         if not answer:
             self.console.print("Type a number (or ? for help).", style="yellow")
             return None
@@ -116,7 +121,7 @@ class Human:
         self.console.print(f"'{escape(answer)}' is not a choice: type {numbers} (or ? for help).", style="yellow")
         return None
 
-    def _choose_variant(self, state, variants):
+    def _choose_variant(self, state: GameState, variants: list[tuple]) -> tuple | None:
         self.console.print(Text(group_text(state, variants) + ": how?", style="bold"))
         variants = ordered_variants(variants)
         for i, a in enumerate(variants, 1):

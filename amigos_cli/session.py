@@ -14,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, cast
 
 from rich.console import Console
 from rich.markup import escape
@@ -154,8 +154,8 @@ class Session:
     printed that way too while a person plays.  With no person at the table (AI against AI) the console
     is a spectator's and shows every decision in full, as ``amigos replay`` shows the whole position."""
 
-    def __init__(self, match: Match, path: Path, console: Console | None, ask=None, quiet: bool = False,
-                 seat_for: Callable[[int], object] | None = None):
+    def __init__(self, match: Match, path: Path, console: Console | None, ask: Callable[[str], str] | None = None,
+                 quiet: bool = False, seat_for: Callable[[int], object] | None = None) -> None:
         """``console`` None prints nothing (the full-screen game listens to the events instead); then
         ``seat_for(seat)`` makes the controller of each person's seat."""
         self.match = match
@@ -173,11 +173,11 @@ class Session:
         self.humans = [s == HUMAN for s in specs]
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
         self.rebuild_logs()  # a resumed match: what was played before
-        self.controllers = []
+        self.controllers: list[Any] = []  # each with `select(state)`: a Human, an agent, ...
         for seat, spec in enumerate(specs):
-            if spec == HUMAN:
+            if spec == HUMAN:  # (callers give a console or `seat_for`: see the docstring)
                 self.controllers.append(seat_for(seat) if seat_for is not None else
-                                        Human(seat, self.names, console, ask=ask, on_save=self.save,
+                                        Human(seat, self.names, cast(Console, console), ask=ask, on_save=self.save,
                                               hinter=self.hint, log=self.seen[seat], title=self.title()))
                 continue
             agent = make_agent(bounded_spec(spec), seed=derive_seed(match.record["seed"], "seat", seat))
@@ -330,14 +330,14 @@ class Interrupted(QuitRequested):
 class _Thinking:
     """An agent with a spinner while it thinks (when a person is watching)."""
 
-    def __init__(self, agent, console: Console, name: str, quiet: bool):
+    def __init__(self, agent: Any, console: Console, name: str, quiet: bool) -> None:
         self.agent = agent
         self.console = console
         self.name = name
         self.quiet = quiet
 
     @property
-    def info(self):
+    def info(self) -> dict:
         return self.agent.info
 
     def reseed(self, seed: int) -> None:
@@ -345,14 +345,14 @@ class _Thinking:
         if reseed is not None:
             reseed(seed)
 
-    def select(self, state):
+    def select(self, state: GameState) -> tuple:
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
             return self.agent.select(state)
         name = escape(self.name)  # a status line is rich markup; a stored name is any text
         with self.console.status(f"{name} is thinking...", spinner="dots") as status:
             start = time.perf_counter()
 
-            def progress(done):
+            def progress(done: int) -> None:
                 status.update(f"{name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
 
             if "progress" in inspect.signature(self.agent.select).parameters:
@@ -362,7 +362,7 @@ class _Thinking:
         return action
 
 
-def hint_text(state, action, info: dict) -> str:
+def hint_text(state: GameState, action: tuple, info: dict) -> str:
     """The hint line for ``action``, with the agent's reasons: a draft pick's worth, its fit to your plan
     and to the rival's, and the runners-up; a searched move's share of the search and its value."""
     text = f"Hint: {amigos.action_text(state, action)}"

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timezone
+from typing import Any, Callable, cast
 
 import amigos
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
 from amigos.rng import derive_seed
-from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT
+from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, GameState
 
 FORMAT = "amigos.match"
 VERSION = 2
@@ -44,10 +45,11 @@ class Match:
 
     def __init__(self, record: dict):
         self.record = record
-        self.state = None
-        self.previous_state = None           # the final position of the previous game
+        # None only until `_start_game`, which `new` and `from_record` call before anything reads it.
+        self.state: GameState = cast("GameState", None)
+        self.previous_state: GameState | None = None  # the final position of the previous game
         self.first_players: list[int] = []   # the first player of each game's round 1
-        self.redrafted = None                # each player's 8 artifacts (ids) from the redraft before game 2
+        self.redrafted: list[list[str]] | None = None  # each player's 8 artifacts (ids) from the redraft before game 2
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -164,7 +166,7 @@ class Match:
         self._advance_forced()
         return self.state.current_player()
 
-    def decide(self, action, think: float = 0.0, info: dict | None = None, stamp: bool = True) -> None:
+    def decide(self, action: tuple, think: float = 0.0, info: dict | None = None, stamp: bool = True) -> None:
         """Apply a decision of the acting player and record it; raises `IllegalAction` if not legal."""
         state = self.state
         actor = state.current_player()
@@ -213,7 +215,8 @@ class Match:
         else:
             self._start_game()
 
-    def _finish(self, wins) -> None:
+    def _finish(self, wins: list[int]) -> None:
+        result: dict[str, Any]
         if wins[0] == wins[1]:
             result = {"score": wins, "winner": None, "shared": True}
         else:
@@ -235,11 +238,13 @@ class Match:
             chooser = self._chooser(previous)
             mages = [_mage_of(previous, p) for p in range(2)]
             if index == 2:
-                artifacts = [c.id for c in previous.cards[:previous.n_art]]
+                artifacts: list[Any] = [c.id for c in previous.cards[:previous.n_art]]
                 redraft = True
             else:
                 # The decks redrafted before game 2, not who owns what at its end: Sorcerer's Bestiary
                 # can move a Dragon to the rival.
+                # (Set in game 2 once its redraft is over, which is before game 2 can end.)
+                assert self.redrafted is not None
                 artifacts = self.redrafted
                 redraft = False
             # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
@@ -247,7 +252,7 @@ class Match:
         self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
         self._advance_forced()
 
-    def _chooser(self, previous) -> int:
+    def _chooser(self, previous: GameState) -> int:
         winners = previous.winners()
         if len(winners) == 1:
             return 1 - winners[0]
@@ -276,7 +281,7 @@ class ReplayError(amigos.AmigosError):
         self.index = index
 
 
-def _mage_of(state, p: int) -> str:
+def _mage_of(state: GameState, p: int) -> str:
     for e, c in enumerate(state.cards):
         if c.kind == C.MAGE and state.owner[e] == p and state.loc[e] == IN_PLAY:
             return c.id
@@ -290,7 +295,8 @@ def _info_of(decision: list) -> dict:
     return {}
 
 
-def play(match: Match, controllers: list, on_event=None, save=None) -> Match:
+def play(match: Match, controllers: list[Any], on_event: Callable[[str, dict], object] | None = None,
+         save: Callable[[Match], object] | None = None) -> Match:
     """Play ``match`` to the end: ``controllers[p].select(state)`` decides for seat ``p``;
     ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears about moves and results."""
     emit = on_event or (lambda kind, data: None)

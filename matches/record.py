@@ -29,6 +29,7 @@ import stat
 import tempfile
 import zlib
 from pathlib import Path
+from typing import NoReturn
 
 import msgpack
 
@@ -57,7 +58,7 @@ class MatchFileError(amigos.AmigosError):
     """A match file that cannot be used; the message says why in one line."""
 
 
-def save(match: Match, path) -> None:
+def save(match: Match, path: str | os.PathLike[str]) -> None:
     """Write the match atomically: a temporary file in the same folder, fsynced, then renamed."""
     path = Path(path)
     data = pack(match.record)
@@ -133,12 +134,12 @@ def _unpack_decisions(record: dict, name: str) -> None:
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (not msgpack)") from None
 
 
-def read_record(path) -> dict:
+def read_record(path: str | os.PathLike[str]) -> dict:
     """The checked, migrated record of a match file (not yet replayed)."""
     return parse(read_bytes(path), str(path))
 
 
-def read_bytes(path) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a match file: a regular file only (a device, FIFO, socket or folder is refused
     without a blocking read), at most `MAX_BYTES` of them counted as they are read."""
     path = Path(path)
@@ -205,7 +206,7 @@ def parse(data: bytes, name: str = "match file") -> dict:
 
 
 def _check_types(record: dict, name: str) -> None:
-    def bad(what):
+    def bad(what: str) -> NoReturn:
         raise MatchFileError(f"{name}: malformed match file ({what})")
 
     try:
@@ -248,21 +249,22 @@ def _check_types(record: dict, name: str) -> None:
                 raise MatchFileError(f"{name}: game {gi + 1}, decision {di}: malformed search details")
 
 
-def _is_int(x) -> bool:
+def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def load(path) -> Match:
+def load(path: str | os.PathLike[str]) -> Match:
     """Load and replay a match file; raises `MatchFileError` (one line) for anything wrong with it."""
     record = read_record(path)
     try:
         match = Match.from_record(record)
     except ReplayError as exc:
+        message = str(exc)
         played = record.get("rules_version")
         if isinstance(played, int) and played != amigos.RULES_VERSION:
-            exc = f"{exc} (the match was played under rules version {played}; this Amigos plays version " \
-                  f"{amigos.RULES_VERSION})"
-        raise MatchFileError(f"{path}: {exc}") from None
+            message += (f" (the match was played under rules version {played}; this Amigos plays version "
+                        f"{amigos.RULES_VERSION})")
+        raise MatchFileError(f"{path}: {message}") from None
     except amigos.AmigosError as exc:
         raise MatchFileError(f"{path}: {exc}") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

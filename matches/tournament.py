@@ -15,6 +15,7 @@ import math
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
+from typing import Any, Callable, Iterator, cast
 
 import amigos
 from ai.agents import make_agent
@@ -22,6 +23,7 @@ from ai.arena import stop_pool, wilson
 from ai.sprt import Sprt, sprt_over_pairs
 from amigos import cards as C
 from amigos.rng import derive_seed
+from amigos.state import GameState
 
 from .lock import Lock, clean_stale, die_with_parent
 from .match import Match, play
@@ -54,7 +56,8 @@ def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -
     return jobs
 
 
-def manifest(agents, games, fmt, variant, seed, gauntlet, sprt: dict | None = None) -> dict:
+def manifest(agents: list[str], games: int, fmt: str, variant: str, seed: int, gauntlet: bool,
+             sprt: dict | None = None) -> dict:
     """The settings and schedule written to ``tournament.json``.  ``sprt`` ({"elo0", "elo1", "alpha",
     "beta"}) makes the tournament a sequential test of its two agents (`sprt_of`): ``games`` is then
     the most it plays."""
@@ -75,11 +78,11 @@ def sprt_of(settings: dict, outcomes: list[dict]) -> Sprt | None:
     if test is None:
         return None
     by_id = {o["id"]: o for o in outcomes}
-    scores = []
+    scores: list[float | None] = []
     jobs = settings["schedule"]
     for k in range(0, len(jobs) - 1, 2):
         pair = [by_id.get(jobs[k]["id"]), by_id.get(jobs[k + 1]["id"])]
-        scores.append(None if None in pair else sum(_first_agent_score(o) for o in pair))
+        scores.append(None if None in pair else sum(_first_agent_score(cast("dict", o)) for o in pair))
     return sprt_over_pairs(scores, test["elo0"], test["elo1"], test["alpha"], test["beta"])
 
 
@@ -104,7 +107,7 @@ def check_folder(out: Path, settings: dict, resume: bool) -> None:
             raise TournamentError(f"{out} holds this tournament already; add --resume to continue it")
 
 
-def prepare(out: Path, settings: dict, resume: bool, warn=None) -> list[dict]:
+def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], object] | None = None) -> list[dict]:
     """Create or check the output folder; returns the jobs still to play.  A game file that is corrupt
     or not the scheduled game (`foreign`) is put aside as ``ID.amigos.rejected``, told to
     ``warn(line)``, and its game played again."""
@@ -119,7 +122,7 @@ def prepare(out: Path, settings: dict, resume: bool, warn=None) -> list[dict]:
         if os.path.lexists(file):
             clean_stale(file)
             match, problem = scheduled_match(file, job, settings)
-            if problem is None and match.is_over():
+            if problem is None and cast("Match", match).is_over():  # (a match whenever no problem)
                 continue
             if problem is not None:
                 aside = file.with_name(file.name + ".rejected")
@@ -154,7 +157,7 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
     return match, None
 
 
-def run_job(args) -> dict:
+def run_job(args: tuple[dict, dict, str]) -> dict:
     """Play one scheduled game or match (in a worker process) and write its file; returns its summary."""
     job, settings, out = args
     specs = [settings["agents"][a] for a in job["seats"]]
@@ -178,8 +181,9 @@ def outcome(job: dict, match: Match) -> dict:
 
 
 def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
-        gauntlet: bool = False, resume: bool = False, on_result=None, sprt: dict | None = None,
-        warn=None) -> list[dict]:
+        gauntlet: bool = False, resume: bool = False,
+        on_result: Callable[[dict, int, int], object] | None = None, sprt: dict | None = None,
+        warn: Callable[[str], object] | None = None) -> list[dict]:
     """Play the tournament (what is left of it), holding the folder's lock (`InUse` if another
     program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)`` for a game
     file put aside.  With ``sprt`` (see `manifest`) it stops as soon as the test reaches a verdict:
@@ -191,7 +195,8 @@ def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: 
 
 
 def _run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int,
-         gauntlet: bool, resume: bool, on_result, sprt: dict | None, warn) -> list[dict]:
+         gauntlet: bool, resume: bool, on_result: Callable[[dict, int, int], object] | None, sprt: dict | None,
+         warn: Callable[[str], object] | None) -> list[dict]:
     if fmt not in ("game", "match"):
         raise TournamentError("--format must be game or match")
     if variant not in amigos.VARIANTS:
@@ -200,7 +205,7 @@ def _run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed:
     todo = prepare(out, settings, resume, warn)
     total = len(settings["schedule"])
     done = total - len(todo)
-    results = []
+    results: list[dict] = []
     decided = _verdict_watch(out, settings) if sprt is not None else None
     if decided is not None and decided(None):
         return results
@@ -235,7 +240,7 @@ def _run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed:
     return results
 
 
-def _verdict_watch(out: Path, settings: dict):
+def _verdict_watch(out: Path, settings: dict) -> Callable[[dict | None], bool]:
     """A function of each new outcome (or None) that tells whether the tournament's SPRT has reached
     a verdict, counting the games already in ``out``."""
     try:
@@ -246,14 +251,14 @@ def _verdict_watch(out: Path, settings: dict):
     def decided(outcome: dict | None) -> bool:
         if outcome is not None:
             outcomes.append(outcome)
-        return sprt_of(settings, outcomes).result != "continue"
+        return cast("Sprt", sprt_of(settings, outcomes)).result != "continue"  # (settings have an "sprt")
 
     return decided
 
 
 # -- standings ------------------------------------------------------------------------------------------
 
-def collect(out: Path, warn=None) -> tuple[dict, list[dict]]:
+def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dict, list[dict]]:
     """The manifest and the outcome of every finished game in ``out``, from the files alone; a file
     that is not the scheduled game is told to ``warn(line)`` and not counted."""
     try:
@@ -269,6 +274,7 @@ def collect(out: Path, warn=None) -> tuple[dict, list[dict]]:
                 if warn:
                     warn(f"{file}: {problem}; not counted")
                 continue
+            assert match is not None  # (no problem: a match)
             if match.is_over():
                 outcomes.append(outcome(job, match))
     return settings, outcomes
@@ -277,7 +283,8 @@ def collect(out: Path, warn=None) -> tuple[dict, list[dict]]:
 def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
     """Per agent: games, wins, losses, shared, win rate with a 95% interval, Elo with its error."""
     n = len(agents)
-    rows = [{"agent": spec, "index": i, "games": 0, "wins": 0, "losses": 0, "shared": 0} for i, spec in enumerate(agents)]
+    rows: list[dict[str, Any]] = [{"agent": spec, "index": i, "games": 0, "wins": 0, "losses": 0, "shared": 0}
+                                  for i, spec in enumerate(agents)]
     pairs = []  # (a, b, score of a)
     for o in outcomes:
         a, b = o["seats"]
@@ -301,14 +308,14 @@ def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["elo"], r["index"]))
 
 
-def _elo(n: int, pairs) -> tuple[list, list]:
+def _elo(n: int, pairs: list[tuple[int, int, float]]) -> tuple[list, list]:
     """Bradley-Terry ratings on the Elo scale (mean 0) by minorise-maximise, and 95% error bars from
     the Fisher information (each rating's own term; a rough but honest size)."""
     if not pairs:
         return [0.0] * n, [float("inf")] * n
     strength = [1.0] * n
     wins = [0.5] * n  # a tiny prior keeps the ratings finite when an agent wins or loses everything
-    games = {}
+    games: dict[tuple[int, int], int] = {}
     for a, b, s in pairs:
         wins[a] += s
         wins[b] += 1 - s
@@ -366,9 +373,9 @@ def card_stats(out: Path) -> list[dict]:
     """For every card: how often a player who drafted (was dealt), played or claimed it won that game,
     with 95% intervals; from the match files alone."""
     settings, _ = collect(out)
-    tally = {}
+    tally: dict[str, dict[str, Any]] = {}
 
-    def add(card_id, how, won):
+    def add(card_id: str, how: str, won: float) -> None:
         row = tally.setdefault(card_id, {"card": card_id, "drafted": [0, 0.0], "played": [0, 0.0],
                                          "claimed": [0, 0.0]})
         row[how][0] += 1
@@ -379,8 +386,9 @@ def card_stats(out: Path) -> list[dict]:
         if not file.exists():
             continue
         match, problem = scheduled_match(file, job, settings)
-        if problem is not None or not match.is_over():
+        if problem is not None or not cast("Match", match).is_over():  # (a match whenever no problem)
             continue
+        assert match is not None  # (no problem: a match)
         for game in _replayed_games(match):
             state, placed, result = game
             won = result["winners"]
@@ -405,19 +413,20 @@ def card_stats(out: Path) -> list[dict]:
     return sorted(rows, key=lambda r: r["name"])
 
 
-def _dealt_to(state, e: int) -> int:
+def _dealt_to(state: GameState, e: int) -> int:
     """The player whose artifacts entity ``e`` belongs to (its owner, unless a Dragon was taken)."""
     return state.owner[e] if state.owner[e] in (0, 1) else -1
 
 
-def _replayed_games(match: Match):
+def _replayed_games(match: Match) -> Iterator[tuple[GameState, list[list[str]], dict]]:
     """(final state, artifacts each player placed, result) of every game of a finished match."""
     record = match.record
     for gi, game in enumerate(record["games"]):
         partial = dict(record, games=record["games"][:gi + 1], status="unfinished", result=None)
         m = Match.from_record(partial)
-        state = m.previous_state if m.game_number > gi + 1 else m.state
-        placed = [[], []]
+        # (after its game the match went on: the previous state is that game's end)
+        state = cast("GameState", m.previous_state) if m.game_number > gi + 1 else m.state
+        placed: list[list[str]] = [[], []]
         for d in game["decisions"]:
             if d[1]["__type__"] == "PlaceArtifact":
                 placed[d[0]].append(C.BY_NAME[d[1]["artifact_name"]].id)

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 import amigos
 from matches.match import Match
@@ -65,7 +66,7 @@ def full_screen(plain: bool) -> bool:
     return not plain and (served() or sys.stdin.isatty() and sys.stdout.isatty())
 
 
-def run_new(fmt: str, p1: str, p2: str, seed, variant: str, save_path, plain: bool = False,
+def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_path: Path | None, plain: bool = False,
             delay: float = 0.0) -> None:
     specs = [check_spec(p1), check_spec(p2)]
     variant = variant_name(variant)
@@ -125,7 +126,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         raise typer.Exit(130 if interrupted else 0)
 
 
-def final_line(match: Match):
+def final_line(match: Match) -> str | Text:
     """The result of a finished match in one line."""
     if match.record["best_of"] > 1:
         result = match.record["result"]

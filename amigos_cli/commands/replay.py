@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 import amigos
+from amigos.state import GameState
 from matches.match import Match
 from matches.record import MatchFileError, load
 
@@ -22,7 +23,7 @@ from ..views.safe import player_names
 from .match import full_screen
 
 
-def position(match: Match, game: int | None, to: int | None, name: str = "match file"):
+def position(match: Match, game: int | None, to: int | None, name: str = "match file") -> tuple[GameState, int, int]:
     """The state of game ``game`` (default the last) after its first ``to`` decisions (default all);
     ``name`` (the file's) begins the message of a decision that does not replay."""
     games = match.record["games"]
@@ -45,6 +46,7 @@ def position(match: Match, game: int | None, to: int | None, name: str = "match 
     except amigos.AmigosError as exc:
         raise MatchFileError(f"{name}: {exc}") from None
     if partial.game_number > k:  # the last decision ended the game: show its final position
+        assert partial.previous_state is not None  # (set when the next game began)
         return partial.previous_state, k, n
     return partial.state, k, n
 

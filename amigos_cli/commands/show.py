@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from matches.match import Match
 from matches.record import load
 
 from ..session import HUMAN
@@ -18,7 +19,7 @@ from ..views.board import wins
 from ..views.safe import printable
 
 
-def summary(match) -> dict:
+def summary(match: Match) -> dict:
     record = match.record
     games = []
     for g in record["games"]:

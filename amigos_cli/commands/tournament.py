@@ -5,10 +5,10 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional, cast
 
 import typer
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -23,7 +23,7 @@ from ..views.safe import printable
 from .match import check_seed, variant_name
 
 
-def standings_table(rows, title="Standings") -> Table:
+def standings_table(rows: list[dict], title: str = "Standings") -> Table:
     table = Table("agent", "games", "wins", "losses", "shared", "win rate (95%)", "Elo", title=title)
     for r in rows:
         table.add_row(escape(r["agent"]), str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
@@ -32,10 +32,10 @@ def standings_table(rows, title="Standings") -> Table:
     return table
 
 
-def card_table(rows) -> Table:
+def card_table(rows: list[dict]) -> Table:
     table = Table("card", "drafted: games, win rate (95%)", "played", "claimed", title="Card statistics")
 
-    def cell(x):
+    def cell(x: dict[str, Any]) -> str:
         if not x["games"]:
             return "-"
         return f"{x['games']}: {x['win_rate']:.0%} ({x['low']:.0%}-{x['high']:.0%})"
@@ -103,15 +103,15 @@ def tournament(
     total = len(settings["schedule"])
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     task = progress.add_task("games" if fmt == "game" else "matches", total=total)
-    outcomes = []
+    outcomes: list[dict] = []
 
-    def view():
-        parts = [progress, standings_table(T.standings(agent, outcomes))]
+    def view() -> Group:
+        parts: list[RenderableType] = [progress, standings_table(T.standings(agent, outcomes))]
         if test is not None:
-            parts.append(T.sprt_of(settings, outcomes).line())
+            parts.append(cast("S.Sprt", T.sprt_of(settings, outcomes)).line())  # (a test: the settings have it)
         return Group(*parts)
 
-    def stopped():
+    def stopped() -> typer.Exit:
         console.print()  # the live view leaves the cursor at the end of its table
         console.print(f"Stopped. Finished games are kept in {escape(str(out))}/; continue with:")
         console.print("  " + escape(command), soft_wrap=True, highlight=False)
@@ -119,7 +119,7 @@ def tournament(
 
     try:
         with Live(view(), console=console, refresh_per_second=4) as live:
-            def on_result(result, done, total_):
+            def on_result(result: dict, done: int, total_: int) -> None:
                 outcomes.append(result)
                 progress.update(task, completed=done)
                 live.update(view())
@@ -142,7 +142,7 @@ def tournament(
         rows = T.write_summary(out)
         console.print(standings_table(rows, title=f"Final standings ({escape(str(out))}/summary.json, summary.csv)"))
         if test is not None:
-            console.print(escape(T.sprt_of(settings, T.collect(out)[1]).line()), highlight=False)
+            console.print(escape(cast("S.Sprt", T.sprt_of(settings, T.collect(out)[1])).line()), highlight=False)
         if card_stats:
             console.print(card_table(T.card_stats(out)))
     except KeyboardInterrupt:

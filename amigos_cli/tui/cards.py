@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 
+from rich.console import RenderableType
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -21,7 +23,7 @@ from amigos.state import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY, GameState
 _DETAILS = {c["id"]: c for c in components()}
 
 
-def details(state: GameState, e: int):
+def details(state: GameState, e: int) -> RenderableType:
     """The renderable of card ``e``'s full text, as ``amigos cards NAME`` prints it."""
     from ..views.cards import card_details
     return card_details(_DETAILS[state.cards[e].id])
@@ -117,9 +119,9 @@ class CardText(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         yield VerticalScroll(Static(self.renderable))
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         event.stop()
         self.dismiss(None)
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         self.dismiss(None)

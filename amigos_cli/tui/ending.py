@@ -3,7 +3,7 @@ and the result, until a key is pressed."""
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -35,7 +35,7 @@ class GameEnd(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         s = self.final
-        parts = [self.summary, Text()]
+        parts: list[RenderableType] = [self.summary, Text()]
         for p in [1 - self.viewer, self.viewer]:
             parts += [tableau(s, p, self.viewer, self.names), Text()]
         parts.append(Text("Press any key to " + ("close" if self.last else "go on to the next game") + ".",

@@ -11,6 +11,7 @@ import queue
 import threading
 import time
 from pathlib import Path
+from typing import cast
 
 from rich.text import Text
 from textual import events
@@ -63,7 +64,7 @@ class ScreenSeat:
             raise UndoRequested()
         if answer == QUIT:
             raise QuitRequested()
-        return answer
+        return cast("tuple", answer)  # (any other answer to a seat is an action)
 
 
 class GameApp(App[str]):
@@ -324,8 +325,12 @@ class GameApp(App[str]):
             return
         state = self.asking[1]
         preferred = self.suggested if self.suggested in group else best_variant(state, group)
-        self.push_screen(VariantPicker(state, group_text(state, group), group, preferred),
-                         lambda chosen: chosen is not None and self.answer(chosen))
+        self.push_screen(VariantPicker(state, group_text(state, group), group, preferred), self.chose_way)
+
+    def chose_way(self, chosen: tuple | None) -> None:
+        """The payment picker's answer: a way of paying (played), or None (back to the choices)."""
+        if chosen is not None:
+            self.answer(chosen)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is None:

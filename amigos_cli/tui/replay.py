@@ -86,6 +86,7 @@ class ReplayApp(App[None]):
         steps = self.game_steps()
         if not steps:
             return None
+        assert self.at is not None  # (a number once `show_game` ran, on mount)
         return steps[0].before if self.at == 0 else steps[self.at - 1].after
 
     def draw(self) -> None:

@@ -8,7 +8,9 @@ actions in words.  Only what ``viewer`` may see is shown.
 
 from __future__ import annotations
 
-from rich.console import Group
+from typing import Sequence
+
+from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -16,13 +18,14 @@ from rich.text import Text
 from amigos import cards as C
 from amigos.flow import pool_score
 from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
-                          MONUMENT_DECK, PHASE_NAMES, SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT)
+                          MONUMENT_DECK, PHASE_NAMES, SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT,
+                          GameState)
 
 STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")
 LETTERS = "ELCDG"
 
 
-def essences(v, empty: str = "-") -> Text:
+def essences(v: Sequence[int], empty: str = "-") -> Text:
     """``(2, 0, 1, 0, 3)`` as coloured ``2E 1C 3G``."""
     out = Text()
     for k in range(5):
@@ -33,12 +36,12 @@ def essences(v, empty: str = "-") -> Text:
     return out if out else Text(empty, style="dim")
 
 
-def card_name(state, e: int, style: str = "") -> Text:
+def card_name(state: GameState, e: int, style: str = "") -> Text:
     """A card's name that the full screen shows the text of when clicked (a plain name elsewhere)."""
     return Text(state.cards[e].name, style=Style.parse(style or "none") + Style(meta={"@click": f"app.show_card({e})"}))
 
 
-def component(state, e: int) -> Text:
+def component(state: GameState, e: int) -> Text:
     t = card_name(state, e, "dim" if state.turned[e] else "bold")
     if state.turned[e]:
         t.append(" (turned)", style="dim italic")
@@ -50,7 +53,7 @@ def component(state, e: int) -> Text:
     return t
 
 
-def player_panel(state, p: int, viewer: int, names: list[str]) -> Table:
+def player_panel(state: GameState, p: int, viewer: int, names: list[str]) -> Table:
     vp = state.victory_points()
     loc, owner, cards = state.loc, state.owner, state.cards
     mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
@@ -89,7 +92,7 @@ def player_panel(state, p: int, viewer: int, names: list[str]) -> Table:
     return table
 
 
-def centre(state, names: list[str]) -> Table:
+def centre(state: GameState, names: list[str]) -> Table:
     loc, cards = state.loc, state.cards
     table = Table.grid(padding=(0, 1))
     mons = [e for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.MONUMENT]
@@ -111,11 +114,11 @@ def centre(state, names: list[str]) -> Table:
     return table
 
 
-def _cost(v) -> str:
+def _cost(v: Sequence[int]) -> str:
     return " ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) or "free"
 
 
-def hand_view(state, viewer: int, whose: str = "Your") -> Text:
+def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
     """The viewer's hand with costs, and in setup their draft packet, the cards they drafted so far and
     their mage options; ``whose`` begins each label ("Your", or "Ann's" for a replay of an AI's seat)."""
     loc, owner, cards = state.loc, state.owner, state.cards
@@ -145,13 +148,13 @@ def hand_view(state, viewer: int, whose: str = "Your") -> Text:
     return t
 
 
-def board(state, viewer: int, names: list[str], log: list[str] = (), title: str = "", you: bool = True) -> Group:
+def board(state: GameState, viewer: int, names: list[str], log: Sequence[str] = (), title: str = "", you: bool = True) -> Group:
     """The whole screen for ``viewer``: their hand is "Your hand", or with ``you`` false (someone else
     looking at the viewer's seat, as in a replay of AI games) "<name>'s hand"."""
     rival = [p for p in range(state.np) if p != viewer]
     head = Text(f"{title}  round {state.round}  {PHASE_NAMES[state.phase].lower().replace('_', ' ')}",
                 style="bold reverse")
-    parts = [head]
+    parts: list[RenderableType] = [head]
     for p in rival:
         parts.append(player_panel(state, p, viewer, names))
     parts.append(centre(state, names))
@@ -167,7 +170,7 @@ def wins(name: str) -> str:
     return "You win" if name == "You" else f"{name} wins"
 
 
-def result_text(state, names: list[str]) -> Text:
+def result_text(state: GameState, names: list[str]) -> Text:
     vp = state.victory_points()
     won = state.winners()
     t = Text()
