@@ -161,7 +161,7 @@ class Card:
     collect_cost: tuple[int, ...] | None
     discounts: tuple[tuple[tuple[str, ...], int], ...]
     powers: tuple[Power, ...]
-    first_game_preset: str | None
+    first_game_preset: int | None  # the First Game hand (1-4) it belongs to
     text: str
     raw: dict
     tile: str | None
