@@ -15,8 +15,10 @@ if TYPE_CHECKING:
     from .state import GameState
 
 ROUND_LIMIT = 100
+#: The points that end the game at a victory check (rules.md §11.5).
+WINNING_POINTS = 10
 
 
 def adjudicated(state: GameState) -> bool:
     """True when ``state`` is a game that ended at the round limit rather than with 10 points."""
-    return state.is_terminal() and max(state.victory_points()) < 10
+    return state.is_terminal() and max(state.victory_points()) < WINNING_POINTS

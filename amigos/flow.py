@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 from . import actions as A
 from . import cards as C
 from . import rng as R
+from .adjudicate import WINNING_POINTS
 from .state import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
                     HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
 
@@ -179,7 +180,7 @@ def evaluate_victory(s: GameState) -> None:
     """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared.
     The end-of-round check of the game's last round (``s.round_limit``, 0 for none) ends it regardless."""
     vps = s.scores()[0]
-    candidates = [p for p in range(s.np) if vps[p] >= 10]
+    candidates = [p for p in range(s.np) if vps[p] >= WINNING_POINTS]
     if candidates:
         best = max(vps[p] for p in candidates)
         tied = [p for p in candidates if vps[p] == best]

@@ -12,13 +12,12 @@ from rich.text import Text
 
 from amigos import actions as A
 from amigos import cards as C
+from amigos.adjudicate import WINNING_POINTS
 from amigos.state import (DECK, DISCARD, FACE_UP, GAME_OVER, HAND, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN,
                           GameState)
 
 from ..views.board import centre, component, essences
 
-#: The points that end the game at the end of a round (rules.md §6).
-WINNING_POINTS = 10
 
 
 def flatten(renderable: RenderableType, width: int) -> Text:
