@@ -28,7 +28,7 @@ from matches.match import Match, play
 from matches.record import save
 
 from .human import Human, QuitRequested, UndoRequested
-from .views.board import board, result_text, wins
+from .views.board import board, match_result_text, wins
 from .views.outcome import collects, outcome
 from .views.safe import player_names
 
@@ -67,6 +67,12 @@ def step_line(step: Step, viewer: int | None, names: list[str]) -> str:
         return f"{who} {secret}"
     did = outcome(step.before, step.after, step.actor, viewer, step.text)
     return f"{who}: {step.text}" + (f" -> {did}" if did else "")
+
+
+def round_line(game: int, state: GameState, names: list[str]) -> str:
+    """"Game 1, round 3: Ann 4 VP, Bob 5 VP": the score as a round of the log begins."""
+    vp = state.victory_points()
+    return f"Game {game}, round {state.round}: " + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(len(vp)))
 
 
 def settled_lines(step: Step, viewer: int | None, names: list[str]) -> list[str]:
@@ -286,9 +292,7 @@ class Session:
             earlier = self.steps[-2] if len(self.steps) > 1 else None
             if step is not None and not self.quiet and not self.humans[p] and (
                     earlier is None or (earlier.game, earlier.before.round) != (step.game, step.before.round)):
-                vp = step.before.victory_points()
-                self.console.print(Text(f"Game {step.game}, round {step.before.round}: " + ", ".join(
-                    f"{self.names[q]} {vp[q]} VP" for q in range(len(vp))), style="bold"))
+                self.console.print(Text(round_line(step.game, step.before, self.names), style="bold"))
             if not self.humans[p] and not self.quiet:
                 info = data.get("info") or {}
                 extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""
@@ -311,16 +315,7 @@ class Session:
                 seat = self.humans.index(True)
                 self.console.print(board(final, seat, self.names, self.seen[seat], f"End of game {data['game']}"))
         elif kind == "match_over":
-            result = data["result"]
-            if self.match.record["best_of"] > 1:
-                if result["shared"]:
-                    self.console.print(Text(f"The match is drawn {result['score'][0]}-{result['score'][1]}.",
-                                            style="bold yellow"))
-                else:
-                    self.console.print(Text(f"{wins(self.names[result['winner']])} the match "
-                                            f"{max(result['score'])}-{min(result['score'])}.", style="bold green"))
-            else:
-                self.console.print(result_text(self.match.state, self.names))
+            self.console.print(match_result_text(self.match.record, self.match.state, self.names))
 
 
 class Interrupted(QuitRequested):

@@ -11,7 +11,6 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.text import Text
 
 import amigos
 from matches.match import Match
@@ -22,7 +21,7 @@ from ..errors import CliUsageError
 from ..human import QuitRequested
 from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new_seed, resume_hint
 from ..tui.game import run_screen
-from ..views.board import result_text, wins
+from ..views.board import match_result_text
 from ..views.safe import player_names
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
@@ -111,7 +110,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         if outcome == "finished":
             final = load(path)
             console.print(f"The match is over; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
-            console.print(final_line(final))
+            console.print(match_result_text(final.record, final.state, player_names(final.record)))
             return
         console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}", soft_wrap=True)
         raise typer.Exit(130 if outcome == "interrupted" else 0)
@@ -124,17 +123,6 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
             console.print()  # off the line where the terminal echoed ^C
         console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}", soft_wrap=True)
         raise typer.Exit(130 if interrupted else 0)
-
-
-def final_line(match: Match) -> str | Text:
-    """The result of a finished match in one line."""
-    if match.record["best_of"] > 1:
-        result = match.record["result"]
-        if result["shared"]:
-            return f"The match is drawn {result['score'][0]}-{result['score'][1]}."
-        return f"{wins(player_names(match.record)[result['winner']])} the match " \
-               f"{max(result['score'])}-{min(result['score'])}."
-    return result_text(match.state, player_names(match.record))
 
 
 def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",

@@ -88,13 +88,6 @@ def hand_entities(state: GameState, viewer: int) -> list[int]:
     return [e for e in range(state.n_art) if state.loc[e] == HAND and state.owner[e] == viewer]
 
 
-def known_deck(state: GameState, viewer: int) -> list[str]:
-    """The artifacts of the viewer's deck, by name and sorted (they have seen them all since the deal;
-    the order is not theirs to know)."""
-    return sorted(state.cards[e].name for e in range(state.n_art)
-                  if state.loc[e] == DECK and state.owner[e] == viewer)
-
-
 def hand_line(state: GameState, e: int, can_place: bool) -> Text:
     card = state.cards[e]
     t = Text()

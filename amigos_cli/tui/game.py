@@ -27,12 +27,13 @@ from matches.match import Match
 
 from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
-from ..session import Interrupted, Session, Step, settled_lines, step_line
+from ..session import Interrupted, Session, Step, round_line, settled_lines, step_line
 from ..views.outcome import collects
-from ..views.board import result_text
+from ..views.board import known_deck, result_text
 from .cards import CARD_LINES, TableCards, flat_details
-from .board import flatten, banner, card_of, hand_entities, hand_line, known_deck, middle, placeable, tableau
+from .board import flatten, banner, card_of, hand_entities, hand_line, middle, placeable, tableau
 from .ending import GameEnd
+from .keys import NumberKeys
 from .picker import VariantPicker
 
 UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
@@ -113,8 +114,7 @@ class GameApp(App[str]):
         self.logged = 0  # the session's steps written to the log panel
         self.last_logged: Step | None = None  # the last of them (an undo rebuilds the steps anew)
         self.header: tuple[int, int] | None = None  # the (game, round) of the log's last round line
-        self.digits = ""
-        self.digit_time = 0.0
+        self.number = NumberKeys()
         self.stopped = threading.Event()
         self.going = threading.Event()  # cleared while AI moves are paused (watching AI against AI)
         self.going.set()
@@ -261,9 +261,7 @@ class GameApp(App[str]):
         if (game, state.round) == self.header:
             return
         self.header = (game, state.round)
-        vp = state.victory_points()
-        log.write(Text(f"Game {game}, round {state.round}: "
-                       + ", ".join(f"{self.names[p]} {vp[p]} VP" for p in range(len(vp))), style="bold"))
+        log.write(Text(round_line(game, state, self.names), style="bold"))
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the board out again at the new width (its parts are laid out text, see `flatten`)."""
@@ -360,10 +358,7 @@ class GameApp(App[str]):
         if self.asking is None or isinstance(self.focused, Input):
             return
         if event.character and event.character.isdigit():
-            now = time.monotonic()
-            self.digits = (self.digits if now - self.digit_time < 1.0 else "") + event.character
-            self.digit_time = now
-            number = int(self.digits)
+            number = self.number.add(event.character)
             if 1 <= number <= len(self.groups) and number - 1 in self.shown:
                 choices = self.query_one("#choices", OptionList)
                 choices.highlighted = self.shown.index(number - 1)

@@ -6,7 +6,6 @@ the way can be typed (``4E 2D``, or ``2E / 1G`` for what a power takes and gives
 from __future__ import annotations
 
 import re
-import time
 
 from rich.text import Text
 from textual import events
@@ -19,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from amigos.state import GameState
 
+from .keys import NumberKeys
 from ..views.choices import vectors, ordered_variants, variant_text
 from ..views.board import LETTERS
 
@@ -72,8 +72,7 @@ class VariantPicker(ModalScreen[tuple | None]):
         self.title_text = title
         self.variants = ordered_variants(variants)
         self.preferred = preferred
-        self.digits = ""
-        self.digit_time = 0.0
+        self.number = NumberKeys()
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -97,10 +96,7 @@ class VariantPicker(ModalScreen[tuple | None]):
         """A number jumps to that way (then Enter takes it), as in the list of choices."""
         if isinstance(self.focused, Input) or not (event.character and event.character.isdigit()):
             return
-        now = time.monotonic()
-        self.digits = (self.digits if now - self.digit_time < 1.0 else "") + event.character
-        self.digit_time = now
-        number = int(self.digits)
+        number = self.number.add(event.character)
         if 1 <= number <= len(self.variants):
             self.query_one("#ways", OptionList).highlighted = number - 1
         event.stop()

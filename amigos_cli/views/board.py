@@ -118,6 +118,13 @@ def _cost(v: Sequence[int]) -> str:
     return " ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) or "free"
 
 
+def known_deck(state: GameState, viewer: int) -> list[str]:
+    """The artifacts of the viewer's deck, by name and sorted (they have seen them all since the deal;
+    the order is not theirs to know)."""
+    return sorted(state.cards[e].name for e in range(state.n_art)
+                  if state.loc[e] == DECK and state.owner[e] == viewer)
+
+
 def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
     """The viewer's hand with costs, and in setup their draft packet, the cards they drafted so far and
     their mage options; ``whose`` begins each label ("Your", or "Ann's" for a replay of an AI's seat)."""
@@ -139,7 +146,7 @@ def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
         drafted = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer]
         t.append(f"\n{whose} drafted cards: " + (", ".join(drafted) or "none yet"), style="yellow")
     if state.round == 0 and state.phase != SETUP_DRAFT:  # dealt eight, all seen: the rest wait in the deck
-        deck = sorted(cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer)
+        deck = known_deck(state, viewer)
         if deck:
             t.append(f"\n{whose} deck (seen at the deal, order unknown): " + ", ".join(deck), style="dim")
     options = [cards[e].name for e in range(len(loc)) if loc[e] == BEING_CHOSEN and owner[e] == viewer]
@@ -186,3 +193,14 @@ def result_text(state: GameState, names: list[str]) -> Text:
                  + ", ".join(f"{names[p]} {pool_score(state, p)}" for p in tied))
     return t
 
+
+def match_result_text(record: dict, final: GameState, names: list[str]) -> Text:
+    """How a finished match ended, in one line: "Ann wins the match 2-1", "The match is drawn 1-1",
+    or for a single game its `result_text` (``final``: the last game's final position)."""
+    if record["best_of"] == 1:
+        return result_text(final, names)
+    result = record["result"]
+    if result["shared"]:
+        return Text(f"The match is drawn {result['score'][0]}-{result['score'][1]}.", style="bold yellow")
+    return Text(f"{wins(names[result['winner']])} the match {max(result['score'])}-{min(result['score'])}.",
+                style="bold green")

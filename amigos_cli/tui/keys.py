@@ -1,0 +1,24 @@
+"""Numbers typed on the full screen: digits pressed within a second of each other make one number
+(1 then 2 is twelve), as the choice list and the payment picker read them."""
+
+from __future__ import annotations
+
+import time
+
+#: Seconds within which a digit continues the number before it.
+DIGIT_PAUSE = 1.0
+
+
+class NumberKeys:
+    """The number being typed."""
+
+    def __init__(self) -> None:
+        self.digits = ""
+        self.last = 0.0
+
+    def add(self, digit: str) -> int:
+        """Add a typed digit; the number typed so far."""
+        now = time.monotonic()
+        self.digits = (self.digits if now - self.last < DIGIT_PAUSE else "") + digit
+        self.last = now
+        return int(self.digits)
