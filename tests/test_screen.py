@@ -122,19 +122,26 @@ def _choice_texts(app: GameApp) -> list[str]:
     return [group_text(state, app.groups[i]) for i in app.shown]
 
 
+def _drive(match: Match, seed: int, agent_seed: int, done) -> Match:
+    """Play ``match`` (the person in seat 0 choosing at random from ``seed``, a random agent in seat 1)
+    until the person is to decide in a position where ``done(match)``."""
+    from ai.agents import make_agent
+    rng = random.Random(seed)
+    agent = make_agent("random", seed=agent_seed)
+    while not (match.to_act() == 0 and done(match)):
+        p = match.to_act()
+        match.decide(rng.choice(match.state.legal_actions()) if p == 0 else agent.select(match.state))
+    return match
+
+
+def _many_ways(match: Match) -> bool:
+    return match.state.round >= 1 and any(len(g) > 3 for g in match.state.legal_groups())
+
+
 def _to_many_ways(seed: int = 3) -> tuple[Match, int]:
     """A match where the human (seat 0) faces a choice with several ways to pay or gain."""
-    match = Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI"])
-    rng = random.Random(seed)
-    from ai.agents import make_agent
-    agent = make_agent("random", seed=1)
-    while True:
-        p = match.to_act()
-        state = match.state
-        groups = state.legal_groups()
-        if p == 0 and any(len(g) > 3 for g in groups) and state.round >= 1:
-            return match, next(i for i, g in enumerate(groups) if len(g) > 3)
-        match.decide(rng.choice(state.legal_actions()) if p == 0 else agent.select(state))
+    match = _drive(Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI"]), seed, 1, _many_ways)
+    return match, next(i for i, g in enumerate(match.state.legal_groups()) if len(g) > 3)
 
 
 def test_the_payment_picker_takes_the_typed_essences(tmp_path):
@@ -263,14 +270,8 @@ def test_digits_jump_and_letters_filter(tmp_path):
 
 
 def _position(seed: int, decisions: int) -> Match:
-    match = Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI (random)"])
-    rng = random.Random(seed)
-    from ai.agents import make_agent
-    agent = make_agent("random", seed=2)
-    while len(match.record["games"][0]["decisions"]) < decisions or match.to_act() != 0:
-        p = match.to_act()
-        match.decide(rng.choice(match.state.legal_actions()) if p == 0 else agent.select(match.state))
-    return match
+    return _drive(Match.new(seed, ["human", "random"], fmt="game", names=["You", "AI (random)"]), seed, 2,
+                  lambda m: len(m.record["games"][0]["decisions"]) >= decisions)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
@@ -346,14 +347,8 @@ def test_every_card_on_the_table_has_its_text(tmp_path):
 
 def _redraft_position() -> Match:
     """A match of a person (random moves) against random, at the person's first redraft pick."""
-    match = Match.new(7, ["human", "random"], fmt="match", names=["You", "AI (random)"])
-    rng = random.Random(7)
-    from ai.agents import make_agent
-    agent = make_agent("random", seed=3)
-    while not (match.to_act() == 0 and match.state.phase == SETUP_REDRAFT):
-        p = match.to_act()
-        match.decide(rng.choice(match.state.legal_actions()) if p == 0 else agent.select(match.state))
-    return match
+    return _drive(Match.new(7, ["human", "random"], fmt="match", names=["You", "AI (random)"]), 7, 3,
+                  lambda m: m.state.phase == SETUP_REDRAFT)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])

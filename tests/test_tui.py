@@ -429,9 +429,8 @@ def _amigos() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "amigos_cli"]
 
 
-def run_in_pty(args, answer, timeout=120, cwd=None):
-    """Run ``amigos ARGS`` in a 100x30 pseudo-terminal, answering each prompt with ``answer(kind, n)``;
-    returns (exit code, output without escape codes, number of prompts)."""
+def _spawn_in_pty(args, cwd=None):
+    """``amigos ARGS`` started in a 100x30 pseudo-terminal: (the process, the terminal's master end)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="30")
@@ -439,6 +438,22 @@ def run_in_pty(args, answer, timeout=120, cwd=None):
     proc = subprocess.Popen(_amigos() + list(args), stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
                             close_fds=True, start_new_session=True)
     os.close(slave)
+    return proc, master
+
+
+def _reap(proc, master) -> int:
+    """Wait for ``proc`` (killed if it is still running), close the terminal; its exit code."""
+    if proc.poll() is None:
+        proc.kill()
+    code = proc.wait(timeout=30)
+    os.close(master)
+    return code
+
+
+def run_in_pty(args, answer, timeout=120, cwd=None):
+    """Run ``amigos ARGS`` in a 100x30 pseudo-terminal, answering each prompt with ``answer(kind, n)``;
+    returns (exit code, output without escape codes, number of prompts)."""
+    proc, master = _spawn_in_pty(args, cwd)
     raw, start, prompts = b"", 0, 0
     deadline = time.monotonic() + timeout
     try:
@@ -463,12 +478,9 @@ def run_in_pty(args, answer, timeout=120, cwd=None):
                 start = len(raw)
                 os.write(master, (answer(m.group(1), prompts) + "\n").encode())
                 prompts += 1
-        code = proc.wait(timeout=30)
+        proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        code = _reap(proc, master)
     return code, ANSI.sub("", raw.decode("utf-8", "replace")), prompts
 
 
@@ -644,12 +656,7 @@ def test_one_choice_is_not_a_range(position):
 def _screen_session(args, keys, wait_for="Your choice", timeout=90):
     """Run ``amigos ARGS`` in a 100x30 pseudo-terminal (so that it opens the full screen); once
     ``wait_for`` shows, send each of ``keys`` (bytes) half a second apart.  (exit code, plain output)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="30")
-    proc = subprocess.Popen(_amigos() + list(args), stdin=slave, stdout=slave, stderr=slave, env=env,
-                            close_fds=True, start_new_session=True)
-    os.close(slave)
+    proc, master = _spawn_in_pty(args)
     raw = b""
     pending = list(keys)
     deadline = time.monotonic() + timeout
@@ -672,12 +679,9 @@ def _screen_session(args, keys, wait_for="Your choice", timeout=90):
             if next_key is not None and pending and time.monotonic() > next_key:
                 os.write(master, pending.pop(0))
                 next_key = time.monotonic() + 0.5
-        code = proc.wait(timeout=30)
+        proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        code = _reap(proc, master)
     return code, ANSI.sub("", raw.decode("utf-8", "replace"))
 
 
