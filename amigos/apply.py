@@ -274,7 +274,7 @@ def use_power(s: GameState, a: tuple) -> None:
                     _gain(s, q, eff[1])
         elif op == "rivals_lose_life":
             victims = [(p + i) % s.np for i in range(1, s.np)]
-            for q in reversed(victims):
+            for q in victims[::-1]:
                 if not s.passed[q]:
                     s.stack.append((P_LIFE, q, e, eff[1], eff))
         elif op == "straighten":

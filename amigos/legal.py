@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import chain, combinations, permutations
-from typing import TYPE_CHECKING, Iterator, Sequence, cast, overload
+from typing import TYPE_CHECKING, Iterator, Sequence, overload
 
 from . import actions as A
 from . import cards as C
@@ -304,10 +304,17 @@ def _discard_actions(p: int, e: int) -> tuple[tuple, ...]:
 
 @lru_cache(maxsize=1 << 17)
 def _simple_power_actions(p: int, e: int, card_idx: int, index: int, pool: tuple[int, ...]) -> tuple:
-    """UsePower steps of a power without targets or rivals: a function of the pool alone."""
-    out: list = []
-    _power_actions(cast("GameState", None), p, e, C.CARDS[card_idx].powers[index], pool, out)
-    return tuple(out[0]) if out else ()
+    """UsePower steps of a power without targets or rivals (placing powers included): a function of
+    the pool alone, up to what the power can take from it."""
+    pw = C.CARDS[card_idx].powers[index]
+    fixed = pw.pay
+    if not (pool[0] >= fixed[0] and pool[1] >= fixed[1] and pool[2] >= fixed[2] and pool[3] >= fixed[3]
+            and pool[4] >= fixed[4]):
+        return ()
+    pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (fixed,)
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
+    POWER = A.POWER
+    return tuple((POWER, p, e, index, -1, -1, pay, g) for pay in pays for g in gs)
 
 
 DISCARD_GAINS = ((0, 0, 0, 0, 1),) + tuple(
@@ -353,7 +360,7 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
             and pool[4] >= fixed[4]):
         return
     if pw.chooses_rival and s.np < 2:
-        return  # (s is None only for powers without rivals and targets: see _simple_power_actions)
+        return
     idx = pw.index
     if pw.identical:
         covered = pw.remove_self is None or _covers(s.essences_on(e), pw.remove_self)
@@ -370,23 +377,12 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
         return
     assert pw.pool_cap is not None  # None only for the X-identical powers, handled above
     untargeted = pw.places is not None or pw.target_rule is None and not pw.chooses_rival
-    if untargeted and s is not None:  # a function of the pool after all: the cached steps (Bestiary, ...)
+    if untargeted:  # a function of the pool after all: the cached steps (Bestiary, ...)
         group = _simple_power_actions(p, e, s.cards[e].idx, idx, _capped(pool, pw.pool_cap))
         if group:
             out.append(group)
         return
-    if pw.pay_any:
-        if s is not None:  # the key `_targeted_steps` uses too, so both share one cached entry
-            pool = _capped(pool, pw.pool_cap)
-        pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds)
-        if not pays:
-            return
-    else:
-        pays = (fixed,)
-    if untargeted:
-        gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
-        POWER = A.POWER
-        out.append([(POWER, p, e, idx, -1, -1, pay, g) for pay in pays for g in gs])
+    if pw.pay_any and not _any_payments(fixed, _capped(pool, pw.pool_cap), pw.pay_any, pw.any_kinds):
         return
     targets: list[int] | tuple[int, ...] | None
     targets = _targets(s, p, e, pw, mine)
