@@ -17,6 +17,16 @@ from .state import GameState
 from .text import action_text
 
 __version__ = "0.1.0"
+
+
+def _compiled() -> bool:
+    """True when the engine runs as mypyc-compiled extensions (``pip install .``), False for the
+    pure source (an editable install, ``AMIGOS_PURE=1``, or no C compiler at install)."""
+    from . import state
+    return not (state.__file__ or "").endswith(".py")
+
+
+COMPILED: bool = _compiled()
 # Bumped whenever the same seed and decisions can give another game (match files record it):
 # 2 -- games end at the victory check of round 100 (was: stopped by the caller in round 101's Collect);
 #      games 2 and 3 of a first-game match deal the Places of Power on random sides; essences on a
@@ -25,4 +35,5 @@ RULES_VERSION = 2
 
 __all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "next_game", "build_state",
            "state_from_setup", "dump_state", "action_json", "action_from_json", "action_text",
-           "determinize", "VARIANTS", "RULESETS", "__version__", "RULES_VERSION"]
+           "determinize", "VARIANTS", "RULESETS", "__version__", "RULES_VERSION",
+           "COMPILED"]

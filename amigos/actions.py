@@ -31,15 +31,44 @@ Tuples compare by value, so "is this action legal" is list membership.  The enco
     (REDRAFT_PICK, p, artifact)                    RedraftPick (the face-up redraft of a match)
 """
 
-(PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS, DECLINE, LL_REACT, LL_CHOICE,
- V_REACT, TAKE, COLLECT_COST, GAIN, SCRY_DECK, SCRY_ORDER, DISCARD_CHOICE, CHOOSE_MAGE, CHOOSE_ITEM,
- DRAFT_PICK, R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL, CHOOSE_FIRST, REDRAFT_PICK) = range(26)
+from typing import Final
+
+PLACE: Final = 0
+CLAIM_MONUMENT: Final = 1
+CLAIM_TOP: Final = 2
+CLAIM_POP: Final = 3
+DISCARD: Final = 4
+POWER: Final = 5
+PASS: Final = 6
+DECLINE: Final = 7
+LL_REACT: Final = 8
+LL_CHOICE: Final = 9
+V_REACT: Final = 10
+TAKE: Final = 11
+COLLECT_COST: Final = 12
+GAIN: Final = 13
+SCRY_DECK: Final = 14
+SCRY_ORDER: Final = 15
+DISCARD_CHOICE: Final = 16
+CHOOSE_MAGE: Final = 17
+CHOOSE_ITEM: Final = 18
+DRAFT_PICK: Final = 19
+R_DRAW: Final = 20
+R_SCRY: Final = 21
+R_MON_DRAW: Final = 22
+R_MON_REVEAL: Final = 23
+CHOOSE_FIRST: Final = 24
+REDRAFT_PICK: Final = 25
 
 MAIN_ACTIONS = frozenset((PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS))
 CHANCE_ACTIONS = frozenset((R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL))
 SETUP_ACTIONS = frozenset((CHOOSE_MAGE, CHOOSE_ITEM, DRAFT_PICK, CHOOSE_FIRST, REDRAFT_PICK))
 
-PAY_COST, PAY_TURN, DECLINE_COST, TAKE_STORED, LEAVE_STORED = range(5)
+PAY_COST: Final = 0
+PAY_TURN: Final = 1
+DECLINE_COST: Final = 2
+TAKE_STORED: Final = 3
+LEAVE_STORED: Final = 4
 
 TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceOfPower",
               "DiscardForEssences", "UsePower", "Pass", "Decline", "LifeLossReact", "LifeLossChoice",

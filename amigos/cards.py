@@ -14,23 +14,36 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
-ELAN, LIFE, CALM, DEATH, GOLD = range(5)
+ELAN: Final = 0
+LIFE: Final = 1
+CALM: Final = 2
+DEATH: Final = 3
+GOLD: Final = 4
 ESSENCES = ("elan", "life", "calm", "death", "gold")
 ESSENCE_INDEX = {name: i for i, name in enumerate(ESSENCES)}
 ZERO = (0, 0, 0, 0, 0)
 NON_GOLD = (ELAN, LIFE, CALM, DEATH)
 ALL_KINDS = (ELAN, LIFE, CALM, DEATH, GOLD)
+MONUMENT_COST_GOLD = 4
 
 # Component kinds, in the order their entities are laid out in a game (artifacts first, places last):
 # that order is also the "component order" the rules scan in (Collect, powers).
-ARTIFACT, MAGE, MAGIC_ITEM, MONUMENT, PLACE_OF_POWER = range(5)
+ARTIFACT: Final = 0
+MAGE: Final = 1
+MAGIC_ITEM: Final = 2
+MONUMENT: Final = 3
+PLACE_OF_POWER: Final = 4
 KIND_NAMES = ("ARTIFACT", "MAGE", "MAGIC_ITEM", "MONUMENT", "PLACE_OF_POWER")
 
 # Power kinds and triggers.
-ACTION, REACT, ON_CLAIM = range(3)
-TRIGGER_LIFE_LOSS, TRIGGER_DRAGON, TRIGGER_VICTORY = range(1, 4)
+ACTION: Final = 0
+REACT: Final = 1
+ON_CLAIM: Final = 2
+TRIGGER_LIFE_LOSS: Final = 1
+TRIGGER_DRAGON: Final = 2
+TRIGGER_VICTORY: Final = 3
 
 # Effect vocabulary: each effect is a tuple whose first item is one of these names.
 EFFECT_OPS = frozenset({
@@ -415,6 +428,8 @@ def _load() -> tuple:
     return tuple(cards), base
 
 
+CARDS: tuple[Card, ...]
+BASE: dict[str, Any]
 CARDS, BASE = _load()
 BY_ID = {c.id: c for c in CARDS}
 BY_NAME = {}

@@ -423,9 +423,10 @@ def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ..
     gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
     POWER = A.POWER
     out: list[tuple] = []
+    bonus = pw.cost_gain[2] if pw.cost_gain is not None else 0  # (costs are given only with a cost_gain)
     for i, t in enumerate(targets):
         if costs is not None:
-            n = costs[i] + pw.cost_gain[2]
+            n = costs[i] + bonus
             tg = gains(n) if n > 0 else (ZERO,)
         else:
             tg = gs

@@ -62,7 +62,9 @@ for _name, _function in COMMANDS.items():
 
 def _print_version(value: bool) -> None:
     if value:
-        typer.echo(f"amigos {version('amigos')}")
+        from amigos import COMPILED
+        build = "compiled with mypyc" if COMPILED else "pure Python"
+        typer.echo(f"amigos {version('amigos')} ({build})")
         raise typer.Exit()
 
 

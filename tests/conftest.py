@@ -1,0 +1,42 @@
+"""Which build the tests exercise.
+
+By default the checkout's own source (pytest puts the repository first on ``sys.path``).  With
+``AMIGOS_TEST_INSTALLED=1`` the installed packages instead, e.g. a compiled ``pip install .`` in
+another venv: CI runs the engine, AI and conformance tests that way against the mypyc build.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTALLED = os.environ.get("AMIGOS_TEST_INSTALLED", "0") not in ("", "0")
+
+
+def _import_installed() -> None:
+    """Import the four packages from site-packages, hiding the checkout while they load (the tests'
+    own package, ``tests``, still imports from the checkout afterwards)."""
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
+    try:
+        for name in ("amigos", "ai", "matches", "amigos_cli"):
+            if name in sys.modules:
+                raise RuntimeError(f"{name} was imported from the checkout before conftest ran")
+            __import__(name)
+    finally:
+        sys.path[:] = saved
+    found = Path(sys.modules["amigos"].__file__ or "").resolve()
+    if ROOT in found.parents:
+        raise RuntimeError(f"AMIGOS_TEST_INSTALLED: amigos is not installed outside the checkout ({found})")
+
+
+if INSTALLED:
+    _import_installed()
+
+
+def pytest_report_header() -> str:
+    import amigos
+    build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
+    return f"amigos: {build}, from {Path(amigos.__file__ or '').parent}"

@@ -1,0 +1,56 @@
+"""The golden AI games of tests/test_ai_golden.py: whole games of seeded agents with iteration budgets,
+every decision in protocol form.
+
+They pin what the AI plays, so that a refactoring meant to keep its moves keeps them, and so that
+the compiled build plays exactly the moves of the pure source (CI runs the test against both).  Run
+``.venv/bin/python tests/regen_ai_golden.py`` to rewrite ``tests/golden/ai_games.json`` only after a
+change meant to change the AI's play, and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+if __name__ == "__main__":  # run as a script from anywhere
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import amigos  # noqa: E402
+from ai.agents import make_agent  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "ai_games.json"
+GAMES = [
+    (4, "standard", ("mcts:iters=120,seed=4", "greedy")),
+    (5, "standard", ("mcts:iters=80,seed=5", "mcts:iters=80,seed=6,value=0,rollout=30")),
+    (6, "draft", ("expectimax:depth=1", "mcts:iters=60,seed=7")),
+]
+
+
+def record(seed: int, variant: str, specs: tuple[str, ...]) -> dict:
+    """Game ``seed`` of ``variant`` played to its end by the agents ``specs`` (seat order): every
+    decision in protocol form, the final digest and points."""
+    state = amigos.new_game(seed, variant)
+    agents = [make_agent(spec) for spec in specs]
+    steps = []
+    try:
+        while not state.is_terminal():
+            action = agents[state.current_player()].select(state)
+            steps.append(amigos.action_json(state, action))
+            state.apply(action)
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
+    return {"seed": seed, "variant": variant, "agents": list(specs), "steps": steps,
+            "digest": state.digest(), "points": state.victory_points()}
+
+
+def main() -> None:
+    GOLDEN.write_text(json.dumps([record(*game) for game in GAMES], indent=0) + "\n")
+    print(f"wrote {GOLDEN}")
+
+
+if __name__ == "__main__":
+    main()
