@@ -79,4 +79,5 @@ class BuildExtOrPure(build_ext):
         return super().get_outputs() if self.extensions else []
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildExtOrPure})
+if __name__ == "__main__":  # (as setuptools runs it; tests import the functions above)
+    setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildExtOrPure})

@@ -1,0 +1,60 @@
+"""The build: pure where asked or where it cannot compile, and the checkout always pure.
+
+(That ``pip install .`` compiles where it can is checked by CI, which installs a compiled build
+into a second venv, checks ``amigos.COMPILED`` and runs the engine and AI tests against it.)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import amigos
+from tests.conftest import INSTALLED
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _install_to(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``pip install .`` of the checkout into ``target`` (no dependencies)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--target",
+         str(target), str(ROOT)], capture_output=True, text=True, env={**os.environ, **env}, timeout=600)
+
+
+def _extensions(target: Path) -> list[Path]:
+    return [p for package in ("amigos", "ai") for p in (target / package).glob("*.so")]
+
+
+def test_amigos_pure_installs_the_pure_source_with_a_notice(tmp_path: Path) -> None:
+    done = _install_to(tmp_path, AMIGOS_PURE="1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "amigos: AMIGOS_PURE is set: installing the pure Python source" in done.stdout + done.stderr
+    assert (tmp_path / "amigos" / "state.py").exists() and not _extensions(tmp_path)
+
+
+def test_without_a_c_compiler_the_install_is_pure_with_a_notice(tmp_path: Path) -> None:
+    done = _install_to(tmp_path, CC="/nonexistent/cc", AMIGOS_PURE="0")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "amigos: no C compiler found" in done.stdout + done.stderr
+    assert (tmp_path / "amigos" / "state.py").exists() and not _extensions(tmp_path)
+
+
+@pytest.mark.skipif(INSTALLED, reason="tests the checkout's own build")
+def test_the_checkout_runs_the_pure_source() -> None:
+    """An editable install (and pytest in the checkout) runs the .py files: no stale extension can
+    shadow an edit."""
+    assert not amigos.COMPILED
+    assert Path(amigos.__file__ or "").parent == ROOT / "amigos"
+    assert not [p for package in ("amigos", "ai", "matches", "amigos_cli") for p in (ROOT / package).glob("*.so")]
+
+
+def test_the_version_line_names_the_build() -> None:
+    done = subprocess.run([sys.executable, "-m", "amigos_cli.app", "--version"], capture_output=True,
+                          text=True, timeout=60)
+    build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
+    assert done.stdout.strip().endswith(f"({build})"), done.stdout + done.stderr
