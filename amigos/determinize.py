@@ -8,10 +8,12 @@ determinisation (a test checks this), so an agent that searches determinisations
 Hidden from ``player``: the rival's hand, deck and draft packet (their size is public), the draft
 packets not yet opened, the rival's undecided mage options, the order of every deck (except the top
 cards ``player`` put back by scrying their own deck, or the monument deck when ``player`` scried it
-last).  Cards known to be the rival's (passed to them in the draft, or all eight in games 2 and 3 of
-a match) are dealt back among the rival's hidden places -- the draft packet ``player`` just passed
-only into the packet the rival now holds; the rest are drawn from the artifacts ``player`` has not
-seen.
+last), and in a First Game the cards of ``player``'s own deck dealt face down that they have not seen
+yet (`amigos.observe.unseen_deck`).  Cards known to be the rival's (passed to them in the draft, or all
+eight in games 2 and 3 of a match) are dealt back among the rival's hidden places -- the draft packet
+``player`` just passed only into the packet the rival now holds; the rest are drawn from the artifacts
+``player`` has not seen.  ``player``'s own unseen cards stay in their deck and are drawn from the
+artifacts ``player`` has not seen that a First Game deals face down (none of a preset hand).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from . import cards as C
 from . import rng as R
-from .setup import passing_step
+from .observe import unseen_deck
+from .setup import PRESET_ARTIFACTS, passing_step
 from .state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
                     OUT_OF_GAME)
 
@@ -50,11 +53,18 @@ class Determinizer:
             where = loc[e]
             if (where in _HIDDEN_LOCS and owner[e] != player) or where == DRAFT_RESERVE:
                 hidden.append(e)
-        hidden_set = set(hidden)
+        # ``player``'s own deck cards dealt face down and not seen yet (a First Game): their places
+        # stay, their cards are re-dealt.
+        self.face_down: list[int] = unseen_deck(state, player)
+        hidden_set = set(hidden) | set(self.face_down)
         visible_ids = {cards[e].id for e in range(n) if e not in hidden_set}
         known = [cid for cid in sorted(state.known_decks[player]) if cid not in visible_ids]
         known_set = set(known)
         self.unseen = [c for c in C.ARTIFACTS if c.id not in visible_ids and c.id not in known_set]
+        # What such a card may be: an unseen artifact of those a First Game deals face down, never a
+        # preset hand's (so never a card some player records having seen, as `unseen_deck` needs).
+        self.face_down_pool: list[C.Card] = [c for c in self.unseen if c.id not in PRESET_ARTIFACTS] \
+            if self.face_down else []
         # Known rival cards go to the rival's hand, deck and packet; reserve packets get unseen cards.
         rival_places = [e for e in hidden if loc[e] != DRAFT_RESERVE]
         self.reserve = [e for e in hidden if loc[e] == DRAFT_RESERVE]
@@ -90,7 +100,8 @@ class Determinizer:
         # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
         self.forget_order = [e for e in range(n) if order[e] >= 0 and (
             (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
-        self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or rival_mages)
+        self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or rival_mages
+                                  or self.face_down)
 
     def deal(self, seed: int) -> GameState:
         """A copy of the state with the hidden cards dealt from ``seed``."""
@@ -117,6 +128,12 @@ class Determinizer:
             cards[e] = deal.pop()
         for e, card in zip(self.reserve, drawn[short:]):
             cards[e] = card
+        if self.face_down:  # (only then, so that every other game draws as it always did)
+            taken = {c.id for c in drawn}
+            pool = [c for c in self.face_down_pool if c.id not in taken]
+            own, rng = R.sample(rng, pool, len(self.face_down))
+            for e, card in zip(self.face_down, own):
+                cards[e] = card
         if self.rival_mages:
             picked, rng = R.sample(rng, self.mage_candidates, len(self.rival_mages))
             for e, card in zip(self.rival_mages, picked):

@@ -5,18 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import cards as C
-from .state import (FACE_UP, BEING_CHOSEN, DRAFTING, AVAILABLE,
-                    MONUMENT_DECK, PHASE_NAMES)
+from .state import (FACE_UP, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, AVAILABLE,
+                    MONUMENT_DECK, P_SCRYORDER, PHASE_NAMES)
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
 def observation(s: GameState, player: int) -> dict:
-    """A plain dict of everything ``player`` may see: their own hand, their deck's contents (sorted, not
-    its order, except cards whose position they learned by scrying), the rival's hand and deck sizes,
-    discard piles, everything in play, the face-up monuments and places of power, all pools, the
-    pending decision.  Never the rival's hand, deck or undecided mages, nor any deck order."""
+    """A plain dict of everything ``player`` may see: their own hand, the cards of their deck they have
+    seen (sorted, not its order, except cards whose position they learned by scrying; in a First Game
+    not the cards dealt face down until they are seen, `unseen_deck`: ``deck_size`` counts those too),
+    the rival's hand and deck sizes, discard piles, everything in play, the face-up monuments and places
+    of power, all pools, the pending decision.  Never the rival's hand, deck or undecided mages, nor any
+    deck order."""
     players = []
     for p in range(s.np):
         mine = p == player
@@ -34,7 +36,8 @@ def observation(s: GameState, player: int) -> dict:
         }
         if mine:
             entry["hand"] = sorted(s.cards[e].id for e in hand)
-            entry["deck"] = sorted(s.cards[e].id for e in deck)
+            unseen = unseen_deck(s, p)
+            entry["deck"] = sorted(s.cards[e].id for e in deck if e not in unseen)
             known = sorted((e for e in deck if s.order[e] >= 0), key=lambda e: s.order[e])
             entry["deck_top_known"] = [s.cards[e].id for e in known]
             entry["mage_options"] = sorted(s.cards[e].id for e in range(len(s.loc))
@@ -69,6 +72,35 @@ def observation(s: GameState, player: int) -> dict:
         "previous_game": None if s.previous_game is None else {
             "winners": list(s.previous_game[0]), "in_play": [sorted(ids) for ids in s.previous_game[1]]},
     }
+
+
+def unseen_deck(s: GameState, p: int) -> list[int]:
+    """The artifacts in ``p``'s deck that ``p`` has never seen, in entity order.  Only a First Game has
+    any: its decks are dealt face down (rules.md §2.2), and a card of one stays unseen until it is drawn,
+    looked at by scrying, or shuffled back in from the discard pile; in every other game each player
+    has seen all of their artifacts (dealt face up to them, drafted, or taken in a redraft).
+
+    The knowledge is `GameState.known_decks`.  A First Game's deal records in each player's entry the
+    preset hand they saw (`amigos.setup.new_game`); a draft records there every packet they held, so
+    all of their own cards; any other deal nothing of their own cards.  So an entry that names none of
+    ``p``'s own artifacts means that ``p`` saw their whole deal.  A card of ``p``'s named in any player's
+    entry was seen by ``p`` too: a discard pile shuffled into a deck was in view of everyone
+    (`amigos.flow.reshuffle`, which tells only the rivals)."""
+    loc, owner, order, cards = s.loc, s.owner, s.order, s.cards
+    own = [e for e in range(s.n_art) if owner[e] == p]
+    record = s.known_decks[p]
+    if not any(cards[e].id in record for e in own):
+        return []  # a deal seen whole
+    seen: set[str] = set()
+    for known in s.known_decks:
+        seen |= known
+    # The cards ``p`` is putting back after scrying are in view (the pending decision shows them).
+    looking: set[int] = set()
+    for top in s.stack:
+        if top[0] == P_SCRYORDER and top[1] == p and top[2] == DECK_ARTIFACT:
+            looking.update(top[3])
+    return [e for e in own
+            if loc[e] == DECK and order[e] < 0 and e not in looking and cards[e].id not in seen]
 
 
 PENDING_NAMES = ("gain", "take_stored", "collect_cost", "life_loss", "draw", "discard", "scry_deck",

@@ -3,8 +3,9 @@
 Variants (`new_game`):
 - ``standard``: 2 mages and 8 artifacts each (3 in hand), 5 places of power on random sides,
   2 face-up monuments over a deck of 8, first player drawn from the seed.
-- ``first_game``: two of the four preset hands with their mages, 5 more unseen artifacts each dealt
-  from the artifacts no preset hand uses, places of power on their first-game sides.
+- ``first_game``: two of the four preset hands with their mages, and each player's deck of 5 more
+  artifacts dealt face down (unseen by its owner too) from the artifacts no preset hand uses
+  (`PRESET_ARTIFACTS`); places of power on their first-game sides.
 - ``draft``: 2 mages each; artifacts drafted (4 dealt, keep 1 and pass left until none are left, then
   4 more passed right), each pick a decision; then shuffle, draw 3, choose mage and magic items.
 
@@ -26,6 +27,11 @@ from .state import (AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, FACE
 
 VARIANTS = ("standard", "first_game", "draft")
 RULESETS = ("official", "reference")
+
+# The artifacts of the four First Game preset hands: a First Game deals its face-down decks from the
+# other artifacts (rules.md §2.2), so a player knows an unseen card of such a deck is none of these.
+PRESET_ARTIFACTS: frozenset[str] = frozenset(
+    a for hand in C.FIRST_GAME["preset_hands"] for a in hand["artifacts"])
 
 
 def build_state(num_players: int, artifact_decks: list, mage_options: list, monument_display: list,
@@ -151,8 +157,7 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
     if variant == "first_game":
         presets = list(C.FIRST_GAME["preset_hands"])
         chosen, rng = R.sample(rng, presets, 2)
-        preset_ids = {a for h in presets for a in h["artifacts"]}
-        rest = [c for c in artifacts if c.id not in preset_ids]
+        rest = [c for c in artifacts if c.id not in PRESET_ARTIFACTS]
         rng = R.shuffle(rng, rest)
         decks = []
         mage_options = []
@@ -168,7 +173,13 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
     s = build_state(2, decks, mage_options, monuments[:2], monuments[2:], tiles, first_player=fp,
                     ruleset=ruleset, round_limit=ROUND_LIMIT)
     s.rng = R.derive_seed(seed, "chance")
-    if variant == "draft":
+    if variant == "first_game":
+        # Each player has seen their preset hand, not the five cards dealt face down as their deck.
+        # Every other deal shows a player all of their artifacts; this one records the own cards they
+        # saw in their `known_decks`, which is what marks the rest of their deal as unseen
+        # (`amigos.observe.unseen_deck`).
+        s.known_decks = tuple(frozenset(hand["artifacts"]) for hand in chosen)
+    elif variant == "draft":
         _start_draft(s)
     elif variant == "standard":
         # The dealt hand is three random cards of the eight: the deck is shuffled, order unknown.

@@ -86,8 +86,10 @@ class GameState:
         "cplayer", "cpass", "cpos", "item_picks", "draft_stage",
         # chance
         "rng", "auto_chance",
-        # knowledge: per player, the rival artifacts they know of (seen in a draft packet they passed
-        # on, a face-up redraft, a reshuffled discard pile); and the ids of the draft packet each
+        # knowledge: per player, the artifacts they know of beyond their own deal (the rival's seen in
+        # a draft packet they passed on, a face-up redraft, a reshuffled discard pile; in a draft
+        # every card they held; in a First Game the preset hand they saw, which marks the rest of
+        # their deal as face down: `amigos.observe.unseen_deck`); and the ids of the draft packet each
         # player last passed on (what the rival now picks from), empty outside a draft's passing
         "known_decks", "passed_packet",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1

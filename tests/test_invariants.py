@@ -10,14 +10,17 @@ actions with ``random.Random(choice_seed)``, and checks after every step:
 - the game ends within ``MAX_DECISIONS`` (and no round takes more than ``MAX_ROUND_DECISIONS``) with at least one winner; winners have >= 10 VP and the most VP;
 - mutating a clone never changes the original (digest and legal actions);
 - the observation of each player contains no card id hidden from them (the rival's hand, deck, draft
-  packet and reserve, undecided mages; the unseen monument deck) and does not change when only the
-  rival's hidden cards (or the chance RNG, or the rival's deck order) change;
+  packet and reserve, undecided mages; the unseen monument deck; in a First Game the cards of either
+  deck dealt face down that they have not seen, kept by `FaceDown` from the game's history) and does
+  not change when only the rival's hidden cards (or the chance RNG, or the rival's deck order, or
+  which cards their own face-down deck holds) change;
 
 and at sampled steps (about one in ``SAMPLE_EVERY``):
 
 - ``action_from_json(state, action_json(state, a)) == a`` and ``action_text`` is a non-empty str for every
   legal action;
-- ``apply`` of a non-legal action raises ``IllegalAction`` and leaves the state's digest unchanged.
+- ``apply`` of a non-legal action raises ``IllegalAction`` and leaves the state's digest unchanged;
+- a determinisation for each player gives them the observation they have.
 
 After the game it is replayed from the same seed with the same action indices (through
 ``apply_unchecked``, the first run used the checked ``apply``): the digest must agree at every step.
@@ -39,7 +42,10 @@ import amigos
 from amigos.actions import macro_key
 from amigos.cards import GOLD
 from amigos.legal import legal_groups as _legal_groups
-from amigos.state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK)
+from amigos.determinize import determinize
+from amigos.setup import PRESET_ARTIFACTS
+from amigos.state import (BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
+                          P_SCRYORDER)
 
 # Uniform-random play sometimes starves both players of Gold and drags on for hundreds of rounds
 # (new_game(4) with random.Random(4) choices: 3716 decisions, 244 rounds; about 1 game in 1000 exceeds
@@ -67,9 +73,27 @@ def replay_indices(seed: int, variant: str, ruleset: str, indices) -> amigos.Gam
     return s
 
 
-def hidden_ids(s, p: int) -> set[str]:
-    """Card ids ``p`` must not see: the rival's hand, deck, draft packet and reserve, undecided mages, and
-    monuments in the deck, except those ``p`` has looked at (or is looking at) by scrying."""
+class FaceDown:
+    """What the players of a First Game have not seen of their own decks, from the game's history: the
+    cards dealt into each deck face down, less each card once it has left the deck, has a known place
+    in it (put back by scrying) or is being put back after scrying (in view).  Empty in other games,
+    where each player sees their whole deal.  Call `update` after every decision."""
+
+    def __init__(self, s: amigos.GameState, variant: str) -> None:
+        self.unseen = [set(s.deck(p)) if variant == "first_game" else set() for p in range(s.np)]
+
+    def update(self, s: amigos.GameState) -> None:
+        top = s.stack[-1] if s.stack else None
+        for p, unseen in enumerate(self.unseen):
+            scrying = top is not None and top[0] == P_SCRYORDER and top[1] == p and top[2] == DECK_ARTIFACT
+            looking = top[3] if scrying else ()
+            unseen -= {e for e in unseen if s.loc[e] != DECK or s.order[e] >= 0 or e in looking}
+
+
+def hidden_ids(s, p: int, unseen_own=()) -> set[str]:
+    """Card ids ``p`` must not see: the rival's hand, deck, draft packet and reserve, undecided mages,
+    monuments in the deck, except those ``p`` has looked at (or is looking at) by scrying; and the
+    entities ``unseen_own`` (the cards of ``p``'s own deck dealt face down and not seen yet)."""
     legit = set()
     if s.stack and s.stack[-1][0] == 8 and s.stack[-1][1] == p:  # p is putting back what they looked at
         legit |= {s.cards[e].id for e in s.stack[-1][3]}
@@ -82,13 +106,15 @@ def hidden_ids(s, p: int) -> set[str]:
             out.add(s.cards[e].id)
         elif where == MONUMENT_DECK and not (s.order[e] >= 0 and s.mon_seer == p):
             out.add(s.cards[e].id)
+    out |= {s.cards[e].id for e in unseen_own}
     return out - legit
 
 
-def check_no_leak(s, ctx: str) -> None:
+def check_no_leak(s, ctx: str, face_down: FaceDown | None = None) -> None:
     for p in range(s.np):
         text = json.dumps(s.observation(p), sort_keys=True)
-        leaked = sorted(i for i in hidden_ids(s, p) if f'"{i}"' in text)
+        unseen = face_down.unseen[p] if face_down else ()
+        leaked = sorted(i for i in hidden_ids(s, p, unseen) if f'"{i}"' in text)
         assert not leaked, f"{ctx}: observation of player {p} shows hidden cards {leaked}"
 
 
@@ -105,7 +131,7 @@ def _swap(c, a: int, b: int) -> None:
     c._legal = c._groups = None
 
 
-def check_hidden_swaps(s, rng: random.Random, ctx: str) -> None:
+def check_hidden_swaps(s, rng: random.Random, ctx: str, face_down: FaceDown | None = None) -> None:
     """Changing only what ``p`` can't see leaves ``p``'s observation as it was."""
     for p in range(s.np):
         r = 1 - p
@@ -132,6 +158,26 @@ def check_hidden_swaps(s, rng: random.Random, ctx: str) -> None:
         c = s.clone()
         c.rng ^= 0x5DEECE66D
         assert c.observation(p) == base, f"{ctx}: the chance RNG shows in player {p}'s observation"
+        # Another card, not in the game, dealt face down into ``p``'s own deck.
+        if face_down and face_down.unseen[p]:
+            e = rng.choice(sorted(face_down.unseen[p]))
+            in_game = {card.id for card in s.cards}
+            other = rng.choice([card for card in amigos.cards.ARTIFACTS
+                                if card.id not in in_game and card.id not in PRESET_ARTIFACTS])
+            c = s.clone()
+            c.cards = c.cards[:e] + (other,) + c.cards[e + 1:]
+            c.names = None
+            c._legal = c._groups = None
+            assert c.observation(p) == base, (
+                f"{ctx}: player {p}'s observation changes when their unseen {s.cards[e].id} is {other.id}")
+
+
+def check_determinisation(s, rng: random.Random, ctx: str) -> None:
+    """Every player's determinisation keeps what they see: their observation."""
+    for p in range(s.np):
+        seed = rng.getrandbits(64)
+        assert determinize(s, p, seed).observation(p) == s.observation(p), (
+            f"{ctx}: determinize(state, {p}, {seed}) changes player {p}'s observation")
 
 
 def check_protocol_roundtrip(s, legal, ctx: str) -> None:
@@ -189,6 +235,7 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
     rng = random.Random(choice_seed)
     side = random.Random(choice_seed ^ 0xA5A5)  # for the checks, so they don't steer the game
     s = amigos.new_game(seed, variant, ruleset)
+    face_down = FaceDown(s, variant)
     indices: list[int] = []
     digests = [s.digest()]
     stale: list = []
@@ -198,7 +245,7 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
         n = len(indices)
         ctx = f"{head} step={n}"
         check_essences(s, ctx)
-        check_no_leak(s, ctx)
+        check_no_leak(s, ctx, face_down)
         legal = s.legal_actions()
         if s.is_terminal():
             assert legal == [], f"{ctx}: legal actions after the game is over: {legal[:5]}"
@@ -219,10 +266,12 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
         if side.randrange(SAMPLE_EVERY) == 0 or n < 3:
             check_protocol_roundtrip(s, legal, ctx)
             check_illegal_refused(s, legal, stale, side, ctx)
-            check_hidden_swaps(s, side, ctx)
+            check_hidden_swaps(s, side, ctx, face_down)
+            check_determinisation(s, side, ctx)
         stale = legal
         i = rng.randrange(len(legal))
         s.apply(legal[i])
+        face_down.update(s)
         indices.append(i)
         digests.append(s.digest())
     winners = s.winners()

@@ -29,7 +29,7 @@ from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
 from ..session import Interrupted, Session, Step, round_line, settled_lines, step_line
 from ..views.outcome import collects
-from ..views.board import known_deck, result_text
+from ..views.board import face_down_line, known_deck, result_text
 from .cards import CARD_LINES, TableCards, flat_details
 from .board import flatten, banner, card_of, hand_entities, hand_line, middle, placeable, tableau
 from .ending import GameEnd
@@ -212,7 +212,8 @@ class GameApp(App[str]):
         hand.clear_options()
         mine = hand_entities(state, viewer)
         hand.add_options([Option(hand_line(state, e, e in can), id=str(e)) for e in mine])
-        deck = known_deck(state, viewer)
+        face_down = face_down_line(state, viewer)  # a First Game's deck, not seen at the deal
+        deck = known_deck(state, viewer) + ([face_down] if face_down else [])
         if deck:
             hand.add_option(Option(Text("  in your deck: " + ", ".join(deck), style="dim"), disabled=True))
         if highlighted is not None and highlighted < len(mine):

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from amigos import cards as C
 from amigos.flow import pool_score
+from amigos.observe import unseen_deck
 from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY,
                           MONUMENT_DECK, PHASE_NAMES, SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT,
                           GameState)
@@ -119,10 +120,19 @@ def _cost(v: Sequence[int]) -> str:
 
 
 def known_deck(state: GameState, viewer: int) -> list[str]:
-    """The artifacts of the viewer's deck, by name and sorted (they have seen them all since the deal;
-    the order is not theirs to know)."""
+    """The artifacts of the viewer's deck that they have seen, by name and sorted: all of them (seen
+    since the deal), except in a First Game the cards dealt face down and not seen yet
+    (`amigos.observe.unseen_deck`, counted by `face_down_line`).  The order is not theirs to know."""
+    unseen = unseen_deck(state, viewer)
     return sorted(state.cards[e].name for e in range(state.n_art)
-                  if state.loc[e] == DECK and state.owner[e] == viewer)
+                  if state.loc[e] == DECK and state.owner[e] == viewer and e not in unseen)
+
+
+def face_down_line(state: GameState, viewer: int) -> str:
+    """"3 cards dealt face down, not seen yet": what the viewer knows of the rest of their deck in a
+    First Game; empty when they have seen all of it."""
+    n = len(unseen_deck(state, viewer))
+    return f"{n} card{'s' if n != 1 else ''} dealt face down, not seen yet" if n else ""
 
 
 def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
@@ -145,10 +155,13 @@ def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
     if state.phase == SETUP_DRAFT:  # the drafted cards wait in the deck until the draft ends
         drafted = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer]
         t.append(f"\n{whose} drafted cards: " + (", ".join(drafted) or "none yet"), style="yellow")
-    if state.round == 0 and state.phase != SETUP_DRAFT:  # dealt eight, all seen: the rest wait in the deck
+    if state.round == 0 and state.phase != SETUP_DRAFT:  # dealt eight: the rest wait in the deck
         deck = known_deck(state, viewer)
         if deck:
             t.append(f"\n{whose} deck (seen at the deal, order unknown): " + ", ".join(deck), style="dim")
+        face_down = face_down_line(state, viewer)
+        if face_down:  # a First Game's deck: not seen at the deal
+            t.append(f"\n{whose} deck: {face_down}", style="dim")
     options = [cards[e].name for e in range(len(loc)) if loc[e] == BEING_CHOSEN and owner[e] == viewer]
     if options:
         t.append(f"\n{whose} mage options: " + ", ".join(options), style="yellow")
