@@ -23,8 +23,8 @@ from setuptools.command.build_ext import build_ext
 # The engine (a game's rules, its state and chance) and the search (MCTS, its leaf values and the
 # heuristics it calls at every node): where the time of play and of search goes.
 COMPILED_MODULES = [
-    "amigos/actions.py", "amigos/adjudicate.py", "amigos/apply.py", "amigos/cards.py",
-    "amigos/determinize.py", "amigos/flow.py", "amigos/legal.py", "amigos/observe.py",
+    "amigos/actions.py", "amigos/adjudicate.py", "amigos/apply.py", "amigos/cards.py", "amigos/codes.py",
+    "amigos/determinize.py", "amigos/draft.py", "amigos/flow.py", "amigos/legal.py", "amigos/observe.py",
     "amigos/rng.py", "amigos/state.py",
     "ai/evaluate.py", "ai/features.py", "ai/heuristics.py", "ai/leaf.py", "ai/learned.py",
     "ai/expectimax.py", "ai/mcts.py", "ai/value.py",

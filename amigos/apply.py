@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import actions as A
 from . import cards as C
+from .draft import choose_first, draft_pick, redraft_pick
 from .errors import IllegalAction
-from .flow import (draw, resolve_draw, scry_begin, scry_order, settle, start_round, start_victory_check,
-                   take_monument)
-from .state import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DISCARD, IN_PLAY, MONUMENT_DECK,
-                    NOBODY, OUT_OF_GAME, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE,
-                    P_SCRYDECK, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS, DECK_ARTIFACT)
+from .flow import (advance_turn, collect_continue, draw, evaluate_victory, random_chance_outcome, resolve_draw,
+                   scry_begin, scry_order, start_round, start_victory_check, take_monument)
+from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD,
+                    IN_PLAY, MONUMENT_DECK, NOBODY, OUT_OF_GAME, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW,
+                    P_MONREV, P_PLACE, P_SCRYDECK, P_SCRYORDER, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS,
+                    VICTORY_CHECK)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -167,13 +169,10 @@ def _setup_action(s: GameState, a: tuple) -> None:
         else:
             s.turn = (s.fp - 1 - s.item_picks) % s.np
     elif kind == A.DRAFT_PICK:
-        from .setup import draft_pick
         draft_pick(s, p, a[2])
     elif kind == A.CHOOSE_FIRST:
-        from .setup import choose_first
         choose_first(s, a[2])
     elif kind == A.REDRAFT_PICK:
-        from .setup import redraft_pick
         redraft_pick(s, p, a[2])
     else:  # pragma: no cover - legality is checked before
         raise IllegalAction(f"unexpected action {a!r}")
@@ -386,6 +385,35 @@ def _resolve_pending(s: GameState, a: tuple) -> None:
         raise IllegalAction(f"unexpected action {a!r}")
 
 
+def settle(s: GameState) -> None:
+    """Run the automatic steps (`amigos.flow`) until a decision (or, without auto chance, a chance outcome) is needed."""
+    while True:
+        if s.stack:
+            top = s.stack[-1]
+            if s.auto_chance and top[0] in CHANCE_PENDING:
+                apply_chance(s, random_chance_outcome(s, top))
+                continue
+            return
+        phase = s.phase
+        if phase == COLLECT:
+            if collect_continue(s):
+                continue
+            s.phase = ACTIONS
+            s.turn = s.fp
+            continue
+        if phase == VICTORY_CHECK:
+            evaluate_victory(s)
+            continue
+        if phase == ACTIONS:
+            if s.turn_done:
+                s.turn_done = False
+                advance_turn(s)
+            if all(s.passed):
+                start_victory_check(s, None)
+                continue
+        return
+
+
 def apply_chance(s: GameState, a: tuple) -> None:
     """Apply a chance outcome to the chance point on top of the stack."""
     s._legal = s._groups = None
@@ -394,7 +422,6 @@ def apply_chance(s: GameState, a: tuple) -> None:
     if kind == A.R_DRAW:
         resolve_draw(s, p, top[2], a[3])
     elif kind == A.R_SCRY:
-        from .state import P_SCRYORDER
         s.stack.append((P_SCRYORDER, p, top[2], top[3] + a[2]))
     elif kind == A.R_MON_DRAW:
         e = a[2]

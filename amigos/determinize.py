@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 from . import cards as C
 from . import rng as R
 from .observe import unseen_deck
-from .setup import PRESET_ARTIFACTS, passing_step
-from .state import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
+from .draft import passing_step
+from .setup import PRESET_ARTIFACTS
+from .codes import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
                     OUT_OF_GAME)
 
 if TYPE_CHECKING:

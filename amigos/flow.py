@@ -1,52 +1,23 @@
 """The parts of the game that run by themselves between decisions: Collect, drawing and scrying,
 turn order, victory checks, the end of a round, and chance resolved from the state's own RNG.
 
-`settle` is called after every applied action and runs until the game needs a decision again
+`amigos.apply.settle` runs them after every applied action until the game needs a decision again
 (PROTOCOL.md §3.1: "everything that follows a step happens inside the same advance").
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from . import actions as A
 from . import cards as C
 from . import rng as R
 from .adjudicate import WINNING_POINTS
-from .state import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
+from .codes import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
                     HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
 
 if TYPE_CHECKING:
     from .state import GameState
-
-
-def settle(s: GameState) -> None:
-    """Run automatic steps until a decision (or, without auto chance, a chance outcome) is needed."""
-    while True:
-        if s.stack:
-            top = s.stack[-1]
-            if s.auto_chance and top[0] in CHANCE_PENDING:
-                resolve_chance_randomly(s, top)
-                continue
-            return
-        phase = s.phase
-        if phase == COLLECT:
-            if collect_continue(s):
-                continue
-            s.phase = ACTIONS
-            s.turn = s.fp
-            continue
-        if phase == VICTORY_CHECK:
-            evaluate_victory(s)
-            continue
-        if phase == ACTIONS:
-            if s.turn_done:
-                s.turn_done = False
-                advance_turn(s)
-            if all(s.passed):
-                start_victory_check(s, None)
-                continue
-        return
 
 
 def advance_turn(s: GameState) -> None:
@@ -323,16 +294,9 @@ def take_monument(s: GameState, e: int) -> None:
 
 # -- chance from the state's own RNG --------------------------------------------------------------------
 
-_apply_chance: Callable[[GameState, tuple], None] | None = None
-
-
-def resolve_chance_randomly(s: GameState, top: tuple) -> None:
-    """Resolve the chance point on top of the stack from ``s.rng`` (normal play)."""
-    global _apply_chance
-    if _apply_chance is None:  # (apply imports this module, so bind it on first use)
-        from .apply import apply_chance as _apply_chance
-    assert _apply_chance is not None
-    apply_chance = _apply_chance
+def random_chance_outcome(s: GameState, top: tuple) -> tuple:
+    """The outcome of the chance point ``top`` (on top of the stack) drawn from ``s.rng``, which it
+    advances: the chance action that `amigos.apply.apply_chance` applies (normal play)."""
     kind, p = top[0], top[1]
     if kind == P_DRAW:
         known, u, must = top[2], top[3], top[4]
@@ -341,7 +305,7 @@ def resolve_chance_randomly(s: GameState, top: tuple) -> None:
         if must:
             rest = [e for e in rest if e not in must]
         picked, s.rng = R.sample(s.rng, rest, u - len(must))
-        apply_chance(s, (A.R_DRAW, p, known, tuple(sorted(must + tuple(picked)))))
+        return (A.R_DRAW, p, known, tuple(sorted(must + tuple(picked))))
     elif kind == P_SCRYREV:
         deck_type, r, must = top[2], top[4], top[5]
         if deck_type == DECK_ARTIFACT:
@@ -352,14 +316,13 @@ def resolve_chance_randomly(s: GameState, top: tuple) -> None:
         picked, s.rng = R.sample(s.rng, rest, r - len(must))
         revealed = list(must) + picked
         s.rng = R.shuffle(s.rng, revealed)
-        apply_chance(s, (A.R_SCRY, p, tuple(revealed)))
+        return (A.R_SCRY, p, tuple(revealed))
+    deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
+    known = [e for e in deck if s.order[e] == 0]
+    if known:
+        e = known[0]
     else:
-        deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
-        known = [e for e in deck if s.order[e] == 0]
-        if known:
-            e = known[0]
-        else:
-            i, s.rng = R.below(s.rng, len(deck))
-            e = deck[i]
-        apply_chance(s, (A.R_MON_DRAW if kind == P_MONDRAW else A.R_MON_REVEAL, p, e))
+        i, s.rng = R.below(s.rng, len(deck))
+        e = deck[i]
+    return (A.R_MON_DRAW if kind == P_MONDRAW else A.R_MON_REVEAL, p, e)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import cards as C
-from .state import (FACE_UP, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, AVAILABLE,
+from .codes import (FACE_UP, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, AVAILABLE,
                     MONUMENT_DECK, P_SCRYORDER, PHASE_NAMES)
 
 if TYPE_CHECKING:

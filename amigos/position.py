@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from . import cards as C
 from .errors import SetupError
 from .setup import build_state
-from .state import ACTIONS, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK, AVAILABLE, NOBODY
+from .codes import ACTIONS, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK, AVAILABLE, NOBODY
 
 if TYPE_CHECKING:
     from .cards import Card

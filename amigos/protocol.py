@@ -13,7 +13,7 @@ from . import actions as A
 from . import cards as C
 from .errors import IllegalAction, SetupError
 from .setup import build_state
-from .state import LOCATION_NAMES, P_DRAW, PHASE_NAMES
+from .codes import LOCATION_NAMES, P_DRAW, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .state import GameState

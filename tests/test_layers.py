@@ -85,3 +85,40 @@ def test_checker_catches_violations():
     tree = ast.parse("import os\nfrom rich.text import Text\nfrom . import x\ndef f():\n    import numpy\n")
     tops = {top for top, _ in imported_tops(tree)}
     assert tops == {"os", "rich", "numpy"}
+
+
+def _engine_imports(path: Path) -> set[str]:
+    """The engine modules ``path`` (in amigos/) imports when it runs: relative imports anywhere in it,
+    inside functions too, but not those only for the type checker (under ``if TYPE_CHECKING:``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    checking_only = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            checking_only |= {id(n) for n in ast.walk(node)}
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and id(node) not in checking_only:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_the_engine_modules_import_one_another_without_a_cycle():
+    """The rules modules (apply, flow, legal, draft, ...) never need the state module or each other
+    in a circle: each can be read, tested and compiled on its own."""
+    graph = {path.stem: _engine_imports(path) for path in modules("amigos") if path.stem != "__init__"}
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            raise AssertionError("import cycle: " + " -> ".join(path[path.index(module):] + [module]))
+        if module in done or module not in graph:
+            return
+        for child in sorted(graph[module]):
+            visit(child, path + [module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])

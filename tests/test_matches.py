@@ -15,7 +15,7 @@ import msgpack
 import pytest
 
 import amigos
-import amigos.setup as engine_setup
+import amigos.apply as engine_apply
 from ai.agents import make_agent
 from amigos import cards as C
 from amigos.rng import derive_seed
@@ -90,14 +90,16 @@ def steps(game: dict) -> list:
 def redraft_log(monkeypatch):
     """Every redraft pick the engine makes, forced ones included: ``log(state)`` lists the picks made in
     ``state`` as (player, card id, first player) (agents' lookahead copies make picks too)."""
+    if amigos.COMPILED:
+        pytest.skip("hooks a function the compiled engine calls directly")
     calls = []
-    original = engine_setup.redraft_pick
+    original = engine_apply.redraft_pick
 
     def logged(s, p, e):
         calls.append((s, (p, s.cards[e].id, s.fp)))
         return original(s, p, e)
 
-    monkeypatch.setattr(engine_setup, "redraft_pick", logged)
+    monkeypatch.setattr(engine_apply, "redraft_pick", logged)
     return lambda state: [pick for s, pick in calls if s is state]
 
 

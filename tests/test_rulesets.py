@@ -7,7 +7,8 @@ reference engine.  Each difference is tested under both rulesets.
 import pytest
 
 from amigos import actions as A
-from amigos.flow import evaluate_victory, start_round, settle
+from amigos.apply import settle
+from amigos.flow import evaluate_victory, start_round
 from amigos.position import build_position
 from amigos.state import COLLECT, VICTORY_CHECK
 

@@ -1,0 +1,140 @@
+"""The setup decisions taken during play: the draft variant's picks (`start_draft`, `draft_pick`)
+and, in games 2 and 3 of a match, the choice of first player and the face-up redraft
+(`choose_first`, `redraft_pick`).  `amigos.setup` deals the games; `amigos.apply` applies the picks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import rng as R
+from .codes import (DECK, DRAFT_RESERVE, DRAFTING, HAND, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT, SETUP_REDRAFT)
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+# -- the draft -----------------------------------------------------------------------------------------
+
+def start_draft(s: GameState) -> None:
+    """Artifacts 0-3 of each player's deal form the first packet, 4-7 the second (held back)."""
+    for p in range(s.np):
+        mine = [e for e in range(s.n_art) if s.owner[e] == p]
+        for i, e in enumerate(mine):
+            s.loc[e] = DRAFTING if i < 4 else DRAFT_RESERVE
+    s.phase = SETUP_DRAFT
+    s.draft_stage = 0
+    s.mage_done = [False] * s.np  # reused: who has picked in this stage
+    s.turn = 0
+    _see_packets(s)
+
+
+def _see_packets(s: GameState) -> None:
+    """Each player has now seen the packet they hold: remember those cards (for hidden information,
+    every card a player saw and did not keep went to the rival)."""
+    seen = [set(k) for k in s.known_decks]
+    for e in range(s.n_art):
+        if s.loc[e] == DRAFTING:
+            seen[s.owner[e]].add(s.cards[e].id)
+    s.known_decks = tuple(frozenset(k) for k in seen)
+
+
+def passing_step(draft_stage: int) -> int:
+    """Where the packets of this draft stage go: +1 (to the left) in the first half, -1 in the second."""
+    return 1 if draft_stage < 3 else -1
+
+
+def draft_pick(s: GameState, p: int, e: int) -> None:
+    """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
+    s.loc[e] = DECK
+    s.owner[e] = p
+    s.mage_done[p] = True
+    waiting = [q for q in range(s.np) if not s.mage_done[q]]
+    if waiting:
+        s.turn = waiting[0]
+        return
+    # Everyone picked: pass the packets.
+    step = passing_step(s.draft_stage)
+    held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
+    passed: list[set[str]] = [set() for _ in range(s.np)]
+    for e2, q in held:
+        s.owner[e2] = (q + step) % s.np
+        passed[q].add(s.cards[e2].id)
+    s.passed_packet = tuple(frozenset(k) for k in passed)
+    s.draft_stage += 1
+    s.mage_done = [False] * s.np
+    _see_packets(s)
+    if s.draft_stage in (3, 6):
+        # One card left in each packet: the last card received is kept.
+        for e2 in range(s.n_art):
+            if s.loc[e2] == DRAFTING:
+                s.loc[e2] = DECK
+        s.passed_packet = tuple(frozenset() for _ in range(s.np))
+        if s.draft_stage == 3:
+            for e2 in range(s.n_art):
+                if s.loc[e2] == DRAFT_RESERVE:
+                    s.loc[e2] = DRAFTING
+            _see_packets(s)  # the second packets, as dealt
+        else:
+            _finish_draft(s)
+            return
+    s.turn = 0
+
+
+def _finish_draft(s: GameState) -> None:
+    """Each player shuffles their 8, draws 3, then the mage choice begins."""
+    for p in range(s.np):
+        deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
+        hand, s.rng = R.sample(s.rng, deck, 3)
+        for e in hand:
+            s.loc[e] = HAND
+    s.phase = SETUP_CHOOSE_MAGES
+    s.mage_done = [False] * s.np
+    s.turn = s.fp
+
+
+# -- games 2 and 3 of a match: the first player, the face-up redraft ------------------------------
+
+def redraft_order(first: int) -> list[int]:
+    """Who takes each of the 16 picks: first player 1, then 2 each alternately, first player the last."""
+    other = 1 - first
+    return [first] + [other, other, first, first] * 3 + [other, other, first]
+
+
+def choose_first(s: GameState, first: int) -> None:
+    """The chooser names the first player; then the redraft (game 2) or the hands (game 3)."""
+    s.fp = first
+    if s.draft_stage:  # a redraft follows
+        s.phase = SETUP_REDRAFT
+        s.draft_stage = 0
+        s.turn = redraft_order(first)[0]
+    else:
+        _deal_hands(s)
+
+
+def redraft_pick(s: GameState, p: int, e: int) -> None:
+    """``p`` takes face-up artifact ``e`` into their deck."""
+    s.loc[e] = DECK
+    s.owner[e] = p
+    s.draft_stage += 1
+    order = redraft_order(s.fp)
+    if s.draft_stage < len(order):
+        s.turn = order[s.draft_stage]
+    else:
+        _deal_hands(s)
+
+
+def _deal_hands(s: GameState) -> None:
+    """Each player shuffles their 8 and draws 3; both know each other's 8; magic items next."""
+    ids = []
+    for p in range(s.np):
+        deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
+        hand, s.rng = R.sample(s.rng, deck, 3)
+        for e in hand:
+            s.loc[e] = HAND
+        ids.append(frozenset(s.cards[e].id for e in deck))
+    s.known_decks = (ids[1], ids[0])
+    s.draft_stage = 0
+    s.phase = SETUP_CHOOSE_ITEMS
+    s.item_picks = 0
+    s.turn = (s.fp - 1) % s.np
