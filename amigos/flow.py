@@ -165,8 +165,8 @@ def evaluate_victory(s: GameState) -> None:
     mid = s.vcheck == 1
     if not mid and s.round_limit and s.round >= s.round_limit:
         # The round limit (`amigos.adjudicate`): the last round's check ranks the players as at 10 points.
-        best = max((vps[p], pool_score(s, p)) for p in range(s.np))
-        s.won = tuple(p for p in range(s.np) if (vps[p], pool_score(s, p)) == best)
+        ranked = max((vps[p], pool_score(s, p)) for p in range(s.np))
+        s.won = tuple(p for p in range(s.np) if (vps[p], pool_score(s, p)) == ranked)
         s.phase = GAME_OVER
         s.vcheck = 0
         return

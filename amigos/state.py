@@ -23,7 +23,22 @@ from .codes import (  # noqa: F401  (re-exported: the other layers import the co
     SETUP_REDRAFT, PHASE_NAMES, P_GAIN, P_TAKE, P_CCOST, P_LIFE, P_DRAW, P_DISCARD, P_SCRYDECK, P_SCRYREV,
     P_SCRYORDER, P_MONDRAW, P_MONREV, P_PLACE, P_VREACT, CHANCE_PENDING, DECK_ARTIFACT, DECK_MONUMENT)
 
-IN_PLAY_, HAND_, PLACE_OF_POWER_ = IN_PLAY, HAND, C.PLACE_OF_POWER
+
+
+def component_points(c: C.Card, ess: list[int], e: int, dragons: int, creatures: int) -> int:
+    """The points component ``c`` (entity ``e``) in play gives its owner, who has ``dragons`` Dragons
+    and ``creatures`` Creatures in play: its printed points, the essences on it that it scores (a
+    place of power's points per essence, ``ess`` holding five counts per entity), its points per own
+    Dragon or Creature.  The one formula of a component's points (`GameState.scores`,
+    `GameState.points_breakdown`)."""
+    points = c.points
+    per = c.vp_per_essence
+    if per is not None:
+        b = 5 * e
+        points += per[0] * ess[b] + per[1] * ess[b + 1] + per[2] * ess[b + 2] + per[3] * ess[b + 3] + per[4] * ess[b + 4]
+    if c.vp_per_dragon or c.vp_per_creature:
+        points += c.vp_per_dragon * dragons + c.vp_per_creature * creatures
+    return points
 
 
 class GameState:
@@ -234,35 +249,28 @@ class GameState:
         b = 5 * e
         return tuple(self.ess[b:b + 5])
 
-    def scores(self) -> tuple[list, list]:
+    def scores(self) -> tuple[list[int], list[int]]:
         """Victory points (as `vp`) and hand sizes of every player, in one pass (for evaluations)."""
         n = self.np
         vp = self.temp_vp[:]
         vp[self.fp] += 1
         hand = [0] * n
+        dragons = [0] * n
+        creatures = [0] * n
         loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
-        bestiaries = None
+        n_art = self.n_art
+        # (entity order puts every artifact before the places of power that count them)
         for e in range(len(loc)):
             where = loc[e]
-            if where == IN_PLAY_:
+            if where == IN_PLAY:
                 c = cards[e]
                 p = owner[e]
-                vp[p] += c.points
-                if c.kind == PLACE_OF_POWER_:
-                    per = c.vp_per_essence
-                    if per is not None:
-                        b = 5 * e
-                        vp[p] += (per[0] * ess[b] + per[1] * ess[b + 1] + per[2] * ess[b + 2]
-                                  + per[3] * ess[b + 3] + per[4] * ess[b + 4])
-                    if c.vp_per_dragon or c.vp_per_creature:
-                        bestiaries = (bestiaries or []) + [(p, c)]
-            elif where == HAND_:
+                if e < n_art:
+                    dragons[p] += c.is_dragon
+                    creatures[p] += c.is_creature
+                vp[p] += component_points(c, ess, e, dragons[p], creatures[p])
+            elif where == HAND:
                 hand[owner[e]] += 1
-        if bestiaries:
-            for p, c in bestiaries:
-                for e in range(self.n_art):
-                    if loc[e] == IN_PLAY_ and owner[e] == p:
-                        vp[p] += c.vp_per_dragon * cards[e].is_dragon + c.vp_per_creature * cards[e].is_creature
         return vp, hand
 
     def vp(self, p: int) -> int:
@@ -277,26 +285,13 @@ class GameState:
         out = [(TOKEN, 1)] if self.fp == p else []
         loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
         dragons = creatures = 0
-        per_type = []
         for e in range(len(loc)):
-            if loc[e] != IN_PLAY or owner[e] != p:
-                continue
-            c = cards[e]
-            points = c.points
-            if c.kind == C.ARTIFACT:
-                dragons += c.is_dragon
-                creatures += c.is_creature
-            elif c.kind == C.PLACE_OF_POWER:
-                if c.vp_per_essence is not None:
-                    b = 5 * e
-                    points += sum(c.vp_per_essence[k] * ess[b + k] for k in range(5))
-                if c.vp_per_dragon or c.vp_per_creature:
-                    per_type.append(len(out))
-            out.append((e, points))
-        for i in per_type:
-            e, points = out[i]
-            c = cards[e]
-            out[i] = (e, points + c.vp_per_dragon * dragons + c.vp_per_creature * creatures)
+            if loc[e] == IN_PLAY and owner[e] == p:
+                c = cards[e]
+                if e < self.n_art:
+                    dragons += c.is_dragon
+                    creatures += c.is_creature
+                out.append((e, component_points(c, ess, e, dragons, creatures)))
         if self.temp_vp[p]:
             out.append((TEMPORARY, self.temp_vp[p]))
         return [(source, points) for source, points in out if points]
