@@ -259,12 +259,10 @@ def use_power(s: GameState, a: tuple) -> None:
         s.turned[target] = 1
     # Declared gains: the chosen mix goes where the card says; fixed parts to pool and card.
     if gain != C.ZERO:
-        card_part = pw.store
-        if pw.mix_to_card:
-            card_part = tuple(gain[k] - pw.gain_pool[k] for k in range(5))
-        if card_part != C.ZERO:
-            _store(s, e, card_part)
-        _gain(s, p, tuple(gain[k] - card_part[k] for k in range(5)))
+        to_pool, on_card = pw.split_gain(gain)
+        if on_card != C.ZERO:
+            _store(s, e, on_card)
+        _gain(s, p, to_pool)
     for eff in pw.effects:
         op = eff[0]
         if op == "rivals_gain":

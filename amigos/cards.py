@@ -138,11 +138,19 @@ class Power:
         self.effects: tuple = ()
         self.text = ""
         self.needs_target = False    # a step without a target is not offered
-        self.target_rule = None      # how candidate targets are found (see rules.legal)
+        self.target_rule = None      # how candidate targets are found (see amigos.legal._targets)
         self.chooses_rival = False
         self.places = None           # the "place" effect tuple, for placement powers
         self.cost_gain = None        # the "gain_from_cost" effect tuple
         self.simple = False          # no target, rival or card essences: its steps depend on the pool only
+
+    def split_gain(self, gain: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A step's declared gain (the power's fixed gains and its chosen mix, 5 counts) as
+        (the part to the pool, the part put on the card): the fixed part stored on the card goes on
+        it, and with ``mix_to_card`` the chosen mix too.  The one copy of that split (applying the
+        power, telling it, valuing it)."""
+        on_card = tuple(gain[k] - self.gain_pool[k] for k in range(5)) if self.mix_to_card else self.store
+        return tuple(gain[k] - on_card[k] for k in range(5)), on_card
 
 
 class Card:

@@ -43,10 +43,7 @@ def action_text(state: GameState, a: tuple) -> str:
         if any(a[6]):
             extra.append(f"paying {essences_text(a[6])}")
         if any(a[7]):
-            # As `apply.use_power` splits a declared gain: the card's share is put on it.
-            pw = card.powers[a[3]]
-            on_card = tuple(a[7][k] - pw.gain_pool[k] for k in range(5)) if pw.mix_to_card else pw.store
-            to_pool = tuple(a[7][k] - on_card[k] for k in range(5))
+            to_pool, on_card = card.powers[a[3]].split_gain(a[7])
             if any(to_pool):
                 extra.append(f"gaining {essences_text(to_pool)}")
             if any(on_card):
