@@ -26,8 +26,8 @@ KINDS = ("artifact", "mage", "magic_item", "monument", "place_of_power")
 
 
 @functools.cache
-def load_base() -> dict:
-    """Return the parsed packaged ``base.json``.
+def load_packaged(name: str) -> dict:
+    """The parsed packaged data file ``amigos/data/<name>`` (``base.json``, ``reference_cards.json``).
 
     Cached: every call returns the same dict, which callers must not mutate.
     """
@@ -38,9 +38,23 @@ def load_base() -> dict:
         # setuptools editable-install placeholder (amigos without __init__.py, installed with
         # pip -e). The packaged file is then the one beside this module.
         root = pathlib.Path(__file__).parent
-    path = root / "data" / "base.json"  # one step at a time: 3.11 namespace paths need it
+    path = root / "data" / name  # one step at a time: 3.11 namespace paths need it
     with path.open("r", encoding="utf-8") as f:
         return json.load(f)
+
+
+def load_base() -> dict:
+    """The parsed packaged ``base.json`` (shared: do not mutate it)."""
+    return load_packaged("base.json")
+
+
+def raw_components() -> list[dict]:
+    """Every component dict of ``base.json`` in entity order: artifacts, mages, magic items,
+    monuments, then places of power, each side its own component (tile by tile, side A first);
+    within a section, the file's order.  Shared: do not mutate them."""
+    base = load_base()
+    return (base["artifacts"] + base["mages"] + base["magic_items"] + base["monuments"]
+            + [side for tile in base["places_of_power"] for side in tile["sides"]])
 
 
 def _cost(raw_cost: dict | None) -> dict | None:
@@ -82,12 +96,4 @@ def components() -> list[dict]:
     Power side being its own component (tile by tile, side A before side B); within a
     section, the file's order.
     """
-    base = load_base()
-    raws: list[dict] = []
-    raws += base["artifacts"]
-    raws += base["mages"]
-    raws += base["magic_items"]
-    raws += base["monuments"]
-    for tile in base["places_of_power"]:
-        raws += tile["sides"]
-    return [_flat(r) for r in raws]
+    return [_flat(r) for r in raw_components()]

@@ -12,9 +12,9 @@ plus a few new effect ops (retrieve, demon types, scrolls) registered here when 
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any, Final
+
+from .carddata import load_base, load_packaged, raw_components
 
 ELAN: Final = 0
 LIFE: Final = 1
@@ -420,20 +420,19 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
 
 
 def _load() -> tuple:
-    base = json.loads(resources.files("amigos").joinpath("data/base.json").read_text("utf-8"))
-    reference = json.loads(resources.files("amigos").joinpath("data/reference_cards.json").read_text("utf-8"))
+    """Every component compiled, in entity order, and the base game's data."""
+    reference = load_packaged("reference_cards.json")
     ref_names = {}
     for section in reference.values():
         for c in section:
             ref_names[c["name"].replace("/", " / ")] = c["name"]
-    raws = (base["artifacts"] + base["mages"] + base["magic_items"] + base["monuments"]
-            + [side for tile in base["places_of_power"] for side in tile["sides"]])
+    raws = raw_components()
     cards = []
     for i, raw in enumerate(raws):
         card = _compile_card(raw, ref_names)
         card.idx = i
         cards.append(card)
-    return tuple(cards), base
+    return tuple(cards), load_base()
 
 
 CARDS: tuple[Card, ...]

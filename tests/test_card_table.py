@@ -1,7 +1,7 @@
 """The compiled card table: complete, in the protocol's power order, and nothing left unmodelled."""
 
-import json
 
+from amigos.carddata import load_packaged
 from amigos import cards as C
 from amigos import rng as R
 
@@ -30,7 +30,7 @@ def test_every_ability_is_modelled():
 
 
 def test_power_order_is_the_reference_order():
-    reference = json.loads((C.resources.files("amigos") / "data/reference_cards.json").read_text())
+    reference = load_packaged("reference_cards.json")
     kinds = {"ACTION": C.ACTION, "REACT": C.REACT}
     for section in reference.values():
         for entry in section:
