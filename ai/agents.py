@@ -1,8 +1,8 @@
 """Agents and their specs.
 
-An agent has one method, ``select(state) -> action``, returning one of ``state.legal_actions()`` for
-``state.current_player()``, and after each call an ``info`` dict (iterations, value, ...) for logs and
-match files.  Specs are strings, the same for every command::
+Every agent is an `ai.agent.Agent`: ``select(state) -> action`` returns one of ``state.legal_actions()``
+for ``state.current_player()`` and leaves an ``info`` dict (iterations, value, ...) for logs and match
+files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same for every command::
 
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
@@ -26,18 +26,17 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from amigos.errors import AmigosError
 
+from .agent import Agent, BaseAgent
 from .evaluate import evaluate
 from .heuristics import best_variant
 
 if TYPE_CHECKING:
     from amigos.state import GameState
-
-    from .mcts import MCTSAgent
 
 
 class SpecError(AmigosError):
@@ -98,7 +97,7 @@ LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters":
           "time": (False, 0, True), "c": (False, 0, False)}
 
 
-def make_agent(spec: str, seed: int | None = None) -> RandomAgent | GreedyAgent | ExpectimaxAgent | MCTSAgent:
+def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent a spec names (see the module docstring)."""
     kind, params = parse_spec(spec)
     if "seed" not in params:
@@ -115,13 +114,13 @@ def make_agent(spec: str, seed: int | None = None) -> RandomAgent | GreedyAgent 
     return MCTSAgent(**params)
 
 
-class _Agent:
-    info: dict
+class _Agent(BaseAgent):
+    """An agent with a random stream of its own, ``rng``."""
+
     rng: random.Random
 
     def reseed(self, seed: int) -> None:
-        """Restart the agent's random stream (matches do this before every decision, so that a resumed
-        match plays on exactly as it would have)."""
+        """Restart the agent's random stream (see `ai.agent.Agent.reseed`)."""
         self.rng = random.Random(seed)
 
     def _forced(self, legal: list) -> tuple:
@@ -137,7 +136,7 @@ class RandomAgent(_Agent):
         self.rng = random.Random(seed)
         self.info = {}
 
-    def select(self, state: GameState) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         legal = state.legal_actions()
         self.info = {"choices": len(legal)}
         return legal[self.rng.randrange(len(legal))]
@@ -152,7 +151,7 @@ class GreedyAgent(_Agent):
         self.rng = random.Random(seed)
         self.info = {}
 
-    def select(self, state: GameState) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         from amigos.determinize import determinize
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -181,7 +180,7 @@ class ExpectimaxAgent(_Agent):
         self.depth = depth
         self.info = {}
 
-    def select(self, state: GameState) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         from .expectimax import Expectimax
         legal = state.legal_actions()
         if len(legal) == 1:

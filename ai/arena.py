@@ -18,40 +18,26 @@ import amigos
 from amigos.adjudicate import adjudicated
 from amigos.rng import derive_seed
 
+from .agent import Game, as_agent, play_out
 from .agents import make_agent
 from .sprt import sprt_over_pairs
-
-MAX_DECISIONS = 20000
 
 
 def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None,
               make: Callable[..., Any] = make_agent) -> dict:
-    """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)``.  Returns winners,
-    points and decision counts, and whether the game was decided at the round limit
-    (`amigos.adjudicate`)."""
+    """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)`` (which may build agents
+    of another commit's ``ai``: `as_agent`).  Returns winners, points, decision counts (``chose``: each
+    seat's decisions among two or more legal actions), each seat's seconds of thought, and whether the
+    game was decided at the round limit (`amigos.adjudicate`)."""
     state = amigos.new_game(seed, variant)
     base = seed if agent_seed is None else agent_seed
-    agents = [make(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
-    decisions = 0
-    thought = [0.0] * len(specs)
-    chose = [0] * len(specs)  # decisions each seat made among two or more legal actions
-    while not state.is_terminal():
-        p = state.current_player()
-        if len(state.legal_actions()) > 1:
-            chose[p] += 1
-        start = time.perf_counter()
-        action = agents[p].select(state)
-        thought[p] += time.perf_counter() - start
-        state.apply(action)
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise RuntimeError(f"game {seed} did not end")
+    agents = [as_agent(make(spec, seed=derive_seed(base, "agent", p))) for p, spec in enumerate(specs)]
+    game = Game(state, f"game {seed}")
+    play_out(game, agents)
     for agent in agents:
-        close = getattr(agent, "close", None)
-        if close:
-            close()
-    return {"winners": state.winners(), "vp": state.victory_points(), "decisions": decisions,
-            "rounds": state.round, "thought": thought, "chose": chose, "adjudicated": adjudicated(state)}
+        agent.close()
+    return {"winners": state.winners(), "vp": state.victory_points(), "decisions": len(game.choices),
+            "rounds": state.round, "thought": game.thought, "chose": game.chose, "adjudicated": adjudicated(state)}
 
 
 def score_for(result: dict, seat: int) -> float:

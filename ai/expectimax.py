@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from amigos import actions as A
+from amigos.state import GAME_OVER
 
 from .evaluate import evaluate
 from .leaf import Base, leaf_value
@@ -65,7 +66,7 @@ class Expectimax:
 
     def value(self, s: GameState, depth: int, alpha: float, beta: float, q: int) -> float:
         self.nodes += 1
-        if depth == 0 or s.phase == 6:
+        if depth == 0 or s.phase == GAME_OVER:
             return evaluate(s, q)
         moves = s.legal_actions()
         if not moves:

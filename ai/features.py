@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from amigos import cards as C
+from amigos.cards import MONUMENT_COST_GOLD
 from amigos.state import AVAILABLE, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK
 
 from .value import power_income
@@ -139,7 +140,7 @@ def in_play(card: Card) -> list[tuple[int, float]]:
 
 def _lacking(have: Sequence[float], cost: Sequence[int]) -> float:
     """Essences of ``cost`` (a 5-tuple) that ``have`` does not cover."""
-    missing: float = 0
+    missing = 0.0
     for k in range(5):
         d = cost[k] - have[k]
         if d > 0:
@@ -340,8 +341,8 @@ def row(scan: Scan, p: int, have: Sequence[int]) -> list[float]:
         scan.income[p], scan.gold_income[p], engine_points, scan.hand_sizes[p], scan.hand_points[p], placeable,
         placeable_points, scan.deck[p], scan.artifacts[p], scan.attacks[p], scan.shields[p], threat,
         0 if scan.passed[p] else scan.ready[p], scan.hand_income[p], place_now, place_next,
-        1.0 if monuments and can_act and h4 >= 4 else 0.0,
-        1.0 / (1.0 + (4 - n4 if n4 < 4 else 0.0)) if monuments else 0.0,
+        1.0 if monuments and can_act and h4 >= MONUMENT_COST_GOLD else 0.0,
+        1.0 / (1.0 + (MONUMENT_COST_GOLD - n4 if n4 < MONUMENT_COST_GOLD else 0.0)) if monuments else 0.0,
         0.0 if can_act else 1.0, 1.0 if scan.mover == p else 0.0,
     ]
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from amigos import actions as A
 from amigos import cards as C
-from amigos.state import AVAILABLE, HAND, MONUMENT_DECK
+from amigos.cards import MONUMENT_COST_GOLD
+from amigos.state import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
 
 from . import value as V
 from .features import Scan, row
@@ -35,11 +36,11 @@ def demand(state: GameState, p: int) -> list:
         if owner[e] != p:
             continue
         where = loc[e]
-        if where == 4:  # HAND
+        if where == HAND:
             cost = cards[e].cost
             for k in range(5):
                 need[k] += cost[k]
-        elif where == 5:  # IN_PLAY
+        elif where == IN_PLAY:
             for pw in cards[e].powers:
                 if pw.kind == C.ACTION:
                     for k in range(5):
@@ -59,7 +60,7 @@ def pool_value(pool: Sequence[int], need: Sequence[int]) -> float:
     return v
 
 
-def best_variant(state: GameState, variants: list) -> tuple:
+def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
     """Among actions of one macro, the one leaving the acting player the most useful pool (by
     `pool_value`; the first of equals)."""
     if len(variants) == 1:
@@ -106,7 +107,7 @@ _PAY_GAIN = {A.PLACE: (3, None), A.CLAIM_POP: (3, None), A.DISCARD: (None, 3), A
              A.POWER: (6, 7), A.LL_REACT: (5, None), A.LL_CHOICE: (2, None), A.V_REACT: (4, None)}
 
 
-def learned_variant(state: GameState, variants: list, model: ValueModel) -> tuple:
+def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueModel) -> tuple:
     """Among actions of one macro, the one whose pool the learned value (`ai.learned`) rates best for
     the acting player: it sees which essences complete a purchase (a place of power, a monument, an
     artifact in hand) now or after the next Collect, and which have no use.  Ties (pools the model
@@ -149,7 +150,7 @@ TIE = 1e-3  # how much `pool_value` weighs beside the learned value: enough to b
 SHORTLIST = 12  # variants the model weighs, the best by `pool_value`
 
 
-MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost 4 Gold)
+MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost MONUMENT_COST_GOLD)
 
 
 def purchases(state: GameState, p: int) -> list[tuple]:
@@ -173,11 +174,11 @@ def purchases(state: GameState, p: int) -> list[tuple]:
         elif where == MONUMENT_DECK:
             monument = True
     if monument:
-        out.append((MONUMENT, (0, 0, 0, 0, 4), 4))
+        out.append((MONUMENT, (0, 0, 0, 0, MONUMENT_COST_GOLD), MONUMENT_COST_GOLD))
     return out
 
 
-def enabled_purchases(state: GameState, variants: list, targets: Sequence[tuple]) -> dict:
+def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequence[tuple]) -> dict:
     """{purchase key: the variants after which the pool pays for it} for every purchase of ``targets``
     (`purchases`) the pool does not pay for now.  A discard's own card is not a purchase of it."""
     slots = _PAY_GAIN[variants[0][0]]

@@ -5,8 +5,9 @@ This is the search's hot path: most nodes of a depth-limited search are leaves, 
 from their parent by a payment, a gain or a card moved.  `leaf_value` returns None whenever the action
 could set off anything more (the end of a round, a victory check, a Collect), and the caller then
 applies the action for real.  Scores of players the action does not touch are reused from the parent
-(`Base`), computed by the same formula from the same numbers, so results are bit-identical to applying
-the action; a test checks that on random positions.
+(`Base`); those of the players it changes are S of `ai.evaluate` (its weights, its order of operations)
+on the changed numbers, so results are bit-identical to applying the action; a test checks that on
+random positions.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from typing import TYPE_CHECKING
 
 from amigos import actions as A
 from amigos import cards as C
+from amigos.state import ACTIONS, DECK, DISCARD, IN_PLAY
 
-from .evaluate import _s
+from .evaluate import ESSENCE_WEIGHT, GOLD_WEIGHT, HAND_WEIGHT, _s
 
 if TYPE_CHECKING:
     from amigos.state import GameState
 
-ACTIONS_PHASE = 4
-IN_PLAY = 5
 ZERO = C.ZERO
+PAY_MONUMENT = (0, 0, 0, 0, -C.MONUMENT_COST_GOLD)  # the pool's change when a monument is claimed
 
 
 class Base:
@@ -68,7 +69,8 @@ def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: 
     e2 = pool[b + 2] + dpool[2]
     e3 = pool[b + 3] + dpool[3]
     e4 = pool[b + 4] + dpool[4]
-    new = base.vp[p] + dvp + 0.24 * e4 + 0.12 * (e0 + e1 + e2 + e3) + 0.25 * (base.hand[p] + dhand)
+    new = (base.vp[p] + dvp + GOLD_WEIGHT * e4 + ESSENCE_WEIGHT * (e0 + e1 + e2 + e3)
+           + HAND_WEIGHT * (base.hand[p] + dhand))
     scores = base.score
     if s.np == 1:
         return new
@@ -91,10 +93,10 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
     kind = a[0]
     stack = s.stack
     if kind == A.R_DRAW:
-        if len(stack) == 1 and (s.phase != ACTIONS_PHASE or all(s.passed) or s.vcheck):
+        if len(stack) == 1 and (s.phase != ACTIONS or all(s.passed) or s.vcheck):
             return None
         return _one(s, base or Base(s), q, a[1], 0, len(a[2]) + len(a[3]), ZERO)
-    if stack or s.phase != ACTIONS_PHASE:
+    if stack or s.phase != ACTIONS:
         return None
     base = base or Base(s)
     p = a[1]
@@ -107,15 +109,15 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
         passed = s.passed
         if all(passed[x] for x in range(s.np) if x != p):
             loc, owner = s.loc, s.owner
-            if not any((loc[x] == 3 or loc[x] == 6) and owner[x] == p for x in range(s.n_art)):
+            if not any((loc[x] == DECK or loc[x] == DISCARD) and owner[x] == p for x in range(s.n_art)):
                 return None  # the last pass, with no card to draw, ends the round at once
         if not any(passed) and s.fp != p:
             return _general(s, base, q, {p: (1, 0, None), s.fp: (-1, 0, None)})
         return _one(s, base, q, p, 0, 0, ZERO)
     if kind == A.CLAIM_MONUMENT:
-        return _one(s, base, q, p, s.cards[a[2]].points, 0, (0, 0, 0, 0, -4))
+        return _one(s, base, q, p, s.cards[a[2]].points, 0, PAY_MONUMENT)
     if kind == A.CLAIM_TOP:
-        return _one(s, base, q, p, 0, 0, (0, 0, 0, 0, -4))
+        return _one(s, base, q, p, 0, 0, PAY_MONUMENT)
     if kind == A.CLAIM_POP:
         card = s.cards[a[2]]
         if card.vp_per_dragon or card.vp_per_creature:
@@ -184,8 +186,8 @@ def _general(s: GameState, base: Base, q: int, changes: dict) -> float:
         b = 5 * p
         dpool = dpool or ZERO
         e = [pool[b + k] + dpool[k] for k in range(5)]
-        scores[p] = (base.vp[p] + dvp + 0.24 * e[4] + 0.12 * (e[0] + e[1] + e[2] + e[3])
-                     + 0.25 * (base.hand[p] + dhand))
+        scores[p] = (base.vp[p] + dvp + GOLD_WEIGHT * e[4] + ESSENCE_WEIGHT * (e[0] + e[1] + e[2] + e[3])
+                     + HAND_WEIGHT * (base.hand[p] + dhand))
     if s.np == 1:
         return scores[0]
     best = max(scores[o] for o in range(s.np) if o != q)

@@ -25,6 +25,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from amigos.adjudicate import WINNING_POINTS
+
 from .features import FEATURES, N_FEATURES, player_features
 from .value import card_value
 
@@ -138,8 +140,9 @@ class ValueModel:
 
 
 def _progress(top: float) -> float:
-    """How near the game is to its end: the most points any player has (token included) over 10."""
-    return 1.0 if top >= 10 else top / 10.0
+    """How near the game is to its end: the most points any player has (token included) over the
+    points that win (`amigos.adjudicate.WINNING_POINTS`)."""
+    return 1.0 if top >= WINNING_POINTS else top / WINNING_POINTS
 
 
 def progress(rows: list[list[float]]) -> float:

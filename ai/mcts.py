@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from amigos import actions as A
@@ -141,9 +141,9 @@ def group(state: GameState, merge_passes: bool = False, cache: dict | None = Non
 
     A macro names its cards by entity.  In a rival's turn that is the place a determinisation dealt a
     hidden card to, so "the rival places entity 5" is another card in every world: the tree models the
-    rival's unknown cards by slot.  Keying a rival's moves by card instead was tried: 50/100 against
-    this at 700 iterations a choice.  What it gains in telling the rival's cards apart it loses in
-    depth: a rival node gets a child for every card any world deals, and most visits expand one."""
+    rival's unknown cards by slot.  Keyed by card, a rival node would get a child for every card any
+    world deals and most visits would expand one: what the tree gained in telling the rival's cards
+    apart it would lose in depth (measured: benchmarks/README.md, "Design notes from experiments")."""
     if not merge_passes:
         return {macro_key(g[0]): g for g in state.legal_groups()}
     out: dict = {}
@@ -167,7 +167,7 @@ def group(state: GameState, merge_passes: bool = False, cache: dict | None = Non
     return out
 
 
-def _purchases_enabled(state: GameState, variants: list, targets: tuple, cache: dict | None) -> dict:
+def _purchases_enabled(state: GameState, variants: Sequence[tuple], targets: tuple, cache: dict | None) -> dict:
     """`enabled_purchases`, remembered in ``cache`` by the variants, the pool and the purchases."""
     if cache is None:
         return enabled_purchases(state, variants, targets)
@@ -178,7 +178,7 @@ def _purchases_enabled(state: GameState, variants: list, targets: tuple, cache: 
     return found
 
 
-def pass_variant(state: GameState, passes: list, model: ValueModel) -> tuple:
+def pass_variant(state: GameState, passes: Sequence[tuple], model: ValueModel) -> tuple:
     """The pass whose magic item the learned value rates best in play (what it adds to the passer's
     features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
     weights = model.weights_at(progress_of(state))
@@ -315,7 +315,7 @@ def _priors(s: GameState, groups: dict, model: ValueModel | None) -> dict:
     return {key: w / total for key, w in weights.items()}
 
 
-def _variant(s: GameState, variants: list, child: Node, model: ValueModel | None) -> tuple:
+def _variant(s: GameState, variants: Sequence[tuple], child: Node, model: ValueModel | None) -> tuple:
     """The variant of a macro to play into ``child``: `learned_variant` with a model, else
     `best_variant`; remembered in the child for the mover's pool (the same in most worlds)."""
     if len(variants) == 1:
@@ -348,7 +348,7 @@ def _settled(root: Node, done: int, iters: int | None, start: float, deadline: f
         elif n > second:
             second = n
     if iters is not None:
-        left: float = iters - done
+        left = float(iters - done)
     else:  # a time budget: the iterations it still buys at the rate so far
         now = _time.perf_counter()
         left = done * (cast(float, deadline) - now) / max(now - start, 1e-9)
@@ -365,8 +365,8 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
     then a random variant of it.
 
     The leaf is then the next round's Collect as far as it goes without a choice: some income may be
-    in and some not.  Playing on through the whole Collect (random collect choices) was tried and lost
-    30 of 74 games against this at 700 iterations each (40.5%, 95% 30.1-51.9%)."""
+    in and some not.  The rollout stops there rather than play the Collect's choices at random, which
+    plays worse (benchmarks/README.md, "Design notes from experiments")."""
     start_round = s.round
     weights_of = _WEIGHTS
     for _ in range(steps):
@@ -396,7 +396,9 @@ def _worker(args: tuple) -> tuple[dict, int]:
 
 
 class MCTSAgent:
-    """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``."""
+    """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``: an `ai.agent.Agent`
+    (its methods its own rather than `ai.agent.BaseAgent`'s, so that the compiled build keeps it a
+    native class)."""
 
     seconds: float | None
     iters: int | None
@@ -421,8 +423,8 @@ class MCTSAgent:
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
-        # is mostly noise.  First player: the player in the first seat won 196 of 374 games between
-        # searches (52%, benchmarks/results/*_700.jsonl) and in game 2 also has the first redraft pick.
+        # is mostly noise.  Going first brings the First Player token and, in game 2, the first redraft
+        # pick (the records: benchmarks/README.md, "Design notes from experiments").
         self.draft_by_value = bool(draft)
         self.value = int(value)
         self.bias = float(bias)
@@ -455,7 +457,7 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         return self.variant(state, groups[best_key])
 
-    def variant(self, state: GameState, variants: list) -> tuple:
+    def variant(self, state: GameState, variants: Sequence[tuple]) -> tuple:
         """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
         or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
         table."""
@@ -466,7 +468,7 @@ class MCTSAgent:
         return learned_variant(state, variants, default_model())
 
     def reseed(self, seed: int) -> None:
-        """Restart the search's random stream (see `ai.agents._Agent.reseed`)."""
+        """Restart the search's random stream (see `ai.agent.Agent.reseed`)."""
         self.rng = random.Random(seed)
 
     def root_stats(self, state: GameState, player: int,
@@ -499,6 +501,7 @@ class MCTSAgent:
         return self._pool
 
     def close(self) -> None:
+        """Stop the worker processes (a later search starts them again)."""
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None

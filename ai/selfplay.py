@@ -18,29 +18,20 @@ import amigos
 from amigos.rng import derive_seed
 from amigos.state import ACTIONS, COLLECT, GameState
 
+from .agent import Game, as_agent, play_out
 from .agents import make_agent
-
-MAX_DECISIONS = 20000
 
 
 def selfplay_game(seed: int, spec: str, variant: str = "standard", make: Callable = make_agent) -> dict:
     """One game of ``spec`` against itself dealt by ``seed``: {"seed", "variant", "spec", "choices",
     "winners", "vp", "rounds"}; ``choices`` holds each decision's index among the legal actions."""
     state = amigos.new_game(seed, variant)
-    agents = [make(spec, seed=derive_seed(seed, "selfplay", p)) for p in range(state.np)]
-    choices = []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = agents[state.current_player()].select(state)
-        choices.append(legal.index(action))
-        state.apply(action)
-        if len(choices) > MAX_DECISIONS:
-            raise RuntimeError(f"self-play game {seed} did not end")
+    agents = [as_agent(make(spec, seed=derive_seed(seed, "selfplay", p))) for p in range(state.np)]
+    game = Game(state, f"self-play game {seed}")
+    play_out(game, agents)
     for agent in agents:
-        close = getattr(agent, "close", None)
-        if close:
-            close()
-    return {"seed": seed, "variant": variant, "spec": spec, "choices": choices, "winners": state.winners(),
+        agent.close()
+    return {"seed": seed, "variant": variant, "spec": spec, "choices": game.choices, "winners": state.winners(),
             "vp": state.victory_points(), "rounds": state.round}
 
 

@@ -4,8 +4,8 @@ The reference evaluation (victory points, pool, hand) makes placing an artifact 
 essences paid leave the pool and the card leaves the hand, while nothing counts the artifact's future
 income.  Here every component in play is also worth a share of what it cost and of what it collects
 each round, discounted by how close the game is to its end (no future, no worth).  And a hoard of one
-essence is worth little beyond the first few: counted linearly, twenty Calm looked better than
-turning them into Gold and points, and the search sat on them for rounds.
+essence is worth little beyond the first few: counted linearly, a pile of Calm would be worth more than
+turning it into Gold and points.
 """
 
 from __future__ import annotations
@@ -14,27 +14,31 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from amigos import cards as C
+from amigos.adjudicate import WINNING_POINTS
+from amigos.state import IN_PLAY
+
+from .evaluate import HAND_WEIGHT
 
 if TYPE_CHECKING:
     from amigos.state import GameState
-
-IN_PLAY, HAND = 5, 4
 
 # Essences in the pool: Gold is the monuments' currency; of each other kind the first few are worth
 # what they buy, a hoard beyond that little (without this the search hoards instead of converting).
 GOLD, ESSENCE, SATURATE, EXCESS = 0.26, 0.13, 5, 0.03
 # What the First Player token is worth while nobody is near a win: its point cannot decide a check
-# yet, and the tempo of leading the next round does not pay for passing early.  At half a point,
-# passing first (the token changes hands: a swing of a whole point) outweighed placing any artifact,
-# and the search passed first round after round while its hand sat unplayed.  Head to head at 700
-# iterations a choice, 100 games each: 0.2 beat 0.5 76-24, 0 beat 0.2 58-42 and 0.5 77-23.
+# yet, and the tempo of leading the next round does not pay for passing early.  Passing first moves
+# the token, a swing of twice its worth, so any worth here soon outweighs placing an artifact (the
+# values tried: benchmarks/README.md, "Design notes from experiments").
 FIRST_PLAYER_EARLY = 0.0
+# The points from which someone may win at this round's victory check: from then on the token's point
+# counts in full.
+NEAR_WIN = WINNING_POINTS - 2
 
 
 def power_income(pw: C.Power) -> int:
     """Essences an action power makes each round beyond what it costs (0 for one that destroys or
     discards something, or takes from a rival): a power like Magical Shard's is income like a collect
-    ability's, and counting it only as "a power" made a free producer look worse in play than in hand."""
+    ability's: counted only as "a power", a free producer would be worth less in play than in hand."""
     if pw.kind != C.ACTION or pw.destroy or pw.remove_self or pw.discard_hand:
         return 0
     made = sum(pw.gain_pool) + sum(pw.store) + pw.mix_count
@@ -74,8 +78,8 @@ def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], 
 
     Essences on a player's components count as if in the pool (they can be taken into it at the next
     Collect), except on a place of power that scores them: there they are already points.  Counting
-    the pool only made every "put essences on this" power (Necromancer, Ring of Midas, ...) look like
-    a pure loss, since a rollout stops before the next Collect."""
+    the pool only would make every "put essences on this" power (Necromancer, Ring of Midas, ...) look
+    like a pure loss, since a rollout stops before the next Collect."""
     n = state.np
     pool = state.pool
     have = pool[:5 * n]
@@ -91,18 +95,18 @@ def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], 
                 b = 5 * p
                 for k in range(5):
                     have[b + k] += ess[x + k]
-    return [vp[p] + essence_worth(have, 5 * p) + 0.25 * hand[p] + horizon * engine[p] for p in range(n)]
+    return [vp[p] + essence_worth(have, 5 * p) + HAND_WEIGHT * hand[p] + horizon * engine[p] for p in range(n)]
 
 
 def heuristic_value(state: GameState, q: int) -> float:
     """The leaf value for ``q``: own worth minus the best rival's."""
-    vp, hand = state.scores()
-    # The nearer anyone is to 10 points, the less future income is worth.
-    horizon = max(0.0, 1.0 - max(vp) / 10.0)
+    points, hand = state.scores()
+    vp: list[float] = [float(x) for x in points]
+    # The nearer anyone is to winning, the less future income is worth.
+    horizon = max(0.0, 1.0 - max(vp) / WINNING_POINTS)
     # The First Player token's point only counts at a check someone can win; until then it is worth
     # FIRST_PLAYER_EARLY.
-    if max(vp) < 8:
-        vp = vp[:]
+    if max(vp) < NEAR_WIN:
         vp[state.fp] -= 1.0 - FIRST_PLAYER_EARLY
     values = player_values(state, vp, hand, horizon)
     mine = values[q]

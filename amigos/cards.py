@@ -26,7 +26,7 @@ ESSENCE_INDEX = {name: i for i, name in enumerate(ESSENCES)}
 ZERO = (0, 0, 0, 0, 0)
 NON_GOLD = (ELAN, LIFE, CALM, DEATH)
 ALL_KINDS = (ELAN, LIFE, CALM, DEATH, GOLD)
-MONUMENT_COST_GOLD = 4
+MONUMENT_COST_GOLD: Final = 4  # the Gold every monument costs
 
 # Component kinds, in the order their entities are laid out in a game (artifacts first, places last):
 # that order is also the "component order" the rules scan in (Collect, powers).

@@ -13,11 +13,11 @@ drawn game, the player who went second in it chooses.
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timezone
 from typing import Any, Callable, cast
 
 import amigos
+from ai.agent import as_agent, play_out
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
@@ -297,32 +297,56 @@ def _info_of(decision: list) -> dict:
 
 def play(match: Match, controllers: list[Any], on_event: Callable[[str, dict], object] | None = None,
          save: Callable[[Match], object] | None = None) -> Match:
-    """Play ``match`` to the end: ``controllers[p].select(state)`` decides for seat ``p``;
-    ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears about moves and results."""
+    """Play ``match`` to the end (`ai.agent.play_out`): ``controllers[p]`` decides for seat ``p``, an
+    `ai.agent.Agent` or anything with ``select(state)`` and ``info`` (a person's seat: `as_agent`),
+    reseeded with `Match.decision_seed` before each decision so that a resumed match plays on exactly
+    as an uninterrupted one; ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears
+    about turns, moves and results."""
     emit = on_event or (lambda kind, data: None)
-    while not match.is_over():
-        p = match.to_act()
-        if match.is_over():
-            break
-        state = match.state
-        before = match.game_number
-        emit("turn", {"player": p, "state": state})
-        reseed = getattr(controllers[p], "reseed", None)
-        if reseed is not None:  # so that a resumed match plays on exactly as an uninterrupted one
-            reseed(match.decision_seed(p))
-        start = time.perf_counter()
-        action = controllers[p].select(state)
-        think = time.perf_counter() - start
-        info = getattr(controllers[p], "info", None)
-        text = amigos.action_text(state, action)
-        match.decide(action, think=think, info=info)
-        emit("move", {"player": p, "action": action, "text": text, "think": think, "info": info})
-        if save is not None:
-            save(match)
-        if match.game_number != before or match.is_over():
-            emit("game_over", {"game": before, "result": match.record["games"][before - 1]["result"],
-                               "score": match.score()})
+    play_out(_Watched(match, emit, save), [as_agent(c) for c in controllers], seed_of=match.decision_seed)
     if save is not None:
         save(match)
     emit("match_over", {"result": match.record["result"]})
     return match
+
+
+class _Watched:
+    """A match as the `ai.agent.Table` that `play` plays: each turn and move told to ``emit``, the match
+    saved after every decision."""
+
+    match: Match
+    emit: Callable[[str, dict], object]
+    save: Callable[[Match], object] | None
+
+    def __init__(self, match: Match, emit: Callable[[str, dict], object],
+                 save: Callable[[Match], object] | None) -> None:
+        self.match = match
+        self.emit = emit
+        self.save = save
+
+    @property
+    def state(self) -> GameState:
+        return self.match.state
+
+    def is_over(self) -> bool:
+        return self.match.is_over()
+
+    def to_act(self) -> int:
+        match = self.match
+        p = match.to_act()
+        if not match.is_over():
+            self.emit("turn", {"player": p, "state": match.state})
+        return p
+
+    def decide(self, action: tuple, think: float, info: dict) -> None:
+        match = self.match
+        p = match.state.current_player()
+        before = match.game_number
+        text = amigos.action_text(match.state, action)
+        match.decide(action, think=think, info=info)
+        self.emit("move", {"player": p, "action": action, "text": text, "think": think, "info": info})
+        if self.save is not None:
+            self.save(match)
+        if match.game_number != before or match.is_over():
+            self.emit("game_over", {"game": before, "result": match.record["games"][before - 1]["result"],
+                                    "score": match.score()})

@@ -23,7 +23,7 @@ from ai.arena import stop_pool, wilson
 from ai.sprt import Sprt, sprt_over_pairs
 from amigos import cards as C
 from amigos.rng import derive_seed
-from amigos.state import GameState
+from amigos.state import IN_PLAY, GameState
 
 from .lock import Lock, clean_stale, die_with_parent
 from .match import Match, play
@@ -166,9 +166,7 @@ def run_job(args: tuple[dict, dict, str]) -> dict:
     agents = [make_agent(spec, seed=derive_seed(job["seed"], "seat", p, spec)) for p, spec in enumerate(specs)]
     play(match, agents)
     for agent in agents:
-        close = getattr(agent, "close", None)
-        if close:
-            close()
+        agent.close()
     save(match, Path(out) / f"{job['id']}.amigos")
     return outcome(job, match)
 
@@ -400,7 +398,7 @@ def card_stats(out: Path) -> list[dict]:
                 for cid in placed[p]:
                     add(cid, "played", share)
                 for e, c in enumerate(state.cards):
-                    if c.kind in (C.MONUMENT, C.PLACE_OF_POWER) and state.owner[e] == p and state.loc[e] == 5:
+                    if c.kind in (C.MONUMENT, C.PLACE_OF_POWER) and state.owner[e] == p and state.loc[e] == IN_PLAY:
                         add(c.id, "claimed", share)
     rows = []
     for row in tally.values():
