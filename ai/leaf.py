@@ -146,12 +146,10 @@ def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
     if pw.discard_hand:
         dhand -= 1
     if gain != ZERO:
-        card_part = pw.store
-        if pw.mix_to_card:
-            card_part = tuple(gain[k] - pw.gain_pool[k] for k in range(5))
+        to_pool, on_card = pw.split_gain(gain)
         for k in range(5):
-            d[k] += gain[k] - card_part[k]
-        dvp += _per_essence(card, card_part)
+            d[k] += to_pool[k]
+        dvp += _per_essence(card, on_card)
     others = None
     for eff in pw.effects:
         op = eff[0]
