@@ -149,8 +149,8 @@ class Game:
         """``name`` says which game in the error of a game that does not end ("game 7")."""
         self.state = state
         self.name = name
-        self.thought = [0.0] * state.np
-        self.chose = [0] * state.np
+        self.thought = [0.0] * state.n_players
+        self.chose = [0] * state.n_players
         self.choices = []
 
     def is_over(self) -> bool:

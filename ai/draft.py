@@ -135,7 +135,7 @@ def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, tuple,
     that won the game before."""
     p = state.current_player()
     mine = plan_of(state, p)
-    rivals = [plan_of(state, q) for q in range(state.np) if q != p]
+    rivals = [plan_of(state, q) for q in range(state.n_players) if q != p]
     engine = winning_engine(state)
     out = []
     for a in state.legal_actions():

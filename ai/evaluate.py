@@ -42,10 +42,10 @@ def evaluate(state: GameState, q: int) -> float:
     vp, hand = state.scores()
     pool = state.pool
     mine = _s(pool, q, vp[q], hand[q])
-    if state.np == 1:
+    if state.n_players == 1:
         return mine
     best: float | None = None
-    for o in range(state.np):
+    for o in range(state.n_players):
         if o != q:
             v = _s(pool, o, vp[o], hand[o])
             if best is None or v > best:

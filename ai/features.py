@@ -153,7 +153,7 @@ class Scan:
     pool as an argument, so that the choice of a payment can weigh pools without scanning again)."""
 
     __slots__ = ("vp", "hand_sizes", "stored", "income", "gold_income", "attacks", "shields", "artifacts",
-                 "deck", "hand_points", "asks", "hands", "engines", "places", "monuments", "fp", "mover",
+                 "deck", "hand_points", "asks", "hands", "engines", "places", "monuments", "first_player", "mover",
                  "passed", "after_collect", "place_costs", "ready", "hand_income")
 
     vp: list[int]
@@ -171,7 +171,7 @@ class Scan:
     engines: list[list[tuple]]
     places: list[Card]
     monuments: int
-    fp: int
+    first_player: int
     mover: int
     passed: list[bool]
     after_collect: list[tuple[float, float, float, float, float]]
@@ -180,7 +180,7 @@ class Scan:
     hand_income: list[int]
 
     def __init__(self, state: GameState) -> None:
-        n = state.np
+        n = state.n_players
         loc, owner, cards, ess = state.loc, state.owner, state.cards, state.ess
         facts = FACTS
         self.vp, self.hand_sizes = state.scores()
@@ -259,7 +259,7 @@ class Scan:
                 for k in range(5):
                     if cost[k] > a[k]:
                         a[k] = cost[k]
-        self.fp = state.fp
+        self.first_player = state.first_player
         self.mover = state.current_player()
         self.passed = state.passed
         # What a Collect adds besides the pool: stored essences come back and the income arrives,
@@ -329,7 +329,7 @@ def row(scan: Scan, p: int, have: Sequence[int]) -> list[float]:
                 if points * uses > best:
                     best = points * uses
             engine_points += best
-    fp = scan.fp
+    fp = scan.first_player
     monuments = scan.monuments
     threat = 0
     if not scan.shields[p]:
@@ -351,4 +351,4 @@ def player_features(state: GameState) -> list[list[float]]:
     """`FEATURES` of every player of ``state``, one list per player."""
     scan = Scan(state)
     pool = state.pool
-    return [row(scan, p, pool[5 * p:5 * p + 5]) for p in range(state.np)]
+    return [row(scan, p, pool[5 * p:5 * p + 5]) for p in range(state.n_players)]

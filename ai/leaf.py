@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from amigos import actions as A
 from amigos import cards as C
-from amigos.state import ACTIONS, DECK, DISCARD, IN_PLAY
+from amigos.state import ACTIONS, DECK, DISCARD, IN_PLAY, NO_CHECK
 
 from .evaluate import ESSENCE_WEIGHT, GOLD_WEIGHT, HAND_WEIGHT, _s
 
@@ -36,7 +36,7 @@ class Base:
     def __init__(self, s: GameState) -> None:
         self.vp, self.hand = s.scores()
         pool = s.pool
-        self.score = [_s(pool, p, self.vp[p], self.hand[p]) for p in range(s.np)]
+        self.score = [_s(pool, p, self.vp[p], self.hand[p]) for p in range(s.n_players)]
 
 
 def _vp_on_place(s: GameState, p: int, e: int) -> int:
@@ -72,13 +72,13 @@ def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: 
     new = (base.vp[p] + dvp + GOLD_WEIGHT * e4 + ESSENCE_WEIGHT * (e0 + e1 + e2 + e3)
            + HAND_WEIGHT * (base.hand[p] + dhand))
     scores = base.score
-    if s.np == 1:
+    if s.n_players == 1:
         return new
-    if s.np == 2:
+    if s.n_players == 2:
         return new - scores[1 - p] if q == p else scores[q] - new
     mine = new if q == p else scores[q]
     best: float | None = None
-    for o in range(s.np):
+    for o in range(s.n_players):
         if o != q:
             v = new if o == p else scores[o]
             if best is None or v > best:
@@ -93,7 +93,7 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
     kind = a[0]
     stack = s.stack
     if kind == A.R_DRAW:
-        if len(stack) == 1 and (s.phase != ACTIONS or all(s.passed) or s.vcheck):
+        if len(stack) == 1 and (s.phase != ACTIONS or all(s.passed) or s.victory_check != NO_CHECK):
             return None
         return _one(s, base or Base(s), q, a[1], 0, len(a[2]) + len(a[3]), ZERO)
     if stack or s.phase != ACTIONS:
@@ -107,12 +107,12 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
         return _one(s, base, q, p, 0, -1, a[3])
     if kind == A.PASS:
         passed = s.passed
-        if all(passed[x] for x in range(s.np) if x != p):
+        if all(passed[x] for x in range(s.n_players) if x != p):
             loc, owner = s.loc, s.owner
             if not any((loc[x] == DECK or loc[x] == DISCARD) and owner[x] == p for x in range(s.n_art)):
                 return None  # the last pass, with no card to draw, ends the round at once
-        if not any(passed) and s.fp != p:
-            return _general(s, base, q, {p: (1, 0, None), s.fp: (-1, 0, None)})
+        if not any(passed) and s.first_player != p:
+            return _general(s, base, q, {p: (1, 0, None), s.first_player: (-1, 0, None)})
         return _one(s, base, q, p, 0, 0, ZERO)
     if kind == A.CLAIM_MONUMENT:
         return _one(s, base, q, p, s.cards[a[2]].points, 0, PAY_MONUMENT)
@@ -171,7 +171,7 @@ def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
                 d[4] += pay[0] + pay[1] + pay[2] + pay[3] + pay[4]
     if others is None:
         return _one(s, base, q, p, dvp, dhand, d)
-    changes = {o: (0, 0, others) for o in range(s.np) if o != p}
+    changes = {o: (0, 0, others) for o in range(s.n_players) if o != p}
     changes[p] = (dvp, dhand, d)
     return _general(s, base, q, changes)
 
@@ -186,7 +186,7 @@ def _general(s: GameState, base: Base, q: int, changes: dict) -> float:
         e = [pool[b + k] + dpool[k] for k in range(5)]
         scores[p] = (base.vp[p] + dvp + GOLD_WEIGHT * e[4] + ESSENCE_WEIGHT * (e[0] + e[1] + e[2] + e[3])
                      + HAND_WEIGHT * (base.hand[p] + dhand))
-    if s.np == 1:
+    if s.n_players == 1:
         return scores[0]
-    best = max(scores[o] for o in range(s.np) if o != q)
+    best = max(scores[o] for o in range(s.n_players) if o != q)
     return scores[q] - best

@@ -80,7 +80,7 @@ class Node:
 def final_rewards(state: GameState) -> list:
     """Each player's reward for a finished game: a win is worth 1 - WIN_MARGIN at a margin of one point
     and 1 at MARGIN_FULL points or more; a loser gets what the winner does not; a shared win 1/winners."""
-    n = state.np
+    n = state.n_players
     won = state.winners()
     if len(won) != 1:
         return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
@@ -99,7 +99,7 @@ def learned_rewards(state: GameState) -> list:
     model = default_model()
     rows = player_features(state)
     g = progress(rows)
-    n = state.np
+    n = state.n_players
     if n == 2:
         p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
@@ -115,7 +115,7 @@ def unfinished_reward(chance: float) -> float:
 def rewards(state: GameState) -> list:
     """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
     the squashed evaluation."""
-    n = state.np
+    n = state.n_players
     if state.is_terminal():
         won = state.winners()
         return [1.0 / len(won) if p in won else 0.0 for p in range(n)]

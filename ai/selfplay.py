@@ -26,7 +26,7 @@ def selfplay_game(seed: int, spec: str, variant: str = "standard", make: Callabl
     """One game of ``spec`` against itself dealt by ``seed``: {"seed", "variant", "spec", "choices",
     "winners", "vp", "rounds"}; ``choices`` holds each decision's index among the legal actions."""
     state = amigos.new_game(seed, variant)
-    agents = [as_agent(make(spec, seed=derive_seed(seed, "selfplay", p))) for p in range(state.np)]
+    agents = [as_agent(make(spec, seed=derive_seed(seed, "selfplay", p))) for p in range(state.n_players)]
     game = Game(state, f"self-play game {seed}")
     play_out(game, agents)
     for agent in agents:

@@ -80,7 +80,7 @@ def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], 
     Collect), except on a place of power that scores them: there they are already points.  Counting
     the pool only would make every "put essences on this" power (Necromancer, Ring of Midas, ...) look
     like a pure loss, since a rollout stops before the next Collect."""
-    n = state.np
+    n = state.n_players
     pool = state.pool
     have = pool[:5 * n]
     engine = [0.0] * n
@@ -107,12 +107,12 @@ def heuristic_value(state: GameState, q: int) -> float:
     # The First Player token's point only counts at a check someone can win; until then it is worth
     # FIRST_PLAYER_EARLY.
     if max(vp) < NEAR_WIN:
-        vp[state.fp] -= 1.0 - FIRST_PLAYER_EARLY
+        vp[state.first_player] -= 1.0 - FIRST_PLAYER_EARLY
     values = player_values(state, vp, hand, horizon)
     mine = values[q]
-    if state.np == 1:
+    if state.n_players == 1:
         return mine
-    return mine - max(values[o] for o in range(state.np) if o != q)
+    return mine - max(values[o] for o in range(state.n_players) if o != q)
 
 
 def card_value(card: C.Card) -> float:

@@ -148,8 +148,8 @@ def _setup_action(s: GameState, a: tuple) -> None:
             for x in options:
                 if x != e:
                     s.loc[x] = OUT_OF_GAME
-        s.mage_done[p] = True
-        rest = [q for q in range(s.np) if not s.mage_done[q]]
+        s.mage_chosen[p] = True
+        rest = [q for q in range(s.n_players) if not s.mage_chosen[q]]
         if rest:
             s.turn = rest[0]
             return
@@ -158,16 +158,16 @@ def _setup_action(s: GameState, a: tuple) -> None:
                 s.loc[x] = IN_PLAY
         s.phase = SETUP_CHOOSE_ITEMS
         s.item_picks = 0
-        s.turn = (s.fp - 1) % s.np
+        s.turn = (s.first_player - 1) % s.n_players
     elif kind == A.CHOOSE_ITEM:
         e = a[2]
         s.loc[e] = IN_PLAY
         s.owner[e] = p
         s.item_picks += 1
-        if s.item_picks >= s.np:
+        if s.item_picks >= s.n_players:
             start_round(s)
         else:
-            s.turn = (s.fp - 1 - s.item_picks) % s.np
+            s.turn = (s.first_player - 1 - s.item_picks) % s.n_players
     elif kind == A.DRAFT_PICK:
         draft_pick(s, p, a[2])
     elif kind == A.CHOOSE_FIRST:
@@ -220,7 +220,7 @@ def _pass(s: GameState, p: int, item: int) -> None:
     ruleset: essences on the returned item (a Mermaid can put them there) go back to the supply with
     it rather than to whoever takes it next; the rules are silent, the reference leaves them on it."""
     if not any(s.passed):
-        s.fp = p
+        s.first_player = p
     first = s.item_first
     for x in range(first, first + len(C.MAGIC_ITEMS)):
         if s.loc[x] == IN_PLAY and s.owner[x] == p:
@@ -266,11 +266,11 @@ def use_power(s: GameState, a: tuple) -> None:
     for eff in pw.effects:
         op = eff[0]
         if op == "rivals_gain":
-            for q in range(s.np):
+            for q in range(s.n_players):
                 if q != p:
                     _gain(s, q, eff[1])
         elif op == "rivals_lose_life":
-            victims = [(p + i) % s.np for i in range(1, s.np)]
+            victims = [(p + i) % s.n_players for i in range(1, s.n_players)]
             for q in victims[::-1]:
                 if not s.passed[q]:
                     s.stack.append((P_LIFE, q, e, eff[1], eff))
@@ -397,7 +397,7 @@ def settle(s: GameState) -> None:
             if collect_continue(s):
                 continue
             s.phase = ACTIONS
-            s.turn = s.fp
+            s.turn = s.first_player
             continue
         if phase == VICTORY_CHECK:
             evaluate_victory(s)

@@ -89,7 +89,7 @@ class Bridge:
         player = request.get("maximizing_pid", self.session_player)
         if not isinstance(depth, int) or depth < 1:
             raise AmigosError("depth must be an integer of at least 1")
-        if not isinstance(player, int) or not 0 <= player < self.state.np:
+        if not isinstance(player, int) or not 0 <= player < self.state.n_players:
             raise AmigosError("maximizing_pid out of range")
         if self.state.current_player() != player or not self.state.legal_actions():
             raise AmigosError("the maximizing player has no legal move")

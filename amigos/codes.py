@@ -56,6 +56,11 @@ P_PLACE: Final = 11  # (P_PLACE, player, power entity, place effect)
 P_VREACT: Final = 12  # (P_VREACT, player, entity, power index)
 CHANCE_PENDING = frozenset((P_DRAW, P_SCRYREV, P_MONDRAW, P_MONREV))
 
+# The victory check due (`GameState.victory_check`): none, one a power called mid-round, the round's own.
+NO_CHECK: Final = 0
+CHECK_MID_ROUND: Final = 1
+CHECK_END_OF_ROUND: Final = 2
+
 # The two decks a scry can look at.
 DECK_ARTIFACT: Final = 0
 DECK_MONUMENT: Final = 1

@@ -82,7 +82,7 @@ class Determinizer:
         self.packet_slots, self.packet_cards = [], []
         passed = state.passed_packet[player] & known_set
         if passed:
-            receiver = (player + passing_step(state.draft_stage)) % state.np
+            receiver = (player + passing_step(state.draft_stage)) % state.n_players
             packet_slots = [slot for slot in self.slots if slot[1] == DRAFTING and slot[2] == receiver]
             if 0 < len(packet_slots) <= len(passed):
                 self.packet_slots = packet_slots

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rng as R
-from .codes import (DECK, DRAFT_RESERVE, DRAFTING, HAND, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT, SETUP_REDRAFT)
+from .codes import (DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT,
+                    SETUP_REDRAFT)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -18,13 +19,13 @@ if TYPE_CHECKING:
 
 def start_draft(s: GameState) -> None:
     """Artifacts 0-3 of each player's deal form the first packet, 4-7 the second (held back)."""
-    for p in range(s.np):
+    for p in range(s.n_players):
         mine = [e for e in range(s.n_art) if s.owner[e] == p]
         for i, e in enumerate(mine):
             s.loc[e] = DRAFTING if i < 4 else DRAFT_RESERVE
     s.phase = SETUP_DRAFT
     s.draft_stage = 0
-    s.mage_done = [False] * s.np  # reused: who has picked in this stage
+    s.draft_picked = [False] * s.n_players
     s.turn = 0
     _see_packets(s)
 
@@ -48,28 +49,28 @@ def draft_pick(s: GameState, p: int, e: int) -> None:
     """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
     s.loc[e] = DECK
     s.owner[e] = p
-    s.mage_done[p] = True
-    waiting = [q for q in range(s.np) if not s.mage_done[q]]
+    s.draft_picked[p] = True
+    waiting = [q for q in range(s.n_players) if not s.draft_picked[q]]
     if waiting:
         s.turn = waiting[0]
         return
     # Everyone picked: pass the packets.
     step = passing_step(s.draft_stage)
     held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
-    passed: list[set[str]] = [set() for _ in range(s.np)]
+    passed: list[set[str]] = [set() for _ in range(s.n_players)]
     for e2, q in held:
-        s.owner[e2] = (q + step) % s.np
+        s.owner[e2] = (q + step) % s.n_players
         passed[q].add(s.cards[e2].id)
     s.passed_packet = tuple(frozenset(k) for k in passed)
     s.draft_stage += 1
-    s.mage_done = [False] * s.np
+    s.draft_picked = [False] * s.n_players
     _see_packets(s)
     if s.draft_stage in (3, 6):
         # One card left in each packet: the last card received is kept.
         for e2 in range(s.n_art):
             if s.loc[e2] == DRAFTING:
                 s.loc[e2] = DECK
-        s.passed_packet = tuple(frozenset() for _ in range(s.np))
+        s.passed_packet = tuple(frozenset() for _ in range(s.n_players))
         if s.draft_stage == 3:
             for e2 in range(s.n_art):
                 if s.loc[e2] == DRAFT_RESERVE:
@@ -83,14 +84,13 @@ def draft_pick(s: GameState, p: int, e: int) -> None:
 
 def _finish_draft(s: GameState) -> None:
     """Each player shuffles their 8, draws 3, then the mage choice begins."""
-    for p in range(s.np):
+    for p in range(s.n_players):
         deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
         hand, s.rng = R.sample(s.rng, deck, 3)
         for e in hand:
             s.loc[e] = HAND
     s.phase = SETUP_CHOOSE_MAGES
-    s.mage_done = [False] * s.np
-    s.turn = s.fp
+    s.turn = s.first_player
 
 
 # -- games 2 and 3 of a match: the first player, the face-up redraft ------------------------------
@@ -103,10 +103,9 @@ def redraft_order(first: int) -> list[int]:
 
 def choose_first(s: GameState, first: int) -> None:
     """The chooser names the first player; then the redraft (game 2) or the hands (game 3)."""
-    s.fp = first
-    if s.draft_stage:  # a redraft follows
+    s.first_player = first
+    if redraft_picks_made(s) is not None:  # game 2: the 16 artifacts lie face up
         s.phase = SETUP_REDRAFT
-        s.draft_stage = 0
         s.turn = redraft_order(first)[0]
     else:
         _deal_hands(s)
@@ -116,25 +115,31 @@ def redraft_pick(s: GameState, p: int, e: int) -> None:
     """``p`` takes face-up artifact ``e`` into their deck."""
     s.loc[e] = DECK
     s.owner[e] = p
-    s.draft_stage += 1
-    order = redraft_order(s.fp)
-    if s.draft_stage < len(order):
-        s.turn = order[s.draft_stage]
+    made = redraft_picks_made(s)
+    order = redraft_order(s.first_player)
+    if made is not None and made < len(order):
+        s.turn = order[made]
     else:
         _deal_hands(s)
+
+
+def redraft_picks_made(s: GameState) -> int | None:
+    """How many artifacts have been taken in the face-up redraft (0 before it begins), or None when
+    no card lies face up (no redraft, or the last card taken)."""
+    face_up = sum(1 for e in range(s.n_art) if s.loc[e] == FACE_UP)
+    return s.n_art - face_up if face_up else None
 
 
 def _deal_hands(s: GameState) -> None:
     """Each player shuffles their 8 and draws 3; both know each other's 8; magic items next."""
     ids = []
-    for p in range(s.np):
+    for p in range(s.n_players):
         deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
         hand, s.rng = R.sample(s.rng, deck, 3)
         for e in hand:
             s.loc[e] = HAND
         ids.append(frozenset(s.cards[e].id for e in deck))
     s.known_decks = (ids[1], ids[0])
-    s.draft_stage = 0
     s.phase = SETUP_CHOOSE_ITEMS
     s.item_picks = 0
-    s.turn = (s.fp - 1) % s.np
+    s.turn = (s.first_player - 1) % s.n_players

@@ -13,7 +13,7 @@ from . import actions as A
 from . import cards as C
 from . import rng as R
 from .adjudicate import WINNING_POINTS
-from .codes import (ACTIONS, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
+from .codes import (ACTIONS, CHANCE_PENDING, CHECK_END_OF_ROUND, CHECK_MID_ROUND, NO_CHECK, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
                     HAND, IN_PLAY, MONUMENT_DECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, VICTORY_CHECK)
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def advance_turn(s: GameState) -> None:
     """Move the turn pointer to the next player in seat order who has not passed (or leave it)."""
-    n = s.np
+    n = s.n_players
     for i in range(1, n + 1):
         q = (s.turn + i) % n
         if not s.passed[q]:
@@ -35,11 +35,11 @@ def advance_turn(s: GameState) -> None:
 def start_round(s: GameState) -> None:
     s.round += 1
     s.phase = COLLECT
-    s.turn = s.fp
-    s.passed = [False] * s.np
-    s.cplayer = 0
-    s.cpass = 0
-    s.cpos = 0
+    s.turn = s.first_player
+    s.passed = [False] * s.n_players
+    s.collect_player = 0
+    s.collect_done = 0
+    s.collect_next = 0
 
 
 def collect_continue(s: GameState) -> bool:
@@ -48,18 +48,18 @@ def collect_continue(s: GameState) -> bool:
     loc, owner, cards = s.loc, s.owner, s.cards
     n = len(loc)
     # The cursor lives in locals while it moves (this runs once a round per iteration of the search).
-    p, cpass, e = s.cplayer, s.cpass, s.cpos
-    while p < s.np:
+    p, cpass, e = s.collect_player, s.collect_done, s.collect_next
+    while p < s.n_players:
         # Collecting moves no component, so the player's components in play can be listed first.
         for x in [x for x in range(e, n) if loc[x] == IN_PLAY and owner[x] == p]:
             card = cards[x]
             if cpass == 0:
                 if card.collect_cost is None:
-                    s.cplayer, s.cpass, s.cpos = p, cpass, x + 1
+                    s.collect_player, s.collect_done, s.collect_next = p, cpass, x + 1
                     if _collect_component(s, p, x, card):
                         return True
             elif card.collect_cost is not None:
-                s.cplayer, s.cpass, s.cpos = p, cpass, x + 1
+                s.collect_player, s.collect_done, s.collect_next = p, cpass, x + 1
                 s.stack.append((P_CCOST, p, x))
                 return True
         if cpass == 0:
@@ -68,7 +68,7 @@ def collect_continue(s: GameState) -> bool:
             p += 1
             cpass = 0
         e = 0
-    s.cplayer, s.cpass, s.cpos = p, cpass, e
+    s.collect_player, s.collect_done, s.collect_next = p, cpass, e
     return False
 
 
@@ -112,9 +112,9 @@ def start_victory_check(s: GameState, trigger: int | None) -> None:
     """Begin a victory check: mid-round if ``trigger`` is the player whose power called it, else the
     end-of-round check.  Victory-check Reacts are offered first (protocol §3.10)."""
     s.phase = VICTORY_CHECK
-    s.vcheck = 1 if trigger is not None else 2
-    s.vtrigger = -1 if trigger is None else trigger
-    players = sorted(range(s.np), reverse=True)
+    s.victory_check = CHECK_MID_ROUND if trigger is not None else CHECK_END_OF_ROUND
+    s.check_caller = -1 if trigger is None else trigger
+    players = sorted(range(s.n_players), reverse=True)
     if trigger is not None:
         players.remove(trigger)
         players.insert(0, trigger)
@@ -151,7 +151,7 @@ def evaluate_victory(s: GameState) -> None:
     """Decide the check: 10+ VP ends the game, most VP wins, ties by pool (Gold double), then shared.
     The end-of-round check of the game's last round (``s.round_limit``, 0 for none) ends it regardless."""
     vps = s.scores()[0]
-    candidates = [p for p in range(s.np) if vps[p] >= WINNING_POINTS]
+    candidates = [p for p in range(s.n_players) if vps[p] >= WINNING_POINTS]
     if candidates:
         best = max(vps[p] for p in candidates)
         tied = [p for p in candidates if vps[p] == best]
@@ -160,19 +160,19 @@ def evaluate_victory(s: GameState) -> None:
             tied = [p for p in tied if pool_score(s, p) == top]
         s.won = tuple(sorted(tied))
         s.phase = GAME_OVER
-        s.vcheck = 0
+        s.victory_check = NO_CHECK
         return
-    mid = s.vcheck == 1
+    mid = s.victory_check == CHECK_MID_ROUND
     if not mid and s.round_limit and s.round >= s.round_limit:
         # The round limit (`amigos.adjudicate`): the last round's check ranks the players as at 10 points.
-        ranked = max((vps[p], pool_score(s, p)) for p in range(s.np))
-        s.won = tuple(p for p in range(s.np) if (vps[p], pool_score(s, p)) == ranked)
+        ranked = max((vps[p], pool_score(s, p)) for p in range(s.n_players))
+        s.won = tuple(p for p in range(s.n_players) if (vps[p], pool_score(s, p)) == ranked)
         s.phase = GAME_OVER
-        s.vcheck = 0
+        s.victory_check = NO_CHECK
         return
-    s.temp_vp = [0] * s.np
-    s.vcheck = 0
-    s.vtrigger = -1
+    s.temp_vp = [0] * s.n_players
+    s.victory_check = NO_CHECK
+    s.check_caller = -1
     if mid:
         s.phase = ACTIONS
         return
@@ -223,7 +223,7 @@ def reshuffle(s: GameState, p: int, pile: list[int]) -> None:
     for e in pile:
         loc[e] = DECK
         order[e] = -1
-    if pile and s.np > 1:
+    if pile and s.n_players > 1:
         seen = frozenset(s.cards[e].id for e in pile)
         s.known_decks = tuple(k if q == p else k | seen for q, k in enumerate(s.known_decks))
 

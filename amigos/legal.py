@@ -163,7 +163,7 @@ def legal_actions(s: GameState) -> list:
         p = s.turn
         return [(A.DRAFT_PICK, p, e) for e in range(s.n_art) if s.loc[e] == DRAFTING and s.owner[e] == p]
     if phase == SETUP_CHOOSE_FIRST:
-        return [(A.CHOOSE_FIRST, s.turn, q) for q in range(s.np)]
+        return [(A.CHOOSE_FIRST, s.turn, q) for q in range(s.n_players)]
     if phase == SETUP_REDRAFT:
         return [(A.REDRAFT_PICK, s.turn, e) for e in range(s.n_art) if s.loc[e] == FACE_UP]
     return []
@@ -359,7 +359,7 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
     if not (pool[0] >= fixed[0] and pool[1] >= fixed[1] and pool[2] >= fixed[2] and pool[3] >= fixed[3]
             and pool[4] >= fixed[4]):
         return
-    if pw.chooses_rival and s.np < 2:
+    if pw.chooses_rival and s.n_players < 2:
         return
     idx = pw.index
     if pw.identical:
@@ -394,7 +394,7 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
         if not pw.needs_target and (s.reference or not targets):
             targets.append(-1)
         targets = tuple(targets)
-    rivals = tuple(q for q in range(s.np) if q != p) if pw.chooses_rival else (-1,)
+    rivals = tuple(q for q in range(s.n_players) if q != p) if pw.chooses_rival else (-1,)
     cost_gain = pw.cost_gain
     cards = s.cards
     # what the steps' gains depend on: the targets' costs (Corrupt Altar, Fiery Whip)

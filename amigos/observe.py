@@ -20,7 +20,7 @@ def observation(s: GameState, player: int) -> dict:
     of power, all pools, the pending decision.  Never the rival's hand, deck or undecided mages, nor any
     deck order."""
     players = []
-    for p in range(s.np):
+    for p in range(s.n_players):
         mine = p == player
         hand = s.hand(p)
         deck = s.deck(p)
@@ -28,7 +28,7 @@ def observation(s: GameState, player: int) -> dict:
             "pool": list(s.pool_of(p)),
             "vp": s.vp(p),
             "passed": bool(s.passed[p]),
-            "first_player": s.fp == p,
+            "first_player": s.first_player == p,
             "hand_size": len(hand),
             "deck_size": len(deck),
             "discard": sorted(s.cards[e].id for e in s.discard_pile(p)),

@@ -86,7 +86,7 @@ def build_position(players: list[dict], monuments_face_up: Iterable[str] = (), m
             e = s.find(_card(name).name)
             s.ess[5 * e:5 * e + 5] = [amount.get(k, 0) for k in C.ESSENCES]
         s.passed[p] = bool(spec.get("passed", False))
-        s.mage_done[p] = True
+        s.mage_chosen[p] = True
     for card in deck:
         e = s.find(card.name)
         s.loc[e] = MONUMENT_DECK
@@ -111,7 +111,7 @@ def describe(s: GameState) -> dict:
         raise SetupError("only a position in the action phase with nothing pending can be described")
     loc, owner, cards = s.loc, s.owner, s.cards
     players: list[dict[str, Any]] = []
-    for p in range(s.np):
+    for p in range(s.n_players):
         spec: dict[str, Any] = {"mage": None, "item": None, "in_play": [], "hand": [], "deck": [], "discard": [],
                 "monuments": [], "places": [], "pool": {}, "essences_on": {}, "turned": [],
                 "passed": bool(s.passed[p])}
@@ -148,5 +148,5 @@ def describe(s: GameState) -> dict:
         elif where == AVAILABLE and card.kind == C.PLACE_OF_POWER:
             places.append(card.id)
     return {"players": players, "monuments_face_up": monuments_face_up, "monument_deck": monument_deck,
-            "places_of_power": places, "first_player": s.fp, "turn": s.turn,
+            "places_of_power": places, "first_player": s.first_player, "turn": s.turn,
             "ruleset": "reference" if s.reference else "official", "round_number": s.round}

@@ -262,9 +262,9 @@ def match_known_cards(state: GameState, action: tuple) -> tuple:
 def dump_state(state: GameState) -> dict:
     """The protocol's ``get_state`` form (§5)."""
     players = []
-    for p in range(state.np):
+    for p in range(state.n_players):
         players.append({"pool": list(state.pool_of(p)), "vp": state.vp(p), "has_passed": bool(state.passed[p]),
-                        "has_first_player_token": state.fp == p})
+                        "has_first_player_token": state.first_player == p})
     entities = []
     for e, card in enumerate(state.cards):
         on = state.essences_on(e)
@@ -281,7 +281,7 @@ def dump_state(state: GameState) -> dict:
         "phase": PHASE_NAMES[state.phase],
         "round": state.round,
         "current_player": state.current_player(),
-        "first_player": state.fp,
+        "first_player": state.first_player,
         "winner_ids": list(state.won),
         "players": players,
         "entities": entities,

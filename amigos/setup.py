@@ -21,7 +21,7 @@ from . import cards as C
 from . import rng as R
 from .adjudicate import ROUND_LIMIT
 from .errors import SetupError
-from .codes import (AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, IN_PLAY,
+from .codes import (NO_CHECK, AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, IN_PLAY,
                     MONUMENT_DECK, NOBODY, SETUP_CHOOSE_FIRST, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
                     SETUP_DRAFT, SETUP_REDRAFT)
 from .draft import start_draft
@@ -90,7 +90,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     if not 0 <= first_player < num_players:
         raise SetupError("first player out of range")
     s = GameState.__new__(GameState)
-    s.np = num_players
+    s.n_players = num_players
     s.cards = tuple(entities)
     s.n_art = n_art
     names = {}
@@ -117,8 +117,9 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.pool = pool
     s.passed = [False] * num_players
     s.temp_vp = [0] * num_players
-    s.fp = first_player
-    s.mage_done = [False] * num_players
+    s.first_player = first_player
+    s.mage_chosen = [False] * num_players
+    s.draft_picked = [False] * num_players
     s.phase = SETUP_CHOOSE_MAGES
     s.round = 0
     s.round_limit = round_limit
@@ -126,9 +127,9 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.stack = []
     s.won = ()
     s.turn_done = False
-    s.vcheck = 0
-    s.vtrigger = -1
-    s.cplayer = s.cpass = s.cpos = 0
+    s.victory_check = NO_CHECK
+    s.check_caller = -1
+    s.collect_player = s.collect_done = s.collect_next = 0
     s.item_picks = 0
     s.draft_stage = 0
     s.rng = 0
@@ -235,14 +236,13 @@ def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, cho
     for e in range(len(s.loc)):
         if s.loc[e] == BEING_CHOSEN:
             s.loc[e] = IN_PLAY
-    s.mage_done = [True, True]
+    s.mage_chosen = [True, True]
     for e in range(s.n_art):
         if redraft:
             s.loc[e] = FACE_UP
             s.owner[e] = NOBODY
         else:
             s.loc[e] = DECK
-    s.draft_stage = 1 if redraft else 0
     if previous is not None:
         s.previous_game = (tuple(previous.winners()), tuple(
             frozenset(previous.cards[e].id for e in range(previous.n_art)

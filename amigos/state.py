@@ -21,7 +21,8 @@ from .codes import (  # noqa: F401  (re-exported: the other layers import the co
     DRAFT_RESERVE, FACE_UP, LOCATION_NAMES, NOBODY, TOKEN, TEMPORARY, SETUP_GAME, SETUP_CHOOSE_MAGES,
     SETUP_CHOOSE_ITEMS, COLLECT, ACTIONS, VICTORY_CHECK, GAME_OVER, SETUP_DRAFT, SETUP_CHOOSE_FIRST,
     SETUP_REDRAFT, PHASE_NAMES, P_GAIN, P_TAKE, P_CCOST, P_LIFE, P_DRAW, P_DISCARD, P_SCRYDECK, P_SCRYREV,
-    P_SCRYORDER, P_MONDRAW, P_MONREV, P_PLACE, P_VREACT, CHANCE_PENDING, DECK_ARTIFACT, DECK_MONUMENT)
+    P_SCRYORDER, P_MONDRAW, P_MONREV, P_PLACE, P_VREACT, CHANCE_PENDING, DECK_ARTIFACT, DECK_MONUMENT,
+    NO_CHECK, CHECK_MID_ROUND, CHECK_END_OF_ROUND)
 
 
 
@@ -48,14 +49,14 @@ class GameState:
 
     __slots__ = (
         # shared, immutable for the whole game
-        "np", "cards", "n_art", "names", "reference", "item_first",
+        "n_players", "cards", "n_art", "names", "reference", "item_first",
         # entities
         "loc", "owner", "turned", "ess", "order",
         # players
-        "pool", "passed", "temp_vp", "fp", "mage_done",
+        "pool", "passed", "temp_vp", "first_player", "mage_chosen", "draft_picked",
         # flow
-        "phase", "round", "round_limit", "turn", "stack", "won", "turn_done", "vcheck", "vtrigger",
-        "cplayer", "cpass", "cpos", "item_picks", "draft_stage",
+        "phase", "round", "round_limit", "turn", "stack", "won", "turn_done", "victory_check", "check_caller",
+        "collect_player", "collect_done", "collect_next", "item_picks", "draft_stage",
         # chance
         "rng", "auto_chance",
         # knowledge: per player, the artifacts they know of beyond their own deal (the rival's seen in
@@ -75,7 +76,7 @@ class GameState:
 
     # The attributes, typed (``__slots__`` above lists them for speed; these declarations are for
     # the type checker and create no class attribute).
-    np: int                          # the number of players
+    n_players: int                   # the number of players
     cards: tuple[C.Card, ...]        # every entity's card, in entity order
     n_art: int                       # the artifacts (entities 0 .. n_art - 1)
     names: dict[str, int] | None     # card name, protocol name or id -> entity (None: rebuilt on demand)
@@ -89,8 +90,9 @@ class GameState:
     pool: list[int]                  # five essence counts per player
     passed: list[bool]
     temp_vp: list[int]               # points lasting one victory check (Golden Statue)
-    fp: int                          # the First Player token's holder
-    mage_done: list[bool]            # per player: chose a mage (in a draft: picked this stage)
+    first_player: int                # the First Player token's holder
+    mage_chosen: list[bool]          # per player: chose their mage
+    draft_picked: list[bool]         # per player: picked a card in this stage of the draft
     phase: int                       # SETUP_GAME ... SETUP_REDRAFT
     round: int
     round_limit: int                 # the round whose victory check ends the game (0: none)
@@ -98,13 +100,13 @@ class GameState:
     stack: list[tuple]               # pending choices (P_GAIN ...), the last on top
     won: tuple[int, ...]             # the winners once the game is over
     turn_done: bool
-    vcheck: int                      # 0 no victory check, 1 one called mid-round, 2 the round's own
-    vtrigger: int                    # the entity that called a mid-round check, or -1
-    cplayer: int                     # the Collect phase: whose collects are being resolved
-    cpass: int                       # ... how many players have finished collecting
-    cpos: int                        # ... the next component to collect from
+    victory_check: int               # NO_CHECK, CHECK_MID_ROUND, CHECK_END_OF_ROUND
+    check_caller: int                # the entity that called a mid-round check, or -1
+    collect_player: int              # the Collect phase: whose collects are being resolved
+    collect_done: int                # ... how many players have finished collecting
+    collect_next: int                # ... the next component to collect from
     item_picks: int                  # magic items chosen so far at setup
-    draft_stage: int                 # the draft's stage (in a redraft: the pick)
+    draft_stage: int                 # the draft's stage: 0-2 the first packets, 3-5 the second, 6 done
     rng: int                         # the chance generator's state
     auto_chance: bool                # chance is resolved by the engine (not offered as actions)
     known_decks: tuple[frozenset[str], ...]  # card ids
@@ -120,7 +122,7 @@ class GameState:
     def clone(self) -> "GameState":
         """An independent copy: mutating either never changes the other."""
         s = GameState.__new__(GameState)
-        s.np = self.np
+        s.n_players = self.n_players
         s.cards = self.cards
         s.n_art = self.n_art
         s.names = self.names
@@ -135,8 +137,9 @@ class GameState:
         s.pool = self.pool[:]
         s.passed = self.passed[:]
         s.temp_vp = self.temp_vp[:]
-        s.fp = self.fp
-        s.mage_done = self.mage_done[:]
+        s.first_player = self.first_player
+        s.mage_chosen = self.mage_chosen[:]
+        s.draft_picked = self.draft_picked[:]
         s.phase = self.phase
         s.round = self.round
         s.round_limit = self.round_limit
@@ -144,11 +147,11 @@ class GameState:
         s.stack = self.stack[:]
         s.won = self.won
         s.turn_done = self.turn_done
-        s.vcheck = self.vcheck
-        s.vtrigger = self.vtrigger
-        s.cplayer = self.cplayer
-        s.cpass = self.cpass
-        s.cpos = self.cpos
+        s.victory_check = self.victory_check
+        s.check_caller = self.check_caller
+        s.collect_player = self.collect_player
+        s.collect_done = self.collect_done
+        s.collect_next = self.collect_next
         s.item_picks = self.item_picks
         s.draft_stage = self.draft_stage
         s.rng = self.rng
@@ -205,7 +208,7 @@ class GameState:
 
     def victory_points(self) -> list[int]:
         """Each player's victory points now (First Player token and temporary points included)."""
-        return [self.vp(p) for p in range(self.np)]
+        return [self.vp(p) for p in range(self.n_players)]
 
     def observation(self, player: int) -> dict:
         """What ``player`` may see; see `amigos.observe`."""
@@ -214,13 +217,27 @@ class GameState:
 
     def digest(self) -> str:
         """A stable hash of the whole state (not of caches, nor of the round limit, which every game
-        dealt the same way shares), equal for equal states on any Python."""
-        parts = (self.np, self.reference, self.loc, self.owner, self.turned, self.ess, self.order,
-                 self.pool, self.passed, self.temp_vp, self.fp, self.mage_done, self.phase, self.round,
-                 self.turn, self.stack, self.won, self.turn_done, self.vcheck, self.vtrigger,
-                 self.cplayer, self.cpass, self.cpos, self.item_picks, self.draft_stage, self.rng,
+        dealt the same way shares), equal for equal states on any Python.  Match files keep the digest
+        of each game's end, so its form never changes: see `_digest_picks`."""
+        picked, stage = self._digest_picks()
+        parts = (self.n_players, self.reference, self.loc, self.owner, self.turned, self.ess, self.order,
+                 self.pool, self.passed, self.temp_vp, self.first_player, picked, self.phase, self.round,
+                 self.turn, self.stack, self.won, self.turn_done, self.victory_check, self.check_caller,
+                 self.collect_player, self.collect_done, self.collect_next, self.item_picks, stage, self.rng,
                  self.auto_chance, self.mon_seer, [c.id for c in self.cards])
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+    def _digest_picks(self) -> tuple[list[bool], int]:
+        """The two values the digest has always hashed where one field once told both who chose a mage
+        and who picked in the draft's stage (never both at once), and one field both the draft's stage
+        and, in games 2 and 3, whether a redraft follows (1) and the redraft's picks made so far."""
+        picked = [m or d for m, d in zip(self.mage_chosen, self.draft_picked)]
+        stage = self.draft_stage
+        if self.phase == SETUP_CHOOSE_FIRST or self.phase == SETUP_REDRAFT:
+            face_up = sum(1 for e in range(self.n_art) if self.loc[e] == FACE_UP)
+            if face_up:
+                stage = 1 if self.phase == SETUP_CHOOSE_FIRST else self.n_art - face_up
+        return picked, stage
 
     # -- queries used by the rules ----------------------------------------------------------------
 
@@ -251,9 +268,9 @@ class GameState:
 
     def scores(self) -> tuple[list[int], list[int]]:
         """Victory points (as `vp`) and hand sizes of every player, in one pass (for evaluations)."""
-        n = self.np
+        n = self.n_players
         vp = self.temp_vp[:]
-        vp[self.fp] += 1
+        vp[self.first_player] += 1
         hand = [0] * n
         dragons = [0] * n
         creatures = [0] * n
@@ -282,7 +299,7 @@ class GameState:
         some: `TOKEN` (the First Player token), each component in play by entity (its printed points, the
         essences on a place of power that scores them, its points per own Dragon or Creature), and
         `TEMPORARY` points."""
-        out = [(TOKEN, 1)] if self.fp == p else []
+        out = [(TOKEN, 1)] if self.first_player == p else []
         loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
         dragons = creatures = 0
         for e in range(len(loc)):
@@ -295,6 +312,21 @@ class GameState:
         if self.temp_vp[p]:
             out.append((TEMPORARY, self.temp_vp[p]))
         return [(source, points) for source, points in out if points]
+
+    # The names three fields had before they were renamed, read-only: the agents of earlier commits
+    # that benchmarks/against_commit.py plays against on this engine still read them.
+
+    @property
+    def np(self) -> int:
+        return self.n_players
+
+    @property
+    def fp(self) -> int:
+        return self.first_player
+
+    @property
+    def vcheck(self) -> int:
+        return self.victory_check
 
     def find(self, name: str) -> int:
         """The entity index of the card with this (printed or protocol) name; -1 if not in the game."""

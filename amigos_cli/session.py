@@ -84,7 +84,7 @@ def settled_lines(step: Step, viewer: int | None, names: list[str]) -> list[str]
     if round_began:
         return [round_began]
     out = []
-    for p in range(step.before.np):
+    for p in range(step.before.n_players):
         did = outcome(step.settled, step.before, p, viewer)
         if did:
             out.append(f"{names[p]}: {did}")

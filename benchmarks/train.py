@@ -99,12 +99,12 @@ def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
         if state.phase in (ACTIONS, COLLECT):
             break
         state.apply(state.legal_actions()[index])
-    held: list[list[str]] = [[] for _ in range(state.np)]
+    held: list[list[str]] = [[] for _ in range(state.n_players)]
     for e, card in enumerate(state.cards):
         p = state.owner[e]
-        if p < state.np and (e < state.n_art or (card.kind == C.MAGE and state.loc[e] == IN_PLAY)):
+        if p < state.n_players and (e < state.n_art or (card.kind == C.MAGE and state.loc[e] == IN_PLAY)):
             held[p].append(card.id)
-    return held, [plan_synergy(state, p) for p in range(state.np)]
+    return held, [plan_synergy(state, p) for p in range(state.n_players)]
 
 
 def fit_card_worths(games: list[dict], model: ValueModel) -> tuple[dict[str, float], float]:

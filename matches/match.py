@@ -195,7 +195,7 @@ class Match:
         state = self.state
         game = self.record["games"][-1]
         if len(self.first_players) < self.game_number and state.round >= 1:
-            self.first_players.append(state.fp)
+            self.first_players.append(state.first_player)
         if self.game_number == 2 and self.redrafted is None and state.phase not in (SETUP_CHOOSE_FIRST, SETUP_REDRAFT):
             # The redraft is over: each knows the other's 8 (and nothing else has happened yet).
             self.redrafted = [[c.id for c in state.cards[:state.n_art] if c.id in state.known_decks[1 - p]]

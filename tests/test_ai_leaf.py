@@ -20,7 +20,7 @@ def test_leaf_value_equals_real_child(seed):
     while not s.is_terminal() and steps < 400:
         legal = s.legal_actions()
         for a in legal:
-            for q in range(s.np):
+            for q in range(s.n_players):
                 fast = leaf_value(s, a, q)
                 if fast is not None:
                     child = s.clone()

@@ -80,7 +80,7 @@ class FaceDown:
     where each player sees their whole deal.  Call `update` after every decision."""
 
     def __init__(self, s: amigos.GameState, variant: str) -> None:
-        self.unseen = [set(s.deck(p)) if variant == "first_game" else set() for p in range(s.np)]
+        self.unseen = [set(s.deck(p)) if variant == "first_game" else set() for p in range(s.n_players)]
 
     def update(self, s: amigos.GameState) -> None:
         top = s.stack[-1] if s.stack else None
@@ -111,7 +111,7 @@ def hidden_ids(s, p: int, unseen_own=()) -> set[str]:
 
 
 def check_no_leak(s, ctx: str, face_down: FaceDown | None = None) -> None:
-    for p in range(s.np):
+    for p in range(s.n_players):
         text = json.dumps(s.observation(p), sort_keys=True)
         unseen = face_down.unseen[p] if face_down else ()
         leaked = sorted(i for i in hidden_ids(s, p, unseen) if f'"{i}"' in text)
@@ -133,7 +133,7 @@ def _swap(c, a: int, b: int) -> None:
 
 def check_hidden_swaps(s, rng: random.Random, ctx: str, face_down: FaceDown | None = None) -> None:
     """Changing only what ``p`` can't see leaves ``p``'s observation as it was."""
-    for p in range(s.np):
+    for p in range(s.n_players):
         r = 1 - p
         base = s.observation(p)
         mine = [e for e in range(s.n_art) if s.owner[e] == r]
@@ -174,7 +174,7 @@ def check_hidden_swaps(s, rng: random.Random, ctx: str, face_down: FaceDown | No
 
 def check_determinisation(s, rng: random.Random, ctx: str) -> None:
     """Every player's determinisation keeps what they see: their observation."""
-    for p in range(s.np):
+    for p in range(s.n_players):
         seed = rng.getrandbits(64)
         assert determinize(s, p, seed).observation(p) == s.observation(p), (
             f"{ctx}: determinize(state, {p}, {seed}) changes player {p}'s observation")
@@ -257,7 +257,7 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
             f"{ctx}: round {round_no} still going after {MAX_ROUND_DECISIONS} decisions")
         assert legal, f"{ctx}: no legal action but the game is not over"
         p = s.current_player()
-        assert p in range(s.np), f"{ctx}: acting player {p!r}"
+        assert p in range(s.n_players), f"{ctx}: acting player {p!r}"
         assert all(a[1] == p for a in legal), f"{ctx}: an action of another player than {p}"
         assert len(set(legal)) == len(legal), f"{ctx}: duplicate legal actions"
         check_clone_isolated(s, side, ctx)
@@ -277,11 +277,11 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
     winners = s.winners()
     vp = s.victory_points()
     assert winners, f"{head}: game over without a winner"
-    assert winners == sorted(set(winners)) and all(w in range(s.np) for w in winners), f"{head}: {winners}"
+    assert winners == sorted(set(winners)) and all(w in range(s.n_players) for w in winners), f"{head}: {winners}"
     if max(vp) < 10:  # ended at the round limit (`amigos.adjudicate`): ranked as a victory check ranks
         assert s.round == s.round_limit, f"{head}: over in round {s.round} with {vp} VP"
-        rank = [(vp[p], sum(s.pool_of(p)) + s.pool_of(p)[GOLD]) for p in range(s.np)]
-        assert winners == [p for p in range(s.np) if rank[p] == max(rank)], f"{head}: {winners} by {rank}"
+        rank = [(vp[p], sum(s.pool_of(p)) + s.pool_of(p)[GOLD]) for p in range(s.n_players)]
+        assert winners == [p for p in range(s.n_players) if rank[p] == max(rank)], f"{head}: {winners} by {rank}"
     for w in winners:
         assert vp[w] >= 10 or s.round == s.round_limit, f"{head}: winner {w} has {vp[w]} VP ({vp})"
         assert vp[w] == max(vp), f"{head}: winner {w} has {vp[w]} VP, not the most ({vp})"

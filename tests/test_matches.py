@@ -96,7 +96,7 @@ def redraft_log(monkeypatch):
     original = engine_apply.redraft_pick
 
     def logged(s, p, e):
-        calls.append((s, (p, s.cards[e].id, s.fp)))
+        calls.append((s, (p, s.cards[e].id, s.first_player)))
         return original(s, p, e)
 
     monkeypatch.setattr(engine_apply, "redraft_pick", logged)
@@ -152,7 +152,7 @@ def test_game_2_loser_chooses_then_the_face_up_redraft(specs, seed, redraft_log)
     assert first[0] == loser
     assert first[1]["__type__"] == "ChooseFirstPlayer" and first[1]["player_id"] == loser
     fp = first[1]["first_player"]
-    assert fp in (0, 1) and g2.fp in (0, 1)
+    assert fp in (0, 1) and g2.first_player in (0, 1)
     assert t.match.first_players[1] == fp, "the chosen player starts round 1 of game 2"
 
     # the redraft: FP 1, other 2, FP 2, other 2, FP 2, other 2, FP 2, other 2, FP 1

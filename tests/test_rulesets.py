@@ -10,7 +10,7 @@ from amigos import actions as A
 from amigos.apply import settle
 from amigos.flow import evaluate_victory, start_round
 from amigos.position import build_position
-from amigos.state import COLLECT, VICTORY_CHECK
+from amigos.state import CHECK_END_OF_ROUND, COLLECT, VICTORY_CHECK
 
 RULESETS = ("official", "reference")
 
@@ -214,7 +214,7 @@ def check(pools, on_cards=None):
     assert s.victory_points() == [9, 10]
     s.temp_vp[0] = 1  # as if a Golden Statue had been used: 10 each
     s.phase = VICTORY_CHECK
-    s.vcheck = 2
+    s.victory_check = CHECK_END_OF_ROUND
     evaluate_victory(s)
     return s.winners()
 

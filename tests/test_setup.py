@@ -21,7 +21,7 @@ def ids_at(s, where, owner=None, kind=None):
 def test_standard_deal(seed):
     s = amigos.new_game(seed)
     assert s.phase == SETUP_CHOOSE_MAGES
-    assert s.current_player() == s.fp
+    assert s.current_player() == s.first_player
     pops = ids_at(s, AVAILABLE, kind=C.PLACE_OF_POWER)
     assert len(pops) == 5
     tiles = {C.BY_ID[i].tile for i in pops}
@@ -50,7 +50,7 @@ def test_random_sides_vary_between_seeds():
 
 def test_setup_decision_order_mage_then_items_counter_clockwise():
     s = amigos.new_game(3)
-    fp = s.fp
+    fp = s.first_player
     other = 1 - fp
     assert s.current_player() == fp
     s.apply(s.legal_actions()[0])
@@ -174,6 +174,6 @@ def test_round_one_starts_with_first_player_after_collect():
     while s.phase != ACTIONS:
         s.apply(s.legal_actions()[0])
     assert s.round == 1
-    assert s.current_player() == s.fp
+    assert s.current_player() == s.first_player
     assert all(s.loc[e] == IN_PLAY for e in range(len(s.loc)) if s.cards[e].kind == C.MAGE
                and s.loc[e] != 0)

@@ -118,7 +118,7 @@ class _Stub:
     """Just what `result_text` reads of a state."""
 
     def __init__(self, vp, winners, round_=9, pool=(0,) * 10):
-        self.np, self.round = 2, round_
+        self.n_players, self.round = 2, round_
         self._vp, self._winners = vp, winners
         self.pool = list(pool)
 

@@ -56,7 +56,7 @@ def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> Renderab
     head = Text()
     head.append(names[p], style="bold underline" if p == viewer else "bold")
     head.append(f" {state.vp(p)} VP", style="bold magenta")
-    if state.fp == p and state.phase != SETUP_CHOOSE_FIRST:
+    if state.first_player == p and state.phase != SETUP_CHOOSE_FIRST:
         head.append(" first player", style="cyan")
     if state.passed[p]:
         head.append(" passed", style="dim")
@@ -121,9 +121,9 @@ def banner(state: GameState, names: list[str]) -> Text:
     """The line over the board: the game's state, and a warning when this round may be the last."""
     if state.phase == GAME_OVER or state.is_terminal():
         vp = state.victory_points()
-        return Text("Game over: " + ", ".join(f"{names[p]} {vp[p]}" for p in range(state.np)), style="bold green")
+        return Text("Game over: " + ", ".join(f"{names[p]} {vp[p]}" for p in range(state.n_players)), style="bold green")
     vp = state.victory_points()
-    leaders = [p for p in range(state.np) if vp[p] >= WINNING_POINTS]
+    leaders = [p for p in range(state.n_players) if vp[p] >= WINNING_POINTS]
     if leaders and state.round >= 1:
         who = " and ".join(f"{names[p]} {vp[p]}" for p in leaders)
         return Text(f"{who}: last round if {WINNING_POINTS}+ holds when all have passed",

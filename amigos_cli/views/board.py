@@ -64,7 +64,7 @@ def player_panel(state: GameState, p: int, viewer: int, names: list[str]) -> Tab
     head = Text()
     head.append(f"{names[p]}", style="bold underline" if p == viewer else "bold")
     head.append(f"  {vp[p]} VP", style="bold magenta")
-    if state.fp == p and state.phase != SETUP_CHOOSE_FIRST:  # not before someone chose who starts
+    if state.first_player == p and state.phase != SETUP_CHOOSE_FIRST:  # not before someone chose who starts
         head.append("  [first player]", style="cyan")
     if state.passed[p]:
         head.append("  passed", style="dim")
@@ -109,7 +109,7 @@ def centre(state: GameState, names: list[str]) -> Table:
     face_up = [cards[e].name for e in range(state.n_art) if loc[e] == FACE_UP]
     if face_up or state.phase in (SETUP_REDRAFT,):
         table.add_row(Text(f"Face up for the redraft ({len(face_up)} left): " + ", ".join(face_up), style="yellow"))
-        for p in range(state.np):
+        for p in range(state.n_players):
             taken = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and state.owner[e] == p]
             table.add_row(Text(f"  {names[p]} took: " + (", ".join(taken) or "nothing yet"), style="yellow"))
     return table
@@ -171,7 +171,7 @@ def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
 def board(state: GameState, viewer: int, names: list[str], log: Sequence[str] = (), title: str = "", you: bool = True) -> Group:
     """The whole screen for ``viewer``: their hand is "Your hand", or with ``you`` false (someone else
     looking at the viewer's seat, as in a replay of AI games) "<name>'s hand"."""
-    rival = [p for p in range(state.np) if p != viewer]
+    rival = [p for p in range(state.n_players) if p != viewer]
     head = Text(f"{title}  round {state.round}  {PHASE_NAMES[state.phase].lower().replace('_', ' ')}",
                 style="bold reverse")
     parts: list[RenderableType] = [head]
@@ -198,9 +198,9 @@ def result_text(state: GameState, names: list[str]) -> Text:
         t.append("Shared victory: " + " and ".join(names[p] for p in won), style="bold yellow")
     else:
         t.append(wins(names[won[0]]), style="bold green")
-    t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.np)) + f", round {state.round})")
+    t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.n_players)) + f", round {state.round})")
     top = max(vp)
-    tied = [p for p in range(state.np) if vp[p] == top]
+    tied = [p for p in range(state.n_players) if vp[p] == top]
     if len(tied) > 1:  # rules.md §11.6: the pool decides, each Gold counting as two essences
         t.append("; tied on points, so the pools decide (Gold counts 2): "
                  + ", ".join(f"{names[p]} {pool_score(state, p)}" for p in tied))

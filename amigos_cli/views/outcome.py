@@ -31,9 +31,9 @@ def signed(before: tuple, after: tuple) -> str:
 def collects(before: GameState, after: GameState, names: list[str]) -> str:
     """"Round 3 collects: You +2E +1L, AI +1D" when a new round began between the two positions (the
     essences each pool gained by then: the round's fixed collects); "" otherwise."""
-    if after.round == before.round or before.np != after.np:
+    if after.round == before.round or before.n_players != after.n_players:
         return ""
-    changes = [f"{names[p]} {signed(before.pool_of(p), after.pool_of(p)) or 'nothing'}" for p in range(after.np)]
+    changes = [f"{names[p]} {signed(before.pool_of(p), after.pool_of(p)) or 'nothing'}" for p in range(after.n_players)]
     return f"Round {after.round} collects: " + ", ".join(changes)
 
 
@@ -83,7 +83,7 @@ def outcome(before: GameState, after: GameState, p: int, viewer: int | None, sai
     nothing visible changed.  ``said``: the decision's own words, which are not repeated.  When a new
     round began in between, the pools' changes are its collects (`collects`), not told here."""
     parts: list[str] = []
-    if before.np != after.np or len(before.loc) != len(after.loc):
+    if before.n_players != after.n_players or len(before.loc) != len(after.loc):
         return ""
     change = signed(before.pool_of(p), after.pool_of(p))
     if change and after.round == before.round:
@@ -98,12 +98,12 @@ def outcome(before: GameState, after: GameState, p: int, viewer: int | None, sai
         if any(on_removed):
             parts.append(f"took {essences_text(on_removed)} from {name}")
     parts.extend(_card_moves(before, after, p, viewer, said))
-    rival = [q for q in range(after.np) if q != p]
+    rival = [q for q in range(after.n_players) if q != p]
     for q in rival:
         _, lost = _delta(before.pool_of(q), after.pool_of(q))
         if any(lost) and after.round == before.round:
             parts.append(f"the rival lost {essences_text(lost)}")
-    if after.fp == p and before.fp != p:
+    if after.first_player == p and before.first_player != p:
         parts.append("took the first player token")
     vp_before, vp_after = before.vp(p), after.vp(p)
     if vp_after != vp_before:
