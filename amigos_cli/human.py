@@ -14,6 +14,7 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
+from ai.agent import BaseAgent
 from amigos.state import GameState
 
 from .views.board import board
@@ -34,7 +35,7 @@ class UndoRequested(Exception):
     """The person asked to take back their previous decision."""
 
 
-class Human:
+class Human(BaseAgent):
     """Asks ``console`` (reading with ``ask``) for every decision of seat ``seat``."""
 
     def __init__(self, seat: int, names: list[str], console: Console, ask: Callable[[str], str] | None = None,
@@ -49,9 +50,9 @@ class Human:
         self.hinter = hinter
         self.log = log if log is not None else []
         self.title = title
-        self.info: dict[str, Any] = {}
+        self.info = {}
 
-    def select(self, state: GameState) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
         groups = state.legal_groups()
         while True:

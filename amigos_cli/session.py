@@ -6,7 +6,6 @@ resumable file.
 from __future__ import annotations
 
 import copy
-import inspect
 import os
 import shutil
 import sys
@@ -21,6 +20,7 @@ from rich.markup import escape
 from rich.text import Text
 
 import amigos
+from ai.agent import Agent
 from ai.agents import make_agent, parse_spec
 from amigos.rng import derive_seed
 from amigos.state import GameState
@@ -325,7 +325,7 @@ class Interrupted(QuitRequested):
 class _Thinking:
     """An agent with a spinner while it thinks (when a person is watching)."""
 
-    def __init__(self, agent: Any, console: Console, name: str, quiet: bool) -> None:
+    def __init__(self, agent: Agent, console: Console, name: str, quiet: bool) -> None:
         self.agent = agent
         self.console = console
         self.name = name
@@ -336,11 +336,12 @@ class _Thinking:
         return self.agent.info
 
     def reseed(self, seed: int) -> None:
-        reseed = getattr(self.agent, "reseed", None)
-        if reseed is not None:
-            reseed(seed)
+        self.agent.reseed(seed)
 
-    def select(self, state: GameState) -> tuple:
+    def close(self) -> None:
+        self.agent.close()
+
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
             return self.agent.select(state)
         name = escape(self.name)  # a status line is rich markup; a stored name is any text
@@ -350,10 +351,7 @@ class _Thinking:
             def progress(done: int) -> None:
                 status.update(f"{name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
 
-            if "progress" in inspect.signature(self.agent.select).parameters:
-                action = self.agent.select(state, progress=progress)
-            else:
-                action = self.agent.select(state)
+            action = self.agent.select(state, progress=progress)
         return action
 
 

@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import cast
+from typing import Callable, cast
 
 from rich.text import Text
 from textual import events
@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from ai.agent import BaseAgent
 from ai.heuristics import best_variant
 from amigos.state import GameState
 from matches.match import Match
@@ -51,15 +52,15 @@ def short_names(names: list[str]) -> list[str]:
     return short if len(set(short)) == len(short) else list(names)
 
 
-class ScreenSeat:
+class ScreenSeat(BaseAgent):
     """A person's seat: asks the screen for each decision (from the match's thread)."""
 
     def __init__(self, app: "GameApp", seat: int):
         self.app = app
         self.seat = seat
-        self.info: dict = {}
+        self.info = {}
 
-    def select(self, state: GameState) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         answer = self.app.ask(self.seat, state)
         if answer == UNDO:
             raise UndoRequested()
