@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .learned import ValueModel
 
 
-def demand(state: GameState, p: int) -> list:
+def demand(state: GameState, p: int) -> list[int]:
     """How many of each essence ``p``'s hand and components ask for (fixed costs only)."""
     need = [0, 0, 0, 0, 0]
     loc, owner, cards = state.loc, state.owner, state.cards
@@ -65,27 +65,18 @@ def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
     `pool_value`; the first of equals)."""
     if len(variants) == 1:
         return variants[0]
-    slots = _PAY_GAIN.get(variants[0][0])
-    if slots is None:
+    after = pools_after(state, variants)
+    if after is None:
         return variants[0]  # the variants do not differ in essences
-    pay_at, gain_at = slots
-    p = variants[0][1]
-    n0, n1, n2, n3, n4 = demand(state, p)
-    p0, p1, p2, p3, p4 = state.pool_of(p)
-    zero = C.ZERO
+    n0, n1, n2, n3, n4 = demand(state, variants[0][1])
     gold, essence, saturate, excess = V.GOLD, V.ESSENCE, V.SATURATE, V.EXCESS
     top = essence * saturate
-    best, best_v = None, None
+    best: tuple | None = None
+    best_v = 0.0
     # `pool_value` of the pool after each variant, inlined (this runs at every step of the search's
     # tree walk) with the same operations in the same order, so that it picks the same variant.
-    for a in variants:
-        pay = zero if pay_at is None else a[pay_at]
-        gain = zero if gain_at is None else a[gain_at]
-        x0 = p0 - pay[0] + gain[0]
-        x1 = p1 - pay[1] + gain[1]
-        x2 = p2 - pay[2] + gain[2]
-        x3 = p3 - pay[3] + gain[3]
-        x4 = p4 - pay[4] + gain[4]
+    for i in range(len(after)):
+        x0, x1, x2, x3, x4 = after[i]
         v = gold * x4
         v += essence * x0 if x0 <= saturate else top + excess * (x0 - saturate)
         v += essence * x1 if x1 <= saturate else top + excess * (x1 - saturate)
@@ -97,14 +88,48 @@ def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
         v += 0.1 * (x3 if x3 < n3 else n3)
         v += 0.1 * (x4 if x4 < n4 else n4)
         if best is None or v > best_v:
-            best, best_v = a, v
+            best, best_v = variants[i], v
     assert best is not None  # two or more variants: some were rated
     return best
 
 
-# Where an action holds what it pays and what it gains (None: nothing), by action kind.
-_PAY_GAIN = {A.PLACE: (3, None), A.CLAIM_POP: (3, None), A.DISCARD: (None, 3), A.GAIN: (None, 3),
-             A.POWER: (6, 7), A.LL_REACT: (5, None), A.LL_CHOICE: (2, None), A.V_REACT: (4, None)}
+# Where an action holds what it pays and what it gains (-1: nothing), by action kind.
+_PAY_GAIN: dict[int, tuple[int, int]] = {
+    A.PLACE: (3, -1), A.CLAIM_POP: (3, -1), A.DISCARD: (-1, 3), A.GAIN: (-1, 3), A.POWER: (6, 7),
+    A.LL_REACT: (5, -1), A.LL_CHOICE: (2, -1), A.V_REACT: (4, -1)}
+
+Pool = tuple[int, int, int, int, int]  # five essence counts (elan, life, calm, death, gold)
+
+
+def pools_after(state: GameState, variants: Sequence[tuple]) -> list[Pool] | None:
+    """The acting player's pool after each of ``variants`` (actions of one macro: what each pays and
+    gains), in their order; None when the variants neither pay nor gain."""
+    slots = _PAY_GAIN.get(variants[0][0])
+    if slots is None:
+        return None
+    pay_at, gain_at = slots
+    b = 5 * variants[0][1]
+    pool = state.pool
+    p0, p1, p2, p3, p4 = pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4]
+    out: list[Pool] = []
+    for a in variants:
+        x0, x1, x2, x3, x4 = p0, p1, p2, p3, p4
+        if pay_at >= 0:
+            pay: Pool = a[pay_at]
+            x0 -= pay[0]
+            x1 -= pay[1]
+            x2 -= pay[2]
+            x3 -= pay[3]
+            x4 -= pay[4]
+        if gain_at >= 0:
+            gain: Pool = a[gain_at]
+            x0 += gain[0]
+            x1 += gain[1]
+            x2 += gain[2]
+            x3 += gain[3]
+            x4 += gain[4]
+        out.append((x0, x1, x2, x3, x4))
+    return out
 
 
 def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueModel) -> tuple:
@@ -115,20 +140,14 @@ def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueMod
     `pool_value` rates best are weighed by the model (this runs at every new node of the search)."""
     if len(variants) == 1:
         return variants[0]
-    slots = _PAY_GAIN.get(variants[0][0])
-    if slots is None:
+    after = pools_after(state, variants)
+    if after is None:
         return variants[0]
-    pay_at, gain_at = slots
     p = variants[0][1]
     need = demand(state, p)
-    pool = state.pool_of(p)
-    zero = C.ZERO
     pools = []
     for i, a in enumerate(variants):
-        pay = zero if pay_at is None else a[pay_at]
-        gain = zero if gain_at is None else a[gain_at]
-        have = (pool[0] - pay[0] + gain[0], pool[1] - pay[1] + gain[1], pool[2] - pay[2] + gain[2],
-                pool[3] - pay[3] + gain[3], pool[4] - pay[4] + gain[4])
+        have = after[i]
         pools.append((pool_value(have, need), -i, have, a))
     if len(pools) > SHORTLIST:
         pools.sort(reverse=True)
@@ -181,26 +200,35 @@ def purchases(state: GameState, p: int) -> list[tuple]:
 def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequence[tuple]) -> dict:
     """{purchase key: the variants after which the pool pays for it} for every purchase of ``targets``
     (`purchases`) the pool does not pay for now.  A discard's own card is not a purchase of it."""
-    slots = _PAY_GAIN[variants[0][0]]
-    pay_at, gain_at = slots
     p = variants[0][1]
-    pool = state.pool_of(p)
+    b = 5 * p
+    pool = state.pool
+    now: Pool = (pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4])
     own = variants[0][2] if variants[0][0] == A.DISCARD else None
-    wanted = [t for t in targets if t[0] != own and not _pays(pool, t[1], t[2])]
+    wanted: list[tuple[Any, Pool, int]] = []
+    for t in targets:
+        cost: Pool = t[1]
+        total: int = t[2]
+        if t[0] != own and not _pays(now, cost, total):
+            wanted.append((t[0], cost, total))
     out: dict = {}
     if not wanted:
         return out
-    zero = C.ZERO
-    for a in variants:
-        pay = zero if pay_at is None else a[pay_at]
-        gain = zero if gain_at is None else a[gain_at]
-        have = [pool[k] - pay[k] + gain[k] for k in range(5)]
+    after = pools_after(state, variants)
+    assert after is not None  # (only the macros of `GAINS`, which gain, come here)
+    for i in range(len(after)):
+        have = after[i]
         for key, cost, total in wanted:
             if _pays(have, cost, total):
-                out.setdefault(key, []).append(a)
+                found = out.get(key)
+                if found is None:
+                    out[key] = [variants[i]]
+                else:
+                    found.append(variants[i])
     return out
 
 
-def _pays(have: Sequence[int], cost: Sequence[int], total: int) -> bool:
+def _pays(have: Pool, cost: Pool, total: int) -> bool:
+    """Whether pool ``have`` pays ``cost`` (fixed essences) and ``total`` essences in all."""
     return (have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
             and have[4] >= cost[4] and have[0] + have[1] + have[2] + have[3] + have[4] >= total)
