@@ -98,7 +98,7 @@ _PAY_GAIN: dict[int, tuple[int, int]] = {
     A.PLACE: (3, -1), A.CLAIM_POP: (3, -1), A.DISCARD: (-1, 3), A.GAIN: (-1, 3), A.POWER: (6, 7),
     A.LL_REACT: (5, -1), A.LL_CHOICE: (2, -1), A.V_REACT: (4, -1)}
 
-Pool = tuple[int, int, int, int, int]  # five essence counts (elan, life, calm, death, gold)
+Pool = C.Essences
 
 
 def pools_after(state: GameState, variants: Sequence[tuple]) -> list[Pool] | None:

@@ -13,7 +13,7 @@ random positions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from amigos import actions as A
 from amigos import cards as C
@@ -24,14 +24,19 @@ from .evaluate import ESSENCE_WEIGHT, GOLD_WEIGHT, HAND_WEIGHT, _s
 if TYPE_CHECKING:
     from amigos.state import GameState
 
+Pool = C.Essences
 ZERO = C.ZERO
-PAY_MONUMENT = (0, 0, 0, 0, -C.MONUMENT_COST_GOLD)  # the pool's change when a monument is claimed
+PAY_MONUMENT: Final[Pool] = (0, 0, 0, 0, -C.MONUMENT_COST_GOLD)  # the pool's change when a monument is claimed
 
 
 class Base:
     """The parent's victory points, hand sizes and scores S, shared by all its leaf children."""
 
     __slots__ = ("vp", "hand", "score")
+
+    vp: list[int]
+    hand: list[int]
+    score: list[float]
 
     def __init__(self, s: GameState) -> None:
         self.vp, self.hand = s.scores()
@@ -53,14 +58,14 @@ def _vp_on_place(s: GameState, p: int, e: int) -> int:
     return gained
 
 
-def _per_essence(card: C.Card, amount: Sequence[int]) -> int:
+def _per_essence(card: C.Card, amount: Pool) -> int:
     per = card.vp_per_essence
     if per is None or card.kind != C.PLACE_OF_POWER:
         return 0
     return per[0] * amount[0] + per[1] * amount[1] + per[2] * amount[2] + per[3] * amount[3] + per[4] * amount[4]
 
 
-def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: Sequence[int]) -> float:
+def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: Pool) -> float:
     """E when only player ``p`` changed: by ``dvp`` points, ``dhand`` cards and pool delta ``dpool``."""
     pool = s.pool
     b = 5 * p
@@ -101,7 +106,7 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
     base = base or Base(s)
     p = a[1]
     if kind == A.PLACE:
-        pay = a[3]
+        pay: Pool = a[3]
         return _one(s, base, q, p, _vp_on_place(s, p, a[2]), -1, (-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]))
     if kind == A.DISCARD:
         return _one(s, base, q, p, 0, -1, a[3])
@@ -122,15 +127,21 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
         card = s.cards[a[2]]
         if card.vp_per_dragon or card.vp_per_creature:
             return None
-        pay = a[3]
-        return _one(s, base, q, p, card.points, 0, (-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]))
+        paid: Pool = a[3]
+        return _one(s, base, q, p, card.points, 0, (-paid[0], -paid[1], -paid[2], -paid[3], -paid[4]))
     if kind == A.POWER:
         return _power_leaf(s, a, q, base)
     return None
 
 
 def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
-    _, p, e, idx, target, rival, pay, gain = a
+    p: int = a[1]
+    e: int = a[2]
+    idx: int = a[3]
+    target: int = a[4]
+    rival: int = a[5]
+    pay: Pool = a[6]
+    gain: Pool = a[7]
     card = s.cards[e]
     pw = card.powers[idx]
     dvp = 0
@@ -170,7 +181,7 @@ def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
             if not pw.pay_any:
                 d[4] += pay[0] + pay[1] + pay[2] + pay[3] + pay[4]
     if others is None:
-        return _one(s, base, q, p, dvp, dhand, d)
+        return _one(s, base, q, p, dvp, dhand, (d[0], d[1], d[2], d[3], d[4]))
     changes = {o: (0, 0, others) for o in range(s.n_players) if o != p}
     changes[p] = (dvp, dhand, d)
     return _general(s, base, q, changes)

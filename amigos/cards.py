@@ -23,7 +23,8 @@ DEATH: Final = 3
 GOLD: Final = 4
 ESSENCES = ("elan", "life", "calm", "death", "gold")
 ESSENCE_INDEX = {name: i for i, name in enumerate(ESSENCES)}
-ZERO = (0, 0, 0, 0, 0)
+Essences = tuple[int, int, int, int, int]  # five counts (or changes): elan, life, calm, death, gold
+ZERO: Final[Essences] = (0, 0, 0, 0, 0)
 NON_GOLD = (ELAN, LIFE, CALM, DEATH)
 ALL_KINDS = (ELAN, LIFE, CALM, DEATH, GOLD)
 MONUMENT_COST_GOLD: Final = 4  # the Gold every monument costs
@@ -144,13 +145,21 @@ class Power:
         self.cost_gain = None        # the "gain_from_cost" effect tuple
         self.simple = False          # no target, rival or card essences: its steps depend on the pool only
 
-    def split_gain(self, gain: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def split_gain(self, gain: Essences) -> tuple[Essences, Essences]:
         """A step's declared gain (the power's fixed gains and its chosen mix, 5 counts) as
         (the part to the pool, the part put on the card): the fixed part stored on the card goes on
         it, and with ``mix_to_card`` the chosen mix too.  The one copy of that split (applying the
         power, telling it, valuing it)."""
-        on_card = tuple(gain[k] - self.gain_pool[k] for k in range(5)) if self.mix_to_card else self.store
-        return tuple(gain[k] - on_card[k] for k in range(5)), on_card
+        on_card: Essences
+        if self.mix_to_card:
+            fixed = self.gain_pool
+            on_card = (gain[0] - fixed[0], gain[1] - fixed[1], gain[2] - fixed[2], gain[3] - fixed[3],
+                       gain[4] - fixed[4])
+        else:
+            store = self.store
+            on_card = (store[0], store[1], store[2], store[3], store[4])
+        return (gain[0] - on_card[0], gain[1] - on_card[1], gain[2] - on_card[2], gain[3] - on_card[3],
+                gain[4] - on_card[4]), on_card
 
 
 class Card:
