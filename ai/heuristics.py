@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from amigos import actions as A
 from amigos import cards as C
 from amigos.cards import MONUMENT_COST_GOLD
+from amigos.legal import IdenticalSteps
 from amigos.state import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
 
 from . import value as V
@@ -197,35 +198,49 @@ def purchases(state: GameState, p: int) -> list[tuple]:
     return out
 
 
-def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequence[tuple]) -> dict:
+def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequence[tuple],
+                      cache: dict | None = None) -> dict:
     """{purchase key: the variants after which the pool pays for it} for every purchase of ``targets``
-    (`purchases`) the pool does not pay for now.  A discard's own card is not a purchase of it."""
+    (`purchases`) the pool does not pay for now, in the order of the first variant enabling each (then
+    of ``targets``).  A discard's own card is not a purchase of it.
+
+    ``cache`` (one per search) remembers which variants enable a purchase by the variants, the pool
+    and the purchase's cost: the same purchases recur in other worlds beside other ones.  Variants are
+    known there by what lists them (an X-identical power's steps, `IdenticalSteps.key`) or as the very
+    object (the engine keeps one object for the same steps); an entry holds on to its variants, so
+    their id is not reused.  Hashing all their essences would cost more than the answer."""
     p = variants[0][1]
     b = 5 * p
     pool = state.pool
     now: Pool = (pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4])
     own = variants[0][2] if variants[0][0] == A.DISCARD else None
-    wanted: list[tuple[Any, Pool, int]] = []
-    for t in targets:
+    known: object = variants.key if isinstance(variants, IdenticalSteps) else id(variants)
+    after: list[Pool] | None = None
+    found: list[tuple[int, int, Any, list[int]]] = []  # (first enabling variant, position, key, enabling)
+    for position in range(len(targets)):
+        t = targets[position]
         cost: Pool = t[1]
         total: int = t[2]
-        if t[0] != own and not _pays(now, cost, total):
-            wanted.append((t[0], cost, total))
-    out: dict = {}
-    if not wanted:
-        return out
-    after = pools_after(state, variants)
-    assert after is not None  # (only the macros of `GAINS`, which gain, come here)
-    for i in range(len(after)):
-        have = after[i]
-        for key, cost, total in wanted:
-            if _pays(have, cost, total):
-                found = out.get(key)
-                if found is None:
-                    out[key] = [variants[i]]
-                else:
-                    found.append(variants[i])
-    return out
+        if t[0] == own or _pays(now, cost, total):
+            continue
+        memo = (known, now, cost, total)
+        entry = None if cache is None else cache.get(memo)
+        if entry is None:
+            if after is None:
+                after = pools_after(state, variants)
+                assert after is not None  # (only the macros of `GAINS`, which gain, come here)
+            entry = (variants, [i for i in range(len(after)) if _pays(after[i], cost, total)])
+            if cache is not None:
+                cache[memo] = entry
+        enabling: list[int] = entry[1]
+        if enabling:
+            found.append((enabling[0], position, t[0], enabling))
+    found.sort(key=_first_two)
+    return {key: [variants[i] for i in enabling] for _, _, key, enabling in found}
+
+
+def _first_two(entry: tuple[int, int, Any, list[int]]) -> tuple[int, int]:
+    return entry[0], entry[1]
 
 
 def _pays(have: Pool, cost: Pool, total: int) -> bool:

@@ -162,22 +162,9 @@ def group(state: GameState, merge_passes: bool = False, cache: dict | None = Non
             if targets is None:
                 targets = tuple(purchases(state, a[1]))
             if targets:
-                for target, enabling in _purchases_enabled(state, g, targets, cache).items():
+                for target, enabling in enabled_purchases(state, g, targets, cache).items():
                     out[key + (target,)] = enabling
     return out
-
-
-def _purchases_enabled(state: GameState, variants: Sequence[tuple], targets: tuple, cache: dict | None) -> dict:
-    """`enabled_purchases`, remembered in ``cache`` by the variants (the very object: the engine keeps
-    one object for the same steps, and hashing all their essences costs more than the answer), the
-    pool and the purchases.  The entry holds on to the variants, so their id is not reused."""
-    if cache is None:
-        return enabled_purchases(state, variants, targets)
-    memo = (id(variants), state.pool_of(variants[0][1]), targets)
-    found = cache.get(memo)
-    if found is None or found[0] is not variants:
-        found = cache[memo] = (variants, enabled_purchases(state, variants, targets))
-    return found[1]
 
 
 def pass_variant(state: GameState, passes: Sequence[tuple], model: ValueModel) -> tuple:

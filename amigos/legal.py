@@ -462,6 +462,11 @@ class IdenticalSteps:
         self._first = first  # its first step, known without listing the others
         self._steps: tuple | None = None
 
+    @property
+    def key(self) -> tuple:
+        """What the steps are a function of: equal keys, equal steps."""
+        return self._key
+
     def _all(self) -> tuple:
         steps = self._steps
         if steps is None:
