@@ -276,7 +276,7 @@ class Scan:
         self.place_costs = [(facts[card.idx].place_worth, card.cost) for card in places]
 
 
-def row(scan: Scan, p: int, have: Sequence[int]) -> list[float]:
+def row(scan: Scan, p: int, have: C.Essences) -> list[float]:
     """`FEATURES` of player ``p`` with ``have`` (five counts) in the pool."""
     st = scan.stored[p]
     a = scan.asks[p]
@@ -351,4 +351,5 @@ def player_features(state: GameState) -> list[list[float]]:
     """`FEATURES` of every player of ``state``, one list per player."""
     scan = Scan(state)
     pool = state.pool
-    return [row(scan, p, pool[5 * p:5 * p + 5]) for p in range(state.n_players)]
+    return [row(scan, p, (pool[5 * p], pool[5 * p + 1], pool[5 * p + 2], pool[5 * p + 3], pool[5 * p + 4]))
+            for p in range(state.n_players)]

@@ -18,10 +18,9 @@ from amigos.cards import MONUMENT_COST_GOLD
 from amigos.legal import IdenticalSteps
 from amigos.state import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
 
-from . import value as V
 from .features import Scan, row
 from .learned import scan_progress
-from .value import essence_worth
+from .value import essences_worth
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -51,10 +50,10 @@ def demand(state: GameState, p: int) -> list[int]:
     return need
 
 
-def pool_value(pool: Sequence[int], need: Sequence[int]) -> float:
+def pool_value(pool: Pool, need: list[int]) -> float:
     """Worth of a pool to a player with these needs: the leaf value's worth of the essences
     (`ai.value.essence_worth`), more for needed ones."""
-    v = essence_worth(pool, 0)
+    v = essences_worth(pool)
     for k in range(5):
         x = pool[k]
         v += 0.1 * (x if x < need[k] else need[k])
@@ -69,25 +68,11 @@ def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
     after = pools_after(state, variants)
     if after is None:
         return variants[0]  # the variants do not differ in essences
-    n0, n1, n2, n3, n4 = demand(state, variants[0][1])
-    gold, essence, saturate, excess = V.GOLD, V.ESSENCE, V.SATURATE, V.EXCESS
-    top = essence * saturate
+    need = demand(state, variants[0][1])
     best: tuple | None = None
     best_v = 0.0
-    # `pool_value` of the pool after each variant, inlined (this runs at every step of the search's
-    # tree walk) with the same operations in the same order, so that it picks the same variant.
     for i in range(len(after)):
-        x0, x1, x2, x3, x4 = after[i]
-        v = gold * x4
-        v += essence * x0 if x0 <= saturate else top + excess * (x0 - saturate)
-        v += essence * x1 if x1 <= saturate else top + excess * (x1 - saturate)
-        v += essence * x2 if x2 <= saturate else top + excess * (x2 - saturate)
-        v += essence * x3 if x3 <= saturate else top + excess * (x3 - saturate)
-        v += 0.1 * (x0 if x0 < n0 else n0)
-        v += 0.1 * (x1 if x1 < n1 else n1)
-        v += 0.1 * (x2 if x2 < n2 else n2)
-        v += 0.1 * (x3 if x3 < n3 else n3)
-        v += 0.1 * (x4 if x4 < n4 else n4)
+        v = pool_value(after[i], need)
         if best is None or v > best_v:
             best, best_v = variants[i], v
     assert best is not None  # two or more variants: some were rated

@@ -64,10 +64,15 @@ _WORTH = tuple(_WORTH)
 
 
 def essence_worth(pool: Sequence[int], b: int) -> float:
-    """What the five essences ``pool[b:b+5]`` are worth in points (see GOLD, ESSENCE, SATURATE, EXCESS)."""
-    value = GOLD * pool[b + 4]
-    for k in range(b, b + 4):
-        x = pool[k]
+    """What the five essences ``pool[b:b+5]`` are worth in points: `essences_worth`."""
+    return essences_worth((pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4]))
+
+
+def essences_worth(have: C.Essences) -> float:
+    """What five essences are worth in points (see GOLD, ESSENCE, SATURATE, EXCESS)."""
+    value = GOLD * have[4]
+    for k in range(4):
+        x = have[k]
         value += ESSENCE * x if x <= SATURATE else ESSENCE * SATURATE + EXCESS * (x - SATURATE)
     return value
 
