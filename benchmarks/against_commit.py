@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
 from ai.arena import strength  # noqa: E402

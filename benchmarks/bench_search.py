@@ -24,7 +24,7 @@ DEFAULT_KEY = ROOT.parent / "shared" / "conformance" / "bench_answer_key.json"
 
 class InProcess:
     def __init__(self):
-        sys.path.insert(0, str(ROOT))
+        sys.path.append(str(ROOT))  # (an installed build, if any, first)
         from ai.expectimax import bridge_search
         from amigos.bridge import Bridge
         self.bridge = Bridge(search=bridge_search)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import msgpack
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
 from matches.match import Match, play  # noqa: E402

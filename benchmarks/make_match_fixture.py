@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402

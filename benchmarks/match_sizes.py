@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
 from amigos_cli.tui.game import GameApp  # noqa: E402
