@@ -76,16 +76,18 @@ def test_resume_killed_again_and_again_finishes_as_if_never_stopped(tmp_path):
     """``resume`` killed with SIGKILL at random moments: the file always loads, no temporary is left
     once a session has run to its end, and the match is the one played without interruption."""
     rng = random.Random(7)
-    args = ("--p1", "random", "--p2", "greedy", "--seed", "9")
+    args = ("--p1", "random", "--p2", "mcts:iters=100", "--seed", "9")
+    began = time.monotonic()
     whole = amigos("match", *args, "--save", "whole.amigos", cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
+    took = time.monotonic() - began  # the kills come at moments relative to it: any machine's speed
     proc = start("match", *args, "--save", "k.amigos", cwd=tmp_path)
     deadline = time.monotonic() + 60  # the first save, at the match's start (a loaded machine is slow)
     while not (tmp_path / "k.amigos").exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
     kills = 0
     for attempt in range(12):
-        time.sleep(rng.uniform(0.35, 0.9))
+        time.sleep(rng.uniform(0.2, 0.45) * took)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             kills += 1
