@@ -129,22 +129,25 @@ def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueMod
     after = pools_after(state, variants)
     if after is None:
         return variants[0]
-    p = variants[0][1]
+    p: int = variants[0][1]
     need = demand(state, p)
-    pools = []
-    for i, a in enumerate(variants):
+    pools: list[tuple[float, int, Pool, tuple]] = []
+    for i in range(len(after)):
         have = after[i]
-        pools.append((pool_value(have, need), -i, have, a))
+        pools.append((pool_value(have, need), -i, have, variants[i]))
     if len(pools) > SHORTLIST:
         pools.sort(reverse=True)
         del pools[SHORTLIST:]
     scan = Scan(state)
     weights = model.weights_at(scan_progress(scan))
-    best: tuple[int, Any] | None
-    best_v: Any  # None until the first variant is rated
-    best, best_v = None, None
+    best: tuple[int, tuple] | None = None
+    best_v = 0.0  # (meaningful once ``best`` is set)
     for tie, minus_i, have, a in pools:
-        v = sum(w * x for w, x in zip(weights, row(scan, p, have))) + TIE * tie
+        features = row(scan, p, have)
+        v = 0.0
+        for j in range(len(features)):  # (the order of `sum` over the products: the same value)
+            v += weights[j] * features[j]
+        v += TIE * tie
         if best is None or v > best_v or (v == best_v and minus_i > best[0]):
             best, best_v = (minus_i, a), v
     assert best is not None  # two or more variants: some were rated
