@@ -9,17 +9,17 @@ The weights are `GOLD_WEIGHT`, `ESSENCE_WEIGHT` and `HAND_WEIGHT`, here and wher
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from amigos.state import GAME_OVER
 
 if TYPE_CHECKING:
     from amigos.state import GameState
 
-WIN = 10000.0
-GOLD_WEIGHT = 0.24     # a Gold in the pool, in victory points
-ESSENCE_WEIGHT = 0.12  # an Elan, Life, Calm or Death in the pool
-HAND_WEIGHT = 0.25     # a card in hand
+WIN: Final = 10000.0
+GOLD_WEIGHT: Final = 0.24     # a Gold in the pool, in victory points
+ESSENCE_WEIGHT: Final = 0.12  # an Elan, Life, Calm or Death in the pool
+HAND_WEIGHT: Final = 0.25     # a card in hand
 
 
 def score(state: GameState, p: int) -> float:

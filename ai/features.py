@@ -16,7 +16,7 @@ so it makes one pass over the entities and no allocation it can avoid.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from amigos import cards as C
 from amigos.cards import MONUMENT_COST_GOLD
@@ -57,7 +57,7 @@ FEATURES = (
     "to_move",          # 1 for the player whose decision it is
 )
 N_FEATURES = len(FEATURES)
-SPARE_CAP = 10
+SPARE_CAP: Final = 10
 
 
 class CardFacts:

@@ -10,7 +10,7 @@ essences the player's cards ask for and spends the ones they don't.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from amigos import actions as A
 from amigos import cards as C
@@ -54,9 +54,13 @@ def pool_value(pool: Pool, need: list[int]) -> float:
     """Worth of a pool to a player with these needs: the leaf value's worth of the essences
     (`ai.value.essence_worth`), more for needed ones."""
     v = essences_worth(pool)
-    for k in range(5):
-        x = pool[k]
-        v += 0.1 * (x if x < need[k] else need[k])
+    x0, x1, x2, x3, x4 = pool
+    n0, n1, n2, n3, n4 = need
+    v += 0.1 * (x0 if x0 < n0 else n0)
+    v += 0.1 * (x1 if x1 < n1 else n1)
+    v += 0.1 * (x2 if x2 < n2 else n2)
+    v += 0.1 * (x3 if x3 < n3 else n3)
+    v += 0.1 * (x4 if x4 < n4 else n4)
     return v
 
 
@@ -154,8 +158,8 @@ def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueMod
     return best[1]
 
 
-TIE = 1e-3  # how much `pool_value` weighs beside the learned value: enough to break its ties only
-SHORTLIST = 12  # variants the model weighs, the best by `pool_value`
+TIE: Final = 1e-3  # how much `pool_value` weighs beside the learned value: enough to break its ties only
+SHORTLIST: Final = 12  # variants the model weighs, the best by `pool_value`
 
 
 MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost MONUMENT_COST_GOLD)

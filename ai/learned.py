@@ -23,7 +23,7 @@ import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from amigos.adjudicate import WINNING_POINTS
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 MODEL_FORMAT = "amigos.value"
 MODEL_VERSION = 1
 MODEL_FILE = "value.json"  # in the package's data folder
-STATIC_SHARE = 0.3  # log-odds per point of `ai.value`'s worth, for cards without a learned worth
+STATIC_SHARE: Final = 0.3  # log-odds per point of `ai.value`'s worth, for cards without a learned worth
 
 
 class ModelError(ValueError):

@@ -25,7 +25,7 @@ import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
@@ -44,15 +44,15 @@ if TYPE_CHECKING:
 
     from .learned import ValueModel
 
-SCALE = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
+SCALE: Final = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
 # A finished game: 1 for the winner less up to WIN_MARGIN for a narrow win (so that a won position
 # still prefers more points to fewer), the rest to the loser.
-WIN_MARGIN = 0.1
-MARGIN_FULL = 4  # points of margin that earn the whole reward
+WIN_MARGIN: Final = 0.1
+MARGIN_FULL: Final = 4  # points of margin that earn the whole reward
 # An unfinished game's value lies between a lost and a won one's: a game won is worth more than any
 # estimate of one still being played, and one lost less.
-UNFINISHED_LOW = WIN_MARGIN
-UNFINISHED_RANGE = 1.0 - 2 * WIN_MARGIN
+UNFINISHED_LOW: Final = WIN_MARGIN
+UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
 
 
 class Node:
@@ -285,8 +285,8 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
     return path
 
 
-PRIOR_VISITS = 1  # a node gets priors on its second visit (the root at once)
-PRIOR_TEMPERATURE = 0.05  # win probability by which a move's prior is e times another's
+PRIOR_VISITS: Final = 1  # a node gets priors on its second visit (the root at once)
+PRIOR_TEMPERATURE: Final = 0.05  # win probability by which a move's prior is e times another's
 
 
 def _priors(s: GameState, groups: dict, model: ValueModel | None) -> dict:

@@ -11,7 +11,7 @@ turning it into Gold and points.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from amigos import cards as C
 from amigos.adjudicate import WINNING_POINTS
@@ -24,15 +24,18 @@ if TYPE_CHECKING:
 
 # Essences in the pool: Gold is the monuments' currency; of each other kind the first few are worth
 # what they buy, a hoard beyond that little (without this the search hoards instead of converting).
-GOLD, ESSENCE, SATURATE, EXCESS = 0.26, 0.13, 5, 0.03
+GOLD: Final = 0.26
+ESSENCE: Final = 0.13
+SATURATE: Final = 5
+EXCESS: Final = 0.03
 # What the First Player token is worth while nobody is near a win: its point cannot decide a check
 # yet, and the tempo of leading the next round does not pay for passing early.  Passing first moves
 # the token, a swing of twice its worth, so any worth here soon outweighs placing an artifact (the
 # values tried: benchmarks/README.md, "Design notes from experiments").
-FIRST_PLAYER_EARLY = 0.0
+FIRST_PLAYER_EARLY: Final = 0.0
 # The points from which someone may win at this round's victory check: from then on the token's point
 # counts in full.
-NEAR_WIN = WINNING_POINTS - 2
+NEAR_WIN: Final = WINNING_POINTS - 2
 
 
 def power_income(pw: C.Power) -> int:
@@ -70,10 +73,13 @@ def essence_worth(pool: Sequence[int], b: int) -> float:
 
 def essences_worth(have: C.Essences) -> float:
     """What five essences are worth in points (see GOLD, ESSENCE, SATURATE, EXCESS)."""
-    value = GOLD * have[4]
-    for k in range(4):
-        x = have[k]
-        value += ESSENCE * x if x <= SATURATE else ESSENCE * SATURATE + EXCESS * (x - SATURATE)
+    x0, x1, x2, x3, x4 = have
+    value = GOLD * x4
+    top = ESSENCE * SATURATE  # (each non-Gold essence beyond SATURATE is worth only EXCESS)
+    value += ESSENCE * x0 if x0 <= SATURATE else top + EXCESS * (x0 - SATURATE)
+    value += ESSENCE * x1 if x1 <= SATURATE else top + EXCESS * (x1 - SATURATE)
+    value += ESSENCE * x2 if x2 <= SATURATE else top + EXCESS * (x2 - SATURATE)
+    value += ESSENCE * x3 if x3 <= SATURATE else top + EXCESS * (x3 - SATURATE)
     return value
 
 

@@ -9,14 +9,14 @@ from explicit cards (the bridge's ``ResolveGameSetup``, as the reference engine)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .state import GameState
 
-ROUND_LIMIT = 100
+ROUND_LIMIT: Final = 100
 #: The points that end the game at a victory check (rules.md §11.5).
-WINNING_POINTS = 10
+WINNING_POINTS: Final = 10
 
 
 def adjudicated(state: GameState) -> bool:

@@ -7,9 +7,11 @@ keep its generator as a plain int and clone it for free.
 
 from __future__ import annotations
 
+from typing import Final
+
 import hashlib
 
-MASK64 = (1 << 64) - 1
+MASK64: Final = (1 << 64) - 1
 
 
 def next_u64(state: int) -> tuple[int, int]:
