@@ -185,7 +185,8 @@ def main_groups(s: GameState, p: int) -> list:
     from `supply_of`; the steps of each card are cached by what they depend on."""
     loc, owner, cards = s.loc, s.owner, s.cards
     b = 5 * p
-    pool = tuple(s.pool[b:b + 5])
+    p0, p1, p2, p3, p4 = s.pool[b], s.pool[b + 1], s.pool[b + 2], s.pool[b + 3], s.pool[b + 4]
+    pool: C.Essences = (p0, p1, p2, p3, p4)
     hand: list[int] = []
     mine: list[int] = []
     # Artifacts are in hands or in play; the supply (magic items, places of power, monuments) is not.
@@ -201,7 +202,6 @@ def main_groups(s: GameState, p: int) -> list:
         mine += in_play
     out: list = []
     cap: tuple[int, ...] | None
-    p0, p1, p2, p3, p4 = pool
     if hand:
         every, dragon, creature = discount_for(s, p, None, mine)
         for e in hand:
