@@ -163,7 +163,7 @@ def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
         dvp += _per_essence(card, on_card)
     others = None
     for eff in pw.effects:
-        op = eff[0]
+        op: str = eff[0]
         if op == "check_victory":
             return None
         if op == "rivals_gain":

@@ -264,7 +264,7 @@ def use_power(s: GameState, a: tuple) -> None:
             _store(s, e, on_card)
         _gain(s, p, to_pool)
     for eff in pw.effects:
-        op = eff[0]
+        op: str = eff[0]
         if op == "rivals_gain":
             for q in range(s.n_players):
                 if q != p:
