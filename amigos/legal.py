@@ -213,7 +213,7 @@ def main_groups(s: GameState, p: int) -> list:
                                + (creature if card.is_creature else 0))
             if g:
                 out.append(g)
-    if p4 >= 4 and claim_monuments:
+    if p4 >= C.MONUMENT_COST_GOLD and claim_monuments:
         out += claim_monuments
     for cost, group in places:
         if p0 >= cost[0] and p1 >= cost[1] and p2 >= cost[2] and p3 >= cost[3] and p4 >= cost[4]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import cards as C
-from .codes import (FACE_UP, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, AVAILABLE,
-                    MONUMENT_DECK, P_SCRYORDER, PHASE_NAMES)
+from .codes import (AVAILABLE, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, FACE_UP, MONUMENT_DECK,
+                    PHASE_NAMES, P_CCOST, P_GAIN, P_LIFE, P_PLACE, P_SCRYORDER, P_TAKE, P_VREACT)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -112,12 +112,12 @@ def _pending(s: GameState, top: tuple, player: int) -> dict:
     scry) appears only in that player's observation."""
     kind, who = top[0], top[1]
     out = {"kind": PENDING_NAMES[kind], "player": who}
-    if kind in (0, 1, 2, 11, 12):  # gain, take-stored, collect cost, placement, victory react
+    if kind in (P_GAIN, P_TAKE, P_CCOST, P_PLACE, P_VREACT):
         out["card"] = s.cards[top[2]].id
-    elif kind == 3:  # life loss
+    elif kind == P_LIFE:
         out["attacker"] = s.cards[top[2]].id
         out["amount"] = top[3]
-    elif kind == 8 and who == player:  # scry order: the looked-at cards, in their index order
+    elif kind == P_SCRYORDER and who == player:  # the looked-at cards, in their index order
         out["cards"] = [s.cards[e].id for e in top[3]]
     return out
 

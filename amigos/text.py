@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import actions as A
 from . import cards as C
+from .codes import HAND
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -24,9 +25,9 @@ def action_text(state: GameState, a: tuple) -> str:
     if kind == A.PLACE:
         return f"Place {name(a[2])} paying {essences_text(a[3])}"
     if kind == A.CLAIM_MONUMENT:
-        return f"Claim {name(a[2])} for 4 gold"
+        return f"Claim {name(a[2])} for {C.MONUMENT_COST_GOLD} gold"
     if kind == A.CLAIM_TOP:
-        return "Claim the top monument of the deck for 4 gold"
+        return f"Claim the top monument of the deck for {C.MONUMENT_COST_GOLD} gold"
     if kind == A.CLAIM_POP:
         return f"Claim {name(a[2])} paying {essences_text(a[3])}"
     if kind == A.DISCARD:
@@ -57,7 +58,7 @@ def action_text(state: GameState, a: tuple) -> str:
         owner = state.owner[a[2]]
         if owner != p:
             how = f"discarding {name(a[4])}" if a[4] >= 0 and state.cards[a[4]].kind == C.ARTIFACT and \
-                state.loc[a[4]] == 4 else (f"destroying {name(a[4])}" if a[4] >= 0 else f"paying {essences_text(a[5])}")
+                state.loc[a[4]] == HAND else (f"destroying {name(a[4])}" if a[4] >= 0 else f"paying {essences_text(a[5])}")
             return f"Ignore the life loss from {name(a[2])} by {how}"
         return f"React with {name(a[2])}" + (f" paying {essences_text(a[5])}" if any(a[5]) else "")
     if kind == A.LL_CHOICE:
