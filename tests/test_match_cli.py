@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -565,13 +566,18 @@ def test_ctrl_c_at_the_prompt_saves_prints_the_resume_command_and_exits_130(fold
     proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "play", "--p1", "human", "--p2", "random",
                              "--seed", "7", "--save", "i.amigos"], cwd=folder, env=ENV, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    chars: list[str] = []  # (the prompt ends without a newline: read it as it comes)
+    reader = threading.Thread(target=lambda: chars.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True)
+    reader.start()
     try:
-        deadline = time.monotonic() + 30
-        while not path.exists() and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60  # (a loaded machine is slow to start)
+        while "Your choice" not in "".join(chars[-200:]) and time.monotonic() < deadline:
             time.sleep(0.02)
-        time.sleep(1.0)  # at the first prompt, waiting for input
+        time.sleep(0.2)  # at the first prompt, waiting for input
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        proc.wait(timeout=30)
+        reader.join(timeout=10)
+        out, err = "".join(chars), proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
