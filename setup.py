@@ -42,9 +42,10 @@ def why_pure() -> str | None:
     """The reason this build installs the pure source only, or None to compile."""
     if os.environ.get("AMIGOS_PURE", "0") not in ("", "0"):
         return "AMIGOS_PURE is set: installing the pure Python source"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(os.environ.get("CC", compiler).split()[0]) is None:
-        return "no C compiler found: installing the pure Python source (slower search)"
+    if os.name != "nt":  # (on Windows, MSVC is found by setuptools itself; a failure falls back below)
+        compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+        if not compiler or shutil.which(compiler[0]) is None:
+            return "no C compiler found: installing the pure Python source (slower search)"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
         return "no Python headers (Python.h) found: installing the pure Python source (slower search)"
     return None
@@ -54,15 +55,25 @@ def compiled_extensions() -> list[Any]:
     """mypyc's extensions for `COMPILED_MODULES`, or [] (with a notice) for a pure build."""
     if not BUILD_COMMANDS.intersection(sys.argv[1:]):
         return []
+    for lib in Path("build").glob("lib*"):  # (pip builds in the source tree and keeps build/ between installs)
+        remove_compiled(lib)
     reason = why_pure()
     if reason is None:
         try:
             from mypyc.build import mypycify
             return list(mypycify(COMPILED_MODULES, opt_level="3"))
-        except (ImportError, SystemExit, Exception) as exc:  # noqa: BLE001 (any failure: build pure)
+        except (SystemExit, Exception) as exc:  # noqa: BLE001 (any failure, mypy's errors too: build pure)
             reason = f"mypyc could not compile ({type(exc).__name__}): installing the pure Python source"
     notice(reason)
     return []
+
+
+def remove_compiled(lib: Path) -> None:
+    """Delete every compiled module of ours from the build folder ``lib``, so that none is shipped by
+    a build that did not make it (an earlier build's, or a failed one's)."""
+    for found in [*lib.glob("*__mypyc*"), *(lib / "amigos").glob("*.so"), *(lib / "amigos").glob("*.pyd"),
+                  *(lib / "ai").glob("*.so"), *(lib / "ai").glob("*.pyd")]:
+        found.unlink()
 
 
 class BuildExtOrPure(build_ext):
@@ -73,7 +84,9 @@ class BuildExtOrPure(build_ext):
             super().run()
         except Exception as exc:  # noqa: BLE001 (a compiler error of any kind: the .py files remain)
             notice(f"compiling failed ({type(exc).__name__}: {exc}); installing the pure Python source")
+            remove_compiled(Path(self.build_lib))
             self.extensions = []
+            self.distribution.ext_modules = []
 
     def get_outputs(self) -> list[str]:
         return super().get_outputs() if self.extensions else []

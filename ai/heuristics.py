@@ -198,15 +198,24 @@ def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequ
 
     ``cache`` (one per search) remembers which variants enable a purchase by the variants, the pool
     and the purchase's cost: the same purchases recur in other worlds beside other ones.  Variants are
-    known there by what lists them (an X-identical power's steps, `IdenticalSteps.key`) or as the very
-    object (the engine keeps one object for the same steps); an entry holds on to its variants, so
-    their id is not reused.  Hashing all their essences would cost more than the answer."""
+    known there by what lists them (an X-identical power's steps: `IdenticalSteps.key`), as the very
+    object when they are a tuple (the engine's cached steps: one object for the same steps, and an
+    entry holds on to it, so that its id is not reused), else by value (a pending choice's few
+    variants, listed anew for each state).  Hashing a large group's essences would cost more than
+    the answer."""
     p = variants[0][1]
     b = 5 * p
     pool = state.pool
     now: Pool = (pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4])
     own = variants[0][2] if variants[0][0] == A.DISCARD else None
-    known: object = variants.key if isinstance(variants, IdenticalSteps) else id(variants)
+    known: object
+    holder: object = None
+    if isinstance(variants, IdenticalSteps):
+        known = variants.key
+    elif isinstance(variants, tuple):
+        known, holder = id(variants), variants  # (kept alive by its entry, so that `id` names it)
+    else:
+        known = tuple(variants)
     after: list[Pool] | None = None
     found: list[tuple[int, int, Any, list[int]]] = []  # (first enabling variant, position, key, enabling)
     for position in range(len(targets)):
@@ -221,7 +230,7 @@ def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequ
             if after is None:
                 after = pools_after(state, variants)
                 assert after is not None  # (only the macros of `GAINS`, which gain, come here)
-            entry = (variants, [i for i in range(len(after)) if _pays(after[i], cost, total)])
+            entry = (holder, [i for i in range(len(after)) if _pays(after[i], cost, total)])
             if cache is not None:
                 cache[memo] = entry
         enabling: list[int] = entry[1]

@@ -44,6 +44,16 @@ def test_without_a_c_compiler_the_install_is_pure_with_a_notice(tmp_path: Path) 
     assert (tmp_path / "amigos" / "state.py").exists() and not _extensions(tmp_path)
 
 
+def test_a_compiler_that_fails_installs_the_pure_source_and_no_stale_extension(tmp_path: Path) -> None:
+    """mypyc writes the C, the C compiler fails: pure, and nothing compiled is shipped, not even what
+    an earlier build left in the source tree's build folder."""
+    done = _install_to(tmp_path, CC="false", AMIGOS_PURE="0")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "amigos: compiling failed" in done.stdout + done.stderr
+    assert (tmp_path / "amigos" / "state.py").exists() and not _extensions(tmp_path)
+    assert not list(tmp_path.glob("*__mypyc*"))
+
+
 @pytest.mark.skipif(INSTALLED, reason="tests the checkout's own build")
 def test_the_checkout_runs_the_pure_source() -> None:
     """An editable install (and pytest in the checkout) runs the .py files: no stale extension can
@@ -53,8 +63,8 @@ def test_the_checkout_runs_the_pure_source() -> None:
     assert not [p for package in ("amigos", "ai", "matches", "amigos_cli") for p in (ROOT / package).glob("*.so")]
 
 
-def test_the_version_line_names_the_build() -> None:
+def test_the_version_line_names_the_build(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "amigos_cli.app", "--version"], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, cwd=tmp_path)  # (not the checkout: the build under test)
     build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
     assert done.stdout.strip().endswith(f"({build})"), done.stdout + done.stderr
