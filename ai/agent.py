@@ -4,8 +4,8 @@ An agent decides for one seat: ``select(state)`` returns one of ``state.legal_ac
 ``state.current_player()`` and leaves ``info``, a dict of what the decision took (iterations, value, ...)
 for logs and match files.  ``reseed(seed)`` restarts its random stream and ``close()`` releases what it
 holds (a search's worker processes).  `BaseAgent` is an agent's defaults: nothing to reseed or release.
-`as_agent` makes an `Agent` of any object with ``select(state)`` and ``info`` that lacks the rest (a
-person's seat, an agent of another commit's ``ai`` package).
+`as_agent` makes an `Agent` of an agent of another commit's ``ai`` package (benchmarks/against_commit.py),
+which may lack the rest.
 
 `play_out(table, agents)` asks the agents for every decision of a `Table` until it is over: a single game
 (`Game`, as strength runs and self-play use it) or a match of games (`matches.match`).
@@ -93,7 +93,7 @@ class _Adapted:
 
 def as_agent(player: Any) -> Agent:
     """``player`` itself when it is an `Agent`, else ``player`` (anything with ``select(state)`` and
-    ``info``: a person's seat, an agent of another commit's ``ai``) made one."""
+    ``info``: an agent of another commit's ``ai``) made one."""
     if isinstance(player, Agent):
         return player
     return _Adapted(player)

@@ -52,7 +52,7 @@ def demand(state: GameState, p: int) -> list[int]:
 
 def pool_value(pool: Pool, need: list[int]) -> float:
     """Worth of a pool to a player with these needs: the leaf value's worth of the essences
-    (`ai.value.essence_worth`), more for needed ones."""
+    (`ai.value.essences_worth`), more for needed ones."""
     v = essences_worth(pool)
     x0, x1, x2, x3, x4 = pool
     n0, n1, n2, n3, n4 = need

@@ -12,7 +12,6 @@ random positions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from amigos import actions as A

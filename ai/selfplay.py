@@ -18,15 +18,15 @@ import amigos
 from amigos.rng import derive_seed
 from amigos.state import ACTIONS, COLLECT, GameState
 
-from .agent import Game, as_agent, play_out
+from .agent import Agent, Game, play_out
 from .agents import make_agent
 
 
-def selfplay_game(seed: int, spec: str, variant: str = "standard", make: Callable = make_agent) -> dict:
+def selfplay_game(seed: int, spec: str, variant: str = "standard", make: Callable[..., Agent] = make_agent) -> dict:
     """One game of ``spec`` against itself dealt by ``seed``: {"seed", "variant", "spec", "choices",
     "winners", "vp", "rounds"}; ``choices`` holds each decision's index among the legal actions."""
     state = amigos.new_game(seed, variant)
-    agents = [as_agent(make(spec, seed=derive_seed(seed, "selfplay", p))) for p in range(state.n_players)]
+    agents = [make(spec, seed=derive_seed(seed, "selfplay", p)) for p in range(state.n_players)]
     game = Game(state, f"self-play game {seed}")
     play_out(game, agents)
     for agent in agents:

@@ -21,9 +21,8 @@ from . import cards as C
 from . import rng as R
 from .adjudicate import ROUND_LIMIT
 from .errors import SetupError
-from .codes import (NO_CHECK, AVAILABLE, BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, IN_PLAY,
-                    MONUMENT_DECK, NOBODY, SETUP_CHOOSE_FIRST, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
-                    SETUP_DRAFT, SETUP_REDRAFT)
+from .codes import (AVAILABLE, BEING_CHOSEN, DECK, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK, NO_CHECK, NOBODY,
+                    SETUP_CHOOSE_FIRST, SETUP_CHOOSE_MAGES)
 from .draft import start_draft
 from .state import GameState
 

@@ -8,7 +8,7 @@ answer is explained and asked again.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from rich.console import Console, RenderableType
 from rich.markup import escape

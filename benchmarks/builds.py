@@ -75,12 +75,22 @@ def measure(with_bench: bool) -> dict[str, Any]:
 
 
 def compiled_venv(path: Path) -> Path:
-    """The compiled venv's python, made with ``pip install .`` when missing."""
+    """The compiled venv's python (made when missing), with the checkout as it is now installed into it
+    (``pip install .``, again on every run: a venv compiled from older source would measure that)."""
     python = path / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", str(ROOT)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(ROOT)],
+                   check=True)
     return python
+
+
+def source() -> str:
+    """The commit measured, and whether the checkout differed from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
+    return git("rev-parse", "--short", "HEAD") + (" with local changes" if git("status", "--porcelain",
+                                                                               "--untracked-files=no") else "")
 
 
 def child(python: Path, with_bench: bool) -> dict[str, Any]:
@@ -134,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         args.record.mkdir(parents=True, exist_ok=True)
         path = args.record / time.strftime("builds-%Y%m%d-%H%M%S.json")
-        path.write_text(json.dumps({"rounds": rounds, "best": best}, indent=1) + "\n")
+        path.write_text(json.dumps({"source": source(), "rounds": rounds, "best": best}, indent=1) + "\n")
         print(f"recorded in {path}")
     return 0
 

@@ -14,10 +14,11 @@ drawn game, the player who went second in it chooses.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from collections.abc import Sequence
 from typing import Any, Callable, cast
 
 import amigos
-from ai.agent import as_agent, play_out
+from ai.agent import Agent, play_out
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
@@ -295,15 +296,14 @@ def _info_of(decision: list) -> dict:
     return {}
 
 
-def play(match: Match, controllers: list[Any], on_event: Callable[[str, dict], object] | None = None,
+def play(match: Match, controllers: Sequence[Agent], on_event: Callable[[str, dict], object] | None = None,
          save: Callable[[Match], object] | None = None) -> Match:
     """Play ``match`` to the end (`ai.agent.play_out`): ``controllers[p]`` decides for seat ``p``, an
-    `ai.agent.Agent` or anything with ``select(state)`` and ``info`` (a person's seat: `as_agent`),
-    reseeded with `Match.decision_seed` before each decision so that a resumed match plays on exactly
+    `ai.agent.Agent` (an AI or a person's seat), reseeded with `Match.decision_seed` before each decision so that a resumed match plays on exactly
     as an uninterrupted one; ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears
     about turns, moves and results."""
     emit = on_event or (lambda kind, data: None)
-    play_out(_Watched(match, emit, save), [as_agent(c) for c in controllers], seed_of=match.decision_seed)
+    play_out(_Watched(match, emit, save), controllers, seed_of=match.decision_seed)
     if save is not None:
         save(match)
     emit("match_over", {"result": match.record["result"]})

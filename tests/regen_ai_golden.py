@@ -20,17 +20,26 @@ import amigos  # noqa: E402
 from ai.agents import make_agent  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ai_games.json"
+GAME_2 = "game 2"  # game 2 of a match: the loser of game 1 names the first player, then the redraft
 GAMES = [
     (4, "standard", ("mcts:iters=120,seed=4", "greedy")),
     (5, "standard", ("mcts:iters=80,seed=5", "mcts:iters=80,seed=6,value=0,rollout=30")),
     (6, "draft", ("expectimax:depth=1", "mcts:iters=60,seed=7")),
+    (7, "first_game", ("mcts:iters=80,seed=8", "mcts:iters=80,seed=9")),
+    (8, GAME_2, ("mcts:iters=60,seed=10,draft=0", "mcts:iters=60,seed=11")),
 ]
+
+
+def game_2(seed: int) -> amigos.GameState:
+    """Game 2 of a match whose game 1 dealt the first 16 artifacts, the loser of game 1 being player 1."""
+    from amigos import cards as C
+    return amigos.next_game(seed, [C.MAGES[0].id, C.MAGES[1].id], [c.id for c in C.ARTIFACTS[:16]], 1, True)
 
 
 def record(seed: int, variant: str, specs: tuple[str, ...]) -> dict:
     """Game ``seed`` of ``variant`` played to its end by the agents ``specs`` (seat order): every
     decision in protocol form, the final digest and points."""
-    state = amigos.new_game(seed, variant)
+    state = game_2(seed) if variant == GAME_2 else amigos.new_game(seed, variant)
     agents = [make_agent(spec) for spec in specs]
     steps = []
     try:
@@ -40,9 +49,7 @@ def record(seed: int, variant: str, specs: tuple[str, ...]) -> dict:
             state.apply(action)
     finally:
         for agent in agents:
-            close = getattr(agent, "close", None)
-            if close is not None:
-                close()
+            agent.close()
     return {"seed": seed, "variant": variant, "agents": list(specs), "steps": steps,
             "digest": state.digest(), "points": state.victory_points()}
 

@@ -95,7 +95,7 @@ def hidden_ids(s, p: int, unseen_own=()) -> set[str]:
     monuments in the deck, except those ``p`` has looked at (or is looking at) by scrying; and the
     entities ``unseen_own`` (the cards of ``p``'s own deck dealt face down and not seen yet)."""
     legit = set()
-    if s.stack and s.stack[-1][0] == 8 and s.stack[-1][1] == p:  # p is putting back what they looked at
+    if s.stack and s.stack[-1][0] == P_SCRYORDER and s.stack[-1][1] == p:  # p is putting back what they looked at
         legit |= {s.cards[e].id for e in s.stack[-1][3]}
     if s.known_decks and s.known_decks[p]:
         legit |= {x if isinstance(x, str) else s.cards[x].id for x in s.known_decks[p]}
