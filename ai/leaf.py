@@ -51,17 +51,12 @@ def _vp_on_place(s: GameState, p: int, e: int) -> int:
         loc, owner, cards = s.loc, s.owner, s.cards
         for x in range(s.n_art, len(loc)):
             if loc[x] == IN_PLAY and owner[x] == p:
-                c = cards[x]
-                if c.vp_per_dragon or c.vp_per_creature:
-                    gained += c.vp_per_dragon * card.is_dragon + c.vp_per_creature * card.is_creature
+                gained += cards[x].type_points(card.is_dragon, card.is_creature)
     return gained
 
 
 def _per_essence(card: C.Card, amount: Pool) -> int:
-    per = card.vp_per_essence
-    if per is None or card.kind != C.PLACE_OF_POWER:
-        return 0
-    return per[0] * amount[0] + per[1] * amount[1] + per[2] * amount[2] + per[3] * amount[3] + per[4] * amount[4]
+    return card.essence_points(amount[0], amount[1], amount[2], amount[3], amount[4])
 
 
 def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: Pool) -> float:

@@ -208,6 +208,18 @@ class Card:
     def __repr__(self) -> str:
         return f"<Card {self.id}>"
 
+    def essence_points(self, e0: int, e1: int, e2: int, e3: int, e4: int) -> int:
+        """The points these essences on the card are worth (a place of power that scores them; else 0)."""
+        per = self.vp_per_essence
+        if per is None:
+            return 0
+        return per[0] * e0 + per[1] * e1 + per[2] * e2 + per[3] * e3 + per[4] * e4
+
+    def type_points(self, dragons: int, creatures: int) -> int:
+        """The points the card gives for these Dragons and Creatures of its owner in play (Sorcerer's
+        Bestiary; else 0)."""
+        return self.vp_per_dragon * dragons + self.vp_per_creature * creatures
+
 
 def _compile_cost(power: Power, cost: dict) -> None:
     power.turn_self = bool(cost.get("turn_self"))

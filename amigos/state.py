@@ -32,14 +32,9 @@ def component_points(c: C.Card, ess: list[int], e: int, dragons: int, creatures:
     place of power's points per essence, ``ess`` holding five counts per entity), its points per own
     Dragon or Creature.  The one formula of a component's points (`GameState.scores`,
     `GameState.points_breakdown`)."""
-    points = c.points
-    per = c.vp_per_essence
-    if per is not None:
-        b = 5 * e
-        points += per[0] * ess[b] + per[1] * ess[b + 1] + per[2] * ess[b + 2] + per[3] * ess[b + 3] + per[4] * ess[b + 4]
-    if c.vp_per_dragon or c.vp_per_creature:
-        points += c.vp_per_dragon * dragons + c.vp_per_creature * creatures
-    return points
+    b = 5 * e
+    return (c.points + c.essence_points(ess[b], ess[b + 1], ess[b + 2], ess[b + 3], ess[b + 4])
+            + c.type_points(dragons, creatures))
 
 
 class GameState:
