@@ -90,6 +90,8 @@ def run(key: dict, bot, games: int | None = None, out=print) -> dict:
 
 
 def main(argv=None) -> int:
+    from run_report import say_build
+    say_build()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--key", type=Path, default=DEFAULT_KEY)
     parser.add_argument("-n", "--games", type=int, default=None, help="only the first N games")

@@ -53,6 +53,8 @@ def calibrate(spec: str, iters: int, games: int, seed: int,
 
 
 def main(argv: list[str] | None = None) -> int:
+    from run_report import say_build
+    say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", default="mcts", help="the agent kind, without a budget")
     ap.add_argument("--commit", help="the agent of this commit's ai/ (on today's engine)")

@@ -98,6 +98,8 @@ def summary_line(name: str, a: str, b: str, games: int, records: list[dict]) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
+    from run_report import say_build
+    say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="directory of the matchups' record files")
     ap.add_argument("--iters-per-second", type=int, required=True,

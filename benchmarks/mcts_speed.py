@@ -22,6 +22,8 @@ from test_ai_speed import mid_game  # noqa: E402
 
 
 def main(argv=None) -> int:
+    from run_report import say_build
+    say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rollout", type=int, default=30)

@@ -113,6 +113,8 @@ def score(puzzles: list[dict], spec: str, seeds: int = 1, jobs: int = 1, out: Ca
 
 
 def main(argv: list[str] | None = None) -> int:
+    from run_report import say_build
+    say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", required=True, help="the agent spec to score, e.g. mcts:time=1")
     ap.add_argument("--seeds", type=int, default=1, help="plays of each puzzle, with agent seeds 0..K-1")

@@ -1,7 +1,7 @@
 """What the strength commands share: the ``--record`` file and the closing lines of a run.
 
-Imported by ``strength.py`` and ``against_commit.py`` (a sibling module, found through the script's
-directory on ``sys.path``).
+Imported by the benchmark commands (a sibling module, found through the script's directory on
+``sys.path``); `say_build` names the build they measure.
 """
 
 from __future__ import annotations
@@ -14,6 +14,14 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.sprt import check_rates, parse_bounds  # noqa: E402
+
+
+def say_build() -> None:
+    """Name on stderr the build these measurements run on (the compiled or pure ``amigos``, and
+    where from), since an installed build comes before the checkout on ``sys.path``."""
+    import amigos
+    build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
+    print(f"amigos: {build}, from {Path(amigos.__file__ or '').parent}", file=sys.stderr)
 
 
 class RecordFile:

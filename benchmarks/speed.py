@@ -53,6 +53,8 @@ def mid_game(seed: int = 3, variant: str = "standard", min_round: int = 3) -> am
 
 
 def main(argv=None) -> int:
+    from run_report import say_build
+    say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)

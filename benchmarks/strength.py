@@ -21,6 +21,8 @@ from run_report import add_sprt_options, final_lines, open_record, sprt_settings
 
 
 def main(argv=None) -> int:
+    from run_report import say_build
+    say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--a", required=True, help="agent spec, e.g. mcts:time=1")
     ap.add_argument("--b", required=True, help="agent spec, e.g. random")
