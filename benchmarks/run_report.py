@@ -17,11 +17,11 @@ from ai.sprt import check_rates, parse_bounds  # noqa: E402
 
 
 def say_build() -> None:
-    """Name on stderr the build these measurements run on (the compiled or pure ``amigos``, and
-    where from), since an installed build comes before the checkout on ``sys.path``."""
+    """Name, as the report's first line, the build these measurements run on (the compiled or pure
+    ``amigos``, and where from), since an installed build comes before the checkout on ``sys.path``."""
     import amigos
     build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
-    print(f"amigos: {build}, from {Path(amigos.__file__ or '').parent}", file=sys.stderr)
+    print(f"amigos: {build}, from {Path(amigos.__file__ or '').parent}", flush=True)
 
 
 class RecordFile:
