@@ -565,7 +565,10 @@ def test_ctrl_c_at_the_prompt_saves_prints_the_resume_command_and_exits_130(fold
     path = folder / "i.amigos"
     proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "play", "--p1", "human", "--p2", "random",
                              "--seed", "7", "--save", "i.amigos"], cwd=folder, env=ENV, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # as at a terminal: a runner started in the background ignores Ctrl-C, and
+                            # its children would inherit that
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     chars: list[str] = []  # (the prompt ends without a newline: read it as it comes)
     reader = threading.Thread(target=lambda: chars.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True)
     reader.start()
