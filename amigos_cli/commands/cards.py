@@ -1,4 +1,5 @@
-"""``amigos cards [NAME] [--kind KIND] [--json]``: list and look up the base game's components."""
+"""``amigos cards [NAME] [--kind KIND] [--set SET] [--json]``: list and look up the components of
+the base game and of the *Lux et Tenebrae* expansion."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from amigos.carddata import KINDS, components
+from amigos.carddata import KINDS, SETS, components
 from amigos_cli.errors import CliUsageError
 from amigos_cli.views.cards import card_details, cards_table, nearest_name
 
 #: The keys of each object printed by ``--json``, in order.
-JSON_KEYS = ("id", "name", "kind", "types", "cost", "points", "text")
+JSON_KEYS = ("id", "name", "set", "kind", "types", "cost", "points", "text")
 
 
 def parse_kind(kind: str) -> str:
@@ -24,11 +25,23 @@ def parse_kind(kind: str) -> str:
     return norm
 
 
-def select(all_components: list[dict], name: str | None, kind: str | None) -> list[dict]:
-    """The components of ``kind`` whose name or id contains ``name`` (case-insensitive)."""
+def parse_set(card_set: str) -> str:
+    """``base`` / ``LUX`` -> the set's code; unknown sets raise."""
+    norm = card_set.strip().lower()
+    if norm not in SETS:
+        raise CliUsageError(f"unknown set {card_set!r}; expected one of: {', '.join(SETS)}")
+    return norm
+
+
+def select(all_components: list[dict], name: str | None, kind: str | None,
+           card_set: str | None = None) -> list[dict]:
+    """The components of ``kind`` and ``card_set`` (None: any) whose name or id contains ``name``
+    (case-insensitive)."""
     chosen = all_components
     if kind is not None:
         chosen = [c for c in chosen if c["kind"] == kind]
+    if card_set is not None:
+        chosen = [c for c in chosen if c["set"] == card_set]
     if name is not None:
         needle = name.strip().lower()
         chosen = [c for c in chosen if needle in c["name"].lower() or needle in c["id"]]
@@ -59,19 +72,34 @@ def cards(
             help="Show only this kind: " + ", ".join(KINDS) + " (dashes accepted).",
         ),
     ] = None,
+    card_set: Annotated[
+        Optional[str],
+        typer.Option(
+            "--set",
+            metavar="SET",
+            help="Show only this set: base (the base game) or lux (Lux et Tenebrae); default both.",
+        ),
+    ] = None,
     as_json: Annotated[
         bool,
         typer.Option("--json", help="Print a JSON list of {" + ", ".join(JSON_KEYS) + "}."),
     ] = False,
 ) -> None:
-    """List the base game's components; one match also shows its powers and rulings."""
+    """List the components of the base game and of Lux et Tenebrae; one match also shows its
+    powers and rulings."""
     wanted_kind = parse_kind(kind) if kind is not None else None
-    chosen = select(components(), name, wanted_kind)
+    wanted_set = parse_set(card_set) if card_set is not None else None
+    # Positional: tests replace `components` with a function of positional arguments.
+    every = components(SETS)
+    chosen = select(every, name, wanted_kind, wanted_set)
     if not chosen:
         what = f"named like {name!r}" if name is not None else "at all"
         if wanted_kind is not None:
             what += f" of kind {wanted_kind}"
-        raise CliUsageError(f"no component {what}{nearest_name(name, components())}")
+        if wanted_set is not None:
+            what += f" in set {wanted_set}"
+        # The near miss is looked for in every set: a name of the other set is worth naming.
+        raise CliUsageError(f"no component {what}{nearest_name(name, every)}")
 
     if as_json:
         rows = [{k: c[k] for k in JSON_KEYS} for c in chosen]

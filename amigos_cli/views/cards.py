@@ -15,7 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from amigos.carddata import COST_KEYS
+from amigos.carddata import BASE_SET, COST_KEYS, LUX_SET
+
+from .power_text import power_summary
 
 #: How each cost key is shown: (letter, rich style). Death is black on a light background so it
 #: stays visible on dark terminals; the grey pentagon ("any") is grey.
@@ -29,6 +31,11 @@ ESSENCE_STYLE: dict[str, tuple[str, str]] = {
 }
 
 COST_LEGEND = "Cost: E elan, L life, C calm, D death, G gold, * any essence; 0 free; - none"
+
+#: Each card set's title, as a player knows it.
+SET_TITLES = {BASE_SET: "the base game", LUX_SET: "Lux et Tenebrae"}
+#: The style of the set mark under the name of a component that is not from the base game.
+SET_MARK_STYLE = "bold magenta"
 
 
 def cost_text(cost: dict | None) -> Text:
@@ -94,12 +101,38 @@ class _WidthAware:
         yield self.build(options.max_width)
 
 
+def table_title(components: list[dict]) -> str:
+    """``78 components``; with expansion components, which sets they come from:
+    ``112 components: 78 of the base game, 34 of Lux et Tenebrae``, ``8 components of Lux et
+    Tenebrae``."""
+    title = f"{len(components)} component{'s' if len(components) != 1 else ''}"
+    counts = {s: n for s in SET_TITLES if (n := sum(c["set"] == s for c in components))}
+    if set(counts) == {BASE_SET}:
+        return title  # the base game alone: as before the expansion
+    if len(counts) == 1:
+        return f"{title} of {SET_TITLES[next(iter(counts))]}"
+    return title + ": " + ", ".join(f"{n} of {SET_TITLES[s]}" for s, n in counts.items())
+
+
+def name_cell(component: dict, show_set: bool) -> Text:
+    """The name, and below it the set's code when ``show_set`` and the component is not from
+    the base game (the usual case needs no mark)."""
+    out = Text(component["name"])
+    if show_set and component["set"] != BASE_SET:
+        out.append("\n" + component["set"], style=SET_MARK_STYLE)
+    return out
+
+
 def _cards_table(components: list[dict], narrow: bool) -> Table:
     show_kind = len({c["kind"] for c in components}) > 1
     show_kind_column = show_kind or any(extra_types(c) for c in components)
+    show_set = len({c["set"] for c in components}) > 1
+    caption = COST_LEGEND
+    if show_set:
+        caption += "; " + ", ".join(f"{s}: {SET_TITLES[s]}" for s in SET_TITLES if s != BASE_SET)
     table = Table(
-        title=f"{len(components)} component{'s' if len(components) != 1 else ''}",
-        caption=COST_LEGEND,
+        title=table_title(components),
+        caption=caption,
         box=box.SIMPLE_HEAD,
         show_lines=True,
         pad_edge=False,
@@ -111,7 +144,7 @@ def _cards_table(components: list[dict], narrow: bool) -> Table:
     table.add_column("Pts", justify="right")
     table.add_column("Text")
     for c in components:
-        row: list = [c["name"]]
+        row: list = [name_cell(c, show_set)]
         if show_kind_column:
             row.append(kind_cell(c, show_kind))
         row += [cost_text(c["cost"]), str(c["points"]), c["text"]]
@@ -126,18 +159,22 @@ def _points_text(component: dict) -> Text:
         out.append(f", +{pts} per {essence} on it")
     for typ, pts in (vp.get("per_own_artifact_type") or {}).items():
         out.append(f", +{pts} per own {typ}")
+    per_artifacts = vp.get("per_own_artifacts_in_play")  # the expansion's Crystal Keep
+    if per_artifacts:
+        out.append(f", +{per_artifacts['points']} per {per_artifacts['per']} own artifacts in play")
+        which = "turned ones count" if per_artifacts.get("counts_turned") else "straightened ones only"
+        rounding = f", rounded {per_artifacts['rounding']}" if per_artifacts.get("rounding") else ""
+        out.append(f" ({which}{rounding})")
     return out
 
 
 def _power_lines(raw: dict) -> list[str]:
-    """One line per power or reaction: the data's summary where there is one, else its id."""
+    """One line per power or reaction: the data's summaries where there are some (every base
+    component), else each described from its cost and effects (the expansion's data has none)."""
     summaries = [p.get("summary") for p in raw.get("reference_powers") or []]
     lines = [s for s in summaries if s]
     if not lines:
-        lines = [
-            f"{p.get('id', '?')} ({p.get('kind', '?')})"
-            for p in (raw.get("powers") or []) + (raw.get("reactions") or [])
-        ]
+        lines = [power_summary(p, raw) for p in (raw.get("powers") or []) + (raw.get("reactions") or [])]
     return lines
 
 
@@ -154,6 +191,8 @@ def card_details(component: dict) -> Panel:
     facts.add_column(style="dim", no_wrap=True)
     facts.add_column()
     facts.add_row("id", component["id"])
+    if component["set"] != BASE_SET:  # base components (the game's card panel) stay as they were
+        facts.add_row("set", f"{SET_TITLES[component['set']]} ({component['set']})")
     facts.add_row("kind", kind_label(component["kind"]))
     facts.add_row("types", ", ".join(component["types"]))
     facts.add_row("cost", cost_text(component["cost"]))
