@@ -50,5 +50,5 @@ def evaluate(state: GameState, q: int) -> float:
             v = _s(pool, o, vp[o], hand[o])
             if best is None or v > best:
                 best = v
-    assert best is not None  # np >= 2: some rival was scored
+    assert best is not None  # two players or more: some rival was scored
     return mine - best

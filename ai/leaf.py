@@ -82,7 +82,7 @@ def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: 
             v = new if o == p else scores[o]
             if best is None or v > best:
                 best = v
-    assert best is not None  # np >= 3: some rival was scored
+    assert best is not None  # three players or more: some rival was scored
     return mine - best
 
 
