@@ -7,13 +7,15 @@ when reading.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import actions as A
 from . import cards as C
+from .carddata import LUX_SET, components
+from .codes import LOCATION_NAMES, P_DRAW, PHASE_NAMES
 from .errors import IllegalAction, SetupError
 from .setup import build_state
-from .codes import LOCATION_NAMES, P_DRAW, PHASE_NAMES
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -288,6 +290,12 @@ def dump_state(state: GameState) -> dict:
     }
 
 
+@lru_cache(maxsize=1)
+def _expansion_names() -> frozenset[str]:
+    """The names of the expansion's components (the reference protocol knows none of them)."""
+    return frozenset(c["name"] for c in components((LUX_SET,)))
+
+
 def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "reference",
                      auto_chance: bool = False) -> GameState:
     """A game from a ``ResolveGameSetup`` step (§2.7); raises `SetupError` for a bad setup."""
@@ -299,6 +307,9 @@ def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "refere
             raise SetupError(f"{what} must be a list")
         out: list[C.Card] = []
         for name in names:
+            if isinstance(name, str) and name not in C.BY_NAME and name in _expansion_names():
+                raise SetupError(f"{name!r} in {what} is a Lux et Tenebrae card: the engine protocol "
+                                 f"plays the base game only")
             if not isinstance(name, str) or name not in C.BY_NAME:
                 raise SetupError(f"unknown card {name!r} in {what}")
             out.append(C.BY_NAME[name])
