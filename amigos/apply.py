@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import actions as A
 from . import cards as C
-from .draft import choose_first, draft_pick, redraft_pick
+from .draft import choose_first, draft_pick, redraft_pick, turn_to_undecided
 from .errors import IllegalAction
 from .flow import (advance_turn, collect_continue, draw, evaluate_victory, random_chance_outcome, resolve_draw,
                    scry_begin, scry_order, start_round, start_victory_check, take_monument)
@@ -149,9 +149,7 @@ def _setup_action(s: GameState, a: tuple) -> None:
                 if x != e:
                     s.loc[x] = OUT_OF_GAME
         s.mage_chosen[p] = True
-        rest = [q for q in range(s.n_players) if not s.mage_chosen[q]]
-        if rest:
-            s.turn = rest[0]
+        if turn_to_undecided(s, s.mage_chosen):
             return
         for x in range(len(s.loc)):
             if s.loc[x] == BEING_CHOSEN and s.cards[x].kind == C.MAGE:

@@ -45,14 +45,22 @@ def passing_step(draft_stage: int) -> int:
     return 1 if draft_stage < 3 else -1
 
 
+def turn_to_undecided(s: GameState, decided: list[bool]) -> bool:
+    """Give the turn to the first player in seat order who has not decided yet (a choice every player
+    makes at once: a mage, a draft pick); False, the turn unchanged, once all have."""
+    for q in range(s.n_players):
+        if not decided[q]:
+            s.turn = q
+            return True
+    return False
+
+
 def draft_pick(s: GameState, p: int, e: int) -> None:
     """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
     s.loc[e] = DECK
     s.owner[e] = p
     s.draft_picked[p] = True
-    waiting = [q for q in range(s.n_players) if not s.draft_picked[q]]
-    if waiting:
-        s.turn = waiting[0]
+    if turn_to_undecided(s, s.draft_picked):
         return
     # Everyone picked: pass the packets.
     step = passing_step(s.draft_stage)

@@ -229,9 +229,9 @@ class GameState:
         picked = [m or d for m, d in zip(self.mage_chosen, self.draft_picked)]
         stage = self.draft_stage
         if self.phase == SETUP_CHOOSE_FIRST or self.phase == SETUP_REDRAFT:
-            face_up = sum(1 for e in range(self.n_art) if self.loc[e] == FACE_UP)
-            if face_up:
-                stage = 1 if self.phase == SETUP_CHOOSE_FIRST else self.n_art - face_up
+            made = redraft_picks_made(self)
+            if made is not None:
+                stage = 1 if self.phase == SETUP_CHOOSE_FIRST else made
         return picked, stage
 
     # -- queries used by the rules ----------------------------------------------------------------
@@ -335,6 +335,7 @@ class GameState:
 
 # The rules modules import this one; bind their entry points once everything is defined.
 from .apply import apply_action as _apply_action, apply_checked as _apply_checked  # noqa: E402
+from .draft import redraft_picks_made  # noqa: E402
 from .legal import legal_actions as _legal_actions, legal_groups as _legal_groups  # noqa: E402
 from itertools import chain as _chain_it  # noqa: E402
 
