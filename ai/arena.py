@@ -24,12 +24,12 @@ from .sprt import sprt_over_pairs
 
 
 def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None,
-              make: Callable[..., Any] = make_agent) -> dict:
+              make: Callable[..., Any] = make_agent, expansions: tuple[str, ...] = ()) -> dict:
     """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)`` (which may build agents
     of another commit's ``ai``: `as_agent`).  Returns winners, points, decision counts (``chose``: each
     seat's decisions among two or more legal actions), each seat's seconds of thought, and whether the
-    game was decided at the round limit (`amigos.adjudicate`)."""
-    state = amigos.new_game(seed, variant)
+    game was decided at the round limit (`amigos.adjudicate`).  ``expansions``: as `amigos.new_game`'s."""
+    state = amigos.new_game(seed, variant, expansions=expansions) if expansions else amigos.new_game(seed, variant)
     base = seed if agent_seed is None else agent_seed
     agents = [as_agent(make(spec, seed=derive_seed(base, "agent", p))) for p, spec in enumerate(specs)]
     game = Game(state, f"game {seed}")
@@ -60,24 +60,25 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _pair(args: tuple) -> tuple[int, float, dict, dict]:
-    seed, variant, a, b, make = args
-    first = play_game(seed, variant, [a, b], make=make)
-    second = play_game(seed, variant, [b, a], make=make)
+    seed, variant, a, b, make, expansions = args
+    first = play_game(seed, variant, [a, b], make=make, expansions=expansions)
+    second = play_game(seed, variant, [b, a], make=make, expansions=expansions)
     return seed, score_for(first, 0) + score_for(second, 1), first, second
 
 
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
              out: Callable[[str], object] | None = None, first: int = 0,
              record: Callable[[dict], object] | None = None, make: Callable[..., Any] = make_agent,
-             sprt: dict | None = None) -> dict:
+             sprt: dict | None = None, expansions: tuple[str, ...] = ()) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`.  Splitting a run by ``first`` plays exactly
     the deals of the whole run.  ``make(spec, seed=...)`` builds the agents (it must be picklable when
     ``jobs > 1``).  With ``sprt`` ({"elo0", "elo1", "alpha", "beta"}) the run stops at the test's
-    verdict (`ai.sprt`), which the result holds as ``"sprt"``; ``games`` is then the most played."""
+    verdict (`ai.sprt`), which the result holds as ``"sprt"``; ``games`` is then the most played.
+    ``expansions``: the games' (`amigos.new_game`)."""
     pairs = max(1, games // 2)
-    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b, make) for i in range(first, first + pairs)]
+    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b, make, expansions) for i in range(first, first + pairs)]
     records = []
     total = 0.0
     start = time.perf_counter()
@@ -92,6 +93,8 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     try:
         for i, (_, points, g1, g2) in enumerate(results, start=first):
             records.append(pair_record(i, seed, variant, a, b, points, g1, g2))
+            if expansions:
+                records[-1]["expansions"] = list(expansions)
             if record is not None:
                 record(records[-1])
             total += points

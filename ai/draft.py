@@ -76,7 +76,7 @@ class Flow:
 def _likes(card: Card, kind: str) -> bool:
     """True when ``card`` works with its owner's ``kind`` ("dragon" or "creature") artifacts: it
     discounts, places, turns or straightens them, or scores per one."""
-    if any(kind in types for types, _ in card.discounts):
+    if any(kind in types for types, _, _ in card.discounts):
         return True
     if (card.vp_per_dragon if kind == "dragon" else card.vp_per_creature):
         return True

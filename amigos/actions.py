@@ -29,6 +29,7 @@ Tuples compare by value, so "is this action legal" is list membership.  The enco
     (R_MON_REVEAL, p, monument)                    ResolveMonumentReveal (chance)
     (CHOOSE_FIRST, p, first player)                ChooseFirstPlayer (games 2 and 3 of a match)
     (REDRAFT_PICK, p, artifact)                    RedraftPick (the face-up redraft of a match)
+    (BANK, p, entity, kind, count)                 Bank (Infernal Engine: count essences of a kind onto it)
 """
 
 from typing import Final
@@ -59,6 +60,7 @@ R_MON_DRAW: Final = 22
 R_MON_REVEAL: Final = 23
 CHOOSE_FIRST: Final = 24
 REDRAFT_PICK: Final = 25
+BANK: Final = 26
 
 MAIN_ACTIONS = frozenset((PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS))
 CHANCE_ACTIONS = frozenset((R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL))
@@ -75,7 +77,7 @@ TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceO
               "VictoryReact", "TakeStored", "CollectCost", "Gain", "ScryDeckChoice", "ScryChoice",
               "DiscardChoice", "ChooseMage", "ChooseMagicItem", "DraftPick", "ResolveDrawReveal",
               "ResolveScryReveal", "ResolveMonumentDraw", "ResolveMonumentReveal", "ChooseFirstPlayer",
-              "RedraftPick")
+              "RedraftPick", "Bank")
 TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
 
 

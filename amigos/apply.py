@@ -10,10 +10,11 @@ from . import actions as A
 from . import cards as C
 from .draft import choose_first, draft_pick, redraft_pick, turn_to_undecided
 from .errors import IllegalAction
+from .legal import illusion_points, magic_items
 from .flow import (advance_turn, collect_continue, draw, evaluate_victory, random_chance_outcome, resolve_draw,
                    scry_begin, scry_order, start_round, start_victory_check, take_monument)
 from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD,
-                    IN_PLAY, MONUMENT_DECK, NOBODY, OUT_OF_GAME, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW,
+                    HAND, IN_PLAY, MONUMENT_DECK, NOBODY, OUT_OF_GAME, P_BANK, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW,
                     P_MONREV, P_PLACE, P_SCRYDECK, P_SCRYORDER, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS,
                     VICTORY_CHECK)
 
@@ -128,10 +129,26 @@ def _put_in_play(s: GameState, p: int, e: int) -> None:
 
 
 def destroy(s: GameState, e: int) -> None:
-    """An artifact goes from play to its (current) owner's discard pile; essences on it are lost."""
+    """An artifact goes from play to its (current) owner's discard pile; essences on it are lost.  Each
+    Vial of Light in play then gives its owner an essence to choose (its React, turned or not)."""
     s.loc[e] = DISCARD
     s.turned[e] = 0
     _clear(s, e)
+    cards, loc = s.cards, s.loc
+    for x in range(s.n_art):
+        if loc[x] == IN_PLAY and cards[x].idx in _ON_DESTROYED:
+            for pw in cards[x].powers:
+                if pw.trigger == C.TRIGGER_DESTROYED:
+                    s.stack.append((P_GAIN, s.owner[x], x, pw.mix_count, pw.mix_kinds))
+
+
+_ON_DESTROYED = frozenset(c.idx for c in C.CARDS if any(pw.trigger == C.TRIGGER_DESTROYED for pw in c.powers))
+
+
+def _spend(s: GameState, e: int) -> None:
+    """A used scroll goes back to the centre."""
+    s.loc[e] = AVAILABLE
+    s.owner[e] = NOBODY
 
 
 # -- setup ---------------------------------------------------------------------------------------------
@@ -219,8 +236,7 @@ def _pass(s: GameState, p: int, item: int) -> None:
     it rather than to whoever takes it next; the rules are silent, the reference leaves them on it."""
     if not any(s.passed):
         s.first_player = p
-    first = s.item_first
-    for x in range(first, first + len(C.MAGIC_ITEMS)):
+    for x in magic_items(s):
         if s.loc[x] == IN_PLAY and s.owner[x] == p:
             s.loc[x] = AVAILABLE
             s.owner[x] = NOBODY
@@ -275,14 +291,23 @@ def use_power(s: GameState, a: tuple) -> None:
         elif op == "straighten":
             if eff[1] == "self":
                 s.turned[e] = 0
+            elif eff[1] == "all_demons":  # every player's (Temple of the Abyss)
+                cards, turned = s.cards, s.turned
+                for x in range(s.n_art):
+                    if s.loc[x] == IN_PLAY and cards[x].is_demon:
+                        turned[x] = 0
             elif target >= 0:
                 s.turned[target] = 0
         elif op == "draw":
             draw(s, p, eff[1])
         elif op == "draw_discard":
             count = draw(s, p, eff[1])
-            # Divination's discard is answered after the draw reveal: it goes to the bottom of the stack.
-            s.stack.insert(0, (P_DISCARD, p, count))
+            # Fewer cards drawn (deck and discard pile short), fewer discarded: Divination draws 2 of 3,
+            # discards 2; Shadowy Figure draws 1 of 2, discards none.
+            count = eff[2] - (eff[1] - count)
+            if count > 0 or eff[1] == eff[2]:  # (Divination asks even for none: the game as it always was)
+                # The discard is answered after the draw reveal: it goes to the bottom of the stack.
+                s.stack.insert(0, (P_DISCARD, p, count))
         elif op == "scry":
             s.stack.append((P_SCRYDECK, p, eff[1]))
         elif op == "place":
@@ -299,8 +324,38 @@ def use_power(s: GameState, a: tuple) -> None:
         elif op == "check_victory":
             start_victory_check(s, p)
         elif op == "gain_x_gold":
-            if not pw.pay_any:  # Athanor: X is what was paid; the Stone declares its Gold in `gain`
+            if not pw.pay_any and eff[1] == 1:
+                # Athanor: X is what was paid; the Stone and Projection declare their Gold in `gain`
                 s.pool[5 * p + 4] += sum(pay)
+        elif op == "gain_per_rival_type":
+            type_name = eff[1]
+            count = sum(1 for x in range(s.n_art) if s.loc[x] == IN_PLAY and s.owner[x] == rival
+                        and type_name in s.cards[x].types)
+            s.pool[5 * p + eff[2]] += count
+        elif op == "take_all":
+            _gain(s, p, s.essences_on(target))
+            _clear(s, target)
+        elif op == "retrieve":
+            if target >= 0:
+                s.loc[target] = HAND
+        elif op == "claim_scroll":
+            if target >= 0:
+                s.loc[target] = IN_PLAY
+                s.owner[target] = p
+                s.turned[target] = 0
+    if pw.pay_x:
+        bank_next(s, p, e, 0)
+    if pw.spend_self:
+        _spend(s, e)
+
+
+def bank_next(s: GameState, p: int, e: int, kind: int) -> None:
+    """Ask how many essences of the next kind from ``kind`` on that ``p`` has to put on ``e``."""
+    b = 5 * p
+    for k in range(kind, 5):
+        if s.pool[b + k]:
+            s.stack.append((P_BANK, p, e, k))
+            return
 
 
 # -- pending choices -----------------------------------------------------------------------------------
@@ -345,6 +400,8 @@ def _resolve_pending(s: GameState, a: tuple) -> None:
             _pay(s, p, pay)
             _store(s, e, pw.store)
             _gain(s, p, pw.gain_pool)
+            if pw.spend_self:  # (Shield)
+                _spend(s, e)
         else:  # the attacking Dragon's own defence
             rider = top[4][3]
             if rider[0] == "pay":
@@ -364,8 +421,17 @@ def _resolve_pending(s: GameState, a: tuple) -> None:
         for eff in pw.effects:
             if eff[0] == "temporary_vp":
                 s.temp_vp[p] += eff[1]
+            elif eff[0] == "count_as":  # Illusion: the points one more such artifact gives at this check
+                s.temp_vp[p] += illusion_points(s, p, C.TYPE_NAMES[a[5]])
+        if pw.turn_other is not None:
+            s.turned[a[5]] = 1
     elif kind == A.DECLINE:
         pass
+    elif kind == A.BANK:
+        e, k, n = a[2], a[3], a[4]
+        s.pool[5 * p + k] -= n
+        s.ess[5 * e + k] += n
+        bank_next(s, p, e, k + 1)
     elif kind == A.PLACE:
         _pay(s, p, a[3])
         _put_in_play(s, p, a[2])

@@ -7,7 +7,7 @@ Games started here use the ``reference`` ruleset, so that move lists match the r
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import AmigosError
 from .protocol import action_from_json, action_json, dump_state, match_known_cards, state_from_setup
@@ -22,10 +22,14 @@ class Bridge:
     """Answers protocol requests.  ``finished`` becomes True after ``quit``."""
 
     def __init__(self, ruleset: str = "reference",
-                 search: Callable[[GameState, int, int], tuple[tuple, int, int]] | None = None) -> None:
+                 search: Callable[[GameState, int, int], tuple[tuple, int, int]] | None = None,
+                 expansions: Sequence[str] = ()) -> None:
         """``search(state, depth, player) -> (action, nodes, depth reached)`` answers the ``search``
-        command; the engine has no search of its own (the AI layer supplies it)."""
+        command; the engine has no search of its own (the AI layer supplies it).  ``expansions``:
+        setups may name these expansions' cards (our own scenarios; `amigos bridge` plays the base
+        game, as the reference protocol)."""
         self.ruleset = ruleset
+        self.expansions = tuple(expansions)
         self.search = search
         self.state: GameState | None = None
         self.session_player = 0
@@ -66,7 +70,8 @@ class Bridge:
 
     def _new_game(self, request: dict) -> dict:
         n = request.get("num_players", 2)
-        state = state_from_setup(request.get("setup"), num_players=n, ruleset=self.ruleset, auto_chance=False)
+        state = state_from_setup(request.get("setup"), num_players=n, ruleset=self.ruleset, auto_chance=False,
+                                 expansions=self.expansions)
         self.state = state
         self.session_player = request.get("player_id", 0)
         return {"status": "ok"}

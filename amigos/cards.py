@@ -1,4 +1,4 @@
-"""The card table: every base-game component compiled once, at import, from the packaged base.json.
+"""The card table: every component compiled once, at import, from the packaged card data.
 
 Cards are data where they are regular: costs are 5-tuples in essence order (elan, life, calm, death,
 gold) plus an ``any`` count, and powers are compiled into `Power` records whose effects are small
@@ -6,15 +6,17 @@ tuples of a closed vocabulary (see `EFFECT_OPS`).  A power's position in `Card.p
 protocol's ``power_index`` (the reference engine's order, recorded in base.json as
 ``reference_powers``), so the Obelisk's on-claim effect sits at index 0 and cannot be used.
 
-The *Lux et Tenebrae* expansion fits the same model: its cards are more data in the same vocabulary,
-plus a few new effect ops (retrieve, demon types, scrolls) registered here when it is built.
+The *Lux et Tenebrae* expansion fits the same model: its cards are more data in the same vocabulary
+(appended to `CARDS` after the base game's, so a base card's ``idx`` never changes), plus a few effect
+ops (retrieve, claim a scroll, take every essence off a component, gain per rival Demon), the Demon
+type and the scroll kind.  `ARTIFACTS`, `MAGES`, ... are the base game's; `set_cards` gives a set's.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from .carddata import load_base, load_packaged, raw_components
+from .carddata import BASE_SET, LUX_SET, SETS, load_base, load_packaged, load_set, raw_components
 
 ELAN: Final = 0
 LIFE: Final = 1
@@ -36,7 +38,8 @@ MAGE: Final = 1
 MAGIC_ITEM: Final = 2
 MONUMENT: Final = 3
 PLACE_OF_POWER: Final = 4
-KIND_NAMES = ("ARTIFACT", "MAGE", "MAGIC_ITEM", "MONUMENT", "PLACE_OF_POWER")
+SCROLL: Final = 5  # the expansion's scrolls: held by a player (in play, never turned), or in the centre
+KIND_NAMES = ("ARTIFACT", "MAGE", "MAGIC_ITEM", "MONUMENT", "PLACE_OF_POWER", "SCROLL")
 
 # Power kinds and triggers.
 ACTION: Final = 0
@@ -45,17 +48,26 @@ ON_CLAIM: Final = 2
 TRIGGER_LIFE_LOSS: Final = 1
 TRIGGER_DRAGON: Final = 2
 TRIGGER_VICTORY: Final = 3
+TRIGGER_DEMON: Final = 4        # a Life loss caused by a rival's Demon (Possessed Demon Slayer)
+TRIGGER_DESTROYED: Final = 5    # any artifact destroyed (Vial of Light)
+TRIGGER_OWN_POWER: Final = 6    # its owner using a power (Illusion)
+
+# The artifact types a power can count as (Illusion) or ask to turn: the order of `TYPE_NAMES`.
+CREATURE: Final = 0
+DRAGON: Final = 1
+DEMON: Final = 2
+TYPE_NAMES = ("creature", "dragon", "demon")
 
 # Effect vocabulary: each effect is a tuple whose first item is one of these names.
 EFFECT_OPS = frozenset({
     "gain",              # ("gain",) fixed pool gain and fixed store are in Power.gain_pool/store
     "gain_mix",          # mix count/kinds in Power.mix_*
     "rivals_gain",       # ("rivals_gain", essences5)
-    "rivals_lose_life",  # ("rivals_lose_life", amount, is_dragon, rider) rider: None | ("pay", e5) | ("discard",) | ("destroy",)
+    "rivals_lose_life",  # ("rivals_lose_life", amount, is_dragon, rider, is_demon) rider: None | ("pay", e5) | ("discard",) | ("destroy",)
     "ignore_life_loss",  # ("ignore_life_loss",)
-    "straighten",        # ("straighten", "self" | "own_turned" | "own_turned_creature")
+    "straighten",        # ("straighten", "self" | "own_turned" | "own_turned_creature" | "own_turned_demon" | "all_demons")
     "draw",              # ("draw", n)
-    "draw_discard",      # ("draw_discard", n)
+    "draw_discard",      # ("draw_discard", n drawn, n discarded)
     "scry",              # ("scry", n)
     "place",             # ("place", source, required_type, free, discount)
     "gain_from_rival",   # ("gain_from_rival", counted_kind, gained_kind)
@@ -63,8 +75,13 @@ EFFECT_OPS = frozenset({
     "put_paid",          # ("put_paid", "chosen" | "self")
     "check_victory",     # ("check_victory",)
     "temporary_vp",      # ("temporary_vp", n)
-    "gain_x_gold",       # ("gain_x_gold",)  X identical paid -> X Gold
+    "gain_x_gold",       # ("gain_x_gold", rate)  X identical paid -> X // rate Gold
     "gain_x_other",      # ("gain_x_other",) Prism: X identical paid -> X of another non-Gold kind
+    "gain_per_rival_type",  # ("gain_per_rival_type", type, kind): 1 kind per artifact of the type a rival has
+    "take_all",          # ("take_all",) every essence on the target (one of yours) into the pool
+    "retrieve",          # ("retrieve",) the target card of your discard pile into your hand
+    "claim_scroll",      # ("claim_scroll",) the target scroll from the centre
+    "count_as",          # ("count_as", types) Illusion: counts as one of these types for the power
 })
 
 
@@ -87,7 +104,8 @@ class Power:
     __slots__ = ("index", "kind", "trigger", "turn_self", "usable_while_turned", "pay", "pay_any",
                  "any_kinds", "identical", "remove_self", "destroy", "discard_hand", "turn_other",
                  "gain_pool", "store", "mix_count", "mix_kinds", "mix_to_card", "effects", "text",
-                 "needs_target", "target_rule", "chooses_rival", "places", "cost_gain", "simple", "pool_cap")
+                 "needs_target", "target_rule", "chooses_rival", "places", "cost_gain", "simple", "pool_cap",
+                 "spend_self", "pay_x", "destroy_types", "discard_types", "exclude_self", "rate")
 
     index: int
     kind: int                      # ACTION, REACT or ON_CLAIM
@@ -116,6 +134,12 @@ class Power:
     cost_gain: tuple | None
     simple: bool
     pool_cap: tuple[int, ...] | None
+    spend_self: bool               # a scroll used up by the power: back to the centre
+    pay_x: bool                    # then puts any number of essences of ``any_kinds`` on it (Infernal Engine)
+    destroy_types: tuple[str, ...] | None  # the destroyed artifact must have one of these types
+    discard_types: tuple[str, ...] | None  # the discarded card must have one of these types (Bard)
+    exclude_self: bool             # a straighten that may not target the component using it
+    rate: int                      # essences paid per Gold gained by an X-identical power (Projection: 3)
 
     def __init__(self, index: int, kind: int):
         self.index = index
@@ -144,6 +168,12 @@ class Power:
         self.places = None           # the "place" effect tuple, for placement powers
         self.cost_gain = None        # the "gain_from_cost" effect tuple
         self.simple = False          # no target, rival or card essences: its steps depend on the pool only
+        self.spend_self = False
+        self.pay_x = False
+        self.destroy_types = None
+        self.discard_types = None
+        self.exclude_self = False
+        self.rate = 1
 
     def split_gain(self, gain: Essences) -> tuple[Essences, Essences]:
         """A step's declared gain (the power's fixed gains and its chosen mix, 5 counts) as
@@ -165,19 +195,21 @@ class Power:
 class Card:
     """A compiled component.  Immutable after the table is built; shared by every game."""
 
-    __slots__ = ("idx", "id", "name", "ref_name", "kind", "types", "is_dragon", "is_creature", "cost",
-                 "cost_any", "cost_total", "points", "vp_per_essence", "vp_per_dragon",
-                 "vp_per_creature", "collect", "collect_choice", "collect_special", "collect_cost",
+    __slots__ = ("idx", "id", "name", "ref_name", "set", "kind", "types", "is_dragon", "is_creature",
+                 "is_demon", "cost", "cost_any", "cost_total", "points", "vp_per_essence", "vp_per_dragon",
+                 "vp_per_creature", "vp_per_demon", "vp_per_artifacts", "counts_types", "collect", "collect_choice", "collect_special", "collect_cost",
                  "discounts", "powers", "first_game_preset", "text", "raw", "tile", "reverse_id", "pool_cap")
 
     idx: int
     id: str
     name: str
     ref_name: str                  # the name the reference engine and its protocol use
+    set: str                       # its card set: "base" or "lux"
     kind: int                      # ARTIFACT, MAGE, MAGIC_ITEM, MONUMENT or PLACE_OF_POWER
     types: tuple[str, ...]
     is_dragon: bool
     is_creature: bool
+    is_demon: bool
     cost: tuple[int, ...]          # a 5-vector of essences
     cost_any: int
     cost_total: int
@@ -185,11 +217,14 @@ class Card:
     vp_per_essence: tuple[int, ...] | None
     vp_per_dragon: int
     vp_per_creature: int
+    vp_per_demon: int
+    vp_per_artifacts: tuple[int, int] | None  # (points, per so many artifacts in play): Crystal Keep
+    counts_types: bool             # its points depend on its owner's artifacts in play
     collect: tuple[int, ...]
     collect_choice: tuple[int, tuple[int, ...]] | None
     collect_special: tuple | None
     collect_cost: tuple[int, ...] | None
-    discounts: tuple[tuple[tuple[str, ...], int], ...]
+    discounts: tuple[tuple[tuple[str, ...], int, bool], ...]
     powers: tuple[Power, ...]
     first_game_preset: int | None  # the First Game hand (1-4) it belongs to
     text: str
@@ -215,10 +250,16 @@ class Card:
             return 0
         return per[0] * e0 + per[1] * e1 + per[2] * e2 + per[3] * e3 + per[4] * e4
 
-    def type_points(self, dragons: int, creatures: int) -> int:
-        """The points the card gives for these Dragons and Creatures of its owner in play (Sorcerer's
-        Bestiary; else 0)."""
-        return self.vp_per_dragon * dragons + self.vp_per_creature * creatures
+    def type_points(self, dragons: int, creatures: int, demons: int = 0, artifacts: int = 0) -> int:
+        """The points the card gives for these Dragons, Creatures, Demons and artifacts of its owner in
+        play (Sorcerer's Bestiary, Gate of Hell, Crystal Keep; else 0)."""
+        if not self.counts_types:
+            return 0
+        points = self.vp_per_dragon * dragons + self.vp_per_creature * creatures + self.vp_per_demon * demons
+        per = self.vp_per_artifacts
+        if per is not None:
+            points += per[0] * (artifacts // per[1])
+        return points
 
 
 def _compile_cost(power: Power, cost: dict) -> None:
@@ -227,8 +268,11 @@ def _compile_cost(power: Power, cost: dict) -> None:
     power.pay = essences5(pay)
     power.pay_any = int(pay.get("any", 0))
     if "pay_mix" in cost:
-        power.pay_any = cost["pay_mix"]["count"]
         power.any_kinds = tuple(sorted(ESSENCE_INDEX[k] for k in cost["pay_mix"]["allowed"]))
+        if cost["pay_mix"]["count"] == "X":  # any number of them, chosen kind by kind after (Infernal Engine)
+            power.pay_x = True
+        else:
+            power.pay_any = cost["pay_mix"]["count"]
     if "pay_identical" in cost:
         power.identical = True
     if "remove_from_self" in cost:
@@ -237,15 +281,18 @@ def _compile_cost(power: Power, cost: dict) -> None:
         what = cost["destroy"]
         if what["what"] == "this_component":
             power.destroy = "self"
-        elif what.get("required_types_any_of"):
-            power.destroy = "own_dragon_creature"
         elif what.get("may_be_this_component"):
             power.destroy = "own_any"
         else:
             power.destroy = "own_other"
+        if what.get("required_types_any_of"):
+            power.destroy_types = tuple(what["required_types_any_of"])
     power.discard_hand = int(cost.get("discard_from_hand", 0))
+    if cost.get("discard_required_types_any_of"):
+        power.discard_types = tuple(cost["discard_required_types_any_of"])
     if "turn_other" in cost:
         power.turn_other = cost["turn_other"]["type"]
+    power.spend_self = bool(cost.get("spend_this_scroll"))
 
 
 def _compile_effects(power: Power, effects: list) -> None:
@@ -275,17 +322,20 @@ def _compile_effects(power: Power, effects: list) -> None:
                 rider_t = ("discard",)
             else:
                 rider_t = ("destroy",)
-            compiled.append(("rivals_lose_life", eff["amount"], bool(eff["source_is_dragon"]), rider_t))
+            compiled.append(("rivals_lose_life", eff["amount"], bool(eff["source_is_dragon"]), rider_t,
+                             bool(eff.get("source_is_demon"))))
         elif op == "ignore_life_loss":
             compiled.append(("ignore_life_loss",))
         elif op == "straighten":
             target = {"this_component": "self", "own_turned_component": "own_turned",
-                      "own_turned_creature": "own_turned_creature"}[eff["target"]]
+                      "own_turned_creature": "own_turned_creature", "own_turned_demon": "own_turned_demon",
+                      "all_turned_demons_of_all_players": "all_demons"}[eff["target"]]
+            power.exclude_self = bool(eff.get("exclude_this_component"))
             compiled.append(("straighten", target))
         elif op == "draw_cards":
             compiled.append(("draw", eff["count"]))
         elif op == "draw_then_discard":
-            compiled.append(("draw_discard", eff["draw"]))
+            compiled.append(("draw_discard", eff["draw"], eff["discard"]))
         elif op == "look_and_reorder":
             compiled.append(("scry", eff["count"]))
         elif op == "place_artifact":
@@ -311,9 +361,22 @@ def _compile_effects(power: Power, effects: list) -> None:
         elif op == "temporary_victory_points":
             compiled.append(("temporary_vp", eff["amount"]))
         elif op == "gain_x":
-            compiled.append(("gain_x_gold",))
+            power.rate = 3 if eff["amount"] == "floor(X/3)" else 1
+            compiled.append(("gain_x_gold", power.rate))
         elif op == "gain_x_identical":
             compiled.append(("gain_x_other",))
+        elif op == "gain_equal_to_rival_artifact_count":
+            power.chooses_rival = True
+            compiled.append(("gain_per_rival_type", eff["count_rival_artifact_type"],
+                             ESSENCE_INDEX[eff["gain_essence"]]))
+        elif op == "take_all_essences_from":
+            compiled.append(("take_all",))
+        elif op == "retrieve_from_discard":
+            compiled.append(("retrieve",))
+        elif op == "claim_scroll":
+            compiled.append(("claim_scroll",))
+        elif op == "count_as_type":
+            compiled.append(("count_as", tuple(eff["types_choice"])))
         else:  # pragma: no cover - the completeness test keeps this unreachable
             raise ValueError(f"unknown effect op {op!r}")
     power.effects = tuple(compiled)
@@ -322,12 +385,19 @@ def _compile_effects(power: Power, effects: list) -> None:
 def _target_rule(power: Power) -> None:
     """Which targets a power chooses among, and whether choosing one is required (protocol §4.4)."""
     for eff in power.effects:
-        if eff[0] == "straighten" and eff[1] != "self":
+        op = eff[0]
+        if op == "straighten" and eff[1] not in ("self", "all_demons"):
             power.target_rule = eff[1]
             return
-        if eff[0] == "put_paid" and eff[1] == "chosen":
+        if (op == "put_paid" and eff[1] == "chosen") or op == "take_all":
             power.target_rule = "own_component"
             power.needs_target = True
+            return
+        if op == "retrieve":  # (with an empty discard pile the power may still be used, for nothing)
+            power.target_rule = "own_discard"
+            return
+        if op == "claim_scroll":  # (likewise with no scroll left in the centre)
+            power.target_rule = "scroll"
             return
     if power.turn_other:
         power.target_rule = "turn_" + power.turn_other
@@ -335,7 +405,7 @@ def _target_rule(power: Power) -> None:
     elif power.discard_hand:
         power.target_rule = "hand"
         power.needs_target = True
-    elif power.destroy in ("own_any", "own_other", "own_dragon_creature"):
+    elif power.destroy in ("own_any", "own_other"):
         power.target_rule = "destroy_" + power.destroy
         power.needs_target = True
 
@@ -351,7 +421,9 @@ def _compile_power(spec: dict, kind: int) -> Power:
     power.usable_while_turned = bool(spec.get("usable_while_turned")) and kind == ACTION
     if kind == REACT:
         power.trigger = {"life_loss": TRIGGER_LIFE_LOSS, "life_loss_from_rival_dragon": TRIGGER_DRAGON,
-                         "victory_check": TRIGGER_VICTORY}[spec["trigger"]]
+                         "victory_check": TRIGGER_VICTORY, "life_loss_from_rival_demon": TRIGGER_DEMON,
+                         "artifact_destroyed": TRIGGER_DESTROYED, "own_power_used": TRIGGER_OWN_POWER,
+                         }[spec["trigger"]]
     _target_rule(power)
     power.simple = power.target_rule is None and not power.chooses_rival and power.remove_self is None
     # What a power can take from the pool is bounded unless it pays X identical essences.
@@ -360,7 +432,7 @@ def _compile_power(spec: dict, kind: int) -> Power:
 
 
 _KIND_BY_TYPE = {"artifact": ARTIFACT, "mage": MAGE, "magic_item": MAGIC_ITEM, "monument": MONUMENT,
-                 "place_of_power": PLACE_OF_POWER}
+                 "place_of_power": PLACE_OF_POWER, "scroll": SCROLL}
 
 
 def _compile_card(raw: dict, ref_names: dict) -> Card:
@@ -372,6 +444,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     card.types = tuple(raw["types"])
     card.is_dragon = "dragon" in card.types
     card.is_creature = "creature" in card.types
+    card.is_demon = "demon" in card.types
     cost = raw.get("placement_cost") or {}
     card.cost = essences5(cost)
     card.cost_any = int(cost.get("any", 0))
@@ -383,6 +456,10 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     per_type = vp.get("per_own_artifact_type") or {}
     card.vp_per_dragon = per_type.get("dragon", 0)
     card.vp_per_creature = per_type.get("creature", 0)
+    card.vp_per_demon = per_type.get("demon", 0)
+    per_artifacts = vp.get("per_own_artifacts_in_play")
+    card.vp_per_artifacts = (per_artifacts["points"], per_artifacts["per"]) if per_artifacts else None
+    card.counts_types = bool(per_type) or per_artifacts is not None
     fixed: tuple[int, ...] = ZERO
     card.collect_choice = None
     card.collect_special = None
@@ -406,8 +483,10 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
         else:  # pragma: no cover
             raise ValueError(f"unknown collect kind {k!r}")
     card.collect = fixed
+    # (types, amount, may reduce Gold): only Homunculus's discount may (its Demons' Gold)
     card.discounts = tuple(
-        (tuple(p["applies_to_types"]), p["amount"]) for p in raw["passives"] if p["kind"] == "placement_discount")
+        (tuple(p["applies_to_types"]), p["amount"], bool(p.get("can_reduce_gold")))
+        for p in raw["passives"] if p["kind"] == "placement_discount")
     powers = [_compile_power(p, ACTION) for p in raw["powers"]]
     reactions = [_compile_power(p, REACT) for p in raw["reactions"]]
     claims = []
@@ -416,6 +495,8 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
         _compile_effects(claim, [eff])
         claims.append(claim)
     by_index = {}
+    if "reference_powers" not in raw:  # an expansion card: its powers, then its Reacts, as listed
+        by_index = dict(enumerate(powers + reactions + claims))
     for ref in raw.get("reference_powers") or ():
         if "our_power" in ref:
             by_index[ref["index"]] = powers[ref["our_power"]]
@@ -429,7 +510,8 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
         p.index = i
         ordered.append(p)
     card.powers = tuple(ordered)
-    texts = [r.get("summary", "") for r in raw.get("reference_powers") or ()]
+    texts = [r.get("summary", "") for r in raw.get("reference_powers") or ()] or [
+        p.get("text", "") for p in raw["powers"] + raw["reactions"]]
     for p, t in zip(card.powers, texts):
         p.text = t
     card.first_game_preset = raw.get("first_game_preset")
@@ -441,18 +523,20 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
 
 
 def _load() -> tuple:
-    """Every component compiled, in entity order, and the base game's data."""
+    """Every component compiled, set by set (the base game's first, in entity order, then the
+    expansion's), and the base game's data."""
     reference = load_packaged("reference_cards.json")
     ref_names = {}
     for section in reference.values():
         for c in section:
             ref_names[c["name"].replace("/", " / ")] = c["name"]
-    raws = raw_components()
-    cards = []
-    for i, raw in enumerate(raws):
-        card = _compile_card(raw, ref_names)
-        card.idx = i
-        cards.append(card)
+    cards: list[Card] = []
+    for card_set in SETS:
+        for raw in raw_components(card_set):
+            card = _compile_card(raw, ref_names)
+            card.set = card_set
+            card.idx = len(cards)
+            cards.append(card)
     return tuple(cards), load_base()
 
 
@@ -464,17 +548,37 @@ BY_NAME = {}
 for _c in CARDS:
     BY_NAME[_c.name] = _c
     BY_NAME[_c.ref_name] = _c
-ARTIFACTS = tuple(c for c in CARDS if c.kind == ARTIFACT)
-MAGES = tuple(c for c in CARDS if c.kind == MAGE)
-MAGIC_ITEMS = tuple(c for c in CARDS if c.kind == MAGIC_ITEM)
-MONUMENTS = tuple(c for c in CARDS if c.kind == MONUMENT)
-PLACES_OF_POWER = tuple(c for c in CARDS if c.kind == PLACE_OF_POWER)
+
+
+def set_cards(kind: int, sets: tuple[str, ...] = (BASE_SET,)) -> tuple[Card, ...]:
+    """The components of one kind in these card sets, base game first."""
+    return tuple(c for c in CARDS if c.kind == kind and c.set in sets)
+
+
+def set_tiles(sets: tuple[str, ...] = (BASE_SET,)) -> tuple[tuple[Card, Card], ...]:
+    """The place-of-power tiles of these sets, each a pair of sides: the first-game side first (for a
+    tile without one, side A)."""
+    out = []
+    for card_set in SETS:
+        if card_set not in sets:
+            continue
+        for tile in load_set(card_set)["places_of_power"]:
+            first = tile["first_game_side_id"] or tile["sides"][0]["id"]
+            other = next(side["id"] for side in tile["sides"] if side["id"] != first)
+            out.append((BY_ID[first], BY_ID[other]))
+    return tuple(out)
+
+
+# The base game's components (the game `amigos.new_game` deals unless told of an expansion).
+ARTIFACTS = set_cards(ARTIFACT)
+MAGES = set_cards(MAGE)
+MAGIC_ITEMS = set_cards(MAGIC_ITEM)
+MONUMENTS = set_cards(MONUMENT)
+PLACES_OF_POWER = set_cards(PLACE_OF_POWER)
 # The five tiles, each a pair of sides (first-game side first).
-TILES = tuple(
-    (BY_ID[tile["first_game_side_id"]],
-     BY_ID[next(s["id"] for s in tile["sides"] if s["id"] != tile["first_game_side_id"])])
-    for tile in BASE["places_of_power"])
+TILES = set_tiles()
 FIRST_GAME = BASE["first_game"]
+LUX: Final = LUX_SET  # the expansion's name in ``expansions=(...)``
 
 
 def _card_by_id(card_id: str) -> Card:

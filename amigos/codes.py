@@ -54,6 +54,7 @@ P_MONDRAW: Final = 9  # (P_MONDRAW, player)  chance
 P_MONREV: Final = 10  # (P_MONREV, player)  chance
 P_PLACE: Final = 11  # (P_PLACE, player, power entity, place effect)
 P_VREACT: Final = 12  # (P_VREACT, player, entity, power index)
+P_BANK: Final = 13  # (P_BANK, player, entity, essence kind)  how many of that kind to put on the card
 CHANCE_PENDING = frozenset((P_DRAW, P_SCRYREV, P_MONDRAW, P_MONREV))
 
 # The victory check due (`GameState.victory_check`): none, one a power called mid-round, the round's own.

@@ -13,7 +13,9 @@ yet (`amigos.observe.unseen_deck`).  Cards known to be the rival's (passed to th
 eight in games 2 and 3 of a match) are dealt back among the rival's hidden places -- the draft packet
 ``player`` just passed only into the packet the rival now holds; the rest are drawn from the artifacts
 ``player`` has not seen.  ``player``'s own unseen cards stay in their deck and are drawn from the
-artifacts ``player`` has not seen that a First Game deals face down (none of a preset hand).
+artifacts ``player`` has not seen that a First Game deals face down (none of a preset hand).  With an
+expansion, the monument deck's unseen cards are dealt from every monument nobody has seen (the ones
+boxed at setup are unknown to both players).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from . import rng as R
 from .observe import unseen_deck
 from .draft import passing_step
 from .setup import PRESET_ARTIFACTS
-from .codes import (BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
-                    OUT_OF_GAME)
+from .codes import (BEING_CHOSEN, DECK, DECK_MONUMENT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
+                    OUT_OF_GAME, P_SCRYORDER)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -61,7 +63,8 @@ class Determinizer:
         visible_ids = {cards[e].id for e in range(n) if e not in hidden_set}
         known = [cid for cid in sorted(state.known_decks[player]) if cid not in visible_ids]
         known_set = set(known)
-        self.unseen = [c for c in C.ARTIFACTS if c.id not in visible_ids and c.id not in known_set]
+        self.unseen = [c for c in C.set_cards(C.ARTIFACT, state.sets)
+                       if c.id not in visible_ids and c.id not in known_set]
         # What such a card may be: an unseen artifact of those a First Game deals face down, never a
         # preset hand's (so never a card some player records having seen, as `unseen_deck` needs).
         self.face_down_pool: list[C.Card] = [c for c in self.unseen if c.id not in PRESET_ARTIFACTS] \
@@ -97,12 +100,26 @@ class Determinizer:
         if rival_mages:
             seen_mages = {cards[e].id for e in range(state.n_art, n) if cards[e].kind == C.MAGE
                           and e not in rival_mages}
-            self.mage_candidates = [c for c in C.MAGES if c.id not in seen_mages]
+            self.mage_candidates = [c for c in C.set_cards(C.MAGE, state.sets) if c.id not in seen_mages]
         # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
         self.forget_order = [e for e in range(n) if order[e] >= 0 and (
             (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
+        # With an expansion only some monuments are in the game, the rest boxed unseen: the deck's
+        # cards ``player`` has not seen may be any monument nobody has seen.  (In the base game every
+        # monument is in it, and the deck holds exactly the ones not in view.)
+        self.monument_slots: list[int] = []
+        self.monument_pool: list[C.Card] = []
+        if len(state.sets) > 1:
+            looking = {e for top in state.stack if top[0] == P_SCRYORDER and top[1] == player
+                       and top[2] == DECK_MONUMENT for e in top[3]}  # (being put back: in view)
+            deck = [e for e in range(n) if loc[e] == MONUMENT_DECK and e not in looking
+                    and not (order[e] >= 0 and state.mon_seer == player)]
+            in_view = {cards[e].id for e in range(n) if cards[e].kind == C.MONUMENT and e not in deck}
+            pool = [c for c in C.set_cards(C.MONUMENT, state.sets) if c.id not in in_view]
+            if len(pool) > len(deck):
+                self.monument_slots, self.monument_pool = deck, pool
         self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or rival_mages
-                                  or self.face_down)
+                                  or self.face_down or self.monument_slots)
 
     def deal(self, seed: int) -> GameState:
         """A copy of the state with the hidden cards dealt from ``seed``."""
@@ -138,6 +155,10 @@ class Determinizer:
         if self.rival_mages:
             picked, rng = R.sample(rng, self.mage_candidates, len(self.rival_mages))
             for e, card in zip(self.rival_mages, picked):
+                cards[e] = card
+        if self.monument_slots:
+            picked_monuments, rng = R.sample(rng, self.monument_pool, len(self.monument_slots))
+            for e, card in zip(self.monument_slots, picked_monuments):
                 cards[e] = card
         for e in self.forget_order:
             order[e] = -1

@@ -13,6 +13,7 @@ from . import actions as A
 from . import cards as C
 from . import rng as R
 from .adjudicate import WINNING_POINTS
+from .legal import victory_react_actions
 from .codes import (ACTIONS, CHECK_END_OF_ROUND, CHECK_MID_ROUND, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
                     HAND, IN_PLAY, MONUMENT_DECK, NO_CHECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV,
                     P_TAKE, P_VREACT, VICTORY_CHECK)
@@ -131,15 +132,25 @@ def start_victory_check(s: GameState, trigger: int | None) -> None:
             if owner[e] != p:
                 continue
             for pw in cards[e].powers:
-                if pw.kind == C.REACT and pw.trigger == C.TRIGGER_VICTORY:
-                    if all(pool[k] >= pw.pay[k] for k in range(5)):
+                if pw.kind != C.REACT:
+                    continue
+                if pw.trigger == C.TRIGGER_VICTORY:
+                    if pw.turn_other is not None:  # (Dark Cathedral: only with a Demon to turn)
+                        if len(victory_react_actions(s, p, e, pw.index)) > 1:
+                            order.append((P_VREACT, p, e, pw.index))
+                    elif all(pool[k] >= pw.pay[k] for k in range(5)):
+                        order.append((P_VREACT, p, e, pw.index))
+                    break
+                if pw.trigger == C.TRIGGER_OWN_POWER:
+                    # Illusion, only at the check the player's own power called (rules.md §17.1)
+                    if p == trigger and len(victory_react_actions(s, p, e, pw.index)) > 1:
                         order.append((P_VREACT, p, e, pw.index))
                     break
     s.stack.extend(reversed(order))
 
 
-_VICTORY_REACT = frozenset(c.idx for c in C.CARDS
-                           if any(pw.kind == C.REACT and pw.trigger == C.TRIGGER_VICTORY for pw in c.powers))
+_VICTORY_REACT = frozenset(c.idx for c in C.CARDS if any(
+    pw.kind == C.REACT and pw.trigger in (C.TRIGGER_VICTORY, C.TRIGGER_OWN_POWER) for pw in c.powers))
 
 
 def pool_score(s: GameState, p: int) -> int:

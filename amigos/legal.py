@@ -14,7 +14,7 @@ from . import actions as A
 from . import cards as C
 from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
                     P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
-                    P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
+                    P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, P_BANK, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
                     SETUP_DRAFT, DECK, DECK_ARTIFACT, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, FACE_UP)
 
 if TYPE_CHECKING:
@@ -70,34 +70,51 @@ def _covers(pool: Sequence[int], cost: Sequence[int]) -> bool:
 
 
 @overload
-def discount_for(s: GameState, p: int, card: None, mine: Sequence[int] | None = None) -> tuple[int, int, int]: ...
+def discount_for(s: GameState, p: int, card: None, mine: Sequence[int] | None = None) -> tuple[int, int, int, int]: ...
 @overload
 def discount_for(s: GameState, p: int, card: C.Card, mine: Sequence[int] | None = None) -> int: ...
 def discount_for(s: GameState, p: int, card: C.Card | None,
-                 mine: Sequence[int] | None = None) -> int | tuple[int, int, int]:
+                 mine: Sequence[int] | None = None) -> int | tuple[int, int, int, int]:
     """The standing discount ``p`` gets on placing artifact ``card`` (Artificer, Dragon Bridle,
-    Dragon's Lair), whether or not the discounting component is turned.  With ``card`` None, returns
-    the discounts ``(on any artifact, extra on Dragons, extra on Creatures)``."""
+    Dragon's Lair, Homunculus), whether or not the discounting component is turned.  With ``card``
+    None, returns the discounts ``(on any artifact, extra on Dragons, on Creatures, on Demons)``."""
     loc, owner, cards = s.loc, s.owner, s.cards
     if mine is None:
         mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
-    every = dragon = creature = 0
+    every = dragon = creature = demon = 0
     for e in mine:
-        for types, amount in cards[e].discounts:
+        for types, amount, _ in cards[e].discounts:
             if "artifact" in types:
                 every += amount
             elif "dragon" in types:
                 dragon += amount
             elif "creature" in types:
                 creature += amount
+            elif "demon" in types:
+                demon += amount
     if card is None:
-        return every, dragon, creature
-    return every + (dragon if card.is_dragon else 0) + (creature if card.is_creature else 0)
+        return every, dragon, creature, demon
+    return every + (dragon if card.is_dragon else 0) + (creature if card.is_creature else 0) + (
+        demon if card.is_demon else 0)
 
 
-def placement_payments(pool: tuple, card: C.Card, discount: int) -> list[tuple[int, ...]]:
-    """Every payment of ``card``'s placement cost after a discount used as fully as possible (§4.3)."""
+def gold_discount(s: GameState, p: int, card: C.Card, mine: Sequence[int]) -> int:
+    """How much of ``card``'s placement discount may take off Gold: the discounts that say so
+    (Homunculus, on Demons); no base-game discount does."""
+    out = 0
+    for e in mine:
+        for types, amount, on_gold in s.cards[e].discounts:
+            if on_gold and any(t in card.types for t in types):
+                out += amount
+    return out
+
+
+def placement_payments(pool: tuple, card: C.Card, discount: int, gold_off: int = 0) -> list[tuple[int, ...]]:
+    """Every payment of ``card``'s placement cost after a discount used as fully as possible (§4.3);
+    up to ``gold_off`` of the discount may take off Gold (`gold_discount`), the rest never does."""
     fixed, any_n = card.cost, card.cost_any
+    if gold_off and fixed[4]:
+        return _gold_discounted(pool, card, discount, min(gold_off, fixed[4], discount))
     d = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n)
     if d == 0:
         if not _covers(pool, fixed):
@@ -123,6 +140,25 @@ def placement_payments(pool: tuple, card: C.Card, discount: int) -> list[tuple[i
                             seen.add(pay)
                             out.append(pay)
     return out
+
+
+def _gold_discounted(pool: tuple, card: C.Card, discount: int, gold_off: int) -> list[tuple[int, ...]]:
+    """`placement_payments` where part of the discount may take off Gold: each share of it taken off
+    Gold, the rest of the discount as usual, used as fully as possible overall."""
+    fixed = card.cost
+    best = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + fixed[4] + card.cost_any)
+    out: list[tuple[int, ...]] = []
+    for g in range(gold_off + 1):
+        rest = discount - g
+        if g + min(rest, fixed[0] + fixed[1] + fixed[2] + fixed[3] + card.cost_any) < best:
+            continue  # not the discount used as fully as possible
+        cheaper = C.Card.__new__(C.Card)
+        cheaper.cost = (fixed[0], fixed[1], fixed[2], fixed[3], fixed[4] - g)
+        cheaper.cost_any = card.cost_any
+        for pay in placement_payments(pool, cheaper, rest):
+            if pay not in out:
+                out.append(pay)
+    return sorted(out)
 
 
 def legal_groups(s: GameState) -> list:
@@ -170,8 +206,17 @@ def legal_actions(s: GameState) -> list:
 
 
 def _supply_items(s: GameState) -> list[int]:
+    return [e for e in magic_items(s) if s.loc[e] == AVAILABLE]
+
+
+def magic_items(s: GameState) -> range:
+    """The magic items' entities (8 in the base game, 10 with the expansion)."""
     first = s.item_first
-    return [e for e in range(first, first + len(C.MAGIC_ITEMS)) if s.loc[e] == AVAILABLE]
+    cards = s.cards
+    end = first
+    while end < len(cards) and cards[end].kind == C.MAGIC_ITEM:
+        end += 1
+    return range(first, end)
 
 
 def main_actions(s: GameState, p: int) -> list:
@@ -203,14 +248,18 @@ def main_groups(s: GameState, p: int) -> list:
     out: list = []
     cap: tuple[int, ...] | None
     if hand:
-        every, dragon, creature = discount_for(s, p, None, mine)
+        every, dragon, creature, demon = discount_for(s, p, None, mine)
         for e in hand:
             card = cards[e]
             cap = card.pool_cap
             key = (p0 if p0 < cap[0] else cap[0], p1 if p1 < cap[1] else cap[1], p2 if p2 < cap[2] else cap[2],
                    p3 if p3 < cap[3] else cap[3], p4 if p4 < cap[4] else cap[4])
-            g = _place_actions(p, e, card.idx, key, every + (dragon if card.is_dragon else 0)
-                               + (creature if card.is_creature else 0))
+            discount = every + (dragon if card.is_dragon else 0) + (creature if card.is_creature else 0)
+            gold_off = 0
+            if card.is_demon and demon:
+                discount += demon
+                gold_off = gold_discount(s, p, card, mine)
+            g = _place_actions(p, e, card.idx, key, discount, gold_off)
             if g:
                 out.append(g)
     if p4 >= C.MONUMENT_COST_GOLD and claim_monuments:
@@ -245,7 +294,7 @@ def main_groups(s: GameState, p: int) -> list:
     return out
 
 
-MONUMENT_KIND, POP_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.ACTION
+MONUMENT_KIND, POP_KIND, ITEM_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.MAGIC_ITEM, C.ACTION
 
 
 def supply_of(s: GameState, p: int) -> tuple:
@@ -279,7 +328,7 @@ def supply_of(s: GameState, p: int) -> tuple:
                 monuments.append(((A.CLAIM_MONUMENT, p, e),))
             elif kind == POP_KIND:
                 places.append((cards[e].cost, ((A.CLAIM_POP, p, e, cards[e].cost),)))
-            else:
+            elif kind == ITEM_KIND:  # (the scrolls in the centre are claimed by a power only)
                 items.append(((A.PASS, p, e),))
         elif where == IN_PLAY and owner[e] == p:
             mine.append(e)
@@ -292,9 +341,10 @@ def supply_of(s: GameState, p: int) -> tuple:
 
 
 @lru_cache(maxsize=1 << 17)
-def _place_actions(p: int, e: int, card_idx: int, pool: tuple[int, ...], discount: int) -> tuple[tuple, ...]:
+def _place_actions(p: int, e: int, card_idx: int, pool: tuple[int, ...], discount: int,
+                   gold_off: int) -> tuple[tuple, ...]:
     """PlaceArtifact steps of one hand card: depend only on these arguments, so they are cached."""
-    return tuple((A.PLACE, p, e, pay) for pay in placement_payments(pool, C.CARDS[card_idx], discount))
+    return tuple((A.PLACE, p, e, pay) for pay in placement_payments(pool, C.CARDS[card_idx], discount, gold_off))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -329,27 +379,60 @@ def _targets(s: GameState, p: int, e: int, pw: C.Power, mine: Sequence[int]) -> 
         return None
     cards, turned = s.cards, s.turned
     if rule == "hand":
-        return s.hand(p)
+        hand = s.hand(p)
+        if pw.discard_types is not None:  # (Bard: a Creature, Dragon or Demon)
+            return [x for x in hand if _has_type(cards[x], pw.discard_types)]
+        return hand
     n = s.n_art
     if rule == "own_turned":
-        out = [x for x in mine if turned[x]]
-        out.append(e)
+        out = [x for x in mine if turned[x] and x != e]
+        if pw.turn_self and not pw.exclude_self:  # (the component turned by the cost may be readied)
+            out.append(e)
         return out
     if rule == "own_turned_creature":
         return [x for x in mine if x < n and turned[x] and cards[x].is_creature]
-    if rule == "own_component":
-        return list(mine)
+    if rule == "own_turned_demon":
+        return [x for x in mine if x < n and turned[x] and cards[x].is_demon and not (x == e and pw.exclude_self)]
+    if rule == "own_component":  # (a scroll is not a component: it holds no essences)
+        return [x for x in mine if cards[x].kind != C.SCROLL]
     if rule == "turn_dragon":
         return [x for x in mine if x < n and not turned[x] and cards[x].is_dragon]
     if rule == "turn_creature":
         return [x for x in mine if x < n and not turned[x] and cards[x].is_creature]
-    if rule == "destroy_own_any":
-        return [x for x in mine if x < n]
-    if rule == "destroy_own_other":
-        return [x for x in mine if x < n and x != e]
-    if rule == "destroy_own_dragon_creature":
-        return [x for x in mine if x < n and (cards[x].is_dragon or cards[x].is_creature)]
+    if rule == "turn_demon":
+        return [x for x in mine if x < n and not turned[x] and cards[x].is_demon]
+    if rule == "own_discard":
+        return s.discard_pile(p)
+    if rule == "scroll":
+        return [x for x in range(n, len(s.loc)) if s.loc[x] == AVAILABLE and cards[x].kind == C.SCROLL]
+    if rule == "destroy_own_any" or rule == "destroy_own_other":
+        out = [x for x in mine if x < n and (x != e or rule == "destroy_own_any")]
+        if pw.destroy_types is not None:
+            out = [x for x in out if _has_type(cards[x], pw.destroy_types)]
+        return out
     raise AssertionError(rule)
+
+
+def _has_type(card: C.Card, types: Sequence[str]) -> bool:
+    for t in types:
+        if t in card.types:
+            return True
+    return False
+
+
+def stand_in(s: GameState, p: int, mine: Sequence[int], type_name: str) -> tuple[int, int]:
+    """Illusion standing in for an artifact of ``type_name`` in a power ``p`` uses (rules.md §17.1): its
+    entity (or -1 when ``p`` has no straightened one) and the essences it costs (2 as a Dragon)."""
+    cards, turned = s.cards, s.turned
+    for x in mine:
+        card = cards[x]
+        if card.kind == C.MAGIC_ITEM and not turned[x]:
+            for pw in card.powers:
+                if pw.trigger == C.TRIGGER_OWN_POWER:
+                    for eff in pw.effects:
+                        if eff[0] == "count_as" and type_name in eff[1]:
+                            return x, pw.pay_any
+    return -1, 0
 
 
 def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: list, mine: Sequence[int] = ()) -> None:
@@ -390,6 +473,8 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
         targets = (-1,)
     else:
         if not targets and pw.needs_target:
+            if pw.turn_other is not None:
+                _illusion_steps(s, p, e, pw, pool, out, mine)
             return
         if not pw.needs_target and (s.reference or not targets):
             targets.append(-1)
@@ -401,7 +486,25 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
     costs: tuple[int, ...] | None = None
     if cost_gain is not None and cost_gain[3] is None:
         costs = tuple(cards[t].cost_total for t in targets)
-    out.extend(_targeted_steps(p, e, cards[e].idx, idx, _capped(pool, pw.pool_cap), targets, rivals, costs))
+    if targets:
+        out.extend(_targeted_steps(p, e, cards[e].idx, idx, _capped(pool, pw.pool_cap), targets, rivals, costs))
+    if pw.turn_other is not None:
+        _illusion_steps(s, p, e, pw, pool, out, mine)
+
+
+def _illusion_steps(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: list, mine: Sequence[int]) -> None:
+    """The steps of a power that turns one of ``p``'s artifacts of a type, with Illusion turned as that
+    artifact (for 2 more essences of any kind as a Dragon)."""
+    assert pw.turn_other is not None
+    x, extra = stand_in(s, p, mine, pw.turn_other)
+    if x < 0:
+        return
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
+    pays = _any_payments(pw.pay, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (pw.pay,)
+    if extra:
+        pays = tuple(sorted({_add(a, b) for a in pays for b in payments(_sub(pool, a), extra)}))
+    if pays:
+        out.append(tuple((A.POWER, p, e, pw.index, x, -1, pay, g) for pay in pays for g in gs))
 
 
 def _capped(pool: Sequence[int], cap: Sequence[int]) -> tuple:
@@ -540,8 +643,13 @@ def _identical_steps(p: int, e: int, pw: C.Power, pool: tuple[int, ...], covered
                         seen.add(pay)
                         out.append((A.POWER, p, e, idx, -1, -1, pay, (0, 0, 0, 0, x)))
         return
-    # Prism's second power: X identical -> X of another non-Gold kind
     out.append((A.POWER, p, e, idx, -1, -1, ZERO, ZERO))
+    if pw.rate > 1:  # Projection: X identical -> X // 3 Gold
+        for k in range(5):
+            for x in range(1, pool[k] + 1):
+                out.append((A.POWER, p, e, idx, -1, -1, _unit(k, x), _unit(C.GOLD, x // pw.rate)))
+        return
+    # Prism's second power, Transform: X identical -> X of another non-Gold kind
     for k in range(5):
         for x in range(1, pool[k] + 1):
             for o in range(4):
@@ -587,14 +695,62 @@ def _pending_actions(s: GameState, top: tuple) -> list:
     if kind == P_PLACE:
         return placement_choice_actions(s, top)
     if kind == P_VREACT:
-        e, idx = top[2], top[3]
-        pw = s.cards[e].powers[idx]
-        out = []
-        if _covers(s.pool_of(p), pw.pay):
-            out.append((A.V_REACT, p, e, idx, pw.pay))
-        out.append((A.DECLINE, p, e))
-        return out
+        return victory_react_actions(s, p, top[2], top[3])
+    if kind == P_BANK:
+        e, k = top[2], top[3]
+        return [(A.BANK, p, e, k, n) for n in range(s.pool[5 * p + k] + 1)]
     return chance_outcomes(s, top)
+
+
+def victory_react_actions(s: GameState, p: int, e: int, idx: int) -> list:
+    """``p``'s answers to a victory-check React of component ``e`` (power ``idx``), then Decline:
+    Golden Statue's (V_REACT, p, e, idx, pay); Dark Cathedral's names the Demon it turns, Illusion
+    standing in (V_REACT, p, e, idx, pay, artifact); Illusion's own, at a check ``p``'s power called,
+    the type it counts as (V_REACT, p, e, react index, pay, type code of `cards.TYPE_NAMES`)."""
+    card = s.cards[e]
+    pw = card.powers[idx]
+    pool = s.pool_of(p)
+    out: list[tuple] = []
+    if pw.turn_self and s.turned[e]:
+        pass  # turned meanwhile (Illusion, as another React's Demon)
+    elif pw.trigger == C.TRIGGER_OWN_POWER:
+        for react in card.powers:
+            if react.trigger != C.TRIGGER_OWN_POWER:
+                continue
+            for eff in react.effects:
+                if eff[0] != "count_as":
+                    continue
+                for type_name in eff[1]:
+                    if illusion_points(s, p, type_name) > 0:
+                        code = C.TYPE_NAMES.index(type_name)
+                        for pay in payments(pool, react.pay_any):
+                            out.append((A.V_REACT, p, e, react.index, pay, code))
+    elif pw.turn_other is not None:
+        if _covers(pool, pw.pay):
+            mine = s.in_play(p)
+            for x in _targets(s, p, e, pw, mine) or ():
+                out.append((A.V_REACT, p, e, idx, pw.pay, x))
+            x, extra = stand_in(s, p, mine, pw.turn_other)
+            if x >= 0:
+                for pay in payments(_sub(pool, pw.pay), extra):
+                    out.append((A.V_REACT, p, e, idx, _add(pw.pay, pay), x))
+    elif _covers(pool, pw.pay):
+        out.append((A.V_REACT, p, e, idx, pw.pay))
+    out.append((A.DECLINE, p, e))
+    return out
+
+
+def illusion_points(s: GameState, p: int, type_name: str) -> int:
+    """The points ``p`` would gain at a victory check from one more artifact of ``type_name`` in play
+    (Illusion counted as one: Sorcerer's Bestiary, Gate of Hell)."""
+    cards = s.cards
+    total = 0
+    for x in s.in_play(p):
+        c = cards[x]
+        if c.counts_types:
+            total += c.vp_per_creature if type_name == "creature" else (
+                c.vp_per_dragon if type_name == "dragon" else c.vp_per_demon)
+    return total
 
 
 def placement_choice_actions(s: GameState, top: tuple) -> list:
@@ -618,7 +774,8 @@ def placement_choice_actions(s: GameState, top: tuple) -> list:
         if free:
             out.append((A.PLACE, p, x, ZERO))
             continue
-        for pay in placement_payments(pool, card, discount_for(s, p, card) + extra):
+        gold_off = gold_discount(s, p, card, s.in_play(p)) if card.is_demon else 0
+        for pay in placement_payments(pool, card, discount_for(s, p, card) + extra, gold_off):
             out.append((A.PLACE, p, x, pay))
     if s.reference or not out:
         out.append((A.DECLINE, p, source))
@@ -631,14 +788,16 @@ def life_loss_actions(s: GameState, top: tuple) -> list:
     out: list[tuple] = []
     pool = s.pool_of(p)
     loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
-    is_dragon = effect[2]
+    is_dragon, is_demon = effect[2], effect[4]
     for e in range(len(loc)):
         if loc[e] != IN_PLAY or owner[e] != p:
             continue
         for pw in cards[e].powers:
             if pw.kind != C.REACT:
                 continue
-            if pw.trigger == C.TRIGGER_LIFE_LOSS or (pw.trigger == C.TRIGGER_DRAGON and is_dragon):
+            trigger = pw.trigger
+            if (trigger == C.TRIGGER_LIFE_LOSS or (trigger == C.TRIGGER_DRAGON and is_dragon)
+                    or (trigger == C.TRIGGER_DEMON and is_demon)):
                 if pw.turn_self and turned[e]:
                     continue
                 if not _covers(pool, pw.pay):

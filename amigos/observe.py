@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import cards as C
 from .codes import (AVAILABLE, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, FACE_UP, MONUMENT_DECK,
-                    PHASE_NAMES, P_CCOST, P_GAIN, P_LIFE, P_PLACE, P_SCRYORDER, P_TAKE, P_VREACT)
+                    PHASE_NAMES, P_BANK, P_CCOST, P_GAIN, P_LIFE, P_PLACE, P_SCRYORDER, P_TAKE, P_VREACT)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -104,7 +104,8 @@ def unseen_deck(s: GameState, p: int) -> list[int]:
 
 
 PENDING_NAMES = ("gain", "take_stored", "collect_cost", "life_loss", "draw", "discard", "scry_deck",
-                 "scry_reveal", "scry_order", "monument_draw", "monument_reveal", "placement", "victory_react")
+                 "scry_reveal", "scry_order", "monument_draw", "monument_reveal", "placement", "victory_react",
+                 "bank")
 
 
 def _pending(s: GameState, top: tuple, player: int) -> dict:
@@ -112,7 +113,7 @@ def _pending(s: GameState, top: tuple, player: int) -> dict:
     scry) appears only in that player's observation."""
     kind, who = top[0], top[1]
     out = {"kind": PENDING_NAMES[kind], "player": who}
-    if kind in (P_GAIN, P_TAKE, P_CCOST, P_PLACE, P_VREACT):
+    if kind in (P_GAIN, P_TAKE, P_CCOST, P_PLACE, P_VREACT, P_BANK):
         out["card"] = s.cards[top[2]].id
     elif kind == P_LIFE:
         out["attacker"] = s.cards[top[2]].id

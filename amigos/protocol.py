@@ -95,7 +95,15 @@ def action_json(state: GameState, a: tuple) -> dict:
         d = {"__type__": t, "card_name": name(a[2]), "power_index": a[3], "player_id": p}
         if any(a[4]):
             d["pay"] = pool_json(a[4])
+        if len(a) > 5:  # the expansion's: the Demon Dark Cathedral turns, the type Illusion counts as
+            if state.cards[a[2]].powers[a[3]].turn_other is not None:
+                d["target_name"] = name(a[5])
+            else:
+                d["count_as"] = C.TYPE_NAMES[a[5]]
         return d
+    if kind == A.BANK:
+        return {"__type__": t, "card_name": name(a[2]), "essence": C.ESSENCES[a[3]], "count": a[4],
+                "player_id": p}
     if kind in (A.TAKE, A.COLLECT_COST):
         return {"__type__": t, "card_name": name(a[2]), "player_id": p, "decision": _enum(ENUM_COLLECT, a[3])}
     if kind == A.GAIN:
@@ -220,7 +228,17 @@ def _decode(state: GameState, d: object) -> tuple:
     if kind == A.LL_CHOICE:
         return (kind, p, pay())
     if kind == A.V_REACT:
-        return (kind, p, ent("card_name"), int(d.get("power_index", 0)), pay())
+        react = (kind, p, ent("card_name"), int(d.get("power_index", 0)), pay())
+        if d.get("target_name") is not None:
+            return react + (ent("target_name"),)
+        if d.get("count_as") is not None:
+            return react + (C.TYPE_NAMES.index(d["count_as"]),)
+        return react
+    if kind == A.BANK:
+        count = d["count"]
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise ValueError("count must be an integer")
+        return (kind, p, ent("card_name"), C.ESSENCES.index(d["essence"]), count)
     if kind in (A.TAKE, A.COLLECT_COST):
         return (kind, p, ent("card_name"), enum("decision"))
     if kind == A.GAIN:
@@ -297,8 +315,10 @@ def _expansion_names() -> frozenset[str]:
 
 
 def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "reference",
-                     auto_chance: bool = False) -> GameState:
-    """A game from a ``ResolveGameSetup`` step (§2.7); raises `SetupError` for a bad setup."""
+                     auto_chance: bool = False, expansions: Sequence[str] = ()) -> GameState:
+    """A game from a ``ResolveGameSetup`` step (§2.7); raises `SetupError` for a bad setup.  The
+    protocol is the base game's: a card of an expansion is refused unless ``expansions`` names it
+    (our own rule scenarios of the expansion use the same format)."""
     if not isinstance(setup, dict):
         raise SetupError("setup must be an object")
 
@@ -307,7 +327,7 @@ def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "refere
             raise SetupError(f"{what} must be a list")
         out: list[C.Card] = []
         for name in names:
-            if isinstance(name, str) and name not in C.BY_NAME and name in _expansion_names():
+            if isinstance(name, str) and name in _expansion_names() and LUX_SET not in expansions:
                 raise SetupError(f"{name!r} in {what} is a Lux et Tenebrae card: the engine protocol "
                                  f"plays the base game only")
             if not isinstance(name, str) or name not in C.BY_NAME:
@@ -329,5 +349,5 @@ def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "refere
     except ValueError as exc:
         raise SetupError(str(exc)) from None
     return build_state(num_players, decks, mages, display, deck, pops, first_player=first,
-                       starting_essences=pools, ruleset=ruleset, auto_chance=auto_chance)
+                       starting_essences=pools, ruleset=ruleset, auto_chance=auto_chance, expansions=expansions)
 

@@ -27,6 +27,8 @@ from .draft import start_draft
 from .state import GameState
 
 VARIANTS = ("standard", "first_game", "draft")
+EXPANSIONS = (C.LUX,)  # the expansions a game may add (``expansions=``), in the order they apply
+EXPANSION_NAMES = {C.BASE_SET: "base game", C.LUX: "Lux et Tenebrae"}
 RULESETS = ("official", "reference")
 
 # The artifacts of the four First Game preset hands: a First Game deals its face-down decks from the
@@ -38,13 +40,16 @@ PRESET_ARTIFACTS: frozenset[str] = frozenset(
 def build_state(num_players: int, artifact_decks: list, mage_options: list, monument_display: list,
                 monument_deck: list, places_of_power: list, first_player: int = 0,
                 starting_essences: list | None = None, ruleset: str = "official",
-                auto_chance: bool = True, round_limit: int = 0) -> GameState:
+                auto_chance: bool = True, round_limit: int = 0,
+                expansions: Sequence[str] = ()) -> GameState:
     """A game at mage choice from explicit card lists (the protocol's ``ResolveGameSetup``).
 
     ``artifact_decks[p]``: the first three cards are ``p``'s hand, the rest the deck (order unknown).
     ``starting_essences[p]`` (5-tuples) replaces the default one of each essence.  ``round_limit``:
     the round whose victory check ends the game in any case (`amigos.adjudicate`); 0 for none.
+    ``expansions``: ``("lux",)`` puts all ten magic items and the eight scrolls in the supply.
     """
+    sets = card_sets(expansions)
     if num_players not in (1, 2):
         raise SetupError("the engine plays 1 or 2 players")
     if ruleset not in RULESETS:
@@ -68,7 +73,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
             loc.append(BEING_CHOSEN)
             owner.append(p)
     item_first = len(entities)
-    for card in C.MAGIC_ITEMS:
+    for card in C.set_cards(C.MAGIC_ITEM, sets):
         entities.append(card)
         loc.append(AVAILABLE)
         owner.append(NOBODY)
@@ -83,6 +88,14 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
         entities.append(card)
         loc.append(AVAILABLE)
         owner.append(NOBODY)
+    for card in C.set_cards(C.SCROLL, sets):  # face up in the centre
+        entities.append(card)
+        loc.append(AVAILABLE)
+        owner.append(NOBODY)
+    for card in entities:
+        if card.set not in sets:
+            raise SetupError(f"{card.name} is a card of the {EXPANSION_NAMES[card.set]} expansion, "
+                             "not in this game")
     ids = [c.id for c in entities]
     if len(set(ids)) != len(ids):
         raise SetupError("a card appears twice in the setup")
@@ -100,6 +113,7 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     s.names = names
     s.reference = ruleset == "reference"
     s.item_first = item_first
+    s.sets = sets
     s.memo = {}
     n = len(entities)
     s.loc = loc
@@ -146,16 +160,32 @@ def _expect(card: object, kind: int) -> None:
         raise SetupError(f"{getattr(card, 'name', card)!r} is not a {C.KIND_NAMES[kind].lower()}")
 
 
-def new_game(seed: int, variant: str = "standard", ruleset: str = "official") -> GameState:
+def card_sets(expansions: Sequence[str]) -> tuple[str, ...]:
+    """The card sets of a game with these expansions (`EXPANSIONS`): the base game's, then theirs."""
+    for name in expansions:
+        if name not in EXPANSIONS:
+            raise SetupError(f"unknown expansion {name!r} (expected one of {', '.join(EXPANSIONS)})")
+    return (C.BASE_SET,) + tuple(name for name in EXPANSIONS if name in expansions)
+
+
+def new_game(seed: int, variant: str = "standard", ruleset: str = "official",
+             expansions: Sequence[str] = ()) -> GameState:
     """A two-player game dealt from ``seed``; chance is resolved from the state's own RNG.  It ends at
-    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`)."""
+    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`).  ``expansions``:
+    ``("lux",)`` plays with *Lux et Tenebrae* (rules.md §2.3: all its cards join the base game's; 7 of
+    the 14 monuments and 4 of the 7 place-of-power tiles are in a two-player game); the default is the
+    base game, dealt exactly as it always was."""
     if variant not in VARIANTS:
         raise SetupError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
+    sets = card_sets(expansions)
     rng = R.derive_seed(seed, "deal")
     fp, rng = R.below(rng, 2)
-    tiles, monuments, rng = _deal_centre(rng, variant == "first_game")
-    mages = list(C.MAGES)
-    artifacts = list(C.ARTIFACTS)
+    if len(sets) > 1:
+        tiles, monuments, rng = _deal_expansion_centre(rng, variant == "first_game", sets)
+    else:
+        tiles, monuments, rng = _deal_centre(rng, variant == "first_game")
+    mages = list(C.set_cards(C.MAGE, sets))
+    artifacts = list(C.set_cards(C.ARTIFACT, sets))
     if variant == "first_game":
         presets = list(C.FIRST_GAME["preset_hands"])
         chosen, rng = R.sample(rng, presets, 2)
@@ -173,7 +203,7 @@ def new_game(seed: int, variant: str = "standard", ruleset: str = "official") ->
         mage_options = [mages[0:2], mages[2:4]]
         decks = [artifacts[0:8], artifacts[8:16]]
     s = build_state(2, decks, mage_options, monuments[:2], monuments[2:], tiles, first_player=fp,
-                    ruleset=ruleset, round_limit=ROUND_LIMIT)
+                    ruleset=ruleset, round_limit=ROUND_LIMIT, expansions=expansions)
     s.rng = R.derive_seed(seed, "chance")
     if variant == "first_game":
         # Each player has seen their preset hand, not the five cards dealt face down as their deck.
@@ -204,11 +234,35 @@ def _deal_centre(rng: int, first_game_sides: bool) -> tuple[list[C.Card], list[C
     return tiles, monuments, rng
 
 
+# Two players' share of the expansion's centre (rules.md §2.3: 7 monuments, 4 places of power).
+EXPANSION_MONUMENTS = 7
+EXPANSION_PLACES = 4
+
+
+def _deal_expansion_centre(rng: int, first_game_sides: bool,
+                           sets: tuple[str, ...]) -> tuple[list[C.Card], list[C.Card], int]:
+    """`_deal_centre` with an expansion: 4 of the tiles, shuffled unseen, each on a random side (in a
+    First Game a base tile on its first-game side: the expansion's tiles have none), and 7 of the
+    shuffled monuments, the rest going back to the box unseen."""
+    all_tiles = list(C.set_tiles(sets))
+    rng = R.shuffle(rng, all_tiles)
+    tiles = []
+    for first_side, other_side in all_tiles[:EXPANSION_PLACES]:
+        if first_game_sides and first_side.set == C.BASE_SET:
+            tiles.append(first_side)
+        else:
+            flip, rng = R.below(rng, 2)
+            tiles.append(other_side if flip else first_side)
+    monuments = list(C.set_cards(C.MONUMENT, sets))
+    rng = R.shuffle(rng, monuments)
+    return tiles, monuments[:EXPANSION_MONUMENTS], rng
+
+
 # -- games 2 and 3 of a match ---------------------------------------------------------------------------
 
 def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, chooser: int, redraft: bool,
               ruleset: str = "official", first_game_sides: bool = False,
-              previous: GameState | None = None) -> GameState:
+              previous: GameState | None = None, expansions: Sequence[str] = ()) -> GameState:
     """Game 2 or 3 of a two-player match (rules.md §2.5).
 
     ``mages[p]``: the mage ``p`` keeps (a card or card id).  With ``redraft`` (game 2), ``artifacts`` is
@@ -219,7 +273,11 @@ def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, cho
     (the final state of the game before) tells both players who won it and which artifacts each had
     in play at its end (`GameState.previous_game`); it changes nothing else."""
     card = lambda c: c if isinstance(c, C.Card) else C.BY_ID[c]  # noqa: E731
-    tiles, monuments, rng = _deal_centre(R.derive_seed(seed, "deal"), first_game_sides)
+    sets = card_sets(expansions)
+    if len(sets) > 1:
+        tiles, monuments, rng = _deal_expansion_centre(R.derive_seed(seed, "deal"), first_game_sides, sets)
+    else:
+        tiles, monuments, rng = _deal_centre(R.derive_seed(seed, "deal"), first_game_sides)
     if redraft:
         pool = [card(c) for c in artifacts]
         if len(pool) != 16:
@@ -230,7 +288,7 @@ def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, cho
         if any(len(d) != 8 for d in decks):
             raise SetupError("each player keeps the 8 artifacts they drafted")
     s = build_state(2, decks, [[card(mages[0])], [card(mages[1])]], monuments[:2], monuments[2:], tiles,
-                    first_player=chooser, ruleset=ruleset, round_limit=ROUND_LIMIT)
+                    first_player=chooser, ruleset=ruleset, round_limit=ROUND_LIMIT, expansions=expansions)
     s.rng = R.derive_seed(seed, "chance")
     for e in range(len(s.loc)):
         if s.loc[e] == BEING_CHOSEN:

@@ -26,15 +26,16 @@ from .codes import (  # noqa: F401  (re-exported: the other layers import the co
 
 
 
-def component_points(c: C.Card, ess: list[int], e: int, dragons: int, creatures: int) -> int:
-    """The points component ``c`` (entity ``e``) in play gives its owner, who has ``dragons`` Dragons
-    and ``creatures`` Creatures in play: its printed points, the essences on it that it scores (a
-    place of power's points per essence, ``ess`` holding five counts per entity), its points per own
-    Dragon or Creature.  The one formula of a component's points (`GameState.scores`,
-    `GameState.points_breakdown`)."""
+def component_points(c: C.Card, ess: list[int], e: int, dragons: int, creatures: int, demons: int = 0,
+                     artifacts: int = 0) -> int:
+    """The points component ``c`` (entity ``e``) in play gives its owner, who has ``dragons`` Dragons,
+    ``creatures`` Creatures, ``demons`` Demons and ``artifacts`` artifacts in play: its printed points,
+    the essences on it that it scores (a place of power's points per essence, ``ess`` holding five
+    counts per entity), its points per own Dragon, Creature, Demon or artifacts.  The one formula of a
+    component's points (`GameState.scores`, `GameState.points_breakdown`)."""
     b = 5 * e
     return (c.points + c.essence_points(ess[b], ess[b + 1], ess[b + 2], ess[b + 3], ess[b + 4])
-            + c.type_points(dragons, creatures))
+            + c.type_points(dragons, creatures, demons, artifacts))
 
 
 class GameState:
@@ -44,7 +45,7 @@ class GameState:
 
     __slots__ = (
         # shared, immutable for the whole game
-        "n_players", "cards", "n_art", "names", "reference", "item_first",
+        "n_players", "cards", "n_art", "names", "reference", "item_first", "sets",
         # entities
         "loc", "owner", "turned", "ess", "order",
         # players
@@ -77,6 +78,7 @@ class GameState:
     names: dict[str, int] | None     # card name, protocol name or id -> entity (None: rebuilt on demand)
     reference: bool                  # the reference engine's ruleset (else the official one)
     item_first: int                  # the first magic item's entity
+    sets: tuple[str, ...]            # the card sets in the game: ("base",) or ("base", "lux")
     loc: list[int]                   # each entity's location (OUT_OF_GAME ... FACE_UP)
     owner: list[int]                 # each entity's owner (NOBODY for the supply)
     turned: list[int]                # 1 for a turned component
@@ -123,6 +125,7 @@ class GameState:
         s.names = self.names
         s.reference = self.reference
         s.item_first = self.item_first
+        s.sets = self.sets
         s.memo = self.memo
         s.loc = self.loc[:]
         s.owner = self.owner[:]
@@ -269,6 +272,8 @@ class GameState:
         hand = [0] * n
         dragons = [0] * n
         creatures = [0] * n
+        demons = [0] * n
+        artifacts = [0] * n
         loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
         n_art = self.n_art
         # (entity order puts every artifact before the places of power that count them)
@@ -280,7 +285,9 @@ class GameState:
                 if e < n_art:
                     dragons[p] += c.is_dragon
                     creatures[p] += c.is_creature
-                vp[p] += component_points(c, ess, e, dragons[p], creatures[p])
+                    demons[p] += c.is_demon
+                    artifacts[p] += 1
+                vp[p] += component_points(c, ess, e, dragons[p], creatures[p], demons[p], artifacts[p])
             elif where == HAND:
                 hand[owner[e]] += 1
         return vp, hand
@@ -296,14 +303,16 @@ class GameState:
         `TEMPORARY` points."""
         out = [(TOKEN, 1)] if self.first_player == p else []
         loc, owner, cards, ess = self.loc, self.owner, self.cards, self.ess
-        dragons = creatures = 0
+        dragons = creatures = demons = artifacts = 0
         for e in range(len(loc)):
             if loc[e] == IN_PLAY and owner[e] == p:
                 c = cards[e]
                 if e < self.n_art:
                     dragons += c.is_dragon
                     creatures += c.is_creature
-                out.append((e, component_points(c, ess, e, dragons, creatures)))
+                    demons += c.is_demon
+                    artifacts += 1
+                out.append((e, component_points(c, ess, e, dragons, creatures, demons, artifacts)))
         if self.temp_vp[p]:
             out.append((TEMPORARY, self.temp_vp[p]))
         return [(source, points) for source, points in out if points]

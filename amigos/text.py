@@ -64,7 +64,14 @@ def action_text(state: GameState, a: tuple) -> str:
     if kind == A.LL_CHOICE:
         return f"Lose {essences_text(a[2])}"
     if kind == A.V_REACT:
-        return f"Use {name(a[2])} paying {essences_text(a[4])}"
+        paying = f" paying {essences_text(a[4])}" if any(a[4]) else ""
+        if len(a) > 5 and state.cards[a[2]].powers[a[3]].turn_other is None:  # Illusion's type
+            return f"Turn {name(a[2])} to count as a {C.TYPE_NAMES[a[5]].capitalize()} for this check{paying}"
+        if len(a) > 5:
+            return f"Use {name(a[2])} turning {name(a[5])}{paying}"
+        return f"Use {name(a[2])}{paying or ' paying nothing'}"
+    if kind == A.BANK:
+        return f"Put {a[4]} {C.ESSENCES[a[3]]} on {name(a[2])}"
     if kind == A.TAKE:
         return ("Take" if a[3] == A.TAKE_STORED else "Leave") + f" the essences on {name(a[2])}"
     if kind == A.COLLECT_COST:

@@ -3,6 +3,10 @@
 Plays N uniform-random 2-player games (``random.Random(seed)`` choices, ``apply_unchecked``) and prints
 decisions per second, then the time of one ``clone()`` and of one ``legal_actions()`` + ``apply_unchecked``
 step from a mid-game position, in microseconds.
+
+``--expansion lux`` compares instead: N base games and N games with the expansion, played alternately
+(so the machine's load falls on both alike), and prints each one's decisions per CPU second and the
+expansion's share of the base game's speed.
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ import amigos  # noqa: E402
 MAX_DECISIONS = 20000
 
 
-def random_game(seed: int, variant: str = "standard", ruleset: str = "official") -> int:
+def random_game(seed: int, variant: str = "standard", ruleset: str = "official",
+                expansions: tuple[str, ...] = ()) -> int:
     """Play one uniform-random game to the end; returns the number of decisions."""
-    s = amigos.new_game(seed, variant, ruleset)
+    s = amigos.new_game(seed, variant, ruleset, expansions=expansions)
     rng = random.Random(seed)
     n = 0
     while not s.is_terminal():
@@ -52,6 +57,26 @@ def mid_game(seed: int = 3, variant: str = "standard", min_round: int = 3) -> am
     raise RuntimeError("no mid-game position found")
 
 
+def compare_expansion(games: int, variant: str, first: int, expansions: tuple[str, ...]) -> int:
+    """Base and expansion random games alternately; prints decisions per CPU second of each."""
+    random_game(first, variant)  # (the card steps' caches fill in a first game of each)
+    random_game(first, variant, expansions=expansions)
+    decisions = {(): 0, expansions: 0}
+    seconds = {(): 0.0, expansions: 0.0}
+    for seed in range(first, first + games):
+        for which in ((), expansions):
+            start = time.process_time()
+            decisions[which] += random_game(seed, variant, expansions=which)
+            seconds[which] += time.process_time() - start
+    base = decisions[()] / seconds[()]
+    with_expansion = decisions[expansions] / seconds[expansions]
+    print(f"{games} random {variant} games each, decisions per CPU second:")
+    print(f"  base game:            {base:,.0f} ({decisions[()]} decisions)")
+    print(f"  with {'+'.join(expansions)}:             {with_expansion:,.0f} ({decisions[expansions]} decisions)")
+    print(f"  expansion / base:     {with_expansion / base:.0%}")
+    return 0
+
+
 def main(argv=None) -> int:
     from run_report import say_build
     say_build()
@@ -59,7 +84,10 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)
     ap.add_argument("--seed", type=int, default=0, help="first game seed")
+    ap.add_argument("--expansion", choices=("lux",), help="compare the base game's speed with this expansion's")
     args = ap.parse_args(argv)
+    if args.expansion:
+        return compare_expansion(args.games, args.variant, args.seed, (args.expansion,))
 
     counts = []
     t0 = time.perf_counter()

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 import amigos  # noqa: E402
+from amigos.setup import EXPANSIONS  # noqa: E402
 from ai.arena import strength  # noqa: E402
 from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
 
@@ -28,6 +29,8 @@ def main(argv=None) -> int:
     ap.add_argument("--b", required=True, help="agent spec, e.g. random")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--variant", default="standard", choices=amigos.VARIANTS)
+    ap.add_argument("--expansion", action="append", default=[], choices=EXPANSIONS,
+                    help="play with this expansion (lux: Lux et Tenebrae)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--first-pair", type=int, default=0,
@@ -39,7 +42,8 @@ def main(argv=None) -> int:
     record = open_record(args.record)
     try:
         result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
-                          out=lambda line: print(line, flush=True), first=args.first_pair, record=record, sprt=sprt)
+                          out=lambda line: print(line, flush=True), first=args.first_pair, record=record, sprt=sprt,
+                          expansions=tuple(args.expansion))
     finally:
         if record is not None:
             record.close()

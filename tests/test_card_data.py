@@ -127,16 +127,27 @@ def test_raw_components_are_the_base_game_by_default():
     assert [r["id"] for r in carddata.raw_components("lux")] == file_ids(carddata.load_lux())
 
 
-def test_the_engine_table_is_the_base_game_only():
+def test_the_engine_table_holds_the_base_game_first_then_the_expansion():
     from amigos import cards as C
-    base_ids, lux_ids = file_ids(carddata.load_base()), set(file_ids(carddata.load_lux()))
-    assert len(C.CARDS) == 78
-    assert [c.id for c in C.CARDS] == base_ids
+    base_ids, lux_ids = file_ids(carddata.load_base()), file_ids(carddata.load_lux())
+    assert len(C.CARDS) == 78 + 34
+    assert [c.id for c in C.CARDS[:78]] == base_ids  # a base card's index never moves
+    assert [c.id for c in C.CARDS[78:]] == lux_ids
+    assert {c.set for c in C.CARDS[:78]} == {"base"} and {c.set for c in C.CARDS[78:]} == {"lux"}
     assert C.BASE is carddata.load_base()
+    assert {c.id for c in C.ARTIFACTS + C.MAGES + C.MAGIC_ITEMS + C.MONUMENTS} <= set(base_ids)
+
+
+def test_a_game_deals_the_expansion_only_when_asked():
+    lux_ids = set(file_ids(carddata.load_lux()))
     for variant in ("standard", "first_game", "draft"):
         for seed in range(5):
             dealt = {card.id for card in amigos.new_game(seed=seed, variant=variant).cards}
-            assert dealt <= set(base_ids) and not dealt & lux_ids, (variant, seed)
+            assert not dealt & lux_ids, (variant, seed)
+    seen: set[str] = set()
+    for seed in range(30):
+        seen |= {card.id for card in amigos.new_game(seed=seed, expansions=("lux",)).cards}
+    assert seen & lux_ids
 
 
 def test_ids_unique_and_keys():

@@ -9,7 +9,12 @@ from amigos import rng as R
 def test_counts_and_ids():
     assert len(C.ARTIFACTS) == 40 and len(C.MAGES) == 10 and len(C.MAGIC_ITEMS) == 8
     assert len(C.MONUMENTS) == 10 and len(C.PLACES_OF_POWER) == 10 and len(C.TILES) == 5
-    assert len({c.id for c in C.CARDS}) == 78
+    assert len({c.id for c in C.CARDS if c.set == "base"}) == 78
+    lux = ("base", "lux")
+    assert len(C.set_cards(C.ARTIFACT, lux)) == 52 and len(C.set_cards(C.MAGE, lux)) == 14
+    assert len(C.set_cards(C.MAGIC_ITEM, lux)) == 10 and len(C.set_cards(C.MONUMENT, lux)) == 14
+    assert len(C.set_tiles(lux)) == 7 and len(C.set_cards(C.SCROLL, lux)) == 8
+    assert len({c.id for c in C.CARDS}) == 78 + 34
 
 
 def test_every_ability_is_modelled():

@@ -57,7 +57,8 @@ SAMPLE_EVERY = 10  # the expensive checks run at about one step in this many
 EXAMPLES = 25
 
 HIDDEN_LOCS = (HAND, DECK, DRAFTING, DRAFT_RESERVE, BEING_CHOSEN)
-CONFIGS = [(v, r) for v in ("standard", "first_game", "draft") for r in ("official", "reference")]
+CONFIGS = [(v, r) for v in ("standard", "first_game", "draft") for r in ("official", "reference")] + [
+    (v + "+lux", "official") for v in ("standard", "first_game", "draft")]  # with the expansion
 
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -65,9 +66,15 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
 
 # -- helpers ----------------------------------------------------------------------------------------------
 
+def new_game(seed: int, variant: str, ruleset: str) -> amigos.GameState:
+    """`amigos.new_game`, where ``variant`` may name an expansion after a plus: ``"draft+lux"``."""
+    base, _, expansion = variant.partition("+")
+    return amigos.new_game(seed, base, ruleset, expansions=(expansion,) if expansion else ())
+
+
 def replay_indices(seed: int, variant: str, ruleset: str, indices) -> amigos.GameState:
     """The state after applying ``indices`` (positions in ``legal_actions()``) to a fresh game."""
-    s = amigos.new_game(seed, variant, ruleset)
+    s = new_game(seed, variant, ruleset)
     for i in indices:
         s.apply(s.legal_actions()[i])
     return s
@@ -170,6 +177,21 @@ def check_hidden_swaps(s, rng: random.Random, ctx: str, face_down: FaceDown | No
             c._legal = c._groups = None
             assert c.observation(p) == base, (
                 f"{ctx}: player {p}'s observation changes when their unseen {s.cards[e].id} is {other.id}")
+        # With the expansion, an unseen card of the monument deck could be one of those boxed unseen.
+        looking = {e for top in s.stack if top[0] == P_SCRYORDER and top[1] == p for e in top[3]}
+        unseen_monuments = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK and e not in looking
+                            and not (s.order[e] >= 0 and s.mon_seer == p)]
+        in_game = {card.id for card in s.cards}
+        boxed = [card for card in amigos.cards.set_cards(amigos.cards.MONUMENT, s.sets) if card.id not in in_game]
+        if unseen_monuments and boxed:
+            e, other = rng.choice(unseen_monuments), rng.choice(boxed)
+            c = s.clone()
+            c.cards = c.cards[:e] + (other,) + c.cards[e + 1:]
+            c.names = None
+            c.order[e] = -1
+            c._legal = c._groups = None
+            assert c.observation(p) == base, (
+                f"{ctx}: player {p}'s observation changes when the unseen monument {s.cards[e].id} is {other.id}")
 
 
 def check_determinisation(s, rng: random.Random, ctx: str) -> None:
@@ -234,8 +256,8 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
     """Play one random game with every check; returns (indices, digests)."""
     rng = random.Random(choice_seed)
     side = random.Random(choice_seed ^ 0xA5A5)  # for the checks, so they don't steer the game
-    s = amigos.new_game(seed, variant, ruleset)
-    face_down = FaceDown(s, variant)
+    s = new_game(seed, variant, ruleset)
+    face_down = FaceDown(s, variant.partition("+")[0])
     indices: list[int] = []
     digests = [s.digest()]
     stale: list = []
@@ -289,7 +311,7 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
 
 
 def check_replay(seed, variant, ruleset, choice_seed, indices, digests) -> None:
-    s = amigos.new_game(seed, variant, ruleset)
+    s = new_game(seed, variant, ruleset)
     head = f"{variant}/{ruleset} seed={seed} choice_seed={choice_seed}"
     assert s.digest() == digests[0], f"{head}: new_game is not deterministic"
     for n, i in enumerate(indices):
