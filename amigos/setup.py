@@ -20,6 +20,7 @@ from typing import Sequence
 from . import cards as C
 from . import rng as R
 from .adjudicate import ROUND_LIMIT
+from .carddata import load_lux
 from .errors import SetupError
 from .codes import (AVAILABLE, BEING_CHOSEN, DECK, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK, NO_CHECK, NOBODY,
                     SETUP_CHOOSE_FIRST, SETUP_CHOOSE_MAGES)
@@ -234,20 +235,24 @@ def _deal_centre(rng: int, first_game_sides: bool) -> tuple[list[C.Card], list[C
     return tiles, monuments, rng
 
 
-# Two players' share of the expansion's centre (rules.md §2.3: 7 monuments, 4 places of power).
-EXPANSION_MONUMENTS = 7
-EXPANSION_PLACES = 4
+def expansion_counts(n_players: int) -> tuple[int, int]:
+    """The monuments and places of power in a game with the expansion, by player count (rules.md
+    §2.3, from the expansion's data: 2 players 7 and 4)."""
+    counts = load_lux()["setup"]["by_player_count"][str(n_players)]
+    return counts["monuments"], counts["places_of_power"]
 
 
-def _deal_expansion_centre(rng: int, first_game_sides: bool,
-                           sets: tuple[str, ...]) -> tuple[list[C.Card], list[C.Card], int]:
-    """`_deal_centre` with an expansion: 4 of the tiles, shuffled unseen, each on a random side (in a
-    First Game a base tile on its first-game side: the expansion's tiles have none), and 7 of the
-    shuffled monuments, the rest going back to the box unseen."""
+def _deal_expansion_centre(rng: int, first_game_sides: bool, sets: tuple[str, ...],
+                           n_players: int = 2) -> tuple[list[C.Card], list[C.Card], int]:
+    """`_deal_centre` with an expansion: the table's number of tiles (`expansion_counts`), shuffled
+    unseen, each on a random side (in a First Game a base tile on its first-game side: the
+    expansion's tiles have none), and the table's number of the shuffled monuments, the rest going
+    back to the box unseen."""
+    n_monuments, n_places = expansion_counts(n_players)
     all_tiles = list(C.set_tiles(sets))
     rng = R.shuffle(rng, all_tiles)
     tiles = []
-    for first_side, other_side in all_tiles[:EXPANSION_PLACES]:
+    for first_side, other_side in all_tiles[:n_places]:
         if first_game_sides and first_side.set == C.BASE_SET:
             tiles.append(first_side)
         else:
@@ -255,7 +260,7 @@ def _deal_expansion_centre(rng: int, first_game_sides: bool,
             tiles.append(other_side if flip else first_side)
     monuments = list(C.set_cards(C.MONUMENT, sets))
     rng = R.shuffle(rng, monuments)
-    return tiles, monuments[:EXPANSION_MONUMENTS], rng
+    return tiles, monuments[:n_monuments], rng
 
 
 # -- games 2 and 3 of a match ---------------------------------------------------------------------------
