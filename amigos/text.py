@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import actions as A
 from . import cards as C
-from .codes import HAND
+from .codes import COLLECT, HAND
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -71,14 +71,17 @@ def action_text(state: GameState, a: tuple) -> str:
             return f"Use {name(a[2])} turning {name(a[5])}{paying}"
         return f"Use {name(a[2])}{paying or ' paying nothing'}"
     if kind == A.BANK:
+        if not a[4]:
+            return f"Put no {C.ESSENCES[a[3]]} on {name(a[2])}"
         return f"Put {a[4]} {C.ESSENCES[a[3]]} on {name(a[2])}"
     if kind == A.TAKE:
         return ("Take" if a[3] == A.TAKE_STORED else "Leave") + f" the essences on {name(a[2])}"
     if kind == A.COLLECT_COST:
         return {A.PAY_COST: "Pay", A.PAY_TURN: "Turn", A.DECLINE_COST: "Neither pay nor turn"}[a[3]] + \
             f" for {name(a[2])}'s collect cost"
-    if kind == A.GAIN:
-        return f"Collect {essences_text(a[3])} from {name(a[2])}"
+    if kind == A.GAIN:  # (the Collect phase's choices; else a power's or a React's gain)
+        verb = "Collect" if state.phase == COLLECT else "Gain"
+        return f"{verb} {essences_text(a[3])} from {name(a[2])}"
     if kind == A.SCRY_DECK:
         return "Look at " + ("own artifact deck" if a[2] == 0 else "the monument deck")
     if kind == A.SCRY_ORDER:

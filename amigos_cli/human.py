@@ -146,10 +146,10 @@ class Human(BaseAgent):
         matches = [c for c in C.CARDS if needle in c.name.lower() or needle == c.id]
         matches.sort(key=lambda c: c.name.lower() != needle)  # stable: otherwise in the table's order
         if not matches:
-            from amigos.carddata import components
+            from amigos.carddata import SETS, components
 
             from .views.cards import nearest_name
-            self.console.print(f"No card named '{escape(name)}'{escape(nearest_name(name, components()))}.",
+            self.console.print(f"No card named '{escape(name)}'{escape(nearest_name(name, components(SETS)))}.",
                                style="yellow")
         for c in matches[:CARD_MATCHES]:
             self.console.print(Text(c.name, style="bold") + Text(": " + c.text))

@@ -111,7 +111,8 @@ def history(record: dict) -> list[Step]:
         return []
     replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
                        fmt="match" if record["best_of"] > 1 else "game",
-                       names=player_names(record), ruleset=record.get("ruleset", "official"))
+                       names=player_names(record), ruleset=record.get("ruleset", "official"),
+                       expansions=record.get("expansions") or ())
     out: list[Step] = []
     for actor, step, *_ in decisions:
         replay.to_act()

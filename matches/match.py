@@ -23,6 +23,7 @@ from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.protocol import action_from_json, action_json
 from amigos.rng import derive_seed
+from amigos.setup import EXPANSION_NAMES, card_sets
 from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, GameState
 
 FORMAT = "amigos.match"
@@ -34,11 +35,19 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def card_digest() -> str:
-    """A digest of the card data the engine plays with (a match file records it)."""
+def card_digest(expansions: Sequence[str] = ()) -> str:
+    """A digest of the card data a game with these expansions plays with (a match file records it):
+    every component of the base game and of each expansion, as the packaged data describes it."""
     import hashlib
-    ids = repr([(c.id, c.cost, c.cost_any, c.points, [p.effects for p in c.powers]) for c in C.CARDS])
-    return hashlib.blake2b(ids.encode(), digest_size=8).hexdigest()
+    import json
+    sets = card_sets(expansions)
+    data = json.dumps([c.raw for c in C.CARDS if c.set in sets], sort_keys=True)
+    return hashlib.blake2b(data.encode(), digest_size=8).hexdigest()
+
+
+def expansion_title(expansions: Sequence[str]) -> str:
+    """"Lux et Tenebrae" for ``("lux",)`` (the names joined with "and"); "" for the base game."""
+    return " and ".join(EXPANSION_NAMES.get(name, name) for name in expansions)
 
 
 class Match:
@@ -56,7 +65,13 @@ class Match:
 
     @classmethod
     def new(cls, seed: int, specs: list[str], variant: str = "standard", fmt: str = "match",
-            names: list[str] | None = None, ruleset: str = "official") -> "Match":
+            names: list[str] | None = None, ruleset: str = "official", expansions: Sequence[str] = ()) -> "Match":
+        """A new match (``fmt`` "match", a best of three) or single game (``fmt`` "game").
+        ``expansions``: the expansions every game plays with (`amigos.setup.EXPANSIONS`, e.g.
+        ``("lux",)``), recorded in the file as ``"expansions"``; none, the default, is the base game,
+        whose file has no such key (as files had before there were expansions)."""
+        expansions = list(dict.fromkeys(expansions))  # (each once, in the order given)
+        card_sets(expansions)  # an unknown one: `amigos.SetupError`
         if fmt not in FORMATS:
             raise amigos.AmigosError(f"unknown format {fmt!r} (expected game or match)")
         if variant not in amigos.VARIANTS:
@@ -64,13 +79,15 @@ class Match:
         stamp = now()
         record = {
             "format": FORMAT, "version": VERSION, "rules_version": amigos.RULES_VERSION,
-            "app_version": amigos.__version__, "card_digest": card_digest(),
+            "app_version": amigos.__version__, "card_digest": card_digest(expansions),
             "created_at": stamp, "updated_at": stamp,
             "seed": int(seed), "variant": variant, "best_of": 3 if fmt == "match" else 1, "ruleset": ruleset,
             "players": [{"name": (names or [f"player {p + 1}" for p in range(2)])[p], "spec": specs[p]}
                         for p in range(2)],
             "status": "unfinished", "games": [], "result": None,
         }
+        if expansions:
+            record["expansions"] = expansions
         match = cls(record)
         match._start_game()
         return match
@@ -140,6 +157,11 @@ class Match:
         return match
 
     # -- flow ------------------------------------------------------------------------------------
+
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        """The expansions the match plays with: () for the base game (a file without the key)."""
+        return tuple(self.record.get("expansions") or ())
 
     @property
     def game_number(self) -> int:
@@ -232,8 +254,9 @@ class Match:
             raise ReplayError(index, 0, "game seed does not follow from the match seed")
         variant = self.record["variant"]
         ruleset = self.record.get("ruleset", "official")
+        expansions = self.expansions
         if index == 1:
-            self.state = amigos.new_game(seed, variant, ruleset)
+            self.state = amigos.new_game(seed, variant, ruleset, expansions=expansions)
         else:
             previous = self.previous_state = self.state
             chooser = self._chooser(previous)
@@ -249,7 +272,8 @@ class Match:
                 artifacts = self.redrafted
                 redraft = False
             # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
-            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset, previous=previous)
+            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset, previous=previous,
+                                          expansions=expansions)
         self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
         self._advance_forced()
 

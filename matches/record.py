@@ -4,7 +4,8 @@ A file is one msgpack map with string keys and plain msgpack types only (any msg
 it)::
 
     format "amigos.match", version, rules_version, app_version, card_digest, created_at, updated_at,
-    seed, variant, best_of (1 or 3), ruleset, players [{name, spec}], status ("unfinished"/"finished"),
+    seed, variant, best_of (1 or 3), ruleset, expansions? (e.g. ["lux"]; no key: the base game),
+    players [{name, spec}], status ("unfinished"/"finished"),
     games [{index, seed, decisions, result {winners, vp, rounds} | None, final_digest?}],
     result {score, winner, shared} | None
 
@@ -34,6 +35,7 @@ from typing import NoReturn
 import msgpack
 
 import amigos
+from amigos.setup import EXPANSIONS
 
 from . import validate
 from .match import FORMAT, VERSION, Match, ReplayError
@@ -225,6 +227,9 @@ def _check_types(record: dict, name: str) -> None:
         bad("unknown ruleset")
     if record["status"] not in ("unfinished", "finished"):
         bad("unknown status")
+    for name in record.get("expansions", ()):
+        if name not in EXPANSIONS:
+            bad(f"unknown expansion {name[:40]!r} (this Amigos knows {', '.join(EXPANSIONS)})")
 
 
 def load(path: str | os.PathLike[str]) -> Match:

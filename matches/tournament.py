@@ -15,6 +15,7 @@ import math
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Callable, Iterator, cast
 
 import amigos
@@ -23,6 +24,7 @@ from ai.arena import stop_pool, wilson
 from ai.sprt import Sprt, sprt_over_pairs
 from amigos import cards as C
 from amigos.rng import derive_seed
+from amigos.setup import card_sets
 from amigos.state import IN_PLAY, GameState
 
 from .lock import Lock, clean_stale, die_with_parent
@@ -57,15 +59,23 @@ def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -
 
 
 def manifest(agents: list[str], games: int, fmt: str, variant: str, seed: int, gauntlet: bool,
-             sprt: dict | None = None) -> dict:
+             sprt: dict | None = None, expansions: Sequence[str] = ()) -> dict:
     """The settings and schedule written to ``tournament.json``.  ``sprt`` ({"elo0", "elo1", "alpha",
     "beta"}) makes the tournament a sequential test of its two agents (`sprt_of`): ``games`` is then
-    the most it plays."""
+    the most it plays.  ``expansions`` (e.g. ``("lux",)``) are played in every game and kept as
+    ``"expansions"``; a base-game tournament has no such key (as those made before expansions)."""
     if sprt is not None and (len(agents) != 2 or gauntlet):
         raise TournamentError("--sprt tests two agents against each other: give exactly two --agent")
-    settings = {"format": "amigos.tournament", "version": 1, "agents": list(agents), "games": games,
-                "match_format": fmt, "variant": variant, "seed": seed, "gauntlet": gauntlet,
-                "schedule": schedule(agents, games, seed, gauntlet)}
+    expansions = list(dict.fromkeys(expansions))
+    try:
+        card_sets(expansions)
+    except amigos.SetupError as exc:
+        raise TournamentError(str(exc)) from None
+    settings: dict[str, Any] = {"format": "amigos.tournament", "version": 1, "agents": list(agents), "games": games,
+                                "match_format": fmt, "variant": variant}
+    if expansions:
+        settings["expansions"] = expansions
+    settings.update({"seed": seed, "gauntlet": gauntlet, "schedule": schedule(agents, games, seed, gauntlet)})
     if sprt is not None:
         settings["sprt"] = dict(sprt)
     return settings
@@ -148,9 +158,9 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
     record = match.record
     specs = [settings["agents"][a] for a in job["seats"]]
     expected = {"seed": job["seed"], "agents": specs, "best_of": 3 if settings["match_format"] == "match" else 1,
-                "variant": settings["variant"]}
+                "variant": settings["variant"], "expansions": list(settings.get("expansions") or ())}
     found = {"seed": record["seed"], "agents": [p["spec"] for p in record["players"]],
-             "best_of": record["best_of"], "variant": record["variant"]}
+             "best_of": record["best_of"], "variant": record["variant"], "expansions": list(match.expansions)}
     for field, value in expected.items():
         if found[field] != value:
             return None, f"not this tournament's game ({field} differs from the schedule)"
@@ -162,7 +172,8 @@ def run_job(args: tuple[dict, dict, str]) -> dict:
     job, settings, out = args
     specs = [settings["agents"][a] for a in job["seats"]]
     names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
-    match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names)
+    match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names,
+                      expansions=settings.get("expansions") or ())
     agents = [make_agent(spec, seed=derive_seed(job["seed"], "seat", p, spec)) for p, spec in enumerate(specs)]
     play(match, agents)
     for agent in agents:
@@ -181,25 +192,27 @@ def outcome(job: dict, match: Match) -> dict:
 def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
         gauntlet: bool = False, resume: bool = False,
         on_result: Callable[[dict, int, int], object] | None = None, sprt: dict | None = None,
-        warn: Callable[[str], object] | None = None) -> list[dict]:
+        warn: Callable[[str], object] | None = None, expansions: Sequence[str] = ()) -> list[dict]:
     """Play the tournament (what is left of it), holding the folder's lock (`InUse` if another
     program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)`` for a game
     file put aside.  With ``sprt`` (see `manifest`) it stops as soon as the test reaches a verdict:
-    games in flight then are stopped and not counted."""
+    games in flight then are stopped and not counted.  ``expansions``: played in every game (see
+    `manifest`)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with Lock(out):
-        return _run(out, agents, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, sprt, warn)
+        return _run(out, agents, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, sprt, warn,
+                    expansions)
 
 
 def _run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int,
          gauntlet: bool, resume: bool, on_result: Callable[[dict, int, int], object] | None, sprt: dict | None,
-         warn: Callable[[str], object] | None) -> list[dict]:
+         warn: Callable[[str], object] | None, expansions: Sequence[str]) -> list[dict]:
     if fmt not in ("game", "match"):
         raise TournamentError("--format must be game or match")
     if variant not in amigos.VARIANTS:
         raise TournamentError(f"unknown variant {variant!r}")
-    settings = manifest(agents, games, fmt, variant, seed, gauntlet, sprt)
+    settings = manifest(agents, games, fmt, variant, seed, gauntlet, sprt, expansions)
     todo = prepare(out, settings, resume, warn)
     total = len(settings["schedule"])
     done = total - len(todo)
@@ -349,7 +362,7 @@ def write_summary(out: Path) -> list[dict]:
     settings, outcomes = collect(out)
     rows = standings(settings["agents"], outcomes)
     data = {"agents": settings["agents"], "format": settings["match_format"], "variant": settings["variant"],
-            "seed": settings["seed"], "played": len(outcomes), "scheduled": len(settings["schedule"]),
+            "expansions": list(settings.get("expansions") or ()), "seed": settings["seed"], "played": len(outcomes), "scheduled": len(settings["schedule"]),
             "standings": rows}
     test = sprt_of(settings, outcomes)
     if test is not None:
@@ -369,7 +382,9 @@ def write_summary(out: Path) -> list[dict]:
 
 def card_stats(out: Path) -> list[dict]:
     """For every card: how often a player who drafted (was dealt), played or claimed it won that game,
-    with 95% intervals; from the match files alone."""
+    with 95% intervals; from the match files alone.  Claimed: a monument or place of power its owner
+    has at the game's end, or a scroll (of the *Lux et Tenebrae* expansion) the player claimed at any
+    time in the game (a used scroll goes back to the centre, so the end alone would miss it)."""
     settings, _ = collect(out)
     tally: dict[str, dict[str, Any]] = {}
 
@@ -388,7 +403,7 @@ def card_stats(out: Path) -> list[dict]:
             continue
         assert match is not None  # (no problem: a match)
         for game in _replayed_games(match):
-            state, placed, result = game
+            state, placed, scrolls, result = game
             won = result["winners"]
             for p in range(2):
                 share = (1.0 / len(won)) if p in won else 0.0
@@ -400,6 +415,8 @@ def card_stats(out: Path) -> list[dict]:
                 for e, c in enumerate(state.cards):
                     if c.kind in (C.MONUMENT, C.PLACE_OF_POWER) and state.owner[e] == p and state.loc[e] == IN_PLAY:
                         add(c.id, "claimed", share)
+                for cid in sorted(scrolls[p]):
+                    add(cid, "claimed", share)
     rows = []
     for row in tally.values():
         out_row = {"card": row["card"], "name": C.BY_ID[row["card"]].name}
@@ -416,16 +433,43 @@ def _dealt_to(state: GameState, e: int) -> int:
     return state.owner[e] if state.owner[e] in (0, 1) else -1
 
 
-def _replayed_games(match: Match) -> Iterator[tuple[GameState, list[list[str]], dict]]:
-    """(final state, artifacts each player placed, result) of every game of a finished match."""
+class _Replayed(Match):
+    """A match replayed (`Match.from_record`) that keeps each game's final position and the scrolls
+    each player held at some point of each game, looked at after every move."""
+
+    def __init__(self, record: dict) -> None:
+        super().__init__(record)
+        self.finals: list[GameState] = []
+        self.scrolls: list[list[set[str]]] = []  # per game, per player: scroll ids
+        self._cards: tuple | None = None  # the card list of the game `_scroll_entities` belongs to
+        self._scroll_entities: list[int] = []
+
+    def _start_game(self, expected_seed: int | None = None) -> None:
+        self.scrolls.append([set(), set()])
+        super()._start_game(expected_seed)
+
+    def _after_move(self) -> None:
+        state = self.state
+        if self._cards is not state.cards:  # a new game: its entities are numbered anew
+            self._cards = state.cards
+            self._scroll_entities = [e for e, c in enumerate(state.cards) if c.kind == C.SCROLL]
+        held = self.scrolls[-1]
+        for e in self._scroll_entities:
+            if state.loc[e] == IN_PLAY and state.owner[e] in (0, 1):
+                held[state.owner[e]].add(state.cards[e].id)
+        if state.is_terminal() and len(self.finals) < self.game_number:
+            self.finals.append(state)  # (the next game gets a state of its own)
+        super()._after_move()
+
+
+def _replayed_games(match: Match) -> Iterator[tuple[GameState, list[list[str]], list[set[str]], dict]]:
+    """(final state, artifacts each player placed, scrolls each player claimed, result) of every game
+    of a finished match, from one replay of its record."""
     record = match.record
+    watched = cast("_Replayed", _Replayed.from_record(record))
     for gi, game in enumerate(record["games"]):
-        partial = dict(record, games=record["games"][:gi + 1], status="unfinished", result=None)
-        m = Match.from_record(partial)
-        # (after its game the match went on: the previous state is that game's end)
-        state = cast("GameState", m.previous_state) if m.game_number > gi + 1 else m.state
         placed: list[list[str]] = [[], []]
         for d in game["decisions"]:
             if d[1]["__type__"] == "PlaceArtifact":
                 placed[d[0]].append(C.BY_NAME[d[1]["artifact_name"]].id)
-        yield state, placed, game["result"]
+        yield watched.finals[gi], placed, watched.scrolls[gi], game["result"]

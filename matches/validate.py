@@ -25,6 +25,7 @@ MAX_GAMES = 3
 MAX_DECISIONS = 20_000  # a game played to the round limit takes about 2,200
 INT_LIMIT = 2 ** 64     # seeds are 64-bit; every other integer is far smaller
 SMALL_LIMIT = 2 ** 53   # think times, iterations, counts
+MAX_EXPANSIONS = 8      # the expansions a game may name (the engine knows one)
 
 
 class Budget(ValueError):
@@ -117,6 +118,14 @@ def check_record(record: Any) -> None:
     for key in ("ruleset", "created_at", "updated_at", "app_version", "card_digest"):
         text(record.get(key), key, optional=True)
     integer(record.get("best_of"), "best_of", 1, 3)
+    if "expansions" in record:  # (a file without the key, as every file before them: the base game)
+        expansions = record["expansions"]
+        if not isinstance(expansions, list) or len(expansions) > MAX_EXPANSIONS:
+            raise ValueError(f"'expansions' must be a list of at most {MAX_EXPANSIONS} names")
+        for name in expansions:
+            text(name, "expansions")
+        if len(set(expansions)) != len(expansions):
+            raise ValueError("'expansions' names an expansion twice")
     players = record.get("players")
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
         raise ValueError("'players' must be two {name, spec} maps")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -13,7 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 
 import amigos
-from matches.match import Match
+from amigos.setup import EXPANSIONS
+from matches.match import Match, expansion_title
 from matches.lock import Lock, clean_stale
 from matches.record import load
 
@@ -29,6 +31,8 @@ P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spe
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
 SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random if not given).")]
 VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")]
+EXPANSION = Annotated[Optional[list[str]], typer.Option(
+    "--expansion", metavar="NAME", help="Play with an expansion: lux (Lux et Tenebrae). Default: the base game.")]
 SAVE = Annotated[Optional[Path], typer.Option("--save", help="Match file (default amigos-SEED.amigos).")]
 PLAIN = Annotated[bool, typer.Option("--plain", help="The line-by-line prompt even in a terminal "
                                                      "(as when input or output is not a terminal).")]
@@ -54,6 +58,24 @@ def variant_name(text: str) -> str:
     return name
 
 
+#: What ``--expansion`` accepts for each expansion (after lower-casing and turning '-', '_' into spaces).
+EXPANSION_ALIASES = {"lux": "lux", "lux et tenebrae": "lux"}
+
+
+def expansion_names(values: Sequence[str] | None) -> tuple[str, ...]:
+    """The ``--expansion`` values as the engine names them (`amigos.setup.EXPANSIONS`), each once;
+    () for none (the base game).  An unknown one is a `CliUsageError`."""
+    out: list[str] = []
+    for text in values or ():
+        key = " ".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
+        name = EXPANSION_ALIASES.get(key)
+        if name is None or name not in EXPANSIONS:
+            raise CliUsageError(f"unknown expansion {text!r} (expected {' or '.join(EXPANSIONS)})")
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
 def served() -> bool:
     """True in a browser tab of ``amigos serve`` (Textual's web driver talks through our output)."""
     return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
@@ -66,9 +88,10 @@ def full_screen(plain: bool) -> bool:
 
 
 def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_path: Path | None, plain: bool = False,
-            delay: float = 0.0) -> None:
+            delay: float = 0.0, expansion: Sequence[str] | None = None) -> None:
     specs = [check_spec(p1), check_spec(p2)]
     variant = variant_name(variant)
+    expansions = expansion_names(expansion)
     check_seed(seed)
     seed = new_seed() if seed is None else seed
     path = Path(save_path) if save_path else default_path(seed)
@@ -77,10 +100,11 @@ def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_pat
     names = ["You" if specs[0] == HUMAN and specs[1] != HUMAN else "Player 1",
              "You" if specs[1] == HUMAN and specs[0] != HUMAN else "Player 2"]
     names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
-    match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names)
+    match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names, expansions=expansions)
     console = Console(file=io.StringIO()) if served() else Console()  # the web driver owns the output
+    with_expansion = f" with {expansion_title(expansions)}" if expansions else ""
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
-                  f"{variant.replace('_', ' ')}: {escape(names[0])} vs {escape(names[1])}; "
+                  f"{variant.replace('_', ' ')}{with_expansion}: {escape(names[0])} vs {escape(names[1])}; "
                   f"saving to {escape(str(path))}")
     run_session(match, path, console, full_screen(plain), delay)
 
@@ -126,12 +150,12 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
 
 
 def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
-          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0) -> None:
+          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None) -> None:
     """Play a best-of-three match with the face-up redraft between games."""
-    run_new("match", p1, p2, seed, variant, save, plain, delay)
+    run_new("match", p1, p2, seed, variant, save, plain, delay, expansion)
 
 
 def play(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
-         save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0) -> None:
+         save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None) -> None:
     """Play a single game."""
-    run_new("game", p1, p2, seed, variant, save, plain, delay)
+    run_new("game", p1, p2, seed, variant, save, plain, delay, expansion)

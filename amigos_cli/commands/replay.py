@@ -21,6 +21,7 @@ from ..tui.replay import ReplayApp
 from ..views.board import board
 from ..views.safe import player_names
 from .match import full_screen
+from .show import expansion_line
 
 
 def position(match: Match, game: int | None, to: int | None, name: str = "match file") -> tuple[GameState, int, int]:
@@ -86,4 +87,6 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
         return
     names = player_names(match.record)
     you = person and names[viewer] == "You"
+    if match.expansions:
+        console.print(expansion_line(match.expansions))
     console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions", you=you))

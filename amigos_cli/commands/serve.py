@@ -10,26 +10,28 @@ import typer
 
 from ..errors import CliUsageError
 from ..session import check_spec
-from .match import P2, VARIANT, variant_name
+from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
 
 HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")]
 PORT = Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")]
 FORMAT = Annotated[str, typer.Option("--format", help="game (a single game) or match (best of three).")]
 
 
-def game_command(p2: str, variant: str, fmt: str) -> str:
+def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = ()) -> str:
     """The command each browser tab runs: a new game of a person against ``p2``, saved in the current
-    folder (as ``amigos play`` saves)."""
+    folder (as ``amigos play`` saves), with these expansions."""
     return shlex.join([sys.executable, "-m", "amigos_cli", "play" if fmt == "game" else "match",
-                       "--p1", "human", "--p2", p2, "--variant", variant])
+                       "--p1", "human", "--p2", p2, "--variant", variant]
+                      + [arg for name in expansions for arg in ("--expansion", name)])
 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
-          format: FORMAT = "game") -> None:
+          format: FORMAT = "game", expansion: EXPANSION = None) -> None:
     """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game."""
     if format not in ("game", "match"):
         raise CliUsageError(f"unknown format {format!r} (expected game or match)")
-    command = game_command(check_spec(p2), variant_name(variant).replace("_", "-"), format)
+    command = game_command(check_spec(p2), variant_name(variant).replace("_", "-"), format,
+                           expansion_names(expansion))
     from textual_serve.server import Server  # imported here: only this command needs the web server
     typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops); each tab plays: {command}")
     Server(command, host=host, port=port, title="Amigos").serve()

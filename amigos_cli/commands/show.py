@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -11,12 +12,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from matches.match import Match
+from matches.match import Match, expansion_title
 from matches.record import load
 
 from ..session import HUMAN
 from ..views.board import wins
 from ..views.safe import printable
+
+
+def expansion_line(expansions: Sequence[str]) -> str:
+    """"Expansion: Lux et Tenebrae" (the line `show` and `replay` print for an expansion game)."""
+    return f"Expansion{'s' if len(expansions) > 1 else ''}: {escape(expansion_title(expansions))}"
 
 
 def summary(match: Match) -> dict:
@@ -30,7 +36,8 @@ def summary(match: Match) -> dict:
                       "think_seconds": round(sum(d[2] for d in g["decisions"]) / 1000, 1),
                       "think_seconds_by_player": [round(sum(d[2] for d in g["decisions"] if d[0] == p) / 1000, 1)
                                                   for p in range(len(record["players"]))]})
-    return {"players": record["players"], "variant": record["variant"], "seed": record["seed"],
+    return {"players": record["players"], "variant": record["variant"], "expansions": list(match.expansions),
+            "seed": record["seed"],
             "best_of": record["best_of"], "status": record["status"], "score": match.score(),
             "result": record["result"], "games": games, "created_at": record.get("created_at"),
             "updated_at": record.get("updated_at"), "redraft": match.redraft_picks()}
@@ -49,6 +56,8 @@ def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="F
     console.print(f"[bold]{escape(printable(file, None))}[/]: {names[0]} vs {names[1]}, "
                   f"{escape(str(data['variant']).replace('_', ' '))}, "
                   f"best of {data['best_of']}, seed {data['seed']}, {data['status']}")
+    if data["expansions"]:
+        console.print(expansion_line(data["expansions"]))
     people = [p for p, player in enumerate(data["players"]) if player.get("spec") == HUMAN]
     table = Table("game", "winner", "points", "rounds", "decisions",
                   *(f"P{p + 1} {'person' if p in people else 'AI'} (s)" for p in range(len(names))))

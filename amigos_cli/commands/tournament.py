@@ -20,7 +20,7 @@ from matches import tournament as T
 
 from ..errors import CliUsageError
 from ..views.safe import printable
-from .match import check_seed, variant_name
+from .match import EXPANSION, check_seed, expansion_names, variant_name
 
 
 def standings_table(rows: list[dict], title: str = "Standings") -> Table:
@@ -65,6 +65,7 @@ def tournament(
                         "default 2000).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="game or match (best of three with the redraft).")] = "game",
     variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
+    expansion: EXPANSION = None,
     jobs: Annotated[int, typer.Option("--jobs", help="Parallel processes.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed: same seed, same schedule.")] = 0,
     out: Annotated[Optional[Path], typer.Option(
@@ -87,12 +88,13 @@ def tournament(
     if jobs < 1:
         raise CliUsageError("--jobs must be at least 1")
     variant = variant_name(variant)
+    expansions = expansion_names(expansion)
     check_seed(seed)  # the same seeds as play and match, though only derived seeds reach the files
     test = sprt_settings(sprt, alpha, beta)
     if games is None:
         games = 10 if test is None else 2000
     out = out or Path(f"tournament-{seed}")
-    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet, test)  # checks the agents and counts
+    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet, test, expansions)  # checks agents and counts
     T.check_folder(out, settings, resume)
     console = Console()
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
@@ -131,7 +133,8 @@ def tournament(
                 except AmigosError:  # a damaged file: it is played again, and counted then
                     outcomes.clear()
             T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test,
-                  warn=lambda line: live.console.print(escape(printable(line, None)), style="yellow"))
+                  warn=lambda line: live.console.print(escape(printable(line, None)), style="yellow"),
+                  expansions=expansions)
             if test is None:
                 progress.update(task, completed=total)
             live.update(view())

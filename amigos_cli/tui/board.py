@@ -16,7 +16,7 @@ from amigos.adjudicate import WINNING_POINTS
 from amigos.state import (DECK, DISCARD, FACE_UP, GAME_OVER, HAND, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN,
                           GameState)
 
-from ..views.board import centre, component, essences
+from ..views.board import centre, component, essences, scrolls_line
 
 
 
@@ -52,7 +52,7 @@ def points_line(state: GameState, p: int) -> Text:
 def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> RenderableType:
     """A player in three short lines: name, points, token, pool, hand, deck and discard sizes; the
     components in play (mage and magic item first; turned ones dimmed, essences on them in brackets);
-    where the points come from.  The discarded cards themselves are in the table list (``t``)."""
+    where the points come from; and between the last two, the scrolls they hold, if any.  The discarded cards themselves are in the table list (``t``)."""
     head = Text()
     head.append(names[p], style="bold underline" if p == viewer else "bold")
     head.append(f" {state.vp(p)} VP", style="bold magenta")
@@ -66,7 +66,8 @@ def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> Renderab
               for where in (HAND, DECK, DISCARD)]
     head.append(f"  hand {counts[0]} deck {counts[1]}" + (f" discards {counts[2]}" if counts[2] else ""),
                 style="dim")
-    mine = [e for e in range(len(state.loc)) if state.loc[e] == IN_PLAY and state.owner[e] == p]
+    mine = [e for e in range(len(state.loc)) if state.loc[e] == IN_PLAY and state.owner[e] == p
+            and state.cards[e].kind != C.SCROLL]  # (scrolls have a line of their own)
     first = [e for e in mine if state.cards[e].kind in (C.MAGE, C.MAGIC_ITEM)]
     rest = [e for e in mine if e not in first]
     line = Text("  ")
@@ -74,7 +75,8 @@ def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> Renderab
         if i:
             line.append(" | " if i > len(first) - 1 and rest and e in rest else "  ", style="dim")
         line.append_text(component(state, e))
-    return Group(head, line, points_line(state, p))
+    held = scrolls_line(state, p)
+    return Group(head, line, *([held] if held is not None else []), points_line(state, p))
 
 
 def placeable(state: GameState, viewer: int) -> set[int]:

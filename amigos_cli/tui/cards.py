@@ -16,11 +16,11 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from amigos.carddata import components
+from amigos.carddata import SETS, components
 from .board import flatten
 from amigos.state import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY, GameState
 
-_DETAILS = {c["id"]: c for c in components()}
+_DETAILS = {c["id"]: c for c in components(SETS)}  # (every set: a card panel of any game)
 
 
 def details(state: GameState, e: int) -> RenderableType:

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from ai.agent import BaseAgent
 from ai.heuristics import best_variant
 from amigos.state import GameState
-from matches.match import Match
+from matches.match import Match, expansion_title
 
 from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
@@ -226,7 +226,8 @@ class GameApp(App[str]):
         game = self.ended_game or m.game_number
         t = Text(f" Game {game}" + (f" of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
                  + (f" (score {m.score()[0]}-{m.score()[1]})" if m.game_number > 1 else "")
-                 + f"  round {state.round}  ", style="bold reverse")
+                 + f"  round {state.round}  "
+                 + (f"{expansion_title(m.expansions)}  " if m.expansions else ""), style="bold reverse")
         if self.asking is None and not state.is_terminal():
             actor = state.current_player()
             t.append(f"  {self.names[actor]} to play" + ("..." if not self.humans[actor] else ""), style="italic")

@@ -15,7 +15,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from amigos.state import GameState
-from matches.match import Match
+from matches.match import Match, expansion_title
 
 from ..session import Step, history, step_line
 from .board import middle, tableau
@@ -94,8 +94,9 @@ class ReplayApp(App[None]):
         state = self.position()
         moves = self.query_one("#moves", OptionList)
         moves.highlighted = self.at
-        head = Text(f" {self.file_name}: game {self.game} of {self.count}, decision {self.at} of {len(steps)} ",
-                    style="bold reverse")
+        with_expansion = f", {expansion_title(self.match.expansions)}" if self.match.expansions else ""
+        head = Text(f" {self.file_name}: game {self.game} of {self.count}{with_expansion}, decision {self.at} of "
+                    f"{len(steps)} ", style="bold reverse")
         if self.at:
             head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.names))
         if state is not None and state.is_terminal():

@@ -60,7 +60,7 @@ def player_panel(state: GameState, p: int, viewer: int, names: list[str]) -> Tab
     mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
     mage = [e for e in mine if cards[e].kind == C.MAGE]
     item = [e for e in mine if cards[e].kind == C.MAGIC_ITEM]
-    rest = [e for e in mine if cards[e].kind not in (C.MAGE, C.MAGIC_ITEM)]
+    rest = [e for e in mine if cards[e].kind not in (C.MAGE, C.MAGIC_ITEM, C.SCROLL)]
     head = Text()
     head.append(f"{names[p]}", style="bold underline" if p == viewer else "bold")
     head.append(f"  {vp[p]} VP", style="bold magenta")
@@ -87,10 +87,43 @@ def player_panel(state: GameState, p: int, viewer: int, names: list[str]) -> Tab
                 line.append(" | ", style="dim")
             line.append_text(component(state, e))
         table.add_row(line)
+    held = scrolls_line(state, p)
+    if held is not None:
+        table.add_row(held)
     pile = [e for e in range(state.n_art) if loc[e] == DISCARD and owner[e] == p]
     if pile:
         table.add_row(Text("  discard: " + ", ".join(cards[e].name for e in pile), style="dim"))
     return table
+
+
+def scroll_entities(state: GameState) -> list[int]:
+    """The game's scrolls (*Lux et Tenebrae*; none in a base game), wherever they are."""
+    return [e for e in range(len(state.loc)) if state.cards[e].kind == C.SCROLL]
+
+
+def scrolls_line(state: GameState, p: int) -> Text | None:
+    """"  scrolls: Shield, Augury": the scrolls player ``p`` holds (claimed with Inscription, kept until
+    used); None when they hold none."""
+    held = [e for e in scroll_entities(state) if state.loc[e] == IN_PLAY and state.owner[e] == p]
+    if not held:
+        return None
+    line = Text("  scrolls: ", style="cyan")
+    line.append_text(Text(", ").join([card_name(state, e, "cyan") for e in held]))
+    return line
+
+
+def centre_scrolls(state: GameState) -> Text | None:
+    """"Scrolls: Augury, Shield, ...": the scrolls in the centre, free to claim with the Inscription
+    magic item; None in a game without scrolls."""
+    scrolls = scroll_entities(state)
+    if not scrolls:
+        return None
+    free = [e for e in scrolls if state.loc[e] == AVAILABLE]
+    line = Text("Scrolls: ")
+    line.append_text(Text(", ").join([card_name(state, e) for e in free]) if free else Text("none", style="dim"))
+    taken = len(scrolls) - len(free)
+    line.append(f"  (claimed with Inscription{f'; {taken} held' if taken else ''})", style="dim")
+    return line
 
 
 def centre(state: GameState, names: list[str]) -> Table:
@@ -106,6 +139,9 @@ def centre(state: GameState, names: list[str]) -> Table:
     line.append_text(Text(", ").join([card_name(state, e) + Text(f" ({_cost(cards[e].cost)})") for e in pops])
                      if pops else Text("none"))
     table.add_row(line)
+    scrolls = centre_scrolls(state)
+    if scrolls is not None:
+        table.add_row(scrolls)
     face_up = [cards[e].name for e in range(state.n_art) if loc[e] == FACE_UP]
     if face_up or state.phase in (SETUP_REDRAFT,):
         table.add_row(Text(f"Face up for the redraft ({len(face_up)} left): " + ", ".join(face_up), style="yellow"))

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from amigos.carddata import BASE_SET, COST_KEYS, LUX_SET
+from amigos.carddata import BASE_SET, COST_KEYS, LUX_SET, load_set
 
 from .power_text import power_summary
 
@@ -184,6 +184,20 @@ def _bullets(lines: list[str]) -> Group | Text:
     return Group(*(Text("- ") + Text(line) for line in lines))
 
 
+#: The topics of a set's general rulings that tell what every component of a kind does.
+KIND_TOPICS = {"scroll": "scrolls"}
+
+
+def kind_rulings(component: dict) -> list[str]:
+    """The general rulings of the component's set about every component of its kind (a scroll's: they
+    are claimed only with Inscription, kept until used, then go back to the centre); [] for most."""
+    topic = KIND_TOPICS.get(component["kind"])
+    if topic is None:
+        return []
+    return [r["text"] for r in load_set(component["set"]).get("general_rulings") or []
+            if r.get("topic") == topic and r.get("text")]
+
+
 def card_details(component: dict) -> Panel:
     """Everything a player wants to read about one component."""
     raw = component["raw"]
@@ -202,6 +216,10 @@ def card_details(component: dict) -> Panel:
     parts += [Text(), Text("Powers", style="bold"), Padding(_bullets(_power_lines(raw)), (0, 0, 0, 2))]
     rulings = [r["text"] for r in raw.get("rulings") or [] if r.get("text")]
     parts += [Text(), Text("Rulings", style="bold"), Padding(_bullets(rulings), (0, 0, 0, 2))]
+    general = kind_rulings(component)
+    if general:  # what every component of its kind does (a scroll: how it is claimed, kept and used)
+        parts += [Text(), Text(f"Every {kind_label(component['kind'])}", style="bold"),
+                  Padding(_bullets(general), (0, 0, 0, 2))]
     if raw.get("notes"):
         parts += [Text(), Text("Notes", style="bold"), Padding(Text(raw["notes"]), (0, 0, 0, 2))]
     return Panel(Group(*parts), title=Text(component["name"], style="bold"), title_align="left")

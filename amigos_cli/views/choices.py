@@ -8,10 +8,12 @@ import re
 
 import amigos
 from amigos import actions as A
-from amigos.state import GameState
+from amigos import cards as C
+from amigos.state import COLLECT, GameState
 from amigos.text import essences_text
 
 from .board import LETTERS
+from .power_text import power_summary
 
 #: The clauses of an action's words: "paying 1 calm, gaining 1 life, 1 death" splits before "gaining".
 CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
@@ -46,12 +48,27 @@ def group_text(state: GameState, group: list[tuple]) -> str:
 POWER_SUMMARY = 60
 
 
+def power_words(card: C.Card, index: int) -> str:
+    """The summary of ``card``'s power ``index``: the data's (every base card has one), else told from
+    the power's data (`power_text.power_summary`: the expansion's cards, whose powers are listed as
+    their data lists them, actions then Reacts); "" if neither is there."""
+    text = card.powers[index].text.strip()
+    if text:
+        return text
+    raw = card.raw if isinstance(card.raw, dict) else {}
+    listed = list(raw.get("powers") or []) + list(raw.get("reactions") or [])
+    if "reference_powers" in raw or not 0 <= index < len(listed):
+        return ""
+    return power_summary(listed[index], raw)
+
+
 def _power_summary(state: GameState, a: tuple) -> str:
     """" (turn: draw 1 card)" for a power of a card that has several, else ""."""
     card = state.cards[a[2]]
     if a[0] != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[a[3]].kind) < 2:
         return ""
-    text = card.powers[a[3]].text.strip().rstrip(".")
+    # (the expansion's summaries name the card: "Turn the Fire Demon and pay 1 Elan: ...")
+    text = power_words(card, a[3]).rstrip(".").replace(f"the {card.name}", "it")
     if not text:
         return ""
     text = text[0].lower() + text[1:]
@@ -70,7 +87,7 @@ def _action_words(state: GameState, group: list[tuple]) -> str:
         cost += f"{' +' if cost else ''}{card.cost_any} any" if card.cost_any else ""
         return f"{amigos.action_text(state, a)}  ({cost or 'free'})"
     if len(group) == 1:
-        return amigos.action_text(state, a)
+        return _single_words(state, a)
     kind = a[0]
     name = state.cards[a[2]].name if len(a) > 2 and isinstance(a[2], int) and a[2] >= 0 else ""
     if kind == A.PLACE:
@@ -78,11 +95,33 @@ def _action_words(state: GameState, group: list[tuple]) -> str:
     if kind == A.DISCARD:
         return f"Discard {name} for essences"
     if kind == A.GAIN:
-        return f"Collect from {name}"
+        return f"Collect from {name}" if state.phase == COLLECT else f"Gain from {name}"
     if kind == A.LL_CHOICE:
         return "Lose the life"
+    if kind == A.V_REACT:
+        if len(a) > 5 and _turns_other(state, a) and len({v[5] for v in group}) > 1:
+            turned = state.cards[a[2]].powers[a[3]].turn_other or "component"
+            return f"Use {name}, turning one of your {turned.replace('_', ' ').capitalize()}s"
+        return amigos.action_text(state, a).split(" paying ")[0]
     text = amigos.action_text(state, a)
-    return text.split(": paying")[0].split(", paying")[0].split(": gaining")[0]
+    return re.split(r"[:,] (?:paying|gaining|putting) ", text)[0]
+
+
+def _turns_other(state: GameState, a: tuple) -> bool:
+    """True for a victory-check React that turns another component (Dark Cathedral turning a Demon), whose
+    sixth field is that component; false for Illusion's, whose sixth field is a type."""
+    return state.cards[a[2]].powers[a[3]].turn_other is not None
+
+
+def _single_words(state: GameState, a: tuple) -> str:
+    """A one-way action's words: the engine's, but for a few that read better here: a Gain that is not
+    a collect (Vial of Light's React) says so, and putting none of an essence on a card says that."""
+    kind = a[0]
+    if kind == A.GAIN and state.phase != COLLECT:
+        return f"Gain {essences_text(a[3])} from {state.cards[a[2]].name}"
+    if kind == A.BANK and a[4] == 0:
+        return f"Put no {C.ESSENCES[a[3]]} on {state.cards[a[2]].name} (keep it in your pool)"
+    return amigos.action_text(state, a)
 
 
 def variant_text(state: GameState, a: tuple) -> str:
@@ -100,7 +139,12 @@ def variant_text(state: GameState, a: tuple) -> str:
             or "pay nothing, gain nothing"
     if kind == A.LL_CHOICE:
         return "lose " + essences_text(a[2])
-    return amigos.action_text(state, a)
+    if kind == A.V_REACT:
+        paying = "pay " + essences_text(a[4]) if any(a[4]) else "pay nothing"
+        if len(a) > 5 and _turns_other(state, a):
+            return f"turn {state.cards[a[5]].name}, {paying}"
+        return paying
+    return _single_words(state, a)
 
 
 def ordered_variants(variants: list[tuple]) -> list[tuple]:
@@ -124,6 +168,6 @@ def vectors(a: tuple) -> tuple[tuple | None, tuple | None]:
         return None, tuple(a[3])
     if kind == A.POWER:
         return tuple(a[6]), tuple(a[7])
-    if kind == A.LL_CHOICE:
-        return tuple(a[2]), None
+    if kind in (A.LL_CHOICE, A.V_REACT):
+        return tuple(a[2] if kind == A.LL_CHOICE else a[4]), None
     return None, None

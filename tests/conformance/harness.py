@@ -111,7 +111,9 @@ DECISION_STEPS: dict[str, list[tuple[str, Any]]] = {
     "LifeLossReact": [("card_name", STR), ("power_index", IDX), ("player_id", PID),
                       ("target_name", REF), ("pay", POOL_OPT), ("gain", POOL_OPT)],
     "VictoryReact": [("card_name", STR), ("power_index", IDX), ("player_id", PID),
-                     ("target_name", REF), ("pay", POOL_OPT)],
+                     ("target_name", REF), ("pay", POOL_OPT),
+                     # Lux et Tenebrae: the type Illusion counts as ("creature" | "demon" | "dragon")
+                     ("count_as", REF)],
     "LifeLossChoice": [("player_id", PID), ("pay", POOL_OPT)],
     "TakeStored": [("card_name", STR), ("player_id", PID),
                    ("decision", _enum("CollectDecision"))],
@@ -124,6 +126,8 @@ DECISION_STEPS: dict[str, list[tuple[str, Any]]] = {
     "DiscardChoice": [("card_names", LIST), ("player_id", PID)],
     "ChooseMage": [("mage_name", STR), ("player_id", PID)],
     "ChooseMagicItem": [("item_name", STR), ("player_id", PID)],
+    # Lux et Tenebrae: how many pool essences of one kind go onto Infernal Engine (its first power)
+    "Bank": [("card_name", STR), ("essence", STR), ("count", INT0), ("player_id", PID)],
 }
 
 CHANCE_STEPS: dict[str, list[tuple[str, Any]]] = {
@@ -552,11 +556,17 @@ def check_assertion(step: dict, state: dict) -> str | None:
     raise AssertionError(f"not an assertion: {stype}")  # pragma: no cover
 
 
-def _should_skip(scenario: dict) -> str | None:
+def _should_skip(scenario: dict, bridge: Any = None) -> str | None:
+    """Why ``scenario`` cannot run on ``bridge`` (None when it can).  The reference's scenarios say
+    ``"expansions": [0]`` (the base game); our own expansion scenarios name their expansions
+    (``["lux"]``) and run only on a bridge that plays them (its ``expansions`` attribute)."""
     expansions = scenario.get("expansions", [0])
-    if not (isinstance(expansions, list) and expansions == [0]
-            and all(type(x) is int for x in expansions)):
-        return f"expansions {expansions!r} is not [0]"
+    base = isinstance(expansions, list) and expansions == [0] and all(type(x) is int for x in expansions)
+    played = getattr(bridge, "expansions", ())
+    named = (isinstance(expansions, list) and bool(expansions)
+             and all(isinstance(x, str) and x in played for x in expansions))
+    if not (base or named):
+        return f"expansions {expansions!r} is not [0]" + (f" nor among {list(played)!r}" if played else "")
     num_players = scenario.get("num_players", 1)
     if type(num_players) is not int or num_players not in (1, 2):
         return f"num_players {num_players!r} is not 1 or 2"
@@ -576,7 +586,7 @@ def run_scenario(bridge: Any, scenario: dict, name: str | None = None) -> Result
 def _run_scenario(bridge: Any, scenario: dict, name: str) -> Result:
     if not isinstance(scenario, dict):
         return Result(name, FAILED, message="scenario is not a JSON object")
-    reason = _should_skip(scenario)
+    reason = _should_skip(scenario, bridge)
     if reason:
         return Result(name, SKIPPED, message=reason)
     num_players = scenario.get("num_players", 1)

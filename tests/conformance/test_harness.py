@@ -78,6 +78,23 @@ def test_empty_pay_omitted_on_reacts_and_life_loss_choice():
          "player_id": 0, "pay": {"gold": 3}}  # VictoryReact has no gain field
 
 
+def test_expansion_steps():
+    """Lux et Tenebrae: VictoryReact's optional target_name / count_as, and the Bank step."""
+    assert canonical_step({"__type__": "VictoryReact", "card_name": "Illusion", "power_index": 1,
+                           "pay": {"calm": 2}, "count_as": "dragon", "target_name": None}) == \
+        {"__type__": "VictoryReact", "card_name": "Illusion", "power_index": 1, "player_id": 0,
+         "pay": {"calm": 2}, "count_as": "dragon"}
+    assert canonical_step({"__type__": "VictoryReact", "card_name": "Dark Cathedral",
+                           "target_name": "Chaos Imp"}) == \
+        {"__type__": "VictoryReact", "card_name": "Dark Cathedral", "power_index": 0, "player_id": 0,
+         "target_name": "Chaos Imp"}
+    assert canonical_step({"__type__": "Bank", "card_name": "Infernal Engine", "essence": "elan",
+                           "player_id": 1}) == \
+        {"__type__": "Bank", "card_name": "Infernal Engine", "essence": "elan", "count": 0, "player_id": 1}
+    with pytest.raises(StepFormatError):
+        canonical_step({"__type__": "Bank", "card_name": "Infernal Engine", "count": 2})
+
+
 def test_enums_by_name_by_int_and_object():
     by_name = canonical_step({"__type__": "TakeStored", "card_name": "Vault",
                               "decision": {"__enum__": CD, "value": "TAKE_STORED"}})
@@ -381,7 +398,16 @@ def test_skipped():
     assert run_scenario(bridge, scenario(expansions=[0, 1])).skipped
     assert run_scenario(bridge, scenario(expansions=[1])).skipped
     assert run_scenario(bridge, scenario(num_players=3)).skipped
+    assert run_scenario(bridge, scenario(expansions=["lux"])).skipped  # the bridge plays no expansion
     assert bridge.requests == []
+
+
+def test_expansion_scenario_runs_on_a_bridge_that_plays_it():
+    bridge = FakeBridge()
+    bridge.expansions = ("lux",)
+    assert run_scenario(bridge, scenario(expansions=["lux"])).passed
+    assert run_scenario(bridge, scenario(expansions=["lux", "other"])).skipped
+    assert run_scenario(bridge, scenario()).passed
 
 
 def test_bridge_exception_and_bad_replies_fail():
