@@ -45,7 +45,7 @@ def keystrokes(path: Path) -> tuple[float, float, int]:
     record = load(path).record
     seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
     replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
-                       fmt="match" if record["best_of"] > 1 else "game")
+                       fmt="match" if record["best_of"] > 1 else "game", expansions=record.get("expansions") or ())
     line = screen = count = 0
     for actor, step, *_ in (d for g in record["games"] for d in g["decisions"]):
         replay.to_act()
