@@ -2,36 +2,40 @@
 
 The schedule is a function of the agents, the number of games, the format and the seed alone, so the
 same command plays the same games.  Every game (or match) is written to its own match file in the
-output folder when it ends, beside ``tournament.json`` (the settings and the schedule); the standings
-(`standings`) and ``summary.json``/``summary.csv`` can be rebuilt from those files alone.  A killed
-tournament resumes by skipping the games whose files are finished.
+output folder when it ends (named by `game_file`, its schedule id kept in the file), beside
+``tournament.json`` (the settings and the schedule); the standings (`standings`) and the reports
+(`matches.report`, `matches.cardstats`) are rebuilt from those files alone.  A killed tournament
+resumes by skipping the games whose files are finished.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import os
+import re
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Callable, Iterator, cast
+from typing import Any, Callable, cast
 
 import amigos
 from ai.agents import make_agent
 from ai.arena import stop_pool, wilson
 from ai.sprt import Sprt, sprt_over_pairs
-from amigos import cards as C
 from amigos.rng import derive_seed
 from amigos.setup import card_sets
-from amigos.state import IN_PLAY, GameState
 
 from .lock import Lock, clean_stale, die_with_parent
 from .match import Match, play
 from .record import MatchFileError, load, save
 
 MANIFEST = "tournament.json"
+MANIFEST_FORMAT = "amigos.tournament"
+MATCH_SUFFIX = ".amigos"
+SIDES = "ab"  # a deal's two games: "a" with the pairing's first agent in seat 1, "b" with the seats swapped
+NAME_CHARS = re.compile(r"[^A-Za-z0-9._=+-]")  # what a file name keeps of an agent's name; the rest is "_"
+MAX_NAME_IN_FILE = 40  # of each agent's name in a file name: two of them stay far below 255 bytes
 
 
 class TournamentError(amigos.AmigosError):
@@ -71,7 +75,7 @@ def manifest(agents: list[str], games: int, fmt: str, variant: str, seed: int, g
         card_sets(expansions)
     except amigos.SetupError as exc:
         raise TournamentError(str(exc)) from None
-    settings: dict[str, Any] = {"format": "amigos.tournament", "version": 1, "agents": list(agents), "games": games,
+    settings: dict[str, Any] = {"format": MANIFEST_FORMAT, "version": 1, "agents": list(agents), "games": games,
                                 "match_format": fmt, "variant": variant}
     if expansions:
         settings["expansions"] = expansions
@@ -103,6 +107,73 @@ def _first_agent_score(o: dict) -> float:
     return 1.0 if o["seats"][o["winner"]] == 0 else 0.0
 
 
+# -- names and files -------------------------------------------------------------------------------------
+
+def agent_names(agents: Sequence[str]) -> list[str]:
+    """The agents' names in the standings, the crosstable and the files: each spec, and ``spec#k``
+    (k = 1, 2, ... in the order given) for a spec given more than once, so that no two are alike."""
+    counts: dict[str, int] = {}
+    for spec in agents:
+        counts[spec] = counts.get(spec, 0) + 1
+    seen: dict[str, int] = {}
+    names = []
+    for spec in agents:
+        if counts[spec] == 1:
+            names.append(spec)
+        else:
+            seen[spec] = seen.get(spec, 0) + 1
+            names.append(f"{spec}#{seen[spec]}")
+    return names
+
+
+def deal_of(job: dict, settings: dict) -> tuple[int, str]:
+    """The deal a scheduled game plays, numbered from 0 in schedule order, and its side ("a", or "b"
+    with the seats swapped): a deal's two games are next to each other in the schedule."""
+    for n, other in enumerate(settings["schedule"]):
+        if other["id"] == job["id"]:
+            return n // 2, SIDES[n % 2]
+    raise TournamentError(f"game {job['id']!r} is not in the tournament's schedule")
+
+
+def file_name_part(name: str) -> str:
+    """An agent's name as a part of a file name: letters, digits and ``._=+-`` kept, anything else
+    ``_``, at most `MAX_NAME_IN_FILE` characters, never starting with a dot (a hidden file)."""
+    safe = NAME_CHARS.sub("_", name)[:MAX_NAME_IN_FILE]
+    return "_" + safe[1:] if safe.startswith(".") else safe
+
+
+def game_file(job: dict, settings: dict) -> str:
+    """The name of a scheduled game's match file: the agents in seat order, the deal and its side,
+    e.g. ``greedy-vs-mcts_iters=60-deal003-a.amigos``.  Unique in the tournament (the deal and side
+    alone are), and safe on any filesystem."""
+    names = agent_names(settings["agents"])
+    deal, side = deal_of(job, settings)
+    first, second = (file_name_part(names[a]) for a in job["seats"])
+    return f"{first}-vs-{second}-deal{deal:03d}-{side}{MATCH_SUFFIX}"
+
+
+def game_path(out: Path, job: dict, settings: dict) -> Path:
+    """Where a scheduled game's file is in ``out``: its `game_file`, or the ``ID.amigos`` that
+    tournaments before those names wrote, when only that one is there (so they still resume)."""
+    path = out / game_file(job, settings)
+    old = out / f"{job['id']}{MATCH_SUFFIX}"
+    return old if not os.path.lexists(path) and os.path.lexists(old) else path
+
+
+def read_manifest(out: Path) -> dict:
+    """The settings in ``out``'s ``tournament.json``; `TournamentError` (one line) if there is none or
+    it is not a tournament's."""
+    try:
+        settings = json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        raise TournamentError(f"{out}: no tournament here ({MANIFEST} missing or unreadable)") from None
+    needed = ("agents", "games", "match_format", "variant", "seed", "schedule")
+    if not isinstance(settings, dict) or settings.get("format") != MANIFEST_FORMAT or \
+            not all(key in settings for key in needed):
+        raise TournamentError(f"{out / MANIFEST}: not a tournament manifest")
+    return settings
+
+
 def check_folder(out: Path, settings: dict, resume: bool) -> None:
     """Refuse a folder that holds another tournament, or this one without ``resume``."""
     path = out / MANIFEST
@@ -119,7 +190,7 @@ def check_folder(out: Path, settings: dict, resume: bool) -> None:
 
 def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], object] | None = None) -> list[dict]:
     """Create or check the output folder; returns the jobs still to play.  A game file that is corrupt
-    or not the scheduled game (`foreign`) is put aside as ``ID.amigos.rejected``, told to
+    or not the scheduled game (`scheduled_match`) is put aside as ``NAME.amigos.rejected``, told to
     ``warn(line)``, and its game played again."""
     check_folder(out, settings, resume)
     out.mkdir(parents=True, exist_ok=True)
@@ -128,7 +199,7 @@ def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], objec
         path.write_text(json.dumps(settings, indent=1))
     todo = []
     for job in settings["schedule"]:
-        file = out / f"{job['id']}.amigos"
+        file = game_path(out, job, settings)
         if os.path.lexists(file):
             clean_stale(file)
             match, problem = scheduled_match(file, job, settings)
@@ -150,7 +221,8 @@ def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], objec
 
 def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None, str | None]:
     """The match in ``file`` and None, or None and why it cannot count for ``job``: unreadable, or
-    another game than the one scheduled (seed, agents and seats, format, variant)."""
+    another game than the one scheduled (its schedule id, seed, agents and seats, format, variant;
+    files written before the id was kept have none, and count by the rest)."""
     try:
         match = load(file)
     except MatchFileError as exc:
@@ -161,6 +233,10 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
                 "variant": settings["variant"], "expansions": list(settings.get("expansions") or ())}
     found = {"seed": record["seed"], "agents": [p["spec"] for p in record["players"]],
              "best_of": record["best_of"], "variant": record["variant"], "expansions": list(match.expansions)}
+    if "tournament" in record:
+        tag = record["tournament"]
+        found["id"] = tag.get("id") if isinstance(tag, dict) else None
+        expected["id"] = job["id"]
     for field, value in expected.items():
         if found[field] != value:
             return None, f"not this tournament's game ({field} differs from the schedule)"
@@ -174,11 +250,12 @@ def run_job(args: tuple[dict, dict, str]) -> dict:
     names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
     match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names,
                       expansions=settings.get("expansions") or ())
+    match.record["tournament"] = {"id": job["id"]}  # which scheduled game the file holds (`scheduled_match`)
     agents = [make_agent(spec, seed=derive_seed(job["seed"], "seat", p, spec)) for p, spec in enumerate(specs)]
     play(match, agents)
     for agent in agents:
         agent.close()
-    save(match, Path(out) / f"{job['id']}.amigos")
+    save(match, Path(out) / game_file(job, settings))
     return outcome(job, match)
 
 
@@ -272,13 +349,10 @@ def _verdict_watch(out: Path, settings: dict) -> Callable[[dict | None], bool]:
 def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dict, list[dict]]:
     """The manifest and the outcome of every finished game in ``out``, from the files alone; a file
     that is not the scheduled game is told to ``warn(line)`` and not counted."""
-    try:
-        settings = json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError):
-        raise TournamentError(f"{out}: no tournament here ({MANIFEST} missing or unreadable)") from None
+    settings = read_manifest(out)
     outcomes = []
     for job in settings["schedule"]:
-        file = out / f"{job['id']}.amigos"
+        file = game_path(out, job, settings)
         if os.path.lexists(file):
             match, problem = scheduled_match(file, job, settings)
             if problem is not None:
@@ -292,10 +366,11 @@ def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dic
 
 
 def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
-    """Per agent: games, wins, losses, shared, win rate with a 95% interval, Elo with its error."""
+    """Per agent, best first: its name (`agent_names`), spec and index in ``agents``; games, wins,
+    losses, shared, win rate with a 95% interval, Elo with its error."""
     n = len(agents)
-    rows: list[dict[str, Any]] = [{"agent": spec, "index": i, "games": 0, "wins": 0, "losses": 0, "shared": 0}
-                                  for i, spec in enumerate(agents)]
+    rows: list[dict[str, Any]] = [{"agent": name, "spec": spec, "index": i, "games": 0, "wins": 0, "losses": 0,
+                                   "shared": 0} for i, (name, spec) in enumerate(zip(agent_names(agents), agents))]
     pairs = []  # (a, b, score of a)
     for o in outcomes:
         a, b = o["seats"]
@@ -355,121 +430,3 @@ def _elo(n: int, pairs: list[tuple[int, int, float]]) -> tuple[list, list]:
         se = 1 / math.sqrt(info) if info > 0 else float("inf")
         err.append(1.96 * se * 400 / math.log(10))
     return elo, err
-
-
-def write_summary(out: Path) -> list[dict]:
-    """Rebuild ``summary.json`` and ``summary.csv`` in ``out`` from its files; returns the standings."""
-    settings, outcomes = collect(out)
-    rows = standings(settings["agents"], outcomes)
-    data = {"agents": settings["agents"], "format": settings["match_format"], "variant": settings["variant"],
-            "expansions": list(settings.get("expansions") or ()), "seed": settings["seed"], "played": len(outcomes), "scheduled": len(settings["schedule"]),
-            "standings": rows}
-    test = sprt_of(settings, outcomes)
-    if test is not None:
-        data["sprt"] = test.record()
-    (out / "summary.json").write_text(json.dumps(data, indent=1))
-    with open(out / "summary.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["agent", "games", "wins", "losses", "shared", "win_rate", "rate_low", "rate_high", "elo",
-                    "elo_error"])
-        for r in rows:
-            w.writerow([r["agent"], r["games"], r["wins"], r["losses"], r["shared"], f"{r['rate']:.4f}",
-                        f"{r['low']:.4f}", f"{r['high']:.4f}", f"{r['elo']:.1f}", f"{r['elo_error']:.1f}"])
-    return rows
-
-
-# -- card statistics --------------------------------------------------------------------------------------
-
-def card_stats(out: Path) -> list[dict]:
-    """For every card: how often a player who drafted (was dealt), played or claimed it won that game,
-    with 95% intervals; from the match files alone.  Claimed: a monument or place of power its owner
-    has at the game's end, or a scroll (of the *Lux et Tenebrae* expansion) the player claimed at any
-    time in the game (a used scroll goes back to the centre, so the end alone would miss it)."""
-    settings, _ = collect(out)
-    tally: dict[str, dict[str, Any]] = {}
-
-    def add(card_id: str, how: str, won: float) -> None:
-        row = tally.setdefault(card_id, {"card": card_id, "drafted": [0, 0.0], "played": [0, 0.0],
-                                         "claimed": [0, 0.0]})
-        row[how][0] += 1
-        row[how][1] += won
-
-    for job in settings["schedule"]:
-        file = out / f"{job['id']}.amigos"
-        if not file.exists():
-            continue
-        match, problem = scheduled_match(file, job, settings)
-        if problem is not None or not cast("Match", match).is_over():  # (a match whenever no problem)
-            continue
-        assert match is not None  # (no problem: a match)
-        for game in _replayed_games(match):
-            state, placed, scrolls, result = game
-            won = result["winners"]
-            for p in range(2):
-                share = (1.0 / len(won)) if p in won else 0.0
-                for e in range(state.n_art):
-                    if _dealt_to(state, e) == p:
-                        add(state.cards[e].id, "drafted", share)
-                for cid in placed[p]:
-                    add(cid, "played", share)
-                for e, c in enumerate(state.cards):
-                    if c.kind in (C.MONUMENT, C.PLACE_OF_POWER) and state.owner[e] == p and state.loc[e] == IN_PLAY:
-                        add(c.id, "claimed", share)
-                for cid in sorted(scrolls[p]):
-                    add(cid, "claimed", share)
-    rows = []
-    for row in tally.values():
-        out_row = {"card": row["card"], "name": C.BY_ID[row["card"]].name}
-        for how in ("drafted", "played", "claimed"):
-            n, w = row[how]
-            low, high = wilson(w, n)
-            out_row[how] = {"games": n, "win_rate": w / n if n else None, "low": low, "high": high}
-        rows.append(out_row)
-    return sorted(rows, key=lambda r: r["name"])
-
-
-def _dealt_to(state: GameState, e: int) -> int:
-    """The player whose artifacts entity ``e`` belongs to (its owner, unless a Dragon was taken)."""
-    return state.owner[e] if state.owner[e] in (0, 1) else -1
-
-
-class _Replayed(Match):
-    """A match replayed (`Match.from_record`) that keeps each game's final position and the scrolls
-    each player held at some point of each game, looked at after every move."""
-
-    def __init__(self, record: dict) -> None:
-        super().__init__(record)
-        self.finals: list[GameState] = []
-        self.scrolls: list[list[set[str]]] = []  # per game, per player: scroll ids
-        self._cards: tuple | None = None  # the card list of the game `_scroll_entities` belongs to
-        self._scroll_entities: list[int] = []
-
-    def _start_game(self, expected_seed: int | None = None) -> None:
-        self.scrolls.append([set(), set()])
-        super()._start_game(expected_seed)
-
-    def _after_move(self) -> None:
-        state = self.state
-        if self._cards is not state.cards:  # a new game: its entities are numbered anew
-            self._cards = state.cards
-            self._scroll_entities = [e for e, c in enumerate(state.cards) if c.kind == C.SCROLL]
-        held = self.scrolls[-1]
-        for e in self._scroll_entities:
-            if state.loc[e] == IN_PLAY and state.owner[e] in (0, 1):
-                held[state.owner[e]].add(state.cards[e].id)
-        if state.is_terminal() and len(self.finals) < self.game_number:
-            self.finals.append(state)  # (the next game gets a state of its own)
-        super()._after_move()
-
-
-def _replayed_games(match: Match) -> Iterator[tuple[GameState, list[list[str]], list[set[str]], dict]]:
-    """(final state, artifacts each player placed, scrolls each player claimed, result) of every game
-    of a finished match, from one replay of its record."""
-    record = match.record
-    watched = cast("_Replayed", _Replayed.from_record(record))
-    for gi, game in enumerate(record["games"]):
-        placed: list[list[str]] = [[], []]
-        for d in game["decisions"]:
-            if d[1]["__type__"] == "PlaceArtifact":
-                placed[d[0]].append(C.BY_NAME[d[1]["artifact_name"]].id)
-        yield watched.finals[gi], placed, watched.scrolls[gi], game["result"]

@@ -34,6 +34,8 @@ from amigos_cli import app as app_module
 from amigos_cli.human import Human
 from amigos_cli.views.board import board
 from amigos_cli.views.choices import group_text, variant_text
+from matches import cardstats as CS
+from matches import report as R
 from matches import tournament as T
 from matches.match import Match, card_digest, play
 from matches.record import MatchFileError, load, pack, save
@@ -241,9 +243,9 @@ def test_tournament_json_records_the_expansion_and_every_game_plays_it(tmp_path)
     settings = json.loads((out / T.MANIFEST).read_text())
     assert settings["expansions"] == ["lux"]
     for job in settings["schedule"]:
-        match = load(out / f"{job['id']}.amigos")
+        match = load(T.game_path(out, job, settings))
         assert match.record["expansions"] == ["lux"] and match.state.sets == ("base", "lux")
-    T.write_summary(out)
+    R.write_summary(out)
     assert json.loads((out / "summary.json").read_text())["expansions"] == ["lux"]
     # Resuming keeps them: the same settings resume; the base game's are another tournament.
     assert T.run(out, ["random", "greedy"], 2, "game", "standard", 3, resume=True, expansions=LUX) == []
@@ -265,8 +267,8 @@ def test_a_game_file_of_the_base_game_does_not_count_in_a_lux_tournament(tmp_pat
     job = settings["schedule"][0]
     base = Match.new(job["seed"], ["random", "random"], fmt="game")
     play(base, [make_agent("random", seed=1), make_agent("random", seed=2)])
-    save(base, out / f"{job['id']}.amigos")
-    _, problem = T.scheduled_match(out / f"{job['id']}.amigos", job, settings)
+    save(base, T.game_path(out, job, settings))
+    _, problem = T.scheduled_match(T.game_path(out, job, settings), job, settings)
     assert problem is not None and "expansions" in problem
 
 
@@ -294,14 +296,14 @@ def _scrolls_claimed(match: Match) -> list[list[set[str]]]:
 def test_card_stats_count_the_new_cards_and_every_scroll_claimed(tmp_path):
     out = tmp_path / "t"
     T.run(out, ["random", "random"], 6, "game", "standard", 11, expansions=LUX)
-    rows = T.card_stats(out)
+    rows = CS.card_stats(out)
     by_id = {r["card"]: r for r in rows}
     lux_ids = {c.id for c in C.CARDS if c.set == "lux"}
     assert any(r["card"] in lux_ids and r["drafted"]["games"] for r in rows), "no expansion artifact counted"
     settings = json.loads((out / T.MANIFEST).read_text())
     expected: Counter = Counter()
     for job in settings["schedule"]:
-        match = load(out / f"{job['id']}.amigos")
+        match = load(T.game_path(out, job, settings))
         for per_player in _scrolls_claimed(match):
             for held in per_player:
                 expected.update(held)
@@ -323,7 +325,7 @@ def test_cli_tournament_with_the_expansion_and_card_stats(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert json.loads((out / T.MANIFEST).read_text())["expansions"] == ["lux"]
     assert "--expansion lux" in " ".join(proc.stdout.split())  # in the resume command
-    stats = T.card_stats(out)
+    stats = CS.card_stats(out)
     assert stats and all(r["name"] in proc.stdout for r in stats)
     assert any(C.BY_ID[r["card"]].set == "lux" for r in stats)
 

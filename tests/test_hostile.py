@@ -146,13 +146,14 @@ def test_a_foreign_file_in_a_tournament_is_not_counted_and_is_played_again(tmp_p
     other = amigos("match", "--p1", "random", "--p2", "greedy", "--seed", "77", "--save", "other.amigos",
                    cwd=tmp_path)
     assert other.returncode == 0, other.stderr
-    shutil.copy(tmp_path / "other.amigos", out / "0-1-0-0.amigos")
+    game = "random-vs-greedy-deal000-a.amigos"  # the first scheduled game's file
+    shutil.copy(tmp_path / "other.amigos", out / game)
     resumed = amigos(*base, "--resume", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     text = " ".join(resumed.stdout.split())
-    assert "0-1-0-0.amigos: not this tournament's game (seed differs from the schedule)" in text
-    assert (out / "0-1-0-0.amigos.rejected").exists()
-    assert load(out / "0-1-0-0.amigos").record["seed"] != load(tmp_path / "other.amigos").record["seed"]
+    assert f"{game}: not this tournament's game (seed differs from the schedule)" in text
+    assert (out / f"{game}.rejected").exists()
+    assert load(out / game).record["seed"] != load(tmp_path / "other.amigos").record["seed"]
     import json
     summary = json.loads((out / "summary.json").read_text())
     assert summary["played"] == 2

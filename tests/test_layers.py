@@ -1,7 +1,7 @@
 """The layer rule of DESIGN.md, checked on every module's imports (parsed with ``ast``).
 
     amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, msgpack   (the only layer that prints)
-    matches/    -> ai, amigos, msgpack (match files)
+    matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional)
     ai/         -> amigos
     amigos/     -> standard library only
 
@@ -24,8 +24,9 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 ALLOWED: dict[str, frozenset[str]] = {
     "amigos": frozenset({"amigos"}),
     "ai": frozenset({"amigos", "ai"}),
-    # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").
-    "matches": frozenset({"amigos", "ai", "matches", "msgpack"}),
+    # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").  matplotlib:
+    # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
+    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib"}),
     "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "msgpack"}),
 }
 

@@ -11,6 +11,7 @@ import pytest
 
 from ai import sprt as S
 from ai.arena import strength
+from matches import report as R
 from matches import tournament as T
 
 from .test_tournament import _cli
@@ -97,7 +98,7 @@ def test_a_tournament_with_sprt_stops_at_the_verdict_and_records_it(tmp_path):
     test = T.sprt_of(settings, outcomes)
     assert test.result == "H1"
     assert len(played) == 2 * test.pairs < 400  # stopped at the verdict, on a whole pair
-    summary = json.loads(T.write_summary(out) and (out / "summary.json").read_text())
+    summary = json.loads(R.write_summary(out) and (out / "summary.json").read_text())
     assert summary["sprt"]["result"] == "H1" and summary["sprt"]["llr"] >= summary["sprt"]["upper"]
     # Resumed, a decided tournament plays nothing more.
     T.run(out, ["greedy", "random"], 400, "game", "standard", 3, jobs=1, resume=True, sprt=SPRT)

@@ -1,10 +1,12 @@
 """Tournaments (``matches.tournament`` and ``amigos tournament``): the seat-swapped schedule, the match
 files and the summary rebuilt from them, resume, the standings (win rate, Elo), card statistics and
-the command line.  Cheap agents only (random, greedy, mcts:iters=10)."""
+the command line.  Cheap agents only (random, greedy, mcts:iters=10).  The other reports (crosstable,
+games.csv, charts, ``show DIR``) and the files' names: tests/test_tournament_reports.py."""
 
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import math
 import os
@@ -18,6 +20,8 @@ import pytest
 
 from ai.agents import SpecError
 from amigos import cards as C
+from matches import cardstats as CS
+from matches import report as R
 from matches import tournament as T
 from matches.record import load
 
@@ -91,7 +95,7 @@ def played(tmp_path_factory):
     calls = []
     results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2,
                     on_result=lambda r, done, total: calls.append((r["id"], done, total)))
-    rows = T.write_summary(out)
+    rows = R.write_summary(out)["standings"]
     return out, results, rows, calls
 
 
@@ -102,7 +106,14 @@ def _copy(played, tmp_path) -> Path:
 
 
 def _files(out: Path) -> dict:
-    return {p.stem: load(p) for p in sorted(out.glob("*.amigos"))}
+    """Every match file in ``out`` by the schedule id it holds."""
+    return {match.record["tournament"]["id"]: match for match in map(load, sorted(out.glob("*.amigos")))}
+
+
+def _path(out: Path, job_id: str) -> Path:
+    """The file of the scheduled game ``job_id`` in ``out``."""
+    settings = T.read_manifest(out)
+    return T.game_path(out, next(j for j in settings["schedule"] if j["id"] == job_id), settings)
 
 
 def _moves(match) -> list:
@@ -119,7 +130,10 @@ def test_run_writes_one_match_file_per_job_and_the_manifest(played):
     assert {r["id"] for r in results} == ids
     assert sorted(c[1] for c in calls) == list(range(1, 7)) and {c[2] for c in calls} == {6}
     for job in settings["schedule"]:
-        match = load(out / f"{job['id']}.amigos")
+        path = out / T.game_file(job, settings)
+        assert T.game_path(out, job, settings) == path
+        match = load(path)
+        assert match.record["tournament"] == {"id": job["id"]}
         assert match.is_over() and match.record["best_of"] == 1
         assert match.record["seed"] == job["seed"]
         assert [p["spec"] for p in match.record["players"]] == [AGENTS[a] for a in job["seats"]]
@@ -148,7 +162,7 @@ def test_summary_json_csv_and_files_agree(played):
     settings = json.loads((out / T.MANIFEST).read_text())
     count = {i: Counter() for i in range(len(AGENTS))}
     for job in settings["schedule"]:
-        result = load(out / f"{job['id']}.amigos").record["result"]
+        result = load(T.game_path(out, job, settings)).record["result"]
         for seat, agent in enumerate(job["seats"]):
             count[agent]["games"] += 1
             if result["shared"]:
@@ -172,10 +186,10 @@ def test_summary_json_csv_and_files_agree(played):
 
 def test_summary_is_rebuilt_from_the_files_alone(played, tmp_path):
     out = _copy(played, tmp_path)
-    before = {name: (out / name).read_bytes() for name in ("summary.json", "summary.csv")}
+    before = {name: (out / name).read_bytes() for name in ("summary.json", "summary.csv", "games.csv")}
     for name in before:
         (out / name).unlink()
-    T.write_summary(out)
+    R.write_summary(out)
     assert {name: (out / name).read_bytes() for name in before} == before
 
 
@@ -185,11 +199,11 @@ def test_resume_plays_only_the_missing_games(played, tmp_path):
     summary = (out / "summary.json").read_text()
     missing = ["0-1-0-0", "0-2-0-1"]
     for job_id in missing:
-        (out / f"{job_id}.amigos").unlink()
+        _path(out, job_id).unlink()
     (out / "summary.json").unlink()
     results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2, resume=True)
     assert sorted(r["id"] for r in results) == missing
-    T.write_summary(out)
+    R.write_summary(out)
     assert (out / "summary.json").read_text() == summary
     again = _files(out)
     assert set(again) == set(original)
@@ -203,7 +217,7 @@ def test_resume_plays_only_the_missing_games(played, tmp_path):
 def test_an_unfinished_match_file_is_played_again_on_resume(played, tmp_path):
     out = _copy(played, tmp_path)
     job_id = "0-1-0-1"
-    match = load(out / f"{job_id}.amigos")
+    match = load(_path(out, job_id))
     record = json.loads(json.dumps(match.record))
     record["games"][0]["decisions"] = record["games"][0]["decisions"][:10]
     record["games"][0]["result"] = None
@@ -211,11 +225,11 @@ def test_an_unfinished_match_file_is_played_again_on_resume(played, tmp_path):
     record["status"], record["result"] = "unfinished", None
     from matches.match import Match
     from matches.record import save
-    save(Match.from_record(record), out / f"{job_id}.amigos")
+    save(Match.from_record(record), _path(out, job_id))
     assert [o["id"] for o in T.collect(out)[1]].count(job_id) == 0
     results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1, resume=True)
     assert [r["id"] for r in results] == [job_id]
-    assert _moves(load(out / f"{job_id}.amigos")) == _moves(match)
+    assert _moves(load(_path(out, job_id))) == _moves(match)
 
 
 def test_an_existing_folder_needs_resume(played, tmp_path):
@@ -243,7 +257,7 @@ def test_a_corrupt_manifest_is_refused(tmp_path):
     with pytest.raises(T.TournamentError, match="not a tournament manifest"):
         T.run(out, AGENTS[:2], 2, "game", "standard", SEED, resume=True)
     with pytest.raises(T.TournamentError):
-        T.write_summary(tmp_path / "nothing here")
+        R.write_summary(tmp_path / "nothing here")
 
 
 def test_run_checks_its_settings(tmp_path):
@@ -303,17 +317,17 @@ def test_equal_records_give_equal_ratings():
 
 def test_card_stats_agree_with_the_match_files(played):
     out = played[0]
-    rows = T.card_stats(out)
+    rows = CS.card_stats(out)
     assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
     by_id = {r["card"]: r for r in rows}
-    placed = Counter()
+    placed = Counter()  # games in which a player placed the card (once a game however often)
     games = 0
     for match in _files(out).values():
         for game in match.record["games"]:
             games += 1
-            for d in game["decisions"]:
-                if d[1]["__type__"] == "PlaceArtifact":
-                    placed[C.BY_NAME[d[1]["artifact_name"]].id] += 1
+            placed.update({(d[0], C.BY_NAME[d[1]["artifact_name"]].id) for d in game["decisions"]
+                           if d[1]["__type__"] == "PlaceArtifact"})
+    placed = Counter(cid for _, cid in placed.elements())
     assert games == 6
     assert sum(r["played"]["games"] for r in rows) == sum(placed.values()) > 0
     for cid, n in placed.items():
@@ -348,11 +362,11 @@ def test_draft_tournament_of_best_of_three_matches(tmp_path):
         assert match.is_over() and record["status"] == "finished"
         assert 2 <= len(record["games"]) <= 3
         assert max(record["result"]["score"]) == 2 or record["result"]["shared"] or len(record["games"]) == 3
-    rows = T.write_summary(out)
+    rows = R.write_summary(out)["standings"]
     assert sum(r["games"] for r in rows) == 4  # 2 matches, 2 agents each
     data = json.loads((out / "summary.json").read_text())
     assert data["format"] == "match" and data["variant"] == "draft"
-    stats = T.card_stats(out)
+    stats = CS.card_stats(out)
     played_games = sum(len(m.record["games"]) for m in files.values())
     assert sum(r["drafted"]["games"] for r in stats) == 16 * played_games
 
@@ -389,8 +403,10 @@ def test_cli_tournament_runs_and_prints_the_standings(cli_run):
         assert name in proc.stdout
     flat = " ".join(proc.stdout.split())
     assert f"amigos tournament {' '.join(TWO)} --out {out} --resume" in flat
+    charts = ["standings.png"] if importlib.util.find_spec("matplotlib") else []
     assert sorted(p.name for p in out.iterdir()) == \
-        ["0-1-0-0.amigos", "0-1-0-1.amigos", "summary.csv", "summary.json", "tournament.json"]
+        sorted(["games.csv", "greedy-vs-random-deal000-b.amigos", "random-vs-greedy-deal000-a.amigos",
+                "summary.csv", "summary.json", "tournament.json"] + charts)
     data = json.loads((out / "summary.json").read_text())
     assert data["played"] == 2 and sum(r["games"] for r in data["standings"]) == 4
 
@@ -418,7 +434,7 @@ def test_cli_resume_and_card_stats(cli_run):
     assert proc.returncode == 0, proc.stderr
     assert "Final standings" in proc.stdout and "Card statistics" in proc.stdout
     assert "drafted" in proc.stdout and "claimed" in proc.stdout
-    stats = T.card_stats(out)
+    stats = CS.card_stats(out)
     assert stats and all(r["name"] in proc.stdout for r in stats)
     assert (out / "summary.json").read_text() == summary  # nothing replayed, same summary
 
@@ -458,20 +474,20 @@ def test_cli_resume_command_is_on_one_line(cli_run):
 
 def test_a_damaged_match_file_is_played_again_on_resume(played, tmp_path):
     out = _copy(played, tmp_path)
-    original = load(out / "0-1-0-0.amigos")
-    (out / "0-1-0-0.amigos").write_bytes(b"garbage")
+    original = load(_path(out, "0-1-0-0"))
+    _path(out, "0-1-0-0").write_bytes(b"garbage")
     results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1, resume=True)
     assert [r["id"] for r in results] == ["0-1-0-0"]
-    assert _moves(load(out / "0-1-0-0.amigos")) == _moves(original)
+    assert _moves(load(_path(out, "0-1-0-0"))) == _moves(original)
 
 
 def test_cli_resume_replays_a_damaged_match_file(tmp_path):
     out = tmp_path / "T"
     assert _cli("tournament", *TWO, "--out", str(out)).returncode == 0
-    (out / "0-1-0-0.amigos").write_bytes(b"garbage")
+    _path(out, "0-1-0-0").write_bytes(b"garbage")
     proc = _cli("tournament", *TWO, "--out", str(out), "--resume")
     assert proc.returncode == 0, proc.stderr
-    assert load(out / "0-1-0-0.amigos").is_over()
+    assert load(_path(out, "0-1-0-0")).is_over()
 
 
 def test_cli_unbuildable_agent_creates_no_folder(tmp_path):
@@ -488,12 +504,12 @@ def test_cli_ctrl_c_while_summing_up_prints_the_resume_command(tmp_path, monkeyp
     from amigos_cli import app as app_module
     out = tmp_path / "T"
     argv = ["tournament", "--agent", "random", "--agent", "random", "--games", "2", "--seed", "4", "--out", str(out)]
-    real = T.write_summary
+    real = R.write_files
 
-    def interrupted(folder):
+    def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(T, "write_summary", interrupted)
+    monkeypatch.setattr(R, "write_files", interrupted)
     monkeypatch.setattr(sys, "argv", ["amigos", *argv])  # the command prints its own arguments back
     with pytest.raises(SystemExit) as exit_info:
         app_module.main(argv)
@@ -502,7 +518,7 @@ def test_cli_ctrl_c_while_summing_up_prints_the_resume_command(tmp_path, monkeyp
     assert f"Stopped. Finished games are kept in {out}/; continue with:" in printed
     assert f"amigos tournament {' '.join(argv[1:])} --resume" in printed
     assert not (out / "summary.json").exists()
-    monkeypatch.setattr(T, "write_summary", real)
+    monkeypatch.setattr(R, "write_files", real)
     with pytest.raises(SystemExit) as exit_info:
         app_module.main(argv + ["--resume"])
     assert exit_info.value.code == 0

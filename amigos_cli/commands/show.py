@@ -1,4 +1,5 @@
-"""``amigos show FILE [--json]``: a summary of a match file."""
+"""``amigos show FILE [--json]``: a summary of a match file, or of a tournament folder (its settings,
+progress, standings and crosstable, rebuilt from its files)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from matches import report as R
+from matches import tournament as T
 from matches.match import Match, expansion_title
 from matches.record import load
 
+from ..errors import CliUsageError
 from ..session import HUMAN
 from ..views.board import wins
 from ..views.safe import printable
+from ..views.tournament import crosstable_table, settings_lines, standings_table
 
 
 def expansion_line(expansions: Sequence[str]) -> str:
@@ -43,9 +48,33 @@ def summary(match: Match) -> dict:
             "updated_at": record.get("updated_at"), "redraft": match.redraft_picks()}
 
 
-def show(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")],
+def show_tournament(folder: Path, as_json: bool) -> None:
+    """Print a tournament folder's settings, progress, standings and crosstable (as JSON: its
+    `matches.report.summary`), from its files; a folder without a tournament is a `CliUsageError`."""
+    if not (folder / T.MANIFEST).exists():
+        raise CliUsageError(f"{folder}: a folder, neither a match file nor a tournament ({T.MANIFEST} missing)")
+    settings, outcomes = T.collect(folder)
+    data = R.summary(settings, outcomes)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = Console()
+    for line in settings_lines(str(folder), settings, len(outcomes)):
+        console.print(line, highlight=False)
+    console.print(standings_table(data["standings"]))
+    console.print(crosstable_table(data["standings"], data["crosstable"]))
+    test = T.sprt_of(settings, outcomes)
+    if test is not None:
+        console.print(escape(test.line()), highlight=False)
+
+
+def show(file: Annotated[Path, typer.Argument(help="A match file, or a tournament's folder.", metavar="FILE")],
          as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False) -> None:
-    """Summarise a match: players, games, scores, winner, length."""
+    """Summarise a match (players, games, scores, winner, length) or a tournament (settings, progress,
+    standings, crosstable)."""
+    if file.is_dir():
+        show_tournament(file, as_json)
+        return
     match = load(file)
     data = summary(match)
     console = Console()

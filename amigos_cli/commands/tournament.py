@@ -5,44 +5,31 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional, cast
+from typing import Annotated, Optional, cast
 
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ai import sprt as S
 from amigos.errors import AmigosError
+from matches import cardstats as CS
+from matches import charts
+from matches import report as R
 from matches import tournament as T
 
 from ..errors import CliUsageError
 from ..views.safe import printable
+from ..views.tournament import card_table, crosstable_table, standings_table
 from .match import EXPANSION, check_seed, expansion_names, variant_name
 
 
-def standings_table(rows: list[dict], title: str = "Standings") -> Table:
-    table = Table("agent", "games", "wins", "losses", "shared", "win rate (95%)", "Elo", title=title)
-    for r in rows:
-        table.add_row(escape(r["agent"]), str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
-                      f"{r['rate']:.0%} ({r['low']:.0%}-{r['high']:.0%})" if r["games"] else "-",
-                      f"{r['elo']:+.0f} ± {r['elo_error']:.0f}" if r["games"] and r["elo_error"] != float("inf") else "-")
-    return table
-
-
-def card_table(rows: list[dict]) -> Table:
-    table = Table("card", "drafted: games, win rate (95%)", "played", "claimed", title="Card statistics")
-
-    def cell(x: dict[str, Any]) -> str:
-        if not x["games"]:
-            return "-"
-        return f"{x['games']}: {x['win_rate']:.0%} ({x['low']:.0%}-{x['high']:.0%})"
-
-    for r in rows:
-        table.add_row(r["name"], cell(r["drafted"]), cell(r["played"]), cell(r["claimed"]))
-    return table
+def print_command(console: Console, command: str) -> None:
+    """Print a command to copy, indented, on one line however narrow the terminal: rich neither
+    wraps it (which would break an option or a path in two) nor crops it; the terminal may fold it."""
+    console.print("  " + command, soft_wrap=True, highlight=False, markup=False)
 
 
 def sprt_settings(bounds: str | None, alpha: float, beta: float) -> dict | None:
@@ -101,7 +88,7 @@ def tournament(
     if "--out" not in sys.argv:
         command += f" --out {shlex.quote(str(out))}"
     console.print(f"Results in {escape(str(out))}/. If stopped, continue with:")
-    console.print("  " + escape(command), soft_wrap=True, highlight=False)
+    print_command(console, command)
     total = len(settings["schedule"])
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     task = progress.add_task("games" if fmt == "game" else "matches", total=total)
@@ -114,16 +101,18 @@ def tournament(
         return Group(*parts)
 
     def stopped() -> typer.Exit:
-        console.print()  # the live view leaves the cursor at the end of its table
         console.print(f"Stopped. Finished games are kept in {escape(str(out))}/; continue with:")
-        console.print("  " + escape(command), soft_wrap=True, highlight=False)
+        print_command(console, command)
         return typer.Exit(130)
 
     try:
-        with Live(view(), console=console, refresh_per_second=4) as live:
+        # Transient: the live standings make way for the final ones, so the table is printed once.
+        with Live(view(), console=console, refresh_per_second=4, transient=True) as live:
             def on_result(result: dict, done: int, total_: int) -> None:
                 outcomes.append(result)
                 progress.update(task, completed=done)
+                live.console.print(printable(R.game_line(R.game_row(settings, result), done, total_), None),
+                                   markup=False, highlight=False, soft_wrap=True)  # (a line a game, unbroken)
                 live.update(view())
 
             # Games already played (on --resume) count in the standings from the start.
@@ -135,18 +124,36 @@ def tournament(
             T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test,
                   warn=lambda line: live.console.print(escape(printable(line, None)), style="yellow"),
                   expansions=expansions)
-            if test is None:
-                progress.update(task, completed=total)
-            live.update(view())
     except KeyboardInterrupt:
         raise stopped() from None
-    console.print()
-    try:  # every game is played; the summary is rebuilt from the files, by --resume too if stopped here
-        rows = T.write_summary(out)
-        console.print(standings_table(rows, title=f"Final standings ({escape(str(out))}/summary.json, summary.csv)"))
-        if test is not None:
-            console.print(escape(cast("S.Sprt", T.sprt_of(settings, T.collect(out)[1])).line()), highlight=False)
-        if card_stats:
-            console.print(card_table(T.card_stats(out)))
+    try:  # every game is played; the reports are rebuilt from the files, by --resume too if stopped here
+        report(console, out, card_stats)
     except KeyboardInterrupt:
         raise stopped() from None
+
+
+def report(console: Console, out: Path, card_stats: bool) -> None:
+    """Write a finished tournament's reports in ``out`` and print them: the standings, the crosstable,
+    the SPRT's verdict, the card statistics with ``card_stats``, and where the charts are (or what to
+    install for them)."""
+    settings, outcomes = T.collect(out)
+    data = R.write_files(out, settings, outcomes)
+    folder = escape(str(out))
+    console.print(standings_table(data["standings"], title=f"Final standings ({folder}/{R.SUMMARY_JSON}, "
+                                                           f"{R.SUMMARY_CSV}, {R.GAMES_CSV})"))
+    console.print(crosstable_table(data["standings"], data["crosstable"]))
+    if "sprt" in data:
+        console.print(escape(cast("S.Sprt", T.sprt_of(settings, outcomes)).line()), highlight=False)
+    cards = None
+    if card_stats:
+        cards = CS.card_stats(out)
+        CS.write_card_stats(out, cards)
+        console.print(card_table(cards, title=f"Card statistics ({folder}/{CS.CARD_STATS_CSV}, "
+                                              f"{CS.CARD_STATS_JSON})"))
+    wanted = [charts.STANDINGS_PNG] + ([charts.CARD_STATS_PNG] if card_stats else [])
+    try:
+        charts.write_charts(out, data["standings"], cards)
+        console.print(f"Charts: {folder}/{', '.join(wanted)}", highlight=False, soft_wrap=True)
+    except charts.ChartsUnavailable:
+        console.print(f"Charts ({', '.join(wanted)}) need matplotlib: {charts.INSTALL_HINT}", highlight=False,
+                      markup=False, soft_wrap=True)
