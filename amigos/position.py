@@ -109,6 +109,8 @@ def describe(s: GameState) -> dict:
     generator (``seed`` picks a new one)."""
     if s.phase != ACTIONS or s.stack:
         raise SetupError("only a position in the action phase with nothing pending can be described")
+    if s.sets != (C.BASE_SET,):  # (`build_position` sets up base-game tables: no scrolls, 8 magic items)
+        raise SetupError("only a base-game position can be described")
     loc, owner, cards = s.loc, s.owner, s.cards
     players: list[dict[str, Any]] = []
     for p in range(s.n_players):

@@ -87,3 +87,13 @@ def test_a_determinisation_deals_the_unseen_monuments_from_every_unseen_one():
         dealt |= deck
     assert len(dealt) > 5  # boxed monuments too: nobody knows which five are in the deck
     assert dealt == {card.id for card in C.set_cards(C.MONUMENT, s.sets)} - in_view
+
+
+def test_a_position_of_an_expansion_game_is_refused_by_describe():
+    from amigos.position import describe
+    from amigos.state import ACTIONS
+    s = amigos.new_game(6, expansions=LUX)
+    while not (s.phase == ACTIONS and not s.stack):
+        s.apply(s.legal_actions()[0])
+    with pytest.raises(amigos.SetupError, match="only a base-game position"):
+        describe(s)
