@@ -64,9 +64,21 @@ def pool_value(pool: Pool, need: list[int]) -> float:
     return v
 
 
+def worthwhile(state: GameState, variants: Sequence[tuple]) -> Sequence[tuple]:
+    """The variants worth weighing: all, except that a scroll's ways that gain nothing (it goes back
+    to the centre all the same: Projection paying fewer than 3, or nothing) are left out while some
+    way gains something."""
+    a = variants[0]
+    if a[0] != A.POWER or len(variants) == 1 or not state.cards[a[2]].powers[a[3]].spend_self:
+        return variants
+    useful = [v for v in variants if v[7] != C.ZERO]
+    return useful or variants
+
+
 def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
     """Among actions of one macro, the one leaving the acting player the most useful pool (by
-    `pool_value`; the first of equals)."""
+    `pool_value`; the first of equals), a scroll never used for nothing while it can do something."""
+    variants = worthwhile(state, variants)
     if len(variants) == 1:
         return variants[0]
     after = pools_after(state, variants)
@@ -127,7 +139,9 @@ def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueMod
     the acting player: it sees which essences complete a purchase (a place of power, a monument, an
     artifact in hand) now or after the next Collect, and which have no use.  Ties (pools the model
     rates alike) go to `pool_value`'s choice.  Of many variants only the `SHORTLIST` that
-    `pool_value` rates best are weighed by the model (this runs at every new node of the search)."""
+    `pool_value` rates best are weighed by the model (this runs at every new node of the search).  A
+    scroll is never used for nothing while it can do something (`worthwhile`)."""
+    variants = worthwhile(state, variants)
     if len(variants) == 1:
         return variants[0]
     after = pools_after(state, variants)

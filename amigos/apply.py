@@ -333,8 +333,9 @@ def use_power(s: GameState, a: tuple) -> None:
                         and type_name in s.cards[x].types)
             s.pool[5 * p + eff[2]] += count
         elif op == "take_all":
-            _gain(s, p, s.essences_on(target))
-            _clear(s, target)
+            if target >= 0:  # (none when no component of the player holds essences)
+                _gain(s, p, s.essences_on(target))
+                _clear(s, target)
         elif op == "retrieve":
             if target >= 0:
                 s.loc[target] = HAND

@@ -389,9 +389,12 @@ def _target_rule(power: Power) -> None:
         if op == "straighten" and eff[1] not in ("self", "all_demons"):
             power.target_rule = eff[1]
             return
-        if (op == "put_paid" and eff[1] == "chosen") or op == "take_all":
+        if op == "put_paid" and eff[1] == "chosen":
             power.target_rule = "own_component"
             power.needs_target = True
+            return
+        if op == "take_all":  # (a component with nothing on it gives nothing: not offered as a target)
+            power.target_rule = "own_stocked"
             return
         if op == "retrieve":  # (with an empty discard pile the power may still be used, for nothing)
             power.target_rule = "own_discard"

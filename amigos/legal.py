@@ -395,6 +395,9 @@ def _targets(s: GameState, p: int, e: int, pw: C.Power, mine: Sequence[int]) -> 
         return [x for x in mine if x < n and turned[x] and cards[x].is_demon and not (x == e and pw.exclude_self)]
     if rule == "own_component":  # (a scroll is not a component: it holds no essences)
         return [x for x in mine if cards[x].kind != C.SCROLL]
+    if rule == "own_stocked":
+        ess = s.ess
+        return [x for x in mine if any(ess[5 * x:5 * x + 5])]
     if rule == "turn_dragon":
         return [x for x in mine if x < n and not turned[x] and cards[x].is_dragon]
     if rule == "turn_creature":
