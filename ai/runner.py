@@ -34,8 +34,12 @@ from amigos.errors import AmigosError
 #: Seconds allowed to reach a scheduler (and to hear from it again once lost) before giving up.
 CONNECT_TIMEOUT = 10.0
 
-#: What to install for ``--scheduler`` (the optional extra of pyproject.toml).
-INSTALL = "pip install 'amigos[cluster]'"
+#: What to install for ``--scheduler``: the optional extra of pyproject.toml, as the README installs
+#: amigos (from its folder; no package index has it).
+INSTALL = "pip install '.[cluster]' in the amigos folder"
+
+#: A logging level above every message Dask logs (see `DaskRunner`).
+SILENT = logging.CRITICAL + 1
 
 #: How often a worker process looks for its parent (`die_with_parent`), in seconds.
 PARENT_POLL = 0.5
@@ -126,10 +130,11 @@ class DaskRunner(Runner):
         self.distributed = distributed
         self.address = address
         wait_for = CONNECT_TIMEOUT if timeout is None else timeout
-        # The client logs its connection troubles with tracebacks; they are reported here in one line.
+        # Dask logs its connection troubles with tracebacks, some as CRITICAL; the runner reports
+        # them itself, in one line.
         for name in ["distributed", *logging.root.manager.loggerDict]:  # (Dask's config sets some one by one)
             if name.split(".")[0] == "distributed":
-                logging.getLogger(name).setLevel(logging.CRITICAL)
+                logging.getLogger(name).setLevel(SILENT)
         try:
             self.client = distributed.Client(address, timeout=wait_for, set_as_default=False)
         except (ValueError, TypeError) as exc:

@@ -170,8 +170,9 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
 def play_job(job: dict, settings: dict) -> dict:
     """Play one scheduled game or match and return its record (`Match.record`), plain data that any
     runner's worker (a local process or a Dask worker on another machine) hands back to the client,
-    which writes the file (`save_job`).  A function of the job and the settings alone: the same job
-    gives the same game on any worker (with iteration budgets)."""
+    which writes the file (`save_job`).  ``settings``: the manifest's agents, match format, variant
+    and expansions (the schedule is not needed).  A function of the job and the settings alone: the
+    same job gives the same game on any worker (with iteration budgets)."""
     specs = [settings["agents"][a] for a in job["seats"]]
     names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
     match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names,
@@ -237,8 +238,11 @@ def _run(out: Path, settings: dict, runner: Runner, resume: bool,
     if decided is not None and decided(None):
         return results
     by_id = {job["id"]: job for job in todo}
+    # What a game needs of the settings, without the schedule: sent with every job, it would make
+    # sending a large tournament's jobs quadratic in its games.
+    rules = {key: value for key, value in settings.items() if key != "schedule"}
     for job in todo:
-        runner.submit(job["id"], play_job, job, settings)
+        runner.submit(job["id"], play_job, job, rules)
     written: set[str] = set()
     for key, record in runner.as_completed():
         if key in written:  # (a job run twice, e.g. after a lost worker: its first record counts)
