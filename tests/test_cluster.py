@@ -95,7 +95,7 @@ def test_a_strength_run_on_a_cluster_scores_the_pairs_of_a_local_run(cluster):
 
 @needs_dask
 def test_sprt_on_a_cluster_reaches_the_verdict_of_a_serial_run(cluster, tmp_path):
-    sprt = {"elo0": 0.0, "elo1": 150.0, "alpha": 0.05, "beta": 0.05}
+    sprt = {"elo0": 0.0, "elo1": 150.0, "alpha": 0.2, "beta": 0.2}  # (a verdict after 8 pairs)
     records = []
     for runner in (R.DaskRunner(cluster.scheduler_address), R.InProcessRunner()):
         out = tmp_path / type(runner).__name__
@@ -225,7 +225,8 @@ def test_without_dask_the_scheduler_option_says_what_to_install(tmp_path, monkey
     code, printed, err = _main(["tournament", "--agent", "random", "--agent", "greedy", "--games", "2",
                                 "--scheduler", "tcp://127.0.0.1:8786", "--out", str(out)], monkeypatch, capsys)
     assert code == 2
-    assert err.strip() == f"amigos: --scheduler needs Dask distributed, which is not installed: {R.INSTALL}"
+    assert err.strip() == "amigos: --scheduler needs Dask distributed, which is not installed: " \
+                          "pip install '.[cluster]' in the amigos folder"
     assert printed == "" and not out.exists()
 
 
@@ -239,3 +240,14 @@ def test_runners_in_process_and_in_local_processes_agree():
             runner.submit("bad", int, "x")
             with pytest.raises(ValueError):
                 list(runner.as_completed())
+
+
+def test_a_record_from_another_version_of_amigos_is_refused(tmp_path):
+    """A worker with another amigos installed plays other games: its record is not written."""
+    settings = T.manifest(["random", "greedy"], 2, "game", "standard", SEED, False)
+    job = settings["schedule"][0]
+    record = T.play_job(job, settings)
+    with pytest.raises(T.TournamentError, match="install the same version on every machine"):
+        T.save_job(tmp_path, job, {**record, "rules_version": record["rules_version"] + 1})
+    assert not list(tmp_path.iterdir())
+    assert T.save_job(tmp_path, job, record)["id"] == job["id"] and load(tmp_path / f"{job['id']}.amigos").is_over()
