@@ -31,7 +31,7 @@ from typing import Any
 
 from amigos.errors import AmigosError
 
-#: Seconds allowed to reach a scheduler (and to hear from it again once lost) before giving up.
+#: Seconds allowed to reach a scheduler, or to close the connection to it, before giving up.
 CONNECT_TIMEOUT = 10.0
 
 #: What to install for ``--scheduler``: the optional extra of pyproject.toml, as the README installs
@@ -201,7 +201,7 @@ class DaskRunner(Runner):
             if futures and self.client.status == "running":
                 self.client.cancel(futures)
             self.client.close(timeout=CONNECT_TIMEOUT)
-        except (OSError, RuntimeError, self.distributed.TimeoutError):  # a scheduler already gone
+        except (OSError, RuntimeError):  # a scheduler already gone (TimeoutError is an OSError)
             pass
 
 

@@ -230,6 +230,14 @@ def test_without_dask_the_scheduler_option_says_what_to_install(tmp_path, monkey
     assert printed == "" and not out.exists()
 
 
+def test_jobs_and_a_scheduler_together_are_refused(tmp_path, monkeypatch, capsys):
+    code, printed, err = _main(["tournament", "--agent", "random", "--agent", "greedy", "--jobs", "2",
+                                "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "never")],
+                               monkeypatch, capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--jobs or --scheduler" in err
+    assert printed == "" and not (tmp_path / "never").exists()
+
+
 def test_runners_in_process_and_in_local_processes_agree():
     """The interface every runner has: each job's result once, under its key; a job's error raised."""
     for runner in (R.InProcessRunner(), R.ProcessRunner(2)):

@@ -93,6 +93,8 @@ def tournament(
         raise CliUsageError(f"unknown --format {fmt!r} (expected game or match)")
     if jobs < 1:
         raise CliUsageError("--jobs must be at least 1")
+    if scheduler is not None and jobs != 1:
+        raise CliUsageError("give --jobs or --scheduler, not both (a cluster's workers are its parallel games)")
     variant = variant_name(variant)
     expansions = expansion_names(expansion)
     check_seed(seed)  # the same seeds as play and match, though only derived seeds reach the files
