@@ -170,8 +170,7 @@ class DaskRunner(Runner):
             self.waiting = None
 
     def _next(self) -> Any:
-        """The next future to end; a `RunnerError` when the scheduler is lost (the client stops
-        trying to reconnect after `CONNECT_TIMEOUT` and cancels every future)."""
+        """The next future to end (a lost scheduler ends every future at once, as cancelled)."""
         try:
             return next(self.waiting)
         except StopIteration:  # (only if futures were dropped under us: the client closed)
