@@ -1,7 +1,7 @@
 """Playing agents against each other, and measuring how often one beats another.
 
 Games are played in pairs on the same deal with the seats swapped, so that neither agent profits from
-a lucky deal or from the first-player draw.  `strength` runs pairs in parallel processes and reports
+a lucky deal or from the first-player draw.  `strength` runs pairs in parallel processes (or on a Dask cluster: `ai.runner`) and reports
 the win rate with a 95% Wilson interval (a shared victory counts half).  The command that runs it is
 ``benchmarks/strength.py``.
 """
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import amigos
@@ -20,6 +19,7 @@ from amigos.rng import derive_seed
 
 from .agent import Game, as_agent, play_out
 from .agents import make_agent
+from .runner import open_runner
 from .sprt import sprt_over_pairs
 
 
@@ -69,29 +69,25 @@ def _pair(args: tuple) -> tuple[int, float, dict, dict]:
 def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
              out: Callable[[str], object] | None = None, first: int = 0,
              record: Callable[[dict], object] | None = None, make: Callable[..., Any] = make_agent,
-             sprt: dict | None = None, expansions: tuple[str, ...] = ()) -> dict:
+             sprt: dict | None = None, expansions: tuple[str, ...] = (), scheduler: str | None = None) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
-    every pair, ``record(pair)`` the pair's `pair_record`.  Splitting a run by ``first`` plays exactly
-    the deals of the whole run.  ``make(spec, seed=...)`` builds the agents (it must be picklable when
-    ``jobs > 1``).  With ``sprt`` ({"elo0", "elo1", "alpha", "beta"}) the run stops at the test's
+    every pair, ``record(pair)`` the pair's `pair_record`, in pair order whatever order the pairs end
+    in.  Splitting a run by ``first`` plays exactly the deals of the whole run.  Pairs are played in
+    ``jobs`` local processes, or with ``scheduler`` (a Dask scheduler's address) on its cluster
+    (`ai.runner`).  ``make(spec, seed=...)`` builds the agents (it must be picklable when ``jobs > 1``
+    or on a cluster).  With ``sprt`` ({"elo0", "elo1", "alpha", "beta"}) the run stops at the test's
     verdict (`ai.sprt`), which the result holds as ``"sprt"``; ``games`` is then the most played.
     ``expansions``: the games' (`amigos.new_game`)."""
     pairs = max(1, games // 2)
-    jobs_list = [(derive_seed(seed, "pair", i), variant, a, b, make, expansions) for i in range(first, first + pairs)]
     records = []
     total = 0.0
     start = time.perf_counter()
-    pool: ProcessPoolExecutor | None
-    if jobs > 1:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_pair, jobs_list)
-    else:
-        pool = None
-        results = map(_pair, jobs_list)
     test = None
-    try:
-        for i, (_, points, g1, g2) in enumerate(results, start=first):
+    with open_runner(jobs, scheduler) as runner:
+        for i in range(first, first + pairs):
+            runner.submit(str(i), _pair, (derive_seed(seed, "pair", i), variant, a, b, make, expansions))
+        for i, (_, points, g1, g2) in in_order(runner.as_completed(), first):
             records.append(pair_record(i, seed, variant, a, b, points, g1, g2))
             if expansions:
                 records[-1]["expansions"] = list(expansions)
@@ -104,10 +100,7 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
                 if out is not None:
                     out(test.line())
                 if test.result != "continue":
-                    break
-    finally:
-        if pool is not None:
-            stop_pool(pool)
+                    break  # (leaving the runner's block cancels the pairs not played)
     result = tally(records)
     if test is not None:
         result["sprt"] = test.record()
@@ -116,15 +109,17 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     return result
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel the work not started and end the work in flight (for a run stopped early: by a verdict,
-    Ctrl-C or an error), without waiting for it."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join()
+def in_order(results: Iterable[tuple[str, Any]], first: int = 0) -> Iterator[tuple[int, Any]]:
+    """``(int(key), result)`` of jobs keyed ``str(first)``, ``str(first + 1)``, ... in the order of
+    their keys, each yielded as soon as every job before it has ended (so that records and a
+    sequential test read the pairs in order, whatever order parallel workers end them in)."""
+    held: dict[int, Any] = {}
+    following = first
+    for key, result in results:
+        held[int(key)] = result
+        while following in held:
+            yield following, held.pop(following)
+            following += 1
 
 
 def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: float, first: dict,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -63,12 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args(argv)
     spec, make = args.agent, make_agent
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.commit:
-            from against_commit import Then, export
-            export(args.commit, Path(tmp))
-            spec, make = f"{args.commit}:{args.agent}", Then(tmp, f"{args.commit}:")
-        rate, searches = calibrate(spec, args.iters, args.games, args.seed, make)
+    if args.commit:
+        from against_commit import Then
+        spec, make = f"{args.commit}:{args.agent}", Then(args.commit, f"{args.commit}:")
+    rate, searches = calibrate(spec, args.iters, args.games, args.seed, make)
     print(f"{spec}: {rate:,.0f} iterations/s over {searches} searches of {args.iters} iterations "
           f"({args.games} games)")
     return 0

@@ -5,6 +5,7 @@ time, and the 1 s agent against greedy and expectimax:depth=2.
     python benchmarks/evaluate.py --out benchmarks/results/eval-learned --jobs 2
     python benchmarks/evaluate.py --out benchmarks/results/eval-learned --only previous-1s,greedy
     python benchmarks/evaluate.py --out benchmarks/results/eval-learned --summary
+    python benchmarks/evaluate.py --out benchmarks/results/eval-learned --scheduler tcp://HOST:8786
 
 Budgets are iteration counts, so that a run is reproducible and not skewed by the machine's load:
 ``--iters-per-second`` is what the default agent searches in a second of a real game on this machine
@@ -21,14 +22,14 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from against_commit import Then, export  # noqa: E402
+from against_commit import Then  # noqa: E402
 from ai.arena import strength, tally  # noqa: E402
+from ai.runner import RunnerError  # noqa: E402
 from run_report import open_record  # noqa: E402
 
 SEED = 11
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated matchups to play (default: all)")
     ap.add_argument("--games", type=int, help="games for each matchup played (default: its own)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786), not --jobs")
     ap.add_argument("--summary", action="store_true", help="play nothing, only print the table")
     args = ap.parse_args(argv)
     table = matchups(args.iters_per_second, args.previous_iters_per_second)
@@ -117,13 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"error: no matchup {unknown[0]!r}; the matchups are {', '.join(table)}", file=sys.stderr)
         return 2
-    tmp = tempfile.TemporaryDirectory()
     try:
-        export(PREVIOUS, Path(tmp.name))
+        make = Then(PREVIOUS, f"{PREVIOUS}:")
     except subprocess.CalledProcessError as e:
         print(f"error: cannot export ai/ of {PREVIOUS}: {e.stderr.decode().strip()}", file=sys.stderr)
         return 2
-    make = Then(tmp.name, f"{PREVIOUS}:")
     try:
         for name in [] if args.summary else chosen:
             a, b, games = table[name]
@@ -136,18 +136,16 @@ def main(argv: list[str] | None = None) -> int:
             record = open_record(path)
             try:
                 strength(a, b, games - 2 * first, jobs=args.jobs, seed=SEED, first=first, record=record,
-                         out=lambda line: print(f"  {line}", flush=True), make=make)
+                         out=lambda line: print(f"  {line}", flush=True), make=make, scheduler=args.scheduler)
             finally:
                 record.close()
         for name, (a, b, games) in table.items():
             records = recorded(args.out / f"{name}.jsonl", a, b)
             if records:
                 print(summary_line(name, a, b, args.games or games, records))
-    except Mismatch as e:
+    except (Mismatch, RunnerError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    finally:
-        tmp.cleanup()
     return 0
 
 

@@ -24,7 +24,6 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import amigos  # noqa: E402
 from ai.agents import SpecError, make_agent, parse_spec  # noqa: E402
-from ai.arena import stop_pool  # noqa: E402
+from ai.runner import stop_pool  # noqa: E402
 from amigos.position import build_position  # noqa: E402
 
 if TYPE_CHECKING:
@@ -136,17 +135,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: no puzzle {unknown[0]!r}", file=sys.stderr)
             return 2
         puzzles = [p for p in puzzles if p["id"] in wanted]
-    with tempfile.TemporaryDirectory() as tmp:
-        spec, make = args.agent, make_agent
-        if args.commit:
-            from against_commit import Then, export
-            try:
-                export(args.commit, Path(tmp))
-            except subprocess.CalledProcessError as e:
-                print(f"error: cannot export ai/ of {args.commit}: {e.stderr.decode().strip()}", file=sys.stderr)
-                return 2
-            spec, make = f"{args.commit}:{args.agent}", Then(tmp, f"{args.commit}:")
-        result = score(puzzles, spec, args.seeds, args.jobs, out=lambda line: print(line, flush=True), make=make)
+    spec, make = args.agent, make_agent
+    if args.commit:
+        from against_commit import Then
+        try:
+            make = Then(args.commit, f"{args.commit}:")
+        except subprocess.CalledProcessError as e:
+            print(f"error: cannot export ai/ of {args.commit}: {e.stderr.decode().strip()}", file=sys.stderr)
+            return 2
+        spec = f"{args.commit}:{args.agent}"
+    result = score(puzzles, spec, args.seeds, args.jobs, out=lambda line: print(line, flush=True), make=make)
     print(f"{spec}: solved {result['solved']:g} of {result['total']} puzzles = {result['rate']:.0%}")
     if args.record:
         args.record.write_text(json.dumps({"agent": spec, "seeds": args.seeds, **result}, indent=1) + "\n")

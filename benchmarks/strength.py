@@ -1,6 +1,7 @@
 """Win rate of agent A against agent B, in seat-swapped pairs on the same deals.
 
     python benchmarks/strength.py --a mcts:time=1 --b random --games 200 --jobs 2 --record runs/r.jsonl
+    python benchmarks/strength.py --a mcts:iters=2000 --b greedy --games 200 --scheduler tcp://HOST:8786
 
 Prints a progress line after every pair and a final line with the 95% Wilson interval.  ``--record``
 appends each pair's result as a JSON line; `benchmarks/tally.py` combines records of a run split by
@@ -18,6 +19,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build
 import amigos  # noqa: E402
 from amigos.setup import EXPANSIONS  # noqa: E402
 from ai.arena import strength  # noqa: E402
+from ai.runner import RunnerError  # noqa: E402
 from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
 
 
@@ -32,6 +34,7 @@ def main(argv=None) -> int:
     ap.add_argument("--expansion", action="append", default=[], choices=EXPANSIONS,
                     help="play with this expansion (lux: Lux et Tenebrae)")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786), not --jobs")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--first-pair", type=int, default=0,
                     help="play the deals from this pair on (to split one run across machines)")
@@ -43,7 +46,10 @@ def main(argv=None) -> int:
     try:
         result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
                           out=lambda line: print(line, flush=True), first=args.first_pair, record=record, sprt=sprt,
-                          expansions=tuple(args.expansion))
+                          expansions=tuple(args.expansion), scheduler=args.scheduler)
+    except RunnerError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     finally:
         if record is not None:
             record.close()

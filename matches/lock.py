@@ -12,8 +12,6 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import threading
-import time
 from pathlib import Path
 
 import amigos
@@ -91,14 +89,3 @@ def clean_stale(path: Path) -> list[Path]:
             pass
     return removed
 
-
-def die_with_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the parent ``parent`` is gone (a tournament killed with
-    kill -9 leaves no workers playing on)."""
-    def watch() -> None:
-        while True:
-            if os.getppid() != parent:
-                os._exit(1)
-            time.sleep(0.5)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()

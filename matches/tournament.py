@@ -14,19 +14,19 @@ import json
 import math
 import os
 import re
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, Callable, cast
 
 import amigos
 from ai.agents import make_agent
-from ai.arena import stop_pool, wilson
+from ai.arena import wilson
+from ai.runner import Runner, open_runner
 from ai.sprt import Sprt, sprt_over_pairs
 from amigos.rng import derive_seed
 from amigos.setup import card_sets
 
-from .lock import Lock, clean_stale, die_with_parent
+from .lock import Lock, clean_stale
 from .match import Match, play
 from .record import MatchFileError, load, save
 
@@ -243,9 +243,12 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
     return match, None
 
 
-def run_job(args: tuple[dict, dict, str]) -> dict:
-    """Play one scheduled game or match (in a worker process) and write its file; returns its summary."""
-    job, settings, out = args
+def play_job(job: dict, settings: dict) -> dict:
+    """Play one scheduled game or match and return its record (`Match.record`), plain data that any
+    runner's worker (a local process or a Dask worker on another machine) hands back to the client,
+    which writes the file (`save_job`).  ``settings``: the manifest's agents, match format, variant
+    and expansions (the schedule is not needed).  A function of the job and the settings alone: the
+    same job gives the same game on any worker (with iteration budgets)."""
     specs = [settings["agents"][a] for a in job["seats"]]
     names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
     match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names,
@@ -255,7 +258,19 @@ def run_job(args: tuple[dict, dict, str]) -> dict:
     play(match, agents)
     for agent in agents:
         agent.close()
-    save(match, Path(out) / game_file(job, settings))
+    return match.record
+
+
+def save_job(out: Path, job: dict, record: dict, settings: dict) -> dict:
+    """Write a finished job's match file (`game_file` in ``out``) from its record, in the client;
+    returns its outcome.  A record made by another version of amigos (a worker installed apart) is
+    refused: its games would not be this tournament's."""
+    for field, mine in (("app_version", amigos.__version__), ("rules_version", amigos.RULES_VERSION)):
+        if record.get(field) != mine:
+            raise TournamentError(f"a worker runs amigos with {field} {record.get(field)}, this program "
+                                  f"{mine}: install the same version on every machine")
+    match = Match(record)  # (only saved and summed up: no replay needed)
+    save(match, out / game_file(job, settings))
     return outcome(job, match)
 
 
@@ -269,62 +284,54 @@ def outcome(job: dict, match: Match) -> dict:
 def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
         gauntlet: bool = False, resume: bool = False,
         on_result: Callable[[dict, int, int], object] | None = None, sprt: dict | None = None,
-        warn: Callable[[str], object] | None = None, expansions: Sequence[str] = ()) -> list[dict]:
+        warn: Callable[[str], object] | None = None, expansions: Sequence[str] = (),
+        runner: Runner | None = None) -> list[dict]:
     """Play the tournament (what is left of it), holding the folder's lock (`InUse` if another
     program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)`` for a game
-    file put aside.  With ``sprt`` (see `manifest`) it stops as soon as the test reaches a verdict:
-    games in flight then are stopped and not counted.  ``expansions``: played in every game (see
-    `manifest`)."""
+    file put aside.  Games are played by ``runner`` (`ai.runner`, e.g. a `DaskRunner` on a cluster;
+    by default ``jobs`` local processes), which this function stops when it returns; whichever
+    plays them, this process writes every file, once per game.  With ``sprt`` (see `manifest`) it
+    stops as soon as the test reaches a verdict: games in flight then are stopped and not counted.
+    ``expansions``: played in every game (see `manifest`)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with Lock(out):
-        return _run(out, agents, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, sprt, warn,
-                    expansions)
-
-
-def _run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int,
-         gauntlet: bool, resume: bool, on_result: Callable[[dict, int, int], object] | None, sprt: dict | None,
-         warn: Callable[[str], object] | None, expansions: Sequence[str]) -> list[dict]:
     if fmt not in ("game", "match"):
         raise TournamentError("--format must be game or match")
     if variant not in amigos.VARIANTS:
         raise TournamentError(f"unknown variant {variant!r}")
     settings = manifest(agents, games, fmt, variant, seed, gauntlet, sprt, expansions)
+    with runner or open_runner(jobs) as runner:
+        out.mkdir(parents=True, exist_ok=True)
+        with Lock(out):
+            return _run(out, settings, runner, resume, on_result, warn)
+
+
+def _run(out: Path, settings: dict, runner: Runner, resume: bool,
+         on_result: Callable[[dict, int, int], object] | None, warn: Callable[[str], object] | None) -> list[dict]:
     todo = prepare(out, settings, resume, warn)
     total = len(settings["schedule"])
     done = total - len(todo)
     results: list[dict] = []
-    decided = _verdict_watch(out, settings) if sprt is not None else None
+    decided = _verdict_watch(out, settings) if "sprt" in settings else None
     if decided is not None and decided(None):
         return results
-    if jobs <= 1:
-        for job in todo:
-            r = run_job((job, settings, str(out)))
-            done += 1
-            results.append(r)
-            if on_result:
-                on_result(r, done, total)
-            if decided is not None and decided(r):
-                break
-        return results
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
-    try:
-        pending = {pool.submit(run_job, (job, settings, str(out))) for job in todo}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
-                r = f.result()
-                done += 1
-                results.append(r)
-                if on_result:
-                    on_result(r, done, total)
-                if decided is not None and decided(r):
-                    stop_pool(pool)
-                    return results
-    except BaseException:
-        stop_pool(pool)
-        raise
-    pool.shutdown()
+    by_id = {job["id"]: job for job in todo}
+    # What a game needs of the settings, without the schedule: sent with every job, it would make
+    # sending a large tournament's jobs quadratic in its games.
+    rules = {key: value for key, value in settings.items() if key != "schedule"}
+    for job in todo:
+        runner.submit(job["id"], play_job, job, rules)
+    written: set[str] = set()
+    for key, record in runner.as_completed():
+        if key in written:  # (a job run twice, e.g. after a lost worker: its first record counts)
+            continue
+        r = save_job(out, by_id[key], record, settings)
+        written.add(key)
+        done += 1
+        results.append(r)
+        if on_result:
+            on_result(r, done, total)
+        if decided is not None and decided(r):
+            break  # (leaving the runner's block cancels the games not yet played)
     return results
 
 

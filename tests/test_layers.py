@@ -2,7 +2,7 @@
 
     amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, msgpack   (the only layer that prints)
     matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional)
-    ai/         -> amigos
+    ai/         -> amigos, distributed (Dask, optional: only ai.runner's cluster runner, imported lazily)
     amigos/     -> standard library only
 
 Every layer may also use the standard library. Imports inside functions count too.
@@ -23,7 +23,8 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: Top-level packages each layer may import besides the standard library.
 ALLOWED: dict[str, frozenset[str]] = {
     "amigos": frozenset({"amigos"}),
-    "ai": frozenset({"amigos", "ai"}),
+    # distributed: the optional cluster runner (ai/runner.py), so that every layer above can use it.
+    "ai": frozenset({"amigos", "ai", "distributed"}),
     # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").  matplotlib:
     # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
     "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib"}),

@@ -1,4 +1,5 @@
-"""``amigos tournament``: agents against agents, in seat-swapped pairs, in parallel processes."""
+"""``amigos tournament``: agents against agents, in seat-swapped pairs, in parallel processes or on a Dask
+cluster (``--scheduler``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ai import runner as RUN
 from ai import sprt as S
 from amigos.errors import AmigosError
 from matches import cardstats as CS
@@ -54,6 +56,10 @@ def tournament(
     variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
     expansion: EXPANSION = None,
     jobs: Annotated[int, typer.Option("--jobs", help="Parallel processes.")] = 1,
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="tcp://HOST:8786",
+        help="Play every game on the workers of this Dask scheduler instead of local processes "
+             "(needs pip install 'amigos[cluster]').")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed: same seed, same schedule.")] = 0,
     out: Annotated[Optional[Path], typer.Option(
         "--out", help="Folder for the match files and the summary (default tournament-SEED, "
@@ -74,6 +80,8 @@ def tournament(
         raise CliUsageError(f"unknown --format {fmt!r} (expected game or match)")
     if jobs < 1:
         raise CliUsageError("--jobs must be at least 1")
+    if scheduler is not None and jobs != 1:
+        raise CliUsageError("give --jobs or --scheduler, not both (a cluster's workers are its parallel games)")
     variant = variant_name(variant)
     expansions = expansion_names(expansion)
     check_seed(seed)  # the same seeds as play and match, though only derived seeds reach the files
@@ -83,6 +91,8 @@ def tournament(
     out = out or Path(f"tournament-{seed}")
     settings = T.manifest(agent, games, fmt, variant, seed, gauntlet, test, expansions)  # checks agents and counts
     T.check_folder(out, settings, resume)
+    # Connected before anything is printed or written: a scheduler out of reach is a one-line error.
+    runner = RUN.open_runner(jobs, scheduler)
     console = Console()
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
     if "--out" not in sys.argv:
@@ -123,9 +133,14 @@ def tournament(
                     outcomes.clear()
             T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test,
                   warn=lambda line: live.console.print(escape(printable(line, None)), style="yellow"),
-                  expansions=expansions)
+                  expansions=expansions, runner=runner)
     except KeyboardInterrupt:
         raise stopped() from None
+    except RUN.RunnerError:  # (a lost scheduler: the error is the one line on stderr, exit code 2)
+        stopped()
+        raise
+    finally:
+        runner.stop()  # (T.run stops it too; this is for a run refused before it started)
     try:  # every game is played; the reports are rebuilt from the files, by --resume too if stopped here
         report(console, out, card_stats)
     except KeyboardInterrupt:
