@@ -42,6 +42,7 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None,
     (the words of the decision) only when it was drawn."""
     out: list[str] = []
     drawn = 0
+    reshuffled = False
     for e in range(len(after.loc)):
         was, now = before.loc[e], after.loc[e]
         if was == now and before.owner[e] == after.owner[e]:
@@ -52,11 +53,16 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None,
             continue
         if now != HAND and name in said:
             continue
-        if now == HAND and was == DECK:
+        if now == HAND and was == DISCARD and name in said:  # (retrieved: the pile is public)
+            out.append(f"took {name} back from the discard pile")
+        elif now == HAND and was in (DECK, DISCARD):  # (from the discard pile: drawn after a reshuffle)
+            reshuffled = reshuffled or was == DISCARD
             if named:
                 out.append(f"drew {name}")
             else:
                 drawn += 1
+        elif now == DECK and was == DISCARD:
+            reshuffled = True
         elif now == DECK and was == HAND:
             out.append(f"put {name if named else 'a card'} back on the deck")
         elif now == IN_PLAY and was == MONUMENT_DECK:
@@ -75,6 +81,8 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None,
             out.append(f"took {name}")
     if drawn:
         out.append("drew a card" if drawn == 1 else f"drew {drawn} cards")
+    if reshuffled:
+        out.insert(0, "shuffled the discard pile into the deck")
     return out
 
 

@@ -1,0 +1,44 @@
+"""The log's words for cards that come back from the discard pile: a draw after the pile is shuffled
+into the deck (named to the drawer only) and a card retrieved by a power (named to everyone)."""
+
+from __future__ import annotations
+
+import amigos
+from amigos.state import DECK, DISCARD, HAND
+from amigos_cli.views.outcome import outcome
+
+
+def _hand_and_pile(s: amigos.GameState, p: int) -> tuple[int, int]:
+    """Two of ``p``'s artifacts: the first moved to the discard pile, the second too."""
+    mine = [e for e in range(s.n_art) if s.owner[e] == p]
+    return mine[0], mine[1]
+
+
+def test_a_draw_after_a_reshuffle_is_named_to_the_drawer_and_told_to_the_rival():
+    before = amigos.new_game(3)
+    a, b = _hand_and_pile(before, 0)
+    for e in range(before.n_art):
+        if before.owner[e] == 0 and before.loc[e] == DECK:
+            before.loc[e] = DISCARD
+    before.loc[a], before.loc[b] = DISCARD, DISCARD
+    after = before.clone()
+    for e in range(after.n_art):  # the pile went into the deck; one card of it was drawn
+        if after.owner[e] == 0 and after.loc[e] == DISCARD:
+            after.loc[e] = DECK
+    after.loc[a] = HAND
+    name = after.cards[a].name
+    mine = outcome(before, after, 0, 0, "Pass, taking Alchemy")
+    assert "shuffled the discard pile into the deck" in mine and f"drew {name}" in mine
+    theirs = outcome(before, after, 0, 1, "Pass, taking Alchemy")
+    assert "drew a card" in theirs and name not in theirs
+
+
+def test_a_retrieved_card_is_named_to_everyone():
+    before = amigos.new_game(3)
+    a, _ = _hand_and_pile(before, 0)
+    before.loc[a] = DISCARD
+    after = before.clone()
+    after.loc[a] = HAND
+    name = after.cards[a].name
+    said = f"Use Demonologist power 1: on {name}, paying 1 life"
+    assert outcome(before, after, 0, 1, said) == f"took {name} back from the discard pile"
