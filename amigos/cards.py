@@ -14,6 +14,7 @@ type and the scroll kind.  `ARTIFACTS`, `MAGES`, ... are the base game's; `set_c
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from .carddata import BASE_SET, LUX_SET, SETS, load_base, load_packaged, load_set, raw_components
@@ -413,6 +414,11 @@ def _target_rule(power: Power) -> None:
         power.needs_target = True
 
 
+# The reference engine's asides in the power summaries ("(the engine lets you decline the
+# placement)"): about that engine's move list, not the card, so not told to players.
+_ENGINE_NOTE = re.compile(r" \(the engine[^)]*\)")
+
+
 def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b))
 
@@ -516,7 +522,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     texts = [r.get("summary", "") for r in raw.get("reference_powers") or ()] or [
         p.get("text", "") for p in raw["powers"] + raw["reactions"]]
     for p, t in zip(card.powers, texts):
-        p.text = t
+        p.text = _ENGINE_NOTE.sub("", t)
     card.first_game_preset = raw.get("first_game_preset")
     card.text = raw.get("text", "")
     card.raw = raw
