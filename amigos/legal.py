@@ -114,7 +114,13 @@ def placement_payments(pool: tuple, card: C.Card, discount: int, gold_off: int =
     up to ``gold_off`` of the discount may take off Gold (`gold_discount`), the rest never does."""
     fixed, any_n = card.cost, card.cost_any
     if gold_off and fixed[4]:
-        return _gold_discounted(pool, card, discount, min(gold_off, fixed[4], discount))
+        return _gold_discounted(pool, fixed, any_n, discount, min(gold_off, fixed[4], discount))
+    return _discounted(pool, fixed, any_n, discount)
+
+
+def _discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int) -> list[tuple[int, ...]]:
+    """Every payment of the cost ``fixed`` plus ``any_n`` of any kind after a discount taken off its
+    non-Gold part as fully as possible (`placement_payments`)."""
     d = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n)
     if d == 0:
         if not _covers(pool, fixed):
@@ -142,20 +148,18 @@ def placement_payments(pool: tuple, card: C.Card, discount: int, gold_off: int =
     return out
 
 
-def _gold_discounted(pool: tuple, card: C.Card, discount: int, gold_off: int) -> list[tuple[int, ...]]:
+def _gold_discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int,
+                     gold_off: int) -> list[tuple[int, ...]]:
     """`placement_payments` where part of the discount may take off Gold: each share of it taken off
     Gold, the rest of the discount as usual, used as fully as possible overall."""
-    fixed = card.cost
-    best = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + fixed[4] + card.cost_any)
+    best = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + fixed[4] + any_n)
     out: list[tuple[int, ...]] = []
     for g in range(gold_off + 1):
         rest = discount - g
-        if g + min(rest, fixed[0] + fixed[1] + fixed[2] + fixed[3] + card.cost_any) < best:
+        if g + min(rest, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n) < best:
             continue  # not the discount used as fully as possible
-        cheaper = C.Card.__new__(C.Card)
-        cheaper.cost = (fixed[0], fixed[1], fixed[2], fixed[3], fixed[4] - g)
-        cheaper.cost_any = card.cost_any
-        for pay in placement_payments(pool, cheaper, rest):
+        cheaper = (fixed[0], fixed[1], fixed[2], fixed[3], fixed[4] - g)
+        for pay in _discounted(pool, cheaper, any_n, rest):
             if pay not in out:
                 out.append(pay)
     return sorted(out)
@@ -747,13 +751,8 @@ def illusion_points(s: GameState, p: int, type_name: str) -> int:
     """The points ``p`` would gain at a victory check from one more artifact of ``type_name`` in play
     (Illusion counted as one: Sorcerer's Bestiary, Gate of Hell)."""
     cards = s.cards
-    total = 0
-    for x in s.in_play(p):
-        c = cards[x]
-        if c.counts_types:
-            total += c.vp_per_creature if type_name == "creature" else (
-                c.vp_per_dragon if type_name == "dragon" else c.vp_per_demon)
-    return total
+    dragon, creature, demon = type_name == "dragon", type_name == "creature", type_name == "demon"
+    return sum(cards[x].type_points(dragon, creature, demon) for x in s.in_play(p))
 
 
 def placement_choice_actions(s: GameState, top: tuple) -> list:
