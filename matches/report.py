@@ -51,13 +51,7 @@ def crosstable(settings: dict, outcomes: list[dict]) -> dict[str, dict[str, dict
         seats = o["seats"]
         for seat in (0, 1):
             cell = table[names[seats[seat]]][names[seats[1 - seat]]]
-            cell["games"] += 1
-            if o["winner"] is None:
-                cell["shared"] += 1
-            elif o["winner"] == seat:
-                cell["wins"] += 1
-            else:
-                cell["losses"] += 1
+            T.count_result(cell, o["winner"], seat)
             cell["points"] += points(o)[seat]
     return table
 

@@ -372,6 +372,18 @@ def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dic
     return settings, outcomes
 
 
+def count_result(counts: dict, winner: int | None, seat: int) -> None:
+    """Add one game, seen from ``seat``, to ``counts`` ("games", "wins", "losses", "shared"):
+    ``winner`` is the winning seat, None for a shared game.  The standings' and the crosstable's count."""
+    counts["games"] += 1
+    if winner is None:
+        counts["shared"] += 1
+    elif winner == seat:
+        counts["wins"] += 1
+    else:
+        counts["losses"] += 1
+
+
 def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
     """Per agent, best first: its name (`agent_names`), spec and index in ``agents``; games, wins,
     losses, shared, win rate with a 95% interval, Elo with its error."""
@@ -382,14 +394,7 @@ def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
     for o in outcomes:
         a, b = o["seats"]
         for seat, agent in enumerate(o["seats"]):
-            row = rows[agent]
-            row["games"] += 1
-            if o["winner"] is None:
-                row["shared"] += 1
-            elif o["winner"] == seat:
-                row["wins"] += 1
-            else:
-                row["losses"] += 1
+            count_result(rows[agent], o["winner"], seat)
         pairs.append((a, b, 0.5 if o["winner"] is None else (1.0 if o["winner"] == 0 else 0.0)))
     elo, err = _elo(n, pairs)
     for row in rows:

@@ -30,7 +30,6 @@ from amigos import actions as A
 from amigos import cards as C
 from amigos.rng import derive_seed
 from amigos.state import AVAILABLE, IN_PLAY
-from amigos_cli import app as app_module
 from amigos_cli.human import Human
 from amigos_cli.views.board import board
 from amigos_cli.views.choices import group_text, variant_text
@@ -39,6 +38,7 @@ from matches import report as R
 from matches import tournament as T
 from matches.match import Match, card_digest, play
 from matches.record import MatchFileError, load, pack, save
+from tests.test_match_cli import assert_one_line_error, run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -53,25 +53,6 @@ def folder():
     path = Path(tempfile.mkdtemp(prefix="amigos-lux-", dir=base))
     yield path
     shutil.rmtree(path, ignore_errors=True)
-
-
-def run_main(argv: list[str], capsys) -> tuple[int, str, str]:
-    """`amigos_cli.app.main` in-process: (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        app_module.main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2, err
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert err.startswith("amigos: ") and "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in err, err
 
 
 def played(seed: int, specs: list[str], fmt: str = "match", expansions=LUX) -> Match:
