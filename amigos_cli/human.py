@@ -1,13 +1,16 @@
 """A person at the prompt: the same `select(state)` protocol as an agent.
 
 The choices are a numbered list, one line per action; an action with several ways to pay is listed once
-and its payments are asked next.  Besides a number: ``h`` a hint from the AI, ``u`` undo back to your
+and its payments are asked next.  A choice is a number or words of its line (``pass research``, ``place
+night``: every word the start of a word of the line), which stay right when the numbers move because a
+rival's move changed the list.  Besides: ``h`` a hint from the AI, ``u`` undo back to your
 previous decision, ``s`` save, ``q`` save and quit, ``?`` help, ``c NAME`` a card's text.  A mistyped
 answer is explained and asked again.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from rich.console import Console, RenderableType
@@ -23,8 +26,26 @@ from .views.choices import group_text, ordered_variants, variant_text
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
 
-HELP = ("Type the number of your choice.  h: hint from the AI   u: undo to your previous decision   "
+HELP = ("Type the number of your choice, or words of its line (e.g. place night).  h: hint from the AI   u: undo to your previous decision   "
         "s: save   q: save and quit   c NAME: a card's text   ? or help: this help")
+
+
+def matching(answer: str, lines: list[str]) -> list[int]:
+    """The indices of the ``lines`` that fit ``answer``: each of its words (case ignored) is the start
+    of a word of the line, and a line that is exactly the answer is the only fit."""
+    words = _words(answer)
+    if not words:
+        return []
+    exact = [i for i, line in enumerate(lines) if _words(line) == words]
+    if exact:
+        return exact
+    return [i for i, line in enumerate(lines)
+            if all(any(w.startswith(typed) for w in _words(line)) for typed in words)]
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, lower case, without punctuation (so that "Calm / Elan," gives calm, elan)."""
+    return re.findall(r"[a-z0-9']+", text.lower())
 
 
 class QuitRequested(Exception):
@@ -118,9 +139,25 @@ class Human(BaseAgent):
             i = int(answer)
             if 1 <= i <= len(groups):
                 return groups[i - 1]
+        else:
+            lines = [group_text(state, g) for g in groups]
+            found = matching(answer, lines)
+            if len(found) == 1:
+                return groups[found[0]]
+            if found:
+                self._print_matches(answer, found, lines)
+                return None
         numbers = "1, the only choice here" if len(groups) == 1 else f"a number from 1 to {len(groups)}"
-        self.console.print(f"'{escape(answer)}' is not a choice: type {numbers} (or ? for help).", style="yellow")
+        self.console.print(f"'{escape(answer)}' is not a choice: type {numbers}, or words of a choice "
+                           "(or ? for help).", style="yellow")
         return None
+
+    def _print_matches(self, answer: str, found: list[int], lines: list[str]) -> None:
+        """Says that ``answer`` fits several choices, and lists them with their numbers."""
+        self.console.print(f"'{escape(answer)}' fits {len(found)} choices: type a number, or more words.",
+                           style="yellow")
+        for i in found:
+            self.console.print(Text(f"{i + 1:>3}. ", style="bold cyan") + Text(lines[i]))
 
     def _choose_variant(self, state: GameState, variants: list[tuple]) -> tuple | None:
         self.console.print(Text(group_text(state, variants) + ": how?", style="bold"))
@@ -136,7 +173,15 @@ class Human(BaseAgent):
                 return variants[int(answer) - 1]
             if answer == "q":
                 raise QuitRequested()
-            self.console.print(f"Type a number from 1 to {len(variants)}, or 0 to go back.", style="yellow")
+            if answer and not answer.isdigit():
+                lines = [variant_text(state, a) for a in variants]
+                found = matching(answer, lines)
+                if len(found) == 1:
+                    return variants[found[0]]
+                if found:
+                    self._print_matches(answer, found, lines)
+                    continue
+            self.console.print(f"Type a number from 1 to {len(variants)} or words of a way, or 0 to go back.", style="yellow")
 
     def _card_text(self, name: str) -> None:
         """The text of the cards whose name contains ``name`` (an exact name first): at most
