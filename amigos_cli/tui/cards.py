@@ -37,7 +37,7 @@ CARD_LINES = 60
 @functools.lru_cache(maxsize=256)
 def _flat(card_id: str, width: int) -> Text:
     from ..views.cards import card_details
-    text = flatten(card_details(_DETAILS[card_id]), width)
+    text = flatten(card_details(_DETAILS[card_id], framed=False), width)
     lines = text.plain.count("\n") + 1
     if lines < CARD_LINES:
         text.append("\n" * (CARD_LINES - lines))
@@ -45,7 +45,8 @@ def _flat(card_id: str, width: int) -> Text:
 
 
 def flat_details(state: GameState, e: int, width: int) -> Text:
-    """`details` laid out once for a panel ``width`` columns wide, as styled text of at least
+    """`details` without its frame (the card panel has its own, which stays whole however far the
+    text scrolls), laid out once for a panel ``width`` columns wide, as styled text of at least
     `CARD_LINES` lines."""
     return _flat(state.cards[e].id, max(20, width))
 

@@ -85,7 +85,7 @@ class GameApp(App[str]):
     #hint.shown { display: block; }
     #filter { display: none; height: 1; border: none; padding: 0 1; }
     #filter.shown { display: block; }
-    #card { height: 2fr; border-left: solid $secondary; overflow-y: scroll; }
+    #card { height: 2fr; border: round $secondary; overflow-y: scroll; }
     #log { height: 3fr; border-left: solid $secondary; border-top: solid $secondary; }
     """
     BINDINGS = [

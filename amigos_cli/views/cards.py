@@ -198,8 +198,9 @@ def kind_rulings(component: dict) -> list[str]:
             if r.get("topic") == topic and r.get("text")]
 
 
-def card_details(component: dict) -> Panel:
-    """Everything a player wants to read about one component."""
+def card_details(component: dict, framed: bool = True) -> RenderableType:
+    """Everything a player wants to read about one component: in a panel titled with its name, or
+    (``framed`` false, for a panel that frames it itself) headed by its name."""
     raw = component["raw"]
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="dim", no_wrap=True)
@@ -222,6 +223,8 @@ def card_details(component: dict) -> Panel:
                   Padding(_bullets(general), (0, 0, 0, 2))]
     if raw.get("notes"):
         parts += [Text(), Text("Notes", style="bold"), Padding(Text(raw["notes"]), (0, 0, 0, 2))]
+    if not framed:
+        return Group(Text(component["name"], style="bold"), *parts)
     return Panel(Group(*parts), title=Text(component["name"], style="bold"), title_align="left")
 
 
