@@ -186,11 +186,12 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
-           bias: float = 0.0) -> tuple[dict, int]:
+           bias: float = 0.0, puct: float = 0.0) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
-    value's prior of each move (`_priors`; 0: none)."""
+    value's prior of each move (`_priors`; 0: none) by ``1 / (visits + 1)``, ``puct`` by
+    ``sqrt(availability) / (visits + 1)`` (as PUCT does: a prior that lasts as the node is searched)."""
     leaf = learned_rewards if value else rewards
     model = default_model() if value else None
     rng = random.Random(seed)
@@ -212,7 +213,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias, splits)
+        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits)
         if rollout:
             _rollout(s, rollout, rng)
         r = leaf(s)
@@ -226,9 +227,9 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
 
 
 def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
-             model: ValueModel | None, bias: float, splits: dict) -> list[Node]:
+             model: ValueModel | None, bias: float, puct: float, splits: dict) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
-    with availability counts plus a progressive bias ``bias * prior / (visits + 1)``, and expand one
+    with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
     on ``s``; returns the nodes walked through, the new one last."""
     node = root
@@ -245,7 +246,7 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
                 continue
         children = node.children
         priors = node.priors
-        if priors is None and bias and (node.n >= PRIOR_VISITS or node is root):
+        if priors is None and (bias or puct) and (node.n >= PRIOR_VISITS or node is root):
             priors = node.priors = _priors(s, groups, model)
         untried = None
         best_key, best_u = None, -1.0
@@ -264,7 +265,7 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
             if untried is None:
                 u = child.w / n + c * sqrt(log(avail) / n)
                 if priors is not None:
-                    u += bias * priors.get(key, 0.0) / (n + 1)
+                    u += (bias + puct * sqrt(avail)) * priors.get(key, 0.0) / (n + 1)
                 if u > best_u:
                     best_key, best_u = key, u
         if untried is not None:
@@ -380,8 +381,8 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias = args
-    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias)
+    state, player, iters, seconds, seed, c, rollout, value, bias, puct = args
+    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct)
 
 
 class MCTSAgent:
@@ -398,11 +399,13 @@ class MCTSAgent:
     draft_by_value: bool
     value: int
     bias: float
+    puct: float
     info: dict
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0) -> None:
+                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
+                 puct: float = 0.0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -417,6 +420,7 @@ class MCTSAgent:
         self.draft_by_value = bool(draft)
         self.value = int(value)
         self.bias = float(bias)
+        self.puct = float(puct)
         self.info = {}
         self._pool = None
 
@@ -466,9 +470,9 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias)
+                          self.value, self.bias, self.puct)
         iters = None if self.iters is None else -(-self.iters // self.workers)
-        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias)
+        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}

@@ -91,3 +91,44 @@ def test_a_gain_that_completes_a_purchase_gets_a_child_of_its_own():
     # The search can choose that child: its action is one of those variants.
     agent = make_agent("mcts:iters=400,seed=3")
     assert agent.select(s) in s.legal_actions()
+
+
+def _rich_position():
+    """A position with many moves of clearly different worth: Dragon's Lair one discard away."""
+    return build_position([
+        {"mage": "druid", "item": "research", "hand": ["flaming_pit", "hawk", "vault"],
+         "pool": {"elan": 3, "life": 3, "calm": 3, "death": 2, "gold": 1}},
+        {"mage": "duelist", "item": "protection", "pool": {"elan": 2}},
+    ], places_of_power=["dragons_lair", "catacombs_of_the_dead"])
+
+
+def test_puct_priors_last_while_bias_fades():
+    """``puct`` keeps weighing the learned value's priors as a move is searched (PUCT); ``bias``'s
+    weight fades with visits.  With a large weight the moves the prior favours get the visits."""
+    s = _rich_position()
+    p = s.current_player()
+    groups = M.group(s, merge_passes=True)
+    priors = M._priors(s, groups, M.default_model())
+    favourite = max(priors, key=priors.get)
+    plain, _ = M.search(s, p, 600, None, 7)
+    led, _ = M.search(s, p, 600, None, 7, puct=50.0)
+    faded, _ = M.search(s, p, 600, None, 7, bias=50.0)
+    assert led[favourite][0] > plain[favourite][0]
+    assert led[favourite][0] > faded[favourite][0]
+    assert led[favourite][0] == max(n for n, _ in led.values())
+
+
+def test_puct_is_a_spec_parameter_and_reproducible():
+    from ai.agents import SpecError, parse_spec
+    assert parse_spec("mcts:iters=50,puct=3") == ("mcts", {"iters": 50, "puct": 3})
+    with pytest.raises(SpecError):
+        parse_spec("mcts:iters=50,puct=-1")
+    s = _rich_position()
+    one = make_agent("mcts:iters=200,puct=3,seed=4")
+    again = make_agent("mcts:iters=200,puct=3,seed=4")
+    assert one.select(s.clone()) == again.select(s.clone()) and one.puct == 3.0
+    two = make_agent("mcts:iters=200,puct=3,workers=2,seed=4")  # the workers get the weight too
+    try:
+        assert two.select(s.clone()) in s.legal_actions() and two.info["iterations"] == 200
+    finally:
+        two.close()
