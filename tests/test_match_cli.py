@@ -208,6 +208,21 @@ def test_replay_board(match_run):
     assert "m.amigos: game 1 after 10 decisions" in result.output
 
 
+def test_replay_of_a_finished_game_names_its_winner(match_run):
+    _, path = match_run
+    record = load(path).record
+    game = record["games"][0]
+    names = [p["name"] for p in record["players"]]
+    end = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--plain"])
+    assert end.exit_code == 0, end.output
+    flat = " ".join(end.output.split())
+    winners = game["result"]["winners"]
+    said = "Shared victory" if len(winners) > 1 else f"{names[winners[0]]} wins"
+    assert said in flat and f"round {game['result'].get('rounds', '')}".strip() in flat
+    middle = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10", "--plain"])
+    assert " wins " not in middle.output and "Shared victory" not in middle.output
+
+
 def test_replay_json_is_the_protocol_state(match_run):
     _, path = match_run
     result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10", "--json"])

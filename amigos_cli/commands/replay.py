@@ -18,7 +18,7 @@ from matches.record import MatchFileError, load
 from ..errors import CliUsageError
 from ..session import HUMAN
 from ..tui.replay import ReplayApp
-from ..views.board import board
+from ..views.board import board, result_text
 from ..views.safe import player_names
 from .match import full_screen
 from .show import expansion_line
@@ -90,3 +90,5 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     if match.expansions:
         console.print(expansion_line(match.expansions))
     console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions", you=you))
+    if state.is_terminal():  # who won, and by how much, under the final position
+        console.print(result_text(state, names))
