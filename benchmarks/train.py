@@ -13,6 +13,10 @@ that player's result.  The fit is L2-regularised logistic regression by Newton's
 ``train`` extra).  One game in ten is held out; the report gives the held-out log loss, Brier score
 and accuracy of the new model beside today's hand-tuned leaf value (`ai.value`, squashed as the
 search squashes it) and, with ``--check``, an existing model file.
+
+``--search-weight W`` fits each searched position to ``(1 - W)`` times its TD target plus ``W`` times
+the search's own estimate there (the value the self-play agent gave its choice, a deeper look than
+the model's), where the record has one.
 """
 
 from __future__ import annotations
@@ -34,8 +38,8 @@ import amigos  # noqa: E402
 from ai.draft import plan_synergy  # noqa: E402
 from ai.features import FEATURES, N_FEATURES, player_features  # noqa: E402
 from ai.learned import ValueModel, progress  # noqa: E402
-from ai.mcts import SCALE  # noqa: E402
-from ai.selfplay import outcome_for, positions  # noqa: E402
+from ai.mcts import SCALE, UNFINISHED_LOW, UNFINISHED_RANGE  # noqa: E402
+from ai.selfplay import outcome_for, searched_positions  # noqa: E402
 from ai.value import heuristic_value  # noqa: E402
 from amigos import cards as C  # noqa: E402
 from amigos.state import ACTIONS, COLLECT, IN_PLAY  # noqa: E402
@@ -51,25 +55,36 @@ LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare re
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
 
 
-def examples(games: list[dict],
-             with_heuristic: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    """(X, y, game index, heuristic probability or None) over both players' sides of every position."""
-    xs, ys, gi, hs = [], [], [], []
+def examples(games: list[dict], with_heuristic: bool = False
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+    """(X, y, game index, heuristic probability or None, the search's probability of winning or NaN)
+    over both players' sides of every position."""
+    xs, ys, gi, hs, ss = [], [], [], [], []
     for i, game in enumerate(games):
         results = [outcome_for(game, 0), outcome_for(game, 1)]
-        for state in positions(game):
+        for state, value in searched_positions(game):
             rows = player_features(state)
             g = progress(rows)
+            mover = state.current_player()
+            searched = math.nan if value is None else search_probability(value)
             for q in (0, 1):
                 d = [a - b for a, b in zip(rows[q], rows[1 - q])]
                 zero = [0.0] * len(d)
                 xs.append(zero + zero + d if g >= 1.0 else d + [g * x for x in d] + zero)
                 ys.append(results[q])
                 gi.append(i)
+                ss.append(searched if q == mover else 1.0 - searched)
                 if with_heuristic:
                     hs.append(1.0 / (1.0 + math.exp(-heuristic_value(state, q) / SCALE)))
     return (np.array(xs, dtype=float), np.array(ys, dtype=float), np.array(gi),
-            np.array(hs, dtype=float) if with_heuristic else None)
+            np.array(hs, dtype=float) if with_heuristic else None, np.array(ss, dtype=float))
+
+
+def search_probability(value: float) -> float:
+    """The probability of winning a search's reward stands for: an unfinished game's reward is the
+    probability mapped into [`UNFINISHED_LOW`, 1 - `UNFINISHED_LOW`] (`ai.mcts.unfinished_reward`);
+    a finished game's rewards lie beyond, and are clipped to 0 and 1."""
+    return min(1.0, max(0.0, (value - UNFINISHED_LOW) / UNFINISHED_RANGE))
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np.ndarray | None = None,
@@ -165,24 +180,25 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
 
 
 def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
-                lam: float = 1.0) -> ValueModel:
+                lam: float = 1.0, search_weight: float = 0.0) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
     leaf value, and ``check``'s model), then fitted again on every game; card worths too."""
     start = time.perf_counter()
-    x, y, gi, heuristic = examples(games, with_heuristic=True)
+    x, y, gi, heuristic, searched = examples(games, with_heuristic=True)
     held = gi % HOLD_OUT == 0
-    log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
-    w = _fit_td(x, y, gi, ~held, l2, lam)
+    log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay), "
+        f"{int(np.sum(~np.isnan(searched))) // 2} with a search value")
+    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight)
     trial = ValueModel(*_split(w))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
     log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
     if check:
         log(f"                  {check}: {scores(model_probability(ValueModel.load(check), x[held]), y[held])}")
-    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam)
+    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight)
     model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
                         "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
-                        "held_out": held_out})
+                        "search_weight": search_weight, "held_out": held_out})
     for name, b, late, final in zip(FEATURES, model.base, model.late, model.final):
         log(f"  {name:<18} {b:+.3f} {late:+.3f} {final:+.3f}")
     model.cards, model.synergy = fit_card_worths(games, model)
@@ -199,14 +215,26 @@ def _split(w: np.ndarray) -> list[list[float]]:
 
 
 def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: float, lam: float,
-            rounds: int = 3) -> np.ndarray:
-    """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far."""
-    w = fit(x[use], y[use], l2)
+            searched: np.ndarray | None = None, search_weight: float = 0.0, rounds: int = 3) -> np.ndarray:
+    """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far; either
+    blended with the search's values (`blend`)."""
+    w = fit(x[use], blend(y, searched, search_weight)[use], l2)
     if lam < 1:
         for _ in range(rounds):
-            target = lambda_returns(x, y, gi, w, lam)
+            target = blend(lambda_returns(x, y, gi, w, lam), searched, search_weight)
             w = fit(x[use], target[use], l2)
     return w
+
+
+def blend(target: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
+    """``(1 - weight) * target + weight * searched`` where ``searched`` has a value (not NaN), else
+    ``target``."""
+    if searched is None or weight == 0.0:
+        return target
+    has = ~np.isnan(searched)
+    out = target.copy()
+    out[has] = (1.0 - weight) * target[has] + weight * searched[has]
+    return out
 
 
 def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = print) -> None:
@@ -216,7 +244,7 @@ def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = prin
 
 
 def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
-             lam: float = 0.7, log: Callable[[str], None] = print) -> ValueModel:
+             lam: float = 0.7, log: Callable[[str], None] = print, search_weight: float = 0.0) -> ValueModel:
     """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
     itself; each later generation is the agent with the previous generation's model; the model is
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
@@ -231,7 +259,7 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
             use_model(model_path)
         everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
                            jobs, log=log)
-        model = train_model(everything, l2, log, lam=lam)
+        model = train_model(everything, l2, log, lam=lam, search_weight=search_weight)
         model.info.update(seed=seed, generations=games, iters=iters)
         model_path = work / f"model{generation}.json"
         write_model(model, model_path, log)
@@ -254,20 +282,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--lambda", dest="lam", type=float, default=LAMBDA,
                     help="fit to TD(lambda) targets (1: to the games' results)")
+    ap.add_argument("--search-weight", type=float, default=0.0,
+                    help="blend each target with the search's value of the position by this weight (0-1)")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.search_weight <= 1.0:
+        print("error: --search-weight must be from 0 to 1", file=sys.stderr)
+        return 2
     if args.pipeline:
         if args.out is None:
             print("error: --pipeline needs --out", file=sys.stderr)
             return 2
         counts = [int(x) for x in args.games.split(",")]
         pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
-                 log=lambda line: print(line, flush=True))
+                 log=lambda line: print(line, flush=True), search_weight=args.search_weight)
         return 0
     games = [g for path in args.data or () for g in read_games(path)]
     if not games:
         print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
         return 2
-    model = train_model(games, args.l2, check=args.check, lam=args.lam)
+    model = train_model(games, args.l2, check=args.check, lam=args.lam, search_weight=args.search_weight)
     model.info["data"] = [str(p) for p in args.data]
     if args.out:
         write_model(model, args.out)

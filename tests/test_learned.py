@@ -16,7 +16,7 @@ from ai.draft import fit, pick_scores, plan_of
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
 from ai.mcts import WIN_MARGIN, final_rewards, learned_rewards, search
-from ai.selfplay import outcome_for, positions, selfplay_game
+from ai.selfplay import outcome_for, positions, searched_positions, selfplay_game
 from amigos import actions as A
 from amigos.position import build_position
 from amigos.state import GAME_OVER
@@ -240,6 +240,14 @@ def test_a_self_play_record_replays_its_game():
     again = selfplay_game(9, "mcts:iters=20")
     assert again["choices"] == game["choices"]  # a game is a function of its seed and the spec
     assert outcome_for(game, game["winners"][0]) > 0 and sum(outcome_for(game, p) for p in (0, 1)) == 1.0
+    assert again["values"] == game["values"] and len(game["values"]) == len(game["choices"])
+    searched = [v for _, v in searched_positions(game)]
+    assert len(searched) == counted
+    assert sum(v is not None for v in searched) > counted // 2  # most choices were searched
+    assert all(0.0 <= v <= 1.0 for v in searched if v is not None)
+    # A record from before the values were kept replays the same positions, without values.
+    old = {k: v for k, v in game.items() if k != "values"}
+    assert [v for _, v in searched_positions(old)] == [None] * counted
 
 
 def test_the_redraft_knows_the_engine_that_won_and_takes_it_from_the_winner():

@@ -58,3 +58,39 @@ def test_a_model_is_fitted_to_self_play_games_and_written(tmp_path):
     path = tmp_path / "value.json"
     path.write_text(json.dumps(model.to_json()))
     assert ValueModel.load(path).base == pytest.approx(model.base, abs=1e-6)
+
+
+def test_blend_mixes_in_the_search_values_where_there_are_some():
+    from train import blend, search_probability
+    target = np.array([1.0, 0.0, 0.5])
+    searched = np.array([0.5, np.nan, 0.9])
+    assert blend(target, searched, 0.0).tolist() == target.tolist()
+    assert blend(target, searched, 0.5) == pytest.approx([0.75, 0.0, 0.7])
+    assert blend(target, None, 0.5).tolist() == target.tolist()
+    # A search reward maps back to a probability: 0.1 and 0.9 bound an unfinished game's.
+    assert search_probability(0.1) == 0.0 and search_probability(0.9) == 1.0
+    assert search_probability(0.5) == pytest.approx(0.5) and search_probability(0.97) == 1.0
+
+
+def test_search_values_move_the_fit_toward_them():
+    """Fitted with ``search_weight`` 1 to games whose search values all say the mover is losing, the
+    model rates the movers lower than fitted to the results alone."""
+    from train import examples
+    games = [selfplay_game(seed, "mcts:iters=15") for seed in range(4)]
+    gloomy = [dict(g, values=[None if v is None else 0.1 for v in g["values"]]) for g in games]
+    x, y, gi, _, searched = examples(gloomy)
+    assert np.nanmax(searched) <= 1.0 and np.nanmin(searched) >= 0.0
+    plain = train_model(games, 1e-2, log=lambda line: None, lam=1.0)
+    pulled = train_model(gloomy, 1e-2, log=lambda line: None, lam=1.0, search_weight=1.0)
+    assert pulled.info["search_weight"] == 1.0
+    movers = []
+    for g in games:
+        from ai.selfplay import searched_positions
+        movers += [(s.clone(), s.current_player()) for s, v in searched_positions(g) if v is not None][:5]
+    from ai.features import player_features
+    from ai.learned import progress
+
+    def mean_for_movers(model):
+        return sum(model.probability(player_features(s), p, progress(player_features(s))) for s, p in movers) / len(movers)
+
+    assert mean_for_movers(pulled) < mean_for_movers(plain)
