@@ -26,8 +26,9 @@ from .views.choices import group_text, ordered_variants, variant_text
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
 
-HELP = ("Type the number of your choice, or words of its line (e.g. place night).  h: hint from the AI   u: undo to your previous decision   "
-        "s: save   q: save and quit   c NAME: a card's text   ? or help: this help")
+HELP = ("Type the number of your choice, or words of its line (e.g. place night).  h: hint from the AI   "
+        "u: undo to your previous decision   s: save   q: save and quit   c NAME: a card's text   "
+        "? or help: this help")
 
 
 def matching(answer: str, lines: list[str]) -> list[int]:
@@ -135,29 +136,29 @@ class Human(BaseAgent):
         if answer == "c":
             self.console.print("Type c and a card's name (or part of it), e.g. c fire dragon.", style="yellow")
             return None
-        if answer.isdigit():
-            i = int(answer)
-            if 1 <= i <= len(groups):
-                return groups[i - 1]
-        else:
-            lines = [group_text(state, g) for g in groups]
-            found = matching(answer, lines)
-            if len(found) == 1:
-                return groups[found[0]]
-            if found:
-                self._print_matches(answer, found, lines)
-                return None
+        if answer.isdigit() and 1 <= int(answer) <= len(groups):
+            return groups[int(answer) - 1]
         numbers = "1, the only choice here" if len(groups) == 1 else f"a number from 1 to {len(groups)}"
-        self.console.print(f"'{escape(answer)}' is not a choice: type {numbers}, or words of a choice "
-                           "(or ? for help).", style="yellow")
-        return None
+        i = self._by_words(answer, [group_text(state, g) for g in groups],
+                           f"'{escape(answer)}' is not a choice: type {numbers}, or words of a choice "
+                           "(or ? for help).")
+        return None if i is None else groups[i]
 
-    def _print_matches(self, answer: str, found: list[int], lines: list[str]) -> None:
-        """Says that ``answer`` fits several choices, and lists them with their numbers."""
+    def _by_words(self, answer: str, lines: list[str], otherwise: str) -> int | None:
+        """The index of the only line of ``lines`` that ``answer`` fits (`matching`; a number fits
+        none).  Else None, having listed the lines it fits with their numbers, or, if it fits none,
+        said ``otherwise``."""
+        found = [] if answer.isdigit() else matching(answer, lines)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            self.console.print(otherwise, style="yellow")
+            return None
         self.console.print(f"'{escape(answer)}' fits {len(found)} choices: type a number, or more words.",
                            style="yellow")
         for i in found:
             self.console.print(Text(f"{i + 1:>3}. ", style="bold cyan") + Text(lines[i]))
+        return None
 
     def _choose_variant(self, state: GameState, variants: list[tuple]) -> tuple | None:
         self.console.print(Text(group_text(state, variants) + ": how?", style="bold"))
@@ -173,15 +174,10 @@ class Human(BaseAgent):
                 return variants[int(answer) - 1]
             if answer == "q":
                 raise QuitRequested()
-            if answer and not answer.isdigit():
-                lines = [variant_text(state, a) for a in variants]
-                found = matching(answer, lines)
-                if len(found) == 1:
-                    return variants[found[0]]
-                if found:
-                    self._print_matches(answer, found, lines)
-                    continue
-            self.console.print(f"Type a number from 1 to {len(variants)} or words of a way, or 0 to go back.", style="yellow")
+            way = self._by_words(answer, [variant_text(state, a) for a in variants],
+                                 f"Type a number from 1 to {len(variants)} or words of a way, or 0 to go back.")
+            if way is not None:
+                return variants[way]
 
     def _card_text(self, name: str) -> None:
         """The text of the cards whose name contains ``name`` (an exact name first): at most

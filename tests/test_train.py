@@ -14,8 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from train import fit, lambda_returns, scores, train_model  # noqa: E402
 
-from ai.learned import ValueModel  # noqa: E402
-from ai.selfplay import selfplay_game  # noqa: E402
+from ai.features import player_features  # noqa: E402
+from ai.learned import ValueModel, progress  # noqa: E402
+from ai.selfplay import searched_positions, selfplay_game  # noqa: E402
 
 
 def test_fit_recovers_the_weights_of_a_logistic_model():
@@ -85,12 +86,10 @@ def test_search_values_move_the_fit_toward_them():
     assert pulled.info["search_weight"] == 1.0
     movers = []
     for g in games:
-        from ai.selfplay import searched_positions
         movers += [(s.clone(), s.current_player()) for s, v in searched_positions(g) if v is not None][:5]
-    from ai.features import player_features
-    from ai.learned import progress
 
     def mean_for_movers(model):
-        return sum(model.probability(player_features(s), p, progress(player_features(s))) for s, p in movers) / len(movers)
+        rated = [model.probability(player_features(s), p, progress(player_features(s))) for s, p in movers]
+        return sum(rated) / len(rated)
 
     assert mean_for_movers(pulled) < mean_for_movers(plain)
