@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 import amigos  # noqa: E402
 from ai.mcts import learned_rewards  # noqa: E402
