@@ -39,7 +39,9 @@ from ai.draft import plan_synergy  # noqa: E402
 from ai.features import FEATURES, N_FEATURES, player_features  # noqa: E402
 from ai.learned import ValueModel, progress  # noqa: E402
 from ai.mcts import SCALE, UNFINISHED_LOW, UNFINISHED_RANGE  # noqa: E402
+from ai.heuristics import best_variant  # noqa: E402
 from ai.selfplay import outcome_for, searched_positions  # noqa: E402
+from amigos import actions as A  # noqa: E402
 from ai.value import heuristic_value  # noqa: E402
 from amigos import cards as C  # noqa: E402
 from amigos.state import ACTIONS, COLLECT, IN_PLAY  # noqa: E402
@@ -68,9 +70,7 @@ def examples(games: list[dict], with_heuristic: bool = False
             mover = state.current_player()
             searched = math.nan if value is None else search_probability(value)
             for q in (0, 1):
-                d = [a - b for a, b in zip(rows[q], rows[1 - q])]
-                zero = [0.0] * len(d)
-                xs.append(zero + zero + d if g >= 1.0 else d + [g * x for x in d] + zero)
+                xs.append(encode(rows, q, g))
                 ys.append(results[q])
                 gi.append(i)
                 ss.append(searched if q == mover else 1.0 - searched)
@@ -78,6 +78,43 @@ def examples(games: list[dict], with_heuristic: bool = False
                     hs.append(1.0 / (1.0 + math.exp(-heuristic_value(state, q) / SCALE)))
     return (np.array(xs, dtype=float), np.array(ys, dtype=float), np.array(gi),
             np.array(hs, dtype=float) if with_heuristic else None, np.array(ss, dtype=float))
+
+
+def encode(rows: list[list[float]], q: int, g: float) -> list[float]:
+    """The model's input for player ``q`` (of two) at progress ``g``: the difference of the players'
+    features in the base and late weights' columns, or in the final weights' once ``g`` is 1."""
+    d = [a - b for a, b in zip(rows[q], rows[1 - q])]
+    zero = [0.0] * len(d)
+    return zero + zero + d if g >= 1.0 else d + [g * x for x in d] + zero
+
+
+CLAIMS = frozenset((A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP))
+TEMPO = tuple(k * N_FEATURES + FEATURES.index(name) for k in range(3) for name in ("passed", "to_move"))
+
+
+def claim_steps(games: list[dict], kinds: frozenset[int] = CLAIMS) -> np.ndarray:
+    """For every position where the mover can claim a place of power or a monument, and every such
+    claim (its payment by `ai.heuristics.best_variant`): how the mover's model input changes by
+    claiming, the turn's tempo (passed, to move) left out.  A value that sees past the round rates
+    none of these steps below zero: a claim you can pay for is points now and often every round."""
+    steps = []
+    for game in games:
+        for state, _ in searched_positions(game):
+            q = state.current_player()
+            before = None
+            for variants in state.legal_groups():
+                if variants[0][0] not in kinds:
+                    continue
+                if before is None:
+                    rows = player_features(state)
+                    before = np.array(encode(rows, q, progress(rows)))
+                after = state.clone()
+                after.apply_unchecked(best_variant(state, variants))
+                rows = player_features(after)
+                step = np.array(encode(rows, q, progress(rows))) - before
+                step[list(TEMPO)] = 0.0
+                steps.append(step)
+    return np.array(steps, dtype=float).reshape(-1, 3 * N_FEATURES)
 
 
 def search_probability(value: float) -> float:
@@ -88,9 +125,10 @@ def search_probability(value: float) -> float:
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np.ndarray | None = None,
-        offset: np.ndarray | None = None) -> np.ndarray:
+        offset: np.ndarray | None = None, steps: np.ndarray | None = None, claim_weight: float = 0.0) -> np.ndarray:
     """Weights minimising the mean log loss of sigmoid(x @ w + offset) against ``y`` plus
-    ``l2``/2 |w - prior|^2."""
+    ``l2``/2 |w - prior|^2, plus ``claim_weight`` times the mean square of how far each of ``steps``
+    (`claim_steps`) falls below zero under the weights."""
     n, m = x.shape
     prior = np.zeros(m) if prior is None else prior
     offset = np.zeros(n) if offset is None else offset
@@ -99,6 +137,11 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w + offset, -30, 30)))
         grad = x.T @ (p - y) / n + l2 * (w - prior)
         h = (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(m)
+        if claim_weight and steps is not None and len(steps):
+            short = np.minimum(steps @ w, 0.0)  # how far each claim looks worse than not claiming
+            active = steps[short < 0]
+            grad = grad + 2 * claim_weight * (steps.T @ short) / len(steps)
+            h = h + 2 * claim_weight * active.T @ active / len(steps)
         step = np.linalg.solve(h, grad)
         w -= step
         if np.max(np.abs(step)) < 1e-9:
@@ -157,8 +200,17 @@ def scores(p: np.ndarray, y: np.ndarray) -> dict:
     return {"log_loss": round(log_loss, 4), "brier": round(brier, 4), "accuracy": round(float(np.mean(right)), 4)}
 
 
+def _weights(model: ValueModel) -> np.ndarray:
+    return np.array(model.base + model.late + model.final)
+
+
+def claims_below(steps: np.ndarray, w: np.ndarray) -> float:
+    """The share of claim steps (`claim_steps`) that the weights ``w`` rate below not claiming."""
+    return float(np.mean(steps @ w < 0)) if len(steps) else 0.0
+
+
 def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
-    w = np.array(model.base + model.late + model.final)
+    w = _weights(model)
     return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
 
 
@@ -180,25 +232,31 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
 
 
 def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
-                lam: float = 1.0, search_weight: float = 0.0) -> ValueModel:
+                lam: float = 1.0, search_weight: float = 0.0, claim_weight: float = 0.0) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
-    leaf value, and ``check``'s model), then fitted again on every game; card worths too."""
+    leaf value, and ``check``'s model), then fitted again on every game; card worths too.  With
+    ``claim_weight`` the fit also keeps claims from looking worse than not claiming (`claim_steps`)."""
     start = time.perf_counter()
     x, y, gi, heuristic, searched = examples(games, with_heuristic=True)
+    steps = claim_steps(games) if claim_weight else None
     held = gi % HOLD_OUT == 0
     log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay), "
-        f"{int(np.sum(~np.isnan(searched))) // 2} with a search value")
-    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight)
+        f"{int(np.sum(~np.isnan(searched))) // 2} with a search value"
+        + ("" if steps is None else f", {len(steps)} claims"))
+    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight)
     trial = ValueModel(*_split(w))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
     log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
     if check:
         log(f"                  {check}: {scores(model_probability(ValueModel.load(check), x[held]), y[held])}")
-    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight)
+    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight)
+    if steps is not None:
+        log(f"claims rated below not claiming: {claims_below(steps, w):.1%}"
+            + (f" ({check}: {claims_below(steps, _weights(ValueModel.load(check))):.1%})" if check else ""))
     model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
                         "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
-                        "search_weight": search_weight, "held_out": held_out})
+                        "search_weight": search_weight, "claim_weight": claim_weight, "held_out": held_out})
     for name, b, late, final in zip(FEATURES, model.base, model.late, model.final):
         log(f"  {name:<18} {b:+.3f} {late:+.3f} {final:+.3f}")
     model.cards, model.synergy = fit_card_worths(games, model)
@@ -215,14 +273,15 @@ def _split(w: np.ndarray) -> list[list[float]]:
 
 
 def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: float, lam: float,
-            searched: np.ndarray | None = None, search_weight: float = 0.0, rounds: int = 3) -> np.ndarray:
+            searched: np.ndarray | None = None, search_weight: float = 0.0, steps: np.ndarray | None = None,
+            claim_weight: float = 0.0, rounds: int = 3) -> np.ndarray:
     """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far; either
-    blended with the search's values (`blend`)."""
-    w = fit(x[use], blend(y, searched, search_weight)[use], l2)
+    blended with the search's values (`blend`), and held to ``steps`` by ``claim_weight`` (`fit`)."""
+    w = fit(x[use], blend(y, searched, search_weight)[use], l2, steps=steps, claim_weight=claim_weight)
     if lam < 1:
         for _ in range(rounds):
             target = blend(lambda_returns(x, y, gi, w, lam), searched, search_weight)
-            w = fit(x[use], target[use], l2)
+            w = fit(x[use], target[use], l2, steps=steps, claim_weight=claim_weight)
     return w
 
 
@@ -244,7 +303,8 @@ def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = prin
 
 
 def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
-             lam: float = 0.7, log: Callable[[str], None] = print, search_weight: float = 0.0) -> ValueModel:
+             lam: float = 0.7, log: Callable[[str], None] = print, search_weight: float = 0.0,
+             claim_weight: float = 0.0) -> ValueModel:
     """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
     itself; each later generation is the agent with the previous generation's model; the model is
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
@@ -259,7 +319,7 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
             use_model(model_path)
         everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
                            jobs, log=log)
-        model = train_model(everything, l2, log, lam=lam, search_weight=search_weight)
+        model = train_model(everything, l2, log, lam=lam, search_weight=search_weight, claim_weight=claim_weight)
         model.info.update(seed=seed, generations=games, iters=iters)
         model_path = work / f"model{generation}.json"
         write_model(model, model_path, log)
@@ -284,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit to TD(lambda) targets (1: to the games' results)")
     ap.add_argument("--search-weight", type=float, default=0.0,
                     help="blend each target with the search's value of the position by this weight (0-1)")
+    ap.add_argument("--claim-weight", type=float, default=0.0,
+                    help="keep claims of places and monuments from looking worse than not claiming, "
+                         "by this weight (0: off)")
     args = ap.parse_args(argv)
     if not 0.0 <= args.search_weight <= 1.0:
         print("error: --search-weight must be from 0 to 1", file=sys.stderr)
@@ -294,13 +357,15 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         counts = [int(x) for x in args.games.split(",")]
         pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
-                 log=lambda line: print(line, flush=True), search_weight=args.search_weight)
+                 log=lambda line: print(line, flush=True), search_weight=args.search_weight,
+                 claim_weight=args.claim_weight)
         return 0
     games = [g for path in args.data or () for g in read_games(path)]
     if not games:
         print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
         return 2
-    model = train_model(games, args.l2, check=args.check, lam=args.lam, search_weight=args.search_weight)
+    model = train_model(games, args.l2, check=args.check, lam=args.lam, search_weight=args.search_weight,
+                        claim_weight=args.claim_weight)
     model.info["data"] = [str(p) for p in args.data]
     if args.out:
         write_model(model, args.out)

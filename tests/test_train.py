@@ -93,3 +93,20 @@ def test_search_values_move_the_fit_toward_them():
         return sum(rated) / len(rated)
 
     assert mean_for_movers(pulled) < mean_for_movers(plain)
+
+
+def test_claim_steps_hold_the_fit_to_claims_that_do_not_look_worse():
+    """`claim_steps` lists how claiming changes the mover's input wherever a claim is legal (tempo left
+    out); fitted with a large ``claim_weight`` the model rates fewer of them below not claiming."""
+    from train import TEMPO, claim_steps, claims_below
+    games = [selfplay_game(seed, "mcts:iters=15") for seed in range(6)]
+    steps = claim_steps(games)
+    assert len(steps) > 0 and not steps[:, list(TEMPO)].any()
+    plain = train_model(games, 1e-2, log=lambda line: None, lam=1.0)
+    held = train_model(games, 1e-2, log=lambda line: None, lam=1.0, claim_weight=100.0)
+    assert held.info["claim_weight"] == 100.0
+
+    def below(model: ValueModel) -> float:
+        return claims_below(steps, np.array(model.base + model.late + model.final))
+
+    assert below(plain) > 0.5 and below(held) < 0.1
