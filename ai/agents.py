@@ -7,13 +7,15 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,norm=0
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
                       agent played before the learned value.  bias: the weight of the learned
                       value's one-move priors, fading as a move is searched (0: none); puct: the same
-                      priors as PUCT weighs them, lasting (0: none).  draft=1: draft and redraft picks by
+                      priors as PUCT weighs them, lasting (0: none).  norm: each node's move values
+                      spread over [0, 1] before exploration weighs them, over at least this spread
+                      (0: off).  draft=1: draft and redraft picks by
                       learned card worth (`ai.draft`), and the chooser of games 2 and 3 names
                       itself first player; draft=0: both by search
 
@@ -76,7 +78,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias",
-                        "puct"}}[kind]
+                        "puct", "norm"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -96,7 +98,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
           "value": (True, 0, False), "bias": (False, 0, False), "puct": (False, 0, False),
-          "time": (False, 0, True), "c": (False, 0, False)}
+          "norm": (False, 0, False), "time": (False, 0, True), "c": (False, 0, False)}
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

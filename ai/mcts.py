@@ -186,12 +186,15 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
-           bias: float = 0.0, puct: float = 0.0) -> tuple[dict, int]:
+           bias: float = 0.0, puct: float = 0.0, norm: float = 0.0) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
     value's prior of each move (`_priors`; 0: none) by ``1 / (visits + 1)``, ``puct`` by
-    ``sqrt(availability) / (visits + 1)`` (as PUCT does: a prior that lasts as the node is searched)."""
+    ``sqrt(availability) / (visits + 1)`` (as PUCT does: a prior that lasts as the node is searched).
+    ``norm`` > 0 spreads each node's child values over [0, 1] before UCB1 weighs them (as MuZero
+    normalises its values), over a spread of at least ``norm``: the exploration term then weighs
+    against how far apart the moves are, not against the whole range of rewards (0: off)."""
     leaf = learned_rewards if value else rewards
     model = default_model() if value else None
     rng = random.Random(seed)
@@ -213,7 +216,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits)
+        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm)
         if rollout:
             _rollout(s, rollout, rng)
         r = leaf(s)
@@ -227,7 +230,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
 
 
 def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
-             model: ValueModel | None, bias: float, puct: float, splits: dict) -> list[Node]:
+             model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float = 0.0) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
@@ -250,6 +253,10 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
             priors = node.priors = _priors(s, groups, model)
         untried = None
         best_key, best_u = None, -1.0
+        low, scale = 0.0, 1.0
+        if norm and len(children) > 1:
+            low, high = _spread(children)
+            scale = 1.0 / max(high - low, norm)
         # One pass: every child legal here becomes available once more; UCB1 picks among them
         # unless some legal macro has no child yet (then it is expanded instead).
         for key in groups:
@@ -263,7 +270,7 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
             n = child.n
             avail = child.avail = child.avail + 1
             if untried is None:
-                u = child.w / n + c * sqrt(log(avail) / n)
+                u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
                 if priors is not None:
                     u += (bias + puct * sqrt(avail)) * priors.get(key, 0.0) / (n + 1)
                 if u > best_u:
@@ -284,6 +291,18 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
         path.append(node)
         groups = None
     return path
+
+
+def _spread(children: dict) -> tuple[float, float]:
+    """The lowest and highest mean value of ``children``."""
+    low, high = 2.0, -1.0
+    for child in children.values():
+        q = child.w / child.n
+        if q < low:
+            low = q
+        if q > high:
+            high = q
+    return low, high
 
 
 PRIOR_VISITS: Final = 1  # a node gets priors on its second visit (the root at once)
@@ -381,8 +400,8 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias, puct = args
-    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct)
+    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm = args
+    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm)
 
 
 class MCTSAgent:
@@ -400,12 +419,13 @@ class MCTSAgent:
     value: int
     bias: float
     puct: float
+    norm: float
     info: dict
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
-                 puct: float = 0.0) -> None:
+                 puct: float = 0.0, norm: float = 0.0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -421,6 +441,7 @@ class MCTSAgent:
         self.value = int(value)
         self.bias = float(bias)
         self.puct = float(puct)
+        self.norm = float(norm)
         self.info = {}
         self._pool = None
 
@@ -470,9 +491,10 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias, self.puct)
+                          self.value, self.bias, self.puct, self.norm)
         iters = None if self.iters is None else -(-self.iters // self.workers)
-        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct)
+        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct,
+                 self.norm)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}

@@ -118,6 +118,33 @@ def test_puct_priors_last_while_bias_fades():
     assert led[favourite][0] == max(n for n, _ in led.values())
 
 
+def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
+    """With ``norm`` each node's child values are spread over [0, 1] before UCB1 weighs them, so the
+    visits gather on the moves valued best instead of spreading over moves valued a few hundredths
+    apart; the spec takes it and the workers get it too."""
+    from ai.agents import SpecError, parse_spec
+    s = _rich_position()
+    p = s.current_player()
+    plain, _ = M.search(s, p, 600, None, 7)
+    spread, _ = M.search(s, p, 600, None, 7, norm=0.02)
+    assert max(n for n, _ in spread.values()) > max(n for n, _ in plain.values())
+    assert M._spread({"a": _node(3, 1.5), "b": _node(2, 0.4)}) == (0.2, 0.5)
+    assert parse_spec("mcts:iters=50,norm=0.02") == ("mcts", {"iters": 50, "norm": 0.02})
+    with pytest.raises(SpecError):
+        parse_spec("mcts:iters=50,norm=-1")
+    two = make_agent("mcts:iters=200,norm=0.02,workers=2,seed=4")
+    try:
+        assert two.select(s.clone()) in s.legal_actions() and two.norm == 0.02
+    finally:
+        two.close()
+
+
+def _node(n: int, w: float) -> M.Node:
+    node = M.Node(0)
+    node.n, node.w = n, w
+    return node
+
+
 def test_puct_is_a_spec_parameter_and_reproducible():
     from ai.agents import SpecError, parse_spec
     assert parse_spec("mcts:iters=50,puct=3") == ("mcts", {"iters": 50, "puct": 3})
