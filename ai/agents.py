@@ -7,7 +7,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,norm=0
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,norm=0.02
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
@@ -15,7 +15,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       value's one-move priors, fading as a move is searched (0: none); puct: the same
                       priors as PUCT weighs them, lasting (0: none).  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
-                      (0: off).  draft=1: draft and redraft picks by
+                      (0: off, the agent before).  draft=1: draft and redraft picks by
                       learned card worth (`ai.draft`), and the chooser of games 2 and 3 names
                       itself first player; draft=0: both by search
 

@@ -53,6 +53,9 @@ MARGIN_FULL: Final = 4  # points of margin that earn the whole reward
 # estimate of one still being played, and one lost less.
 UNFINISHED_LOW: Final = WIN_MARGIN
 UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
+# The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
+# (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
+NORM: Final = 0.02
 
 
 class Node:
@@ -186,7 +189,7 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
-           bias: float = 0.0, puct: float = 0.0, norm: float = 0.0) -> tuple[dict, int]:
+           bias: float = 0.0, puct: float = 0.0, norm: float = NORM) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -194,7 +197,8 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     ``sqrt(availability) / (visits + 1)`` (as PUCT does: a prior that lasts as the node is searched).
     ``norm`` > 0 spreads each node's child values over [0, 1] before UCB1 weighs them (as MuZero
     normalises its values), over a spread of at least ``norm``: the exploration term then weighs
-    against how far apart the moves are, not against the whole range of rewards (0: off)."""
+    against how far apart the moves are, not against the whole range of rewards, and more iterations
+    go to the moves that look best (0: off, as the agent searched before)."""
     leaf = learned_rewards if value else rewards
     model = default_model() if value else None
     rng = random.Random(seed)
@@ -405,7 +409,7 @@ def _worker(args: tuple) -> tuple[dict, int]:
 
 
 class MCTSAgent:
-    """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8``: an `ai.agent.Agent`
+    """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8,norm=0.02``: an `ai.agent.Agent`
     (its methods its own rather than `ai.agent.BaseAgent`'s, so that the compiled build keeps it a
     native class)."""
 
@@ -425,7 +429,7 @@ class MCTSAgent:
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
-                 puct: float = 0.0, norm: float = 0.0) -> None:
+                 puct: float = 0.0, norm: float = NORM) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))

@@ -125,8 +125,9 @@ def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
     from ai.agents import SpecError, parse_spec
     s = _rich_position()
     p = s.current_player()
-    plain, _ = M.search(s, p, 600, None, 7)
-    spread, _ = M.search(s, p, 600, None, 7, norm=0.02)
+    plain, _ = M.search(s, p, 600, None, 7, norm=0.0)
+    spread, _ = M.search(s, p, 600, None, 7)  # the default, `M.NORM`
+    assert M.NORM > 0 and make_agent("mcts:iters=10").norm == M.NORM
     assert max(n for n, _ in spread.values()) > max(n for n, _ in plain.values())
     assert M._spread({"a": _node(3, 1.5), "b": _node(2, 0.4)}) == (0.2, 0.5)
     assert parse_spec("mcts:iters=50,norm=0.02") == ("mcts", {"iters": 50, "norm": 0.02})
@@ -154,7 +155,7 @@ def test_puct_is_a_spec_parameter_and_reproducible():
     one = make_agent("mcts:iters=200,puct=3,seed=4")
     again = make_agent("mcts:iters=200,puct=3,seed=4")
     assert one.select(s.clone()) == again.select(s.clone()) and one.puct == 3.0
-    two = make_agent("mcts:iters=200,puct=3,workers=2,seed=4")  # the workers get the weight too
+    two = make_agent("mcts:iters=200,puct=3,workers=2,seed=4,norm=0")  # the workers get the weight too
     try:
         assert two.select(s.clone()) in s.legal_actions() and two.info["iterations"] == 200
     finally:
