@@ -4,7 +4,7 @@ into the deck (named to the drawer only) and a card retrieved by a power (named 
 from __future__ import annotations
 
 import amigos
-from amigos.state import ACTIONS, COLLECT, DECK, DISCARD, HAND
+from amigos.state import DECK, DISCARD, HAND
 from amigos_cli.views.outcome import outcome
 
 
@@ -42,17 +42,3 @@ def test_a_retrieved_card_is_named_to_everyone():
     name = after.cards[a].name
     said = f"Use Demonologist power 1: on {name}, paying 1 life"
     assert outcome(before, after, 0, 1, said) == f"took {name} back from the discard pile"
-
-
-def test_the_last_collect_decision_does_not_claim_the_collect_s_automatic_gains():
-    """A decision that ends the Collect is followed at once by the Collect's other gains: the pool's
-    change is told as including them, not as the decision's own."""
-    before = amigos.new_game(3)
-    before.phase = COLLECT
-    after = before.clone()
-    after.phase = ACTIONS
-    after.pool[0] += 2  # Elan, from the decision and the rest of the Collect
-    assert outcome(before, after, 0, 0, "Take the essences on Vault") == "pool +2E (with the rest of the Collect)"
-    within = after.clone()
-    within.phase = COLLECT  # another Collect decision follows: the change is the decision's own
-    assert outcome(before, within, 0, 0, "Take the essences on Vault") == "pool +2E"

@@ -7,8 +7,7 @@ spectator of AI games, a replay) every card is named.
 
 from __future__ import annotations
 
-from amigos.state import (AVAILABLE, COLLECT, DECK, DISCARD, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK,
-                          GameState)
+from amigos.state import (AVAILABLE, DECK, DISCARD, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK, GameState)
 from amigos.text import essences_text
 
 from .board import LETTERS
@@ -90,17 +89,13 @@ def _card_moves(before: GameState, after: GameState, p: int, viewer: int | None,
 def outcome(before: GameState, after: GameState, p: int, viewer: int | None, said: str = "") -> str:
     """What changed for player ``p`` between ``before`` and ``after``, as ``viewer`` may know it; "" if
     nothing visible changed.  ``said``: the decision's own words, which are not repeated.  When a new
-    round began in between, the pools' changes are its collects (`collects`), not told here; when the
-    decision ended a Collect, the pool's change includes the Collect's automatic gains, and says so."""
+    round began in between, the pools' changes are its collects (`collects`), not told here."""
     parts: list[str] = []
     if before.n_players != after.n_players or len(before.loc) != len(after.loc):
         return ""
     change = signed(before.pool_of(p), after.pool_of(p))
     if change and after.round == before.round:
-        # The last decision of a Collect is followed at once by its automatic gains: say so, rather
-        # than credit the decision with them.
-        rest = " (with the rest of the Collect)" if before.phase == COLLECT and after.phase != COLLECT else ""
-        parts.append(f"pool {change}{rest}")
+        parts.append(f"pool {change}")
     for e in range(len(after.loc)):
         if after.loc[e] != IN_PLAY or after.owner[e] != p:
             continue
