@@ -234,7 +234,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
 
 
 def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
-             model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float = 0.0) -> list[Node]:
+             model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves

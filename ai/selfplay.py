@@ -6,10 +6,9 @@ variant), the index of every decision in `legal_actions()`, the value the search
 the mover: fitting to it as well as to the result is learning from a deeper look) and the result.
 `positions(game)` replays it and yields every state of the Collect and action phases where the acting
 player had a choice, which `benchmarks/train.py` turns into features (`ai.features`) labelled with the
-result.  Recording
-decisions rather than features lets the features change without playing the games again.  A game is a
-function of its seed and the spec (with an iteration budget), so a set of games is reproducible
-whatever the number of processes that played it.
+result.  Recording decisions rather than features lets the features change without playing the games
+again.  A game is a function of its seed and the spec (with an iteration budget), so a set of games is
+reproducible whatever the number of processes that played it.
 """
 
 from __future__ import annotations

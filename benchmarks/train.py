@@ -201,7 +201,8 @@ def scores(p: np.ndarray, y: np.ndarray) -> dict:
     return {"log_loss": round(log_loss, 4), "brier": round(brier, 4), "accuracy": round(float(np.mean(right)), 4)}
 
 
-def _weights(model: ValueModel) -> np.ndarray:
+def model_weights(model: ValueModel) -> np.ndarray:
+    """A model's base, late and final weights as one vector, in the columns `encode` fills."""
     return np.array(model.base + model.late + model.final)
 
 
@@ -211,7 +212,7 @@ def claims_below(steps: np.ndarray, w: np.ndarray) -> float:
 
 
 def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
-    w = _weights(model)
+    w = model_weights(model)
     return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
 
 
@@ -249,12 +250,13 @@ def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
     log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
-    if check:
-        log(f"                  {check}: {scores(model_probability(ValueModel.load(check), x[held]), y[held])}")
+    checked = ValueModel.load(check) if check else None
+    if checked is not None:
+        log(f"                  {check}: {scores(model_probability(checked, x[held]), y[held])}")
     w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight)
     if steps is not None:
         log(f"claims rated below not claiming: {claims_below(steps, w):.1%}"
-            + (f" ({check}: {claims_below(steps, _weights(ValueModel.load(check))):.1%})" if check else ""))
+            + (f" ({check}: {claims_below(steps, model_weights(checked)):.1%})" if checked is not None else ""))
     model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
                         "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
                         "search_weight": search_weight, "claim_weight": claim_weight, "held_out": held_out})

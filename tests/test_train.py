@@ -98,7 +98,7 @@ def test_search_values_move_the_fit_toward_them():
 def test_claim_steps_hold_the_fit_to_claims_that_do_not_look_worse():
     """`claim_steps` lists how claiming changes the mover's input wherever a claim is legal (tempo left
     out); fitted with a large ``claim_weight`` the model rates fewer of them below not claiming."""
-    from train import TEMPO, claim_steps, claims_below
+    from train import TEMPO, claim_steps, claims_below, model_weights
     games = [selfplay_game(seed, "mcts:iters=15") for seed in range(6)]
     steps = claim_steps(games)
     assert len(steps) > 0 and not steps[:, list(TEMPO)].any()
@@ -107,6 +107,6 @@ def test_claim_steps_hold_the_fit_to_claims_that_do_not_look_worse():
     assert held.info["claim_weight"] == 100.0
 
     def below(model: ValueModel) -> float:
-        return claims_below(steps, np.array(model.base + model.late + model.final))
+        return claims_below(steps, model_weights(model))
 
     assert below(plain) > 0.5 and below(held) < 0.1
