@@ -78,7 +78,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias",
-                        "puct", "norm"}}[kind]
+                        "puct", "norm", "settle"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -88,8 +88,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         whole, low, above = LIMITS[key]
         if whole and not isinstance(value, int):
             raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
-        if value < low or (above and value == low) or (key in ("draft", "value") and value > 1):
-            bound = "0 or 1" if key in ("draft", "value") else f"{'above' if above else 'at least'} {low}"
+        if value < low or (above and value == low) or (key in ("draft", "value", "settle") and value > 1):
+            bound = "0 or 1" if key in ("draft", "value", "settle") else f"{'above' if above else 'at least'} {low}"
             raise SpecError(f"agent parameter {key} must be {bound}, not {value}")
     return kind, params
 
@@ -98,7 +98,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
           "value": (True, 0, False), "bias": (False, 0, False), "puct": (False, 0, False),
-          "norm": (False, 0, False), "time": (False, 0, True), "c": (False, 0, False)}
+          "norm": (False, 0, False), "settle": (True, 0, False), "time": (False, 0, True), "c": (False, 0, False)}
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

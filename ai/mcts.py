@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
+from amigos.state import COLLECT
 
 from .draft import pick_scores
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
@@ -56,6 +57,9 @@ UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
+# Whether a leaf in the middle of a Collect phase is played out to its end before it is valued
+# (`search`'s ``settle``, `settle_collect`).
+SETTLE: Final = 0
 
 
 class Node:
@@ -107,6 +111,28 @@ def learned_rewards(state: GameState) -> list:
         p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
     return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
+
+
+def settle_collect(state: GameState) -> None:
+    """Play out the Collect phase ``state`` is in (each choice the one the learned value prefers for its
+    chooser, one step deep), so that a leaf is valued where every player has collected: midway, the
+    players who have collected look richer than those who have not, by far more than most moves differ."""
+    while state.phase == COLLECT:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_unchecked(legal[0])
+            continue
+        if any(a[0] in A.CHANCE_ACTIONS for a in legal):
+            return
+        p = state.current_player()
+        best, best_v = legal[0], -1.0
+        for a in legal:
+            t = state.clone()
+            t.apply_unchecked(a)
+            v = learned_rewards(t)[p]
+            if v > best_v:
+                best, best_v = a, v
+        state.apply_unchecked(best)
 
 
 def unfinished_reward(chance: float) -> float:
@@ -189,7 +215,7 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
-           bias: float = 0.0, puct: float = 0.0, norm: float = NORM) -> tuple[dict, int]:
+           bias: float = 0.0, puct: float = 0.0, norm: float = NORM, settle: int = SETTLE) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -223,6 +249,8 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm)
         if rollout:
             _rollout(s, rollout, rng)
+        elif value and settle:
+            settle_collect(s)
         r = leaf(s)
         for child in path:
             child.n += 1
@@ -404,8 +432,9 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm = args
-    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm)
+    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle = args
+    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm,
+                  settle=settle)
 
 
 class MCTSAgent:
@@ -424,12 +453,13 @@ class MCTSAgent:
     bias: float
     puct: float
     norm: float
+    settle: int
     info: dict
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
-                 puct: float = 0.0, norm: float = NORM) -> None:
+                 puct: float = 0.0, norm: float = NORM, settle: int = SETTLE) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -446,6 +476,7 @@ class MCTSAgent:
         self.bias = float(bias)
         self.puct = float(puct)
         self.norm = float(norm)
+        self.settle = int(settle)
         self.info = {}
         self._pool = None
 
@@ -495,10 +526,10 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias, self.puct, self.norm)
+                          self.value, self.bias, self.puct, self.norm, self.settle)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct,
-                 self.norm)
+                 self.norm, self.settle)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}

@@ -160,3 +160,62 @@ def test_puct_is_a_spec_parameter_and_reproducible():
         assert two.select(s.clone()) in s.legal_actions() and two.info["iterations"] == 200
     finally:
         two.close()
+
+
+def _ring_of_midas_position():
+    """The rival has passed; Ring of Midas can pay 2 Life for a Gold (again and again) or be turned for
+    one (which locks the Life power for the round): the puzzle ``ring-of-midas-order-1``."""
+    return build_position([
+        {"mage": "healer", "item": "protection", "in_play": ["ring_of_midas", "elemental_spring",
+                                                             "fountain_of_youth", "hawk"],
+         "deck": ["windup_man", "celestial_horse", "dragon_bridle", "guard_dog"],
+         "pool": {"life": 5, "calm": 1, "gold": 2}, "turned": ["hawk"]},
+        {"mage": "necromancer", "item": "alchemy", "in_play": ["bone_dragon", "crypt", "cursed_skull",
+                                                               "sacrificial_dagger"],
+         "hand": ["hand_of_glory"], "deck": ["corrupt_altar", "fiery_whip", "vault"],
+         "places": ["catacombs_of_the_dead"], "essences_on": {"catacombs_of_the_dead": {"death": 2}},
+         "pool": {"elan": 1, "death": 4, "life": 1}, "turned": ["crypt", "cursed_skull", "catacombs_of_the_dead"],
+         "passed": True},
+    ], monuments_face_up=["temple", "colossus"], monument_deck=["great_pyramid", "obelisk", "mausoleum"],
+        places_of_power=["alchemists_tower", "cursed_forge", "coral_castle", "dragons_lair"], first_player=1,
+        turn=0, round_number=4)
+
+
+def test_settle_collect_plays_the_collect_out_by_each_choosers_best_choice():
+    """A leaf in the middle of a Collect phase is played out to the phase's end, each choice the one the
+    learned value prefers for its chooser (the players who have collected would look richer)."""
+    from amigos.state import COLLECT
+    s = _ring_of_midas_position()
+    turn = next(a for a in s.legal_actions() if a[0] == A.POWER and a[3] == 1)
+    s.apply(turn)
+    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))  # the round ends: Collect
+    assert s.phase == COLLECT and len(s.legal_actions()) > 1
+    settled = s.clone()
+    M.settle_collect(settled)
+    assert settled.phase != COLLECT
+    # Replayed by hand: every choice of more than one is the chooser's best by the learned value.
+    while s.phase == COLLECT:
+        legal = s.legal_actions()
+        p = s.current_player()
+        values = []
+        for a in legal:
+            t = s.clone()
+            t.apply(a)
+            values.append(M.learned_rewards(t)[p])
+        s.apply(legal[values.index(max(values))])
+    assert s.pool == settled.pool and s.phase == settled.phase
+
+
+def test_settled_leaves_use_the_repeatable_power_before_turning():
+    """With leaves settled past the Collect, the search uses Ring of Midas's repeatable Life power
+    before turning it (three Gold, not one); the spec takes ``settle``."""
+    from ai.agents import SpecError, parse_spec
+    s = _ring_of_midas_position()
+    p = s.current_player()
+    stats, _ = M.search(s, p, 2000, None, 7, settle=1)
+    best = max(stats, key=lambda k: stats[k][0])
+    assert best[0] == A.POWER and s.cards[best[2]].name == "Ring of Midas" and best[3] == 0
+    assert parse_spec("mcts:iters=50,settle=1") == ("mcts", {"iters": 50, "settle": 1})
+    with pytest.raises(SpecError):
+        parse_spec("mcts:iters=50,settle=2")
+    assert make_agent("mcts:iters=10,settle=1").settle == 1
