@@ -7,7 +7,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,norm=0.02
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,norm=0.02,settle=0
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
@@ -15,9 +15,10 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       value's one-move priors, fading as a move is searched (0: none); puct: the same
                       priors as PUCT weighs them, lasting (0: none).  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
-                      (0: off, the agent before).  draft=1: draft and redraft picks by
-                      learned card worth (`ai.draft`), and the chooser of games 2 and 3 names
-                      itself first player; draft=0: both by search
+                      (0: off, the agent before).  settle=1: a leaf in the middle of a Collect
+                      phase is played out to its end before it is valued (0: not, the default).
+                      draft=1: draft and redraft picks by learned card worth (`ai.draft`), and the
+                      chooser of games 2 and 3 names itself first player; draft=0: both by search
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
