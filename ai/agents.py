@@ -7,7 +7,8 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,norm=0.02,settle=0
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,
+                          norm=0.02,settle=0,halving=0
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
@@ -17,6 +18,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       spread over [0, 1] before exploration weighs them, over at least this spread
                       (0: off, the agent before).  settle=1: a leaf in the middle of a Collect
                       phase is played out to its end before it is valued (0: not, the default).
+                      halving=1: the root's move chosen by sequential halving, not UCB1.
                       draft=1: draft and redraft picks by learned card worth (`ai.draft`), and the
                       chooser of games 2 and 3 names itself first player; draft=0: both by search
 
@@ -79,7 +81,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias",
-                        "puct", "norm", "settle"}}[kind]
+                        "puct", "norm", "settle", "halving"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -89,8 +91,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         whole, low, above = LIMITS[key]
         if whole and not isinstance(value, int):
             raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
-        if value < low or (above and value == low) or (key in ("draft", "value", "settle") and value > 1):
-            bound = "0 or 1" if key in ("draft", "value", "settle") else f"{'above' if above else 'at least'} {low}"
+        if value < low or (above and value == low) or (key in SWITCHES and value > 1):
+            bound = "0 or 1" if key in SWITCHES else f"{'above' if above else 'at least'} {low}"
             raise SpecError(f"agent parameter {key} must be {bound}, not {value}")
     return kind, params
 
@@ -99,7 +101,10 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
           "value": (True, 0, False), "bias": (False, 0, False), "puct": (False, 0, False),
-          "norm": (False, 0, False), "settle": (True, 0, False), "time": (False, 0, True), "c": (False, 0, False)}
+          "norm": (False, 0, False), "settle": (True, 0, False), "halving": (True, 0, False),
+          "time": (False, 0, True), "c": (False, 0, False)}
+#: The parameters that are 0 or 1.
+SWITCHES = ("draft", "value", "settle", "halving")
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

@@ -60,6 +60,8 @@ NORM: Final = 0.02
 # Whether a leaf in the middle of a Collect phase is played out to its end before it is valued
 # (`search`'s ``settle``, `settle_collect`).
 SETTLE: Final = 0
+# Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`).
+HALVING: Final = 0
 
 
 class Node:
@@ -215,7 +217,8 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
-           bias: float = 0.0, puct: float = 0.0, norm: float = NORM, settle: int = SETTLE) -> tuple[dict, int]:
+           bias: float = 0.0, puct: float = 0.0, norm: float = NORM, settle: int = SETTLE,
+           halving: int = HALVING) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -224,7 +227,8 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     ``norm`` > 0 spreads each node's child values over [0, 1] before UCB1 weighs them (as MuZero
     normalises its values), over a spread of at least ``norm``: the exploration term then weighs
     against how far apart the moves are, not against the whole range of rewards, and more iterations
-    go to the moves that look best (0: off, as the agent searched before)."""
+    go to the moves that look best (0: off, as the agent searched before).  ``halving`` 1 chooses the
+    root's move by sequential halving (`Halving`) instead of UCB1."""
     leaf = learned_rewards if value else rewards
     model = default_model() if value else None
     rng = random.Random(seed)
@@ -236,17 +240,24 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     splits: dict = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
     root_groups = group(state, bool(value), splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
+    halver = Halving(list(root_groups), iters, seconds, start) if halving and root_groups and len(root_groups) > 1 \
+        else None
+    first = None
     while True:
         if iters is not None and done >= iters:
             break
         if deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
             break
-        if (done & 31) == 0 and done and _settled(root, done, iters, start, deadline):
+        if halver is not None:
+            first = halver.next_key(root, done)
+            if first is None:
+                break
+        elif (done & 31) == 0 and done and _settled(root, done, iters, start, deadline):
             break
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm)
+        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm, first)
         if rollout:
             _rollout(s, rollout, rng)
         elif value and settle:
@@ -262,14 +273,27 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
 
 
 def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
-             model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float) -> list[Node]:
+             model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float,
+             first: tuple | None = None) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
-    on ``s``; returns the nodes walked through, the new one last."""
+    on ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
+    (`Halving`'s), instead of UCB1's."""
     node = root
     path = []
     log, sqrt = math.log, math.sqrt
+    if first is not None:
+        assert groups is not None  # the root is the searching player's decision
+        child = root.children.get(first)
+        if child is None:
+            child = root.children[first] = Node(s.current_player())
+            s.apply_unchecked(_variant(s, groups[first], child, model))
+            return [child]
+        child.avail += 1
+        s.apply_unchecked(_variant(s, groups[first], child, model))
+        path.append(child)
+        node, groups = child, None
     while not s.is_terminal():
         if groups is None:
             groups = group(s, model is not None, splits)
@@ -323,6 +347,57 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
         path.append(node)
         groups = None
     return path
+
+
+class Halving:
+    """Sequential halving at the root (Karnin et al. 2013; in MCTS, Pepels et al. 2014): the budget is
+    cut into ceil(log2 m) equal phases for the m root moves; within a phase the moves still in are
+    searched in turn, and after it the better half by mean value stays.  UCB1 at the root spends its
+    visits on the move that looks best (regret over the iterations); halving spends them on telling the
+    best moves apart (regret of the choice), so a longer search compares its candidates more deeply."""
+
+    __slots__ = ("keys", "phases", "phase", "turn", "iters", "seconds", "start")
+
+    keys: list
+    phases: int
+    phase: int
+    turn: int
+    iters: int | None
+    seconds: float | None
+    start: float
+
+    def __init__(self, keys: list, iters: int | None, seconds: float | None, start: float) -> None:
+        self.keys = keys
+        self.phases = max(1, math.ceil(math.log2(len(keys))))
+        self.phase = 0
+        self.turn = 0
+        self.iters, self.seconds, self.start = iters, seconds, start
+
+    def _phase_over(self, done: int) -> bool:
+        share = (self.phase + 1) / self.phases
+        if self.iters is not None:
+            return done >= self.iters * share
+        assert self.seconds is not None  # a search has an iteration or a time budget
+        return _time.perf_counter() >= self.start + self.seconds * share
+
+    def next_key(self, root: Node, done: int) -> tuple | None:
+        """The root move of the next iteration; None once one move is left and holds the most visits
+        (the search is over: the agent plays the most visited move)."""
+        if len(self.keys) > 1 and self._phase_over(done):
+            self.phase += 1
+            self.turn = 0
+            children = root.children
+            ranked = sorted(self.keys, key=lambda k: children[k].w / children[k].n if k in children else -1.0,
+                            reverse=True)
+            self.keys = ranked[:(len(ranked) + 1) // 2]
+        if len(self.keys) == 1:
+            best = root.children.get(self.keys[0])
+            if best is not None and all(c.n < best.n for k, c in root.children.items() if k != self.keys[0]):
+                return None
+            return self.keys[0]
+        key = self.keys[self.turn % len(self.keys)]
+        self.turn += 1
+        return key
 
 
 def _spread(children: dict) -> tuple[float, float]:
@@ -432,9 +507,9 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle = args
+    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle, halving = args
     return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm,
-                  settle=settle)
+                  settle=settle, halving=halving)
 
 
 class MCTSAgent:
@@ -454,12 +529,13 @@ class MCTSAgent:
     puct: float
     norm: float
     settle: int
+    halving: int
     info: dict
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
-                 puct: float = 0.0, norm: float = NORM, settle: int = SETTLE) -> None:
+                 puct: float = 0.0, norm: float = NORM, settle: int = SETTLE, halving: int = HALVING) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -477,6 +553,7 @@ class MCTSAgent:
         self.puct = float(puct)
         self.norm = float(norm)
         self.settle = int(settle)
+        self.halving = int(halving)
         self.info = {}
         self._pool = None
 
@@ -526,10 +603,10 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias, self.puct, self.norm, self.settle)
+                          self.value, self.bias, self.puct, self.norm, self.settle, self.halving)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct,
-                 self.norm, self.settle)
+                 self.norm, self.settle, self.halving)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}

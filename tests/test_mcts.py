@@ -219,3 +219,39 @@ def test_settled_leaves_use_the_repeatable_power_before_turning():
     with pytest.raises(SpecError):
         parse_spec("mcts:iters=50,settle=2")
     assert make_agent("mcts:iters=10,settle=1").settle == 1
+
+
+def test_sequential_halving_keeps_the_better_half_after_each_phase():
+    """`Halving` cuts the budget into ceil(log2 m) phases; within one the moves still in take turns,
+    after it the better half by mean value stays; the search ends once the last one holds the most
+    visits."""
+    root = M.Node(-1)
+    keys = [("a",), ("b",), ("c",), ("d",), ("e",)]
+    halver = M.Halving(list(keys), 60, None, 0.0)
+    assert halver.phases == 3
+    taken = [halver.next_key(root, done) for done in range(5)]
+    assert taken == keys  # one turn each
+    worth = {("a",): 0.2, ("b",): 0.9, ("c",): 0.5, ("d",): 0.7, ("e",): 0.1}
+    for key in keys:
+        root.children[key] = _node(4, 4 * worth[key])
+    assert halver.next_key(root, 20) == ("b",) and halver.keys == [("b",), ("d",), ("c",)]
+    assert halver.next_key(root, 40) == ("b",) and halver.keys == [("b",), ("d",)]
+    root.children[("b",)].n = 9
+    halver.phase, halver.keys = 2, [("b",)]
+    assert halver.next_key(root, 59) is None  # b holds the most visits: the choice is made
+
+
+def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_parameter():
+    """With sequential halving at the root the search compares Ring of Midas's two powers deeply enough
+    to use the repeatable one first; the most visited move is the one halving kept."""
+    from ai.agents import SpecError, parse_spec
+    s = _ring_of_midas_position()
+    stats, done = M.search(s, s.current_player(), 2000, None, 7, halving=1)
+    best = max(stats, key=lambda k: stats[k][0])
+    assert best[0] == A.POWER and s.cards[best[2]].name == "Ring of Midas" and best[3] == 0
+    assert done <= 2000
+    assert parse_spec("mcts:iters=50,halving=1") == ("mcts", {"iters": 50, "halving": 1})
+    with pytest.raises(SpecError):
+        parse_spec("mcts:iters=50,halving=2")
+    timed = make_agent("mcts:time=0.2,halving=1,seed=3")
+    assert timed.select(s.clone()) in s.legal_actions() and timed.halving == 1
