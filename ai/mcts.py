@@ -240,8 +240,9 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     splits: dict = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
     root_groups = group(state, bool(value), splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
-    halver = Halving(list(root_groups), iters, seconds, start) if halving and root_groups and len(root_groups) > 1 \
-        else None
+    halver = None
+    if halving and root_groups is not None and len(root_groups) > 1:
+        halver = Halving(list(root_groups), iters, seconds, start)
     first = None
     while True:
         if iters is not None and done >= iters:
@@ -287,9 +288,7 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
         assert groups is not None  # the root is the searching player's decision
         child = root.children.get(first)
         if child is None:
-            child = root.children[first] = Node(s.current_player())
-            s.apply_unchecked(_variant(s, groups[first], child, model))
-            return [child]
+            return [_expand(root, first, s, groups, model)]
         child.avail += 1
         s.apply_unchecked(_variant(s, groups[first], child, model))
         path.append(child)
@@ -336,17 +335,21 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
                 key = untried[rng.randrange(len(untried))]
             else:
                 key = max(untried, key=lambda k: priors.get(k, 0.0))
-            child = Node(s.current_player())
-            child.avail = 1
-            children[key] = child
-            s.apply_unchecked(_variant(s, groups[key], child, model))
-            path.append(child)
+            path.append(_expand(node, key, s, groups, model))
             return path
         node = children[best_key]
         s.apply_unchecked(_variant(s, groups[best_key], node, model))
         path.append(node)
         groups = None
     return path
+
+
+def _expand(node: Node, key: tuple, s: GameState, groups: dict, model: ValueModel | None) -> Node:
+    """Add ``node``'s child for macro ``key`` (available once) and play its variant on ``s``."""
+    child = node.children[key] = Node(s.current_player())
+    child.avail = 1
+    s.apply_unchecked(_variant(s, groups[key], child, model))
+    return child
 
 
 class Halving:
