@@ -2,12 +2,15 @@
 
     python benchmarks/tally.py runs/g1000.jsonl
     python benchmarks/tally.py runs/g2800-part1.jsonl runs/g2800-part2.jsonl --against runs/g1000.jsonl
+    python benchmarks/tally.py runs/t-part1.jsonl runs/t-part2.jsonl --sprt 0,40
 
 A file is either ``strength.py --record`` output (JSON lines) or ``strength.py``'s printed output; for
 the latter, which names no deals, give the run's seed with ``--seed`` and the first pair after ``@``
 (``g2800.txt@25`` for a run started with ``--first-pair 25``).  The files given first are combined
 into one run (a run split by ``--first-pair``); ``--against`` files into another, and the two are
-compared on the deals both played.
+compared on the deals both played.  ``--sprt ELO0,ELO1`` runs the SPRT of `ai.sprt` over the combined
+pairs in the order of their deals, so that a test stopped without a verdict can be continued with
+``strength.py --first-pair`` and judged as one run.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.arena import paired_difference, tally  # noqa: E402
+from ai.sprt import sprt_over_pairs  # noqa: E402
+from run_report import add_sprt_options, sprt_settings  # noqa: E402
 
 RECORD_KEYS = ("pair", "seed", "a", "b", "points", "games")  # what `ai.arena.pair_record` writes
 PROGRESS = re.compile(r"^(\S+) vs (\S+): ([\d.]+)/(\d+) = ")
@@ -74,16 +79,35 @@ def describe(records: list[dict]) -> str:
     return line
 
 
+def sprt_line(records: list[dict], settings: dict) -> str:
+    """The SPRT over ``records`` (one run, every pair of one seed) in the order of their deals; a
+    gap in the deals ends the pairs it counts, as an unfinished pair ends a running test's."""
+    by_pair = {r["pair"]: r["points"] for r in records}
+    if len({r["seed"] for r in records}) > 1:
+        raise ValueError("an SPRT is over the pairs of one run; these records are of more than one seed")
+    first = min(by_pair)
+    scores = [by_pair.get(k) for k in range(first, max(by_pair) + 1)]
+    test = sprt_over_pairs(scores, settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"])
+    line = test.line()
+    if test.pairs < len(by_pair):
+        line += f" (of {len(by_pair)} pairs recorded)"
+    return line
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", help="record files of one run (path, or path@first-pair for printed output)")
     ap.add_argument("--against", nargs="+", default=[], help="record files of a run to compare with, deal by deal")
     ap.add_argument("--seed", type=int, default=0, help="the seed of runs given as printed output")
+    add_sprt_options(ap)
     args = ap.parse_args(argv)
+    settings = sprt_settings(args)
     try:
         mine = [r for spec in args.runs for r in read(spec, args.seed)]
         theirs = [r for spec in args.against for r in read(spec, args.seed)]
         print(describe(mine))
+        if settings is not None:
+            print(sprt_line(mine, settings))
         if theirs:
             print(describe(theirs))
             d = paired_difference({(r["seed"], r["pair"]): r["points"] for r in mine},

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ai.arena import paired_difference, play_game, score_for, strength, tally, wilson
+from ai.sprt import sprt_over_pairs
 from amigos.adjudicate import ROUND_LIMIT
 
 
@@ -112,6 +113,34 @@ def test_tally_command_combines_records_and_printed_runs(tmp_path):
     partial.write_text('{"pair": 0, "seed": 5}\n')
     bad = subprocess.run([sys.executable, str(script), str(partial)], capture_output=True, text=True)
     assert bad.returncode == 2 and "not a pair record" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_tally_command_judges_a_continued_run_by_one_sprt(tmp_path):
+    def pairs(first: int, points: list[float]) -> str:
+        return "".join(json.dumps({"pair": first + k, "seed": 9, "a": "x", "b": "y", "points": p,
+                                   "games": [{"a_thought": 1.0, "a_chose": 4, "adjudicated": False}] * 2}) + "\n"
+                       for k, p in enumerate(points))
+    part1, part2 = tmp_path / "part1.jsonl", tmp_path / "part2.jsonl"
+    won = [2.0, 1.0, 1.0] * 10  # a third of the pairs won, the rest split: H1 after 28 pairs
+    part1.write_text(pairs(0, won[:12]))
+    part2.write_text(pairs(12, won[12:] + [0.0]))
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "tally.py"
+
+    def sprt(*files: Path) -> str:
+        run = subprocess.run([sys.executable, str(script), *map(str, files), "--sprt", "0,40"],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.splitlines()[1]
+    alone = sprt(part1)
+    assert "no verdict yet after 12 pairs [0, 0, 8, 0, 4]" in alone
+    both = sprt(part1, part2)  # the test crosses its upper bound before the recorded pairs run out
+    assert "H1 accepted after 28 pairs" in both and "(of 31 pairs recorded)" in both
+    assert sprt_over_pairs(won + [0.0], 0, 40).pairs == 28
+    gap = tmp_path / "gap.jsonl"
+    gap.write_text(pairs(0, [2.0]) + pairs(2, won))
+    assert "after 1 pairs" in sprt(gap)  # the deals after a missing one wait for it
+    bad = subprocess.run([sys.executable, str(script), str(part1), "--sprt", "40,0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
 
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
