@@ -1,7 +1,8 @@
 """A person at the prompt: the same `select(state)` protocol as an agent.
 
 The choices are a numbered list, one line per action; an action with several ways to pay is listed once
-and its payments are asked next.  A choice is a number or words of its line (``pass research``, ``place
+and its payments are asked next (for an action of many ways that both pays and gains, such as
+Transmutation's hundreds, in two steps: what to pay, then what to gain).  A choice is a number or words of its line (``pass research``, ``place
 night``: every word the start of a word of the line), which stay right when the numbers move because a
 rival's move changed the list.  Besides: ``h`` a hint from the AI, ``u`` undo back to your
 previous decision, ``s`` save, ``q`` save and quit, ``?`` help, ``c NAME`` a card's text.  A mistyped
@@ -19,12 +20,15 @@ from rich.text import Text
 
 from ai.agent import BaseAgent
 from amigos.state import GameState
+from amigos.text import essences_text
 
 from .views.board import board
-from .views.choices import group_text, ordered_variants, variant_text
+from .views.choices import group_text, ordered_variants, variant_text, vectors
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
+#: Above this many ways, an action that pays and gains is asked in two steps (pay, then gain).
+TWO_STEPS_OVER = 24
 
 HELP = ("Type the number of your choice, or words of its line (e.g. place night).  h: hint from the AI   "
         "u: undo to your previous decision   s: save   q: save and quit   c NAME: a card's text   "
@@ -161,23 +165,43 @@ class Human(BaseAgent):
         return None
 
     def _choose_variant(self, state: GameState, variants: list[tuple]) -> tuple | None:
-        self.console.print(Text(group_text(state, variants) + ": how?", style="bold"))
+        """One of ``variants`` (the ways of one action), or None to go back to the menu."""
+        title = group_text(state, variants)
         variants = ordered_variants(variants)
-        for i, a in enumerate(variants, 1):
-            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(variant_text(state, a)))
-        self.console.print(Text("  0. back", style="dim"))
+        pays = _two_steps(variants)
+        if pays is None:
+            i = self._pick(f"{title}: how?", [variant_text(state, a) for a in variants], "a way")
+            return None if i is None else variants[i]
+        while True:
+            i = self._pick(f"{title}: what do you pay? ({len(variants)} ways in all)",
+                           ["pay " + essences_text(pay) for pay in pays], "a payment")
+            if i is None:
+                return None
+            ways = [a for a in variants if vectors(a)[0] == pays[i]]
+            j = self._pick(f"{title}, paying {essences_text(pays[i])}: what do you gain?",
+                           ["gain " + essences_text(vectors(a)[1] or ()) for a in ways], "a gain",
+                           back="back to the payments")
+            if j is not None:
+                return ways[j]
+
+    def _pick(self, header: str, lines: list[str], what: str, back: str = "back") -> int | None:
+        """Ask for one of ``lines`` (by number or words) under ``header``: its index, or None for 0."""
+        self.console.print(Text(header, style="bold"))
+        for i, line in enumerate(lines, 1):
+            self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(line))
+        self.console.print(Text(f"  0. {back}", style="dim"))
         while True:
             answer = self._read("Which way: ")
             if answer == "0":
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(variants):
-                return variants[int(answer) - 1]
+            if answer.isdigit() and 1 <= int(answer) <= len(lines):
+                return int(answer) - 1
             if answer == "q":
                 raise QuitRequested()
-            way = self._by_words(answer, [variant_text(state, a) for a in variants],
-                                 f"Type a number from 1 to {len(variants)} or words of a way, or 0 to go back.")
-            if way is not None:
-                return variants[way]
+            found = self._by_words(answer, lines,
+                                   f"Type a number from 1 to {len(lines)} or words of {what}, or 0 to go {back}.")
+            if found is not None:
+                return found
 
     def _card_text(self, name: str) -> None:
         """The text of the cards whose name contains ``name`` (an exact name first): at most
@@ -198,3 +222,19 @@ class Human(BaseAgent):
             rest = matches[CARD_MATCHES:]
             self.console.print(Text(f"(and {len(rest)} more: {', '.join(c.name for c in rest)}; "
                                     "be more specific)", style="dim"))
+
+
+def _two_steps(variants: list[tuple]) -> list[tuple] | None:
+    """The distinct payments of ``variants``, in their order, when the ways are many and each pays
+    and gains, so that they are asked as a payment and then a gain; else None (asked as one list)."""
+    if len(variants) <= TWO_STEPS_OVER:
+        return None
+    pays: dict[tuple, None] = {}
+    gains: set[tuple] = set()
+    for a in variants:
+        pay, gain = vectors(a)
+        if pay is None or gain is None:
+            return None
+        pays[pay] = None
+        gains.add(gain)
+    return list(pays) if len(pays) > 1 and len(gains) > 1 else None

@@ -751,3 +751,28 @@ def test_the_full_screen_in_a_terminal_saves_quits_and_resumes(tmp_path):
     assert "Resume with" in text
     again = [d for g in load(path).record["games"] for d in g["decisions"]]
     assert len(again) > len(first) and again[:len(first)] == first
+
+
+def test_an_action_of_hundreds_of_ways_is_asked_as_a_payment_then_a_gain():
+    from amigos.position import build_position
+    from amigos_cli.views.choices import vectors
+    state = build_position(players=[
+        {"mage": "witch", "item": "transmutation", "pool": {"elan": 3, "life": 3, "calm": 3, "death": 3, "gold": 3}},
+        {"mage": "healer", "item": "protection"}])
+    groups = state.legal_groups()
+    use = _index(state, groups, "Use Transmutation")
+    assert len(groups[use - 1]) == 700  # 35 payments of 3 essences, 20 gains of 3 non-Gold essences
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    answers = [str(use), "pay 3 gold", "0", "pay 2 elan 1 death", "zzz", "gain 3 calm"]
+    ask = Script(answers)
+    human = Human(0, G.NAMES, console, ask=ask)
+    action = human.select(state)
+    assert vectors(action) == ((2, 0, 0, 1, 0), (0, 0, 3, 0, 0))
+    assert ask.prompts == ["Your choice: "] + ["Which way: "] * 5
+    text = out.getvalue()
+    assert "Use Transmutation: what do you pay? (700 ways in all)" in text
+    assert "Use Transmutation, paying 3 gold: what do you gain?" in text
+    assert "0. back to the payments" in text
+    assert "'zzz' is not a choice" not in text and "words of a gain, or 0 to go back to the payments" in text
+    assert len(text.splitlines()) < 200  # not the 700 ways, one per line
