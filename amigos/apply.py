@@ -75,6 +75,13 @@ def chance_is_valid(s: GameState, action: tuple) -> bool:
 
 def apply_action(s: GameState, a: tuple) -> None:
     """Apply an action known to be legal, then run the game on to the next decision."""
+    resolve(s, a)
+    settle(s)
+
+
+def resolve(s: GameState, a: tuple) -> None:
+    """Apply an action known to be legal and nothing after it: the automatic steps that follow (a
+    Collect's fixed collects, the turn passing on) are `settle`'s."""
     s._legal = s._groups = None
     kind = a[0]
     if kind in A.CHANCE_ACTIONS:
@@ -86,7 +93,6 @@ def apply_action(s: GameState, a: tuple) -> None:
         _main_action(s, a)
     else:
         _setup_action(s, a)
-    settle(s)
 
 
 # -- helpers -----------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import amigos
 from ai.agent import Agent
 from ai.agents import make_agent, parse_spec
 from amigos.rng import derive_seed
-from amigos.state import GameState
+from amigos.state import COLLECT, GameState
 from matches.match import Match, play
 from matches.record import save
 
@@ -47,7 +47,9 @@ SECRET = {amigos.actions.CHOOSE_MAGE: "chose a mage", amigos.actions.DRAFT_PICK:
 class Step:
     """A decision as a log tells it: who made it, its kind and words, the game it belongs to, the
     position after the decision before it (``settled``, None at a game's start: forced moves such as
-    a round's fixed collects happen between it and ``before``), and the positions around it."""
+    a round's fixed collects happen between it and ``before``), and the positions around it: in a
+    Collect, ``alone`` is the position after the decision alone, before the fixed collects that
+    followed it (`amigos.state.GameState.after_alone`)."""
     actor: int
     kind: int
     text: str
@@ -55,18 +57,33 @@ class Step:
     settled: GameState | None
     before: GameState
     after: GameState
+    alone: GameState | None = None
+
+
+def make_step(actor: int, action: tuple, text: str, game: int, settled: GameState | None, before: GameState,
+              after: GameState) -> Step:
+    """The `Step` of ``action``, decided at ``before``."""
+    alone = before.after_alone(action) if before.phase == COLLECT else None
+    return Step(actor, action[0], text, game, settled, before, after, alone)
 
 
 def step_line(step: Step, viewer: int | None, names: list[str]) -> str:
     """The log line of a decision as ``viewer`` may know it (None: a spectator, who sees everything):
     "Ann: Use Hawk: paying 2 calm -> drew Fire Dragon".  A rival's secret decision (`SECRET`) is only
-    "Ann chose a mage"."""
+    "Ann chose a mage".  A Collect decision's own gains are told apart from the fixed collects that
+    followed it: "Ann: Collect 1 life from Vault -> pool +1L (then collected: Ann pool +1E; Bob pool +2D)"."""
     who = names[step.actor]
     secret = SECRET.get(step.kind)
     if secret and viewer is not None and viewer != step.actor:
         return f"{who} {secret}"
-    did = outcome(step.before, step.after, step.actor, viewer, step.text)
-    return f"{who}: {step.text}" + (f" -> {did}" if did else "")
+    mid = step.alone or step.after
+    did = outcome(step.before, mid, step.actor, viewer, step.text)
+    line = f"{who}: {step.text}" + (f" -> {did}" if did else "")
+    if step.alone is not None:
+        then = [f"{names[q]} {d}" for q in range(len(names)) if (d := outcome(step.alone, step.after, q, viewer))]
+        if then:
+            line += f" (then collected: {'; '.join(then)})"
+    return line
 
 
 def round_line(game: int, state: GameState, names: list[str]) -> str:
@@ -122,8 +139,8 @@ def history(record: dict) -> list[Step]:
         game = replay.game_number
         settled = out[-1].after if out and out[-1].game == game else None
         replay.decide(action, stamp=False)
-        out.append(Step(actor, action[0], amigos.action_text(before, action), game, settled, before,
-                        _after(replay, game)))
+        out.append(make_step(actor, action, amigos.action_text(before, action), game, settled, before,
+                             _after(replay, game)))
     return out
 
 
@@ -283,8 +300,8 @@ class Session:
         elif kind == "move" and self._turn is not None:
             game, before = self._turn
             settled = self.steps[-1].after if self.steps and self.steps[-1].game == game else None
-            self.note(Step(data["player"], data["action"][0], data["text"], game, settled, before,
-                           _after(self.match, game)))
+            self.note(make_step(data["player"], data["action"], data["text"], game, settled, before,
+                                _after(self.match, game)))
         if self.console is None:
             return
         if kind == "move":

@@ -3,6 +3,8 @@ into the deck (named to the drawer only) and a card retrieved by a power (named 
 
 from __future__ import annotations
 
+import pytest
+
 import amigos
 from amigos.state import DECK, DISCARD, HAND
 from amigos_cli.views.outcome import outcome
@@ -42,3 +44,40 @@ def test_a_retrieved_card_is_named_to_everyone():
     name = after.cards[a].name
     said = f"Use Demonologist power 1: on {name}, paying 1 life"
     assert outcome(before, after, 0, 1, said) == f"took {name} back from the discard pile"
+
+
+def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it():
+    import random
+
+    from amigos import actions as A
+    from amigos.errors import IllegalAction
+    from amigos.state import COLLECT
+    from amigos.text import essences_text
+    from amigos_cli.session import make_step, step_line
+
+    names = ["Ann", "Bob"]
+    for seed in range(40):
+        s, rng = amigos.new_game(seed), random.Random(seed)
+        while not s.is_terminal():
+            action = rng.choice(s.legal_actions())
+            if s.phase == COLLECT and action[0] == A.GAIN:
+                before = s.clone()
+                alone = s.after_alone(action)
+                s.apply(action)
+                p = action[1]
+                own = [alone.pool_of(p)[k] - before.pool_of(p)[k] for k in range(5)]
+                assert own == list(action[3])  # the choice alone gains what it says
+                if alone.pool != s.pool:  # fixed collects followed the choice
+                    line = step_line(make_step(p, action, amigos.action_text(before, action), 1, None, before,
+                                               s.clone()), None, names)
+                    said, _, then = line.partition(" (then collected: ")
+                    assert then.endswith(")") and "pool +" in then
+                    letters = " ".join(f"+{n}{'ELCDG'[k]}" for k, n in enumerate(own) if n)
+                    assert said == f"{names[p]}: {amigos.action_text(before, action)} -> pool {letters}", said
+                    with pytest.raises(IllegalAction):
+                        before.after_alone((A.PASS, 1 - p))
+                    assert essences_text(action[3]) in said
+                    return
+            else:
+                s.apply(action)
+    pytest.fail("no Collect choice followed by fixed collects in 40 random games")
