@@ -23,12 +23,10 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from .views.board import board
-from .views.choices import group_text, ordered_variants, variant_text, vectors
+from .views.choices import group_text, ordered_variants, payments_first, variant_text, vectors
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
-#: Above this many ways, an action that pays and gains is asked in two steps (pay, then gain).
-TWO_STEPS_OVER = 24
 
 HELP = ("Type the number of your choice, or words of its line (e.g. place night).  h: hint from the AI   "
         "u: undo to your previous decision   s: save   q: save and quit   c NAME: a card's text   "
@@ -168,7 +166,7 @@ class Human(BaseAgent):
         """One of ``variants`` (the ways of one action), or None to go back to the menu."""
         title = group_text(state, variants)
         variants = ordered_variants(variants)
-        pays = _two_steps(variants)
+        pays = payments_first(variants)
         if pays is None:
             i = self._pick(f"{title}: how?", [variant_text(state, a) for a in variants], "a way")
             return None if i is None else variants[i]
@@ -223,18 +221,3 @@ class Human(BaseAgent):
             self.console.print(Text(f"(and {len(rest)} more: {', '.join(c.name for c in rest)}; "
                                     "be more specific)", style="dim"))
 
-
-def _two_steps(variants: list[tuple]) -> list[tuple] | None:
-    """The distinct payments of ``variants``, in their order, when the ways are many and each pays
-    and gains, so that they are asked as a payment and then a gain; else None (asked as one list)."""
-    if len(variants) <= TWO_STEPS_OVER:
-        return None
-    pays: dict[tuple, None] = {}
-    gains: set[tuple] = set()
-    for a in variants:
-        pay, gain = vectors(a)
-        if pay is None or gain is None:
-            return None
-        pays[pay] = None
-        gains.add(gain)
-    return list(pays) if len(pays) > 1 and len(gains) > 1 else None

@@ -19,7 +19,7 @@ from amigos import actions as A
 from amigos.state import SETUP_REDRAFT
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
-from amigos_cli.tui.picker import VariantPicker, matching, parse_essences
+from amigos_cli.tui.picker import VariantPicker, matching, parse_essences, vectors
 from matches.match import Match
 from matches.record import load
 
@@ -441,3 +441,40 @@ def test_quitting_twice_in_a_row_does_not_freeze(tmp_path):
     app = asyncio.run(asyncio.wait_for(run(), timeout=30))
     assert app.return_value == "quit"
     assert load(tmp_path / "qq.amigos").record["status"] == "unfinished"
+
+
+def test_the_picker_asks_for_the_payment_then_the_gain_when_the_ways_are_hundreds():
+    from textual.app import App
+    from amigos.position import build_position
+    from amigos_cli.views.choices import group_text
+    state = build_position(players=[
+        {"mage": "witch", "item": "transmutation", "pool": {"elan": 3, "life": 1, "death": 3, "gold": 1}},
+        {"mage": "healer", "item": "protection"}])
+    group = next(g for g in state.legal_groups() if group_text(state, g) == "Use Transmutation")
+    preferred = next(v for v in group if vectors(v) == ((1, 0, 0, 2, 0), (0, 1, 2, 0, 0)))
+    chosen = []
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(VariantPicker(state, "Use Transmutation", group, preferred), chosen.append)
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            picker = app.screen
+            ways = picker.query_one("#ways")
+            assert len(picker.listed) == 12 and ways.option_count == 12  # the payments of 3 of 1E 1L 3D 1G
+            assert vectors(picker.listed[ways.highlighted])[0] == (1, 0, 0, 2, 0)  # the suggested payment
+            await pilot.press("enter")
+            await pilot.pause(0.1)
+            assert picker.paying == (1, 0, 0, 2, 0) and ways.option_count == 20  # its gains
+            assert picker.listed[ways.highlighted] == preferred
+            await pilot.press("escape")  # back to the payments, not out of the picker
+            await pilot.pause(0.1)
+            assert picker.paying is None and ways.option_count == 12 and not chosen
+            await pilot.press("down", "enter", "down", "enter")
+            await until(pilot, lambda: bool(chosen))
+    asyncio.run(run())
+    pay, gain = vectors(chosen[0])
+    assert chosen[0] in group and sum(pay) == 3 and sum(gain) == 3 and pay != (1, 0, 0, 2, 0)

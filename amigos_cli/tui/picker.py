@@ -1,6 +1,7 @@
 """The picker of a payment or a gain: the ways one action can be paid for (Obelisk's 84, Alchemy's,
 a discard's 11) as a short scrollable list with the AI's preferred way highlighted, and a line where
-the way can be typed (``4E 2D``, or ``2E / 1G`` for what a power takes and gives).
+the way can be typed (``4E 2D``, or ``2E / 1G`` for what a power takes and gives).  An action of
+many ways that pays and gains (Transmutation's hundreds) lists its payments first, then the gains.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from amigos.state import GameState
+from amigos.text import essences_text
 
 from .keys import NumberKeys
-from ..views.choices import vectors, ordered_variants, variant_text
+from ..views.choices import ordered_variants, payments_first, variant_text, vectors
 from ..views.board import LETTERS
 
 ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
@@ -73,37 +75,67 @@ class VariantPicker(ModalScreen[tuple | None]):
         self.variants = ordered_variants(variants)
         self.preferred = preferred
         self.number = NumberKeys()
+        self.payments = payments_first(self.variants)
+        self.paying: tuple | None = None  # the payment chosen, while the gains are listed
+        self.listed: list[tuple] = []  # the ways the list shows (with payments first: one per payment)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(f"{self.title_text}: how? ({len(self.variants)} ways)", style="bold"))
+            yield Label(id="heading")
             yield Label(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
-            options = []
-            for i, v in enumerate(self.variants, 1):
-                mark = "  (suggested)" if v == self.preferred else ""
-                options.append(Option(f"{i:>3}. {variant_text(self.state, v)}{mark}", id=str(i - 1)))
-            yield OptionList(*options, id="ways")
+            yield OptionList(id="ways")
             yield Input(placeholder="or Tab and type it: 2E 1D (pay / gain: 2E / 1G)",
                         id="typed")
 
     def on_mount(self) -> None:
+        self._show()
+        self.query_one("#ways", OptionList).focus()
+
+    def _show(self) -> None:
+        """List the ways, the payments or (once one is chosen) its gains, the suggested one highlighted."""
         ways = self.query_one("#ways", OptionList)
-        if self.preferred in self.variants:
-            ways.highlighted = self.variants.index(self.preferred)
-        ways.focus()
+        ways.clear_options()
+        heading = f"{self.title_text}: how? ({len(self.variants)} ways)"
+        preferred = self.preferred
+        if self.payments is None:
+            self.listed = self.variants
+            lines = [variant_text(self.state, v) for v in self.variants]
+        elif self.paying is None:
+            heading = f"{self.title_text}: what do you pay? ({len(self.variants)} ways in all)"
+            firsts: dict[tuple | None, tuple] = {}
+            for v in self.variants:
+                firsts.setdefault(vectors(v)[0], v)
+            self.listed = [firsts[pay] for pay in self.payments]
+            lines = ["pay " + essences_text(pay) for pay in self.payments]
+            if preferred is not None:
+                preferred = firsts.get(vectors(preferred)[0])
+        else:
+            heading = f"{self.title_text}, paying {essences_text(self.paying)}: what do you gain? (Esc: the payments)"
+            self.listed = [v for v in self.variants if vectors(v)[0] == self.paying]
+            lines = ["gain " + essences_text(vectors(v)[1] or ()) for v in self.listed]
+        self.query_one("#heading", Label).update(Text(heading, style="bold"))
+        for i, (v, line) in enumerate(zip(self.listed, lines), 1):
+            mark = "  (suggested)" if v == preferred else ""
+            ways.add_option(Option(f"{i:>3}. {line}{mark}", id=str(i - 1)))
+        ways.highlighted = self.listed.index(preferred) if preferred in self.listed else 0
 
     def on_key(self, event: events.Key) -> None:
         """A number jumps to that way (then Enter takes it), as in the list of choices."""
         if isinstance(self.focused, Input) or not (event.character and event.character.isdigit()):
             return
         number = self.number.add(event.character)
-        if 1 <= number <= len(self.variants):
+        if 1 <= number <= len(self.listed):
             self.query_one("#ways", OptionList).highlighted = number - 1
         event.stop()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(self.variants[int(event.option.id or 0)])
+        chosen = self.listed[int(event.option.id or 0)]
+        if self.payments is not None and self.paying is None:
+            self.paying = vectors(chosen)[0]
+            self._show()
+            return
+        self.dismiss(chosen)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -114,4 +146,8 @@ class VariantPicker(ModalScreen[tuple | None]):
         self.dismiss(chosen)
 
     def action_back(self) -> None:
+        if self.paying is not None:
+            self.paying = None
+            self._show()
+            return
         self.dismiss(None)

@@ -15,6 +15,9 @@ from amigos.text import essences_text
 from .board import LETTERS
 from .power_text import power_summary
 
+#: Above this many ways, an action that pays and gains is asked in two steps (pay, then gain).
+TWO_STEPS_OVER = 24
+
 #: The clauses of an action's words: "paying 1 calm, gaining 1 life, 1 death" splits before "gaining".
 CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
 
@@ -171,3 +174,20 @@ def vectors(a: tuple) -> tuple[tuple | None, tuple | None]:
     if kind in (A.LL_CHOICE, A.V_REACT):
         return tuple(a[2] if kind == A.LL_CHOICE else a[4]), None
     return None, None
+
+
+def payments_first(variants: list[tuple]) -> list[tuple] | None:
+    """The distinct payments of ``variants`` (the ways of one action), in their order, when the ways
+    are many (Transmutation's hundreds) and each pays and gains, so that a person chooses the payment
+    and then the gain; else None (the ways are one list)."""
+    if len(variants) <= TWO_STEPS_OVER:
+        return None
+    pays: dict[tuple, None] = {}
+    gains: set[tuple] = set()
+    for a in variants:
+        pay, gain = vectors(a)
+        if pay is None or gain is None:
+            return None
+        pays[pay] = None
+        gains.add(gain)
+    return list(pays) if len(pays) > 1 and len(gains) > 1 else None
