@@ -8,7 +8,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     greedy            one ply, the reference evaluation
     expectimax:depth=3
     mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,
-                          norm=0.02,settle=0,halving=0
+                          norm=0.02,settle=0,halving=1
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
@@ -18,7 +18,8 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       spread over [0, 1] before exploration weighs them, over at least this spread
                       (0: off, the agent before).  settle=1: a leaf in the middle of a Collect
                       phase is played out to its end before it is valued (0: not, the default).
-                      halving=1: the root's move chosen by sequential halving, not UCB1.
+                      halving=1 (the default): the root's move chosen by sequential halving, using
+                      the whole budget; halving=0: by UCB1, stopping once no move can catch up.
                       draft=1: draft and redraft picks by learned card worth (`ai.draft`), and the
                       chooser of games 2 and 3 names itself first player; draft=0: both by search
 

@@ -60,8 +60,9 @@ NORM: Final = 0.02
 # Whether a leaf in the middle of a Collect phase is played out to its end before it is valued
 # (`search`'s ``settle``, `settle_collect`).
 SETTLE: Final = 0
-# Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`).
-HALVING: Final = 0
+# Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
+# an SPRT at equal time against UCB1 at the root (benchmarks/README).
+HALVING: Final = 1
 
 
 class Node:
@@ -228,7 +229,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     normalises its values), over a spread of at least ``norm``: the exploration term then weighs
     against how far apart the moves are, not against the whole range of rewards, and more iterations
     go to the moves that look best (0: off, as the agent searched before).  ``halving`` 1 chooses the
-    root's move by sequential halving (`Halving`) instead of UCB1."""
+    root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent did before)."""
     leaf = learned_rewards if value else rewards
     model = default_model() if value else None
     rng = random.Random(seed)
@@ -245,14 +246,14 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         halver = Halving(list(root_groups), iters, seconds, start)
     first = None
     while True:
-        if iters is not None and done >= iters:
-            break
-        if deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
-            break
-        if halver is not None:
+        if halver is not None:  # (it keeps the budget: its last phase ends with it)
             first = halver.next_key(root, done)
             if first is None:
                 break
+        elif iters is not None and done >= iters:
+            break
+        elif deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
+            break
         elif (done & 31) == 0 and done and _settled(root, done, iters, start, deadline):
             break
         if progress is not None and (done & 63) == 0 and done:
@@ -359,13 +360,14 @@ class Halving:
     visits on the move that looks best (regret over the iterations); halving spends them on telling the
     best moves apart (regret of the choice), so a longer search compares its candidates more deeply."""
 
-    __slots__ = ("keys", "phases", "phase", "turn", "iters", "seconds", "start")
+    __slots__ = ("keys", "phases", "phase", "turn", "iters", "planned", "seconds", "start")
 
     keys: list
     phases: int
     phase: int
     turn: int
     iters: int | None
+    planned: int  # the iterations the phases share: the budget less the last move's top-up
     seconds: float | None
     start: float
 
@@ -375,17 +377,28 @@ class Halving:
         self.phase = 0
         self.turn = 0
         self.iters, self.seconds, self.start = iters, seconds, start
+        # The two moves of the last phase differ by a visit at most for each phase they shared, so
+        # this many iterations kept back let the one left become the most visited within the budget.
+        self.planned = max(1, iters - (self.phases + 1)) if iters is not None else 0
 
     def _phase_over(self, done: int) -> bool:
         share = (self.phase + 1) / self.phases
         if self.iters is not None:
-            return done >= self.iters * share
+            return done >= self.planned * share
         assert self.seconds is not None  # a search has an iteration or a time budget
         return _time.perf_counter() >= self.start + self.seconds * share
 
+    def _spent(self, done: int) -> bool:
+        if self.iters is not None:
+            return done >= self.iters
+        assert self.seconds is not None
+        return _time.perf_counter() >= self.start + self.seconds
+
     def next_key(self, root: Node, done: int) -> tuple | None:
-        """The root move of the next iteration; None once one move is left and holds the most visits
-        (the search is over: the agent plays the most visited move)."""
+        """The root move of the next iteration; None once the budget is spent and the one move left
+        (the better by mean value of the last phase's two) holds the most visits: the agent plays
+        the most visited move.  The search ends within its iteration budget; a timed one may run the
+        iteration or two that make the move left the most visited."""
         if len(self.keys) > 1 and self._phase_over(done):
             self.phase += 1
             self.turn = 0
@@ -394,10 +407,12 @@ class Halving:
                             reverse=True)
             self.keys = ranked[:(len(ranked) + 1) // 2]
         if len(self.keys) == 1:
-            best = root.children.get(self.keys[0])
-            if best is not None and all(c.n < best.n for k, c in root.children.items() if k != self.keys[0]):
+            key = self.keys[0]
+            best = root.children.get(key)
+            if best is not None and self._spent(done) and all(c.n < best.n for k, c in root.children.items()
+                                                              if k != key):
                 return None
-            return self.keys[0]
+            return key
         key = self.keys[self.turn % len(self.keys)]
         self.turn += 1
         return key

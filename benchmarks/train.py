@@ -52,7 +52,7 @@ from selfplay import play, read_games  # noqa: E402
 HOLD_OUT = 10  # every tenth game is held out
 PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
 HAND_TUNED = ",value=0,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
-SEARCH = ",norm=0"  # the search the packaged model's self-play was played with (before `ai.mcts.NORM`)
+SEARCH = ",norm=0,halving=0"  # the packaged model's self-play search (before `ai.mcts.NORM` and `HALVING`)
 PIPELINE_ITERS = 300
 LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare results (see README)
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate

@@ -257,17 +257,18 @@ def test_best_variant_keeps_the_most_useful_pool(seed):
 
 @pytest.mark.skipif(amigos.COMPILED, reason="replaces a function the compiled search calls directly")
 def test_mcts_stopping_early_never_changes_the_choice(monkeypatch):
-    """The search stops once no other move can catch the most visited one; searching on gives the same move."""
+    """With UCB1 at the root (``halving=0``; sequential halving spends its whole budget) the search
+    stops once no other move can catch the most visited one; searching on gives the same move."""
     from ai import mcts
     # (the search rarely settles this early: of 40 positions, seed 12 after 45 decisions does)
     states = [mid_game(seed, steps) for seed, steps in ((12, 45), (3, 20), (7, 80))]
     early = []
     for s in states:
-        agent = make_agent("mcts:iters=400,seed=3")
+        agent = make_agent("mcts:iters=400,seed=3,halving=0")
         early.append((agent.select(s), agent.info["iterations"]))
     monkeypatch.setattr(mcts, "_settled", lambda *args: False)
     for s, (choice, done) in zip(states, early):
-        agent = make_agent("mcts:iters=400,seed=3")
+        agent = make_agent("mcts:iters=400,seed=3,halving=0")
         assert agent.select(s) == choice
         assert agent.info["iterations"] == 400 >= done
     assert early[0][1] < 400, "it does stop early"

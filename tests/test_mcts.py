@@ -104,15 +104,16 @@ def _rich_position():
 
 def test_puct_priors_last_while_bias_fades():
     """``puct`` keeps weighing the learned value's priors as a move is searched (PUCT); ``bias``'s
-    weight fades with visits.  With a large weight the moves the prior favours get the visits."""
+    weight fades with visits.  With a large weight the moves the prior favours get the visits (UCB1 at
+    the root: with sequential halving the root's visits are the halving's)."""
     s = _rich_position()
     p = s.current_player()
     groups = M.group(s, merge_passes=True)
     priors = M._priors(s, groups, M.default_model())
     favourite = max(priors, key=priors.get)
-    plain, _ = M.search(s, p, 600, None, 7)
-    led, _ = M.search(s, p, 600, None, 7, puct=50.0)
-    faded, _ = M.search(s, p, 600, None, 7, bias=50.0)
+    plain, _ = M.search(s, p, 600, None, 7, halving=0)
+    led, _ = M.search(s, p, 600, None, 7, puct=50.0, halving=0)
+    faded, _ = M.search(s, p, 600, None, 7, bias=50.0, halving=0)
     assert led[favourite][0] > plain[favourite][0]
     assert led[favourite][0] > faded[favourite][0]
     assert led[favourite][0] == max(n for n, _ in led.values())
@@ -121,12 +122,12 @@ def test_puct_priors_last_while_bias_fades():
 def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
     """With ``norm`` each node's child values are spread over [0, 1] before UCB1 weighs them, so the
     visits gather on the moves valued best instead of spreading over moves valued a few hundredths
-    apart; the spec takes it and the workers get it too."""
+    apart (UCB1 at the root); the spec takes it and the workers get it too."""
     from ai.agents import SpecError, parse_spec
     s = _rich_position()
     p = s.current_player()
-    plain, _ = M.search(s, p, 600, None, 7, norm=0.0)
-    spread, _ = M.search(s, p, 600, None, 7)  # the default, `M.NORM`
+    plain, _ = M.search(s, p, 600, None, 7, norm=0.0, halving=0)
+    spread, _ = M.search(s, p, 600, None, 7, halving=0)  # the default, `M.NORM`
     assert M.NORM > 0 and make_agent("mcts:iters=10").norm == M.NORM
     assert max(n for n, _ in spread.values()) > max(n for n, _ in plain.values())
     assert M._spread({"a": _node(3, 1.5), "b": _node(2, 0.4)}) == (0.2, 0.5)
@@ -222,23 +223,28 @@ def test_settled_leaves_use_the_repeatable_power_before_turning():
 
 
 def test_sequential_halving_keeps_the_better_half_after_each_phase():
-    """`Halving` cuts the budget into ceil(log2 m) phases; within one the moves still in take turns,
-    after it the better half by mean value stays; the search ends once the last one holds the most
-    visits."""
+    """`Halving` cuts the budget, less a few iterations kept back, into ceil(log2 m) phases; within
+    one the moves still in take turns, after it the better half by mean value stays; the last of the
+    final two's phase is chosen by its mean, not its visits, and the search ends once the budget is
+    spent and that move holds the most visits."""
     root = M.Node(-1)
     keys = [("a",), ("b",), ("c",), ("d",), ("e",)]
     halver = M.Halving(list(keys), 60, None, 0.0)
-    assert halver.phases == 3
+    assert halver.phases == 3 and halver.planned == 56  # 4 kept back: the last move's top-up
     taken = [halver.next_key(root, done) for done in range(5)]
     assert taken == keys  # one turn each
     worth = {("a",): 0.2, ("b",): 0.9, ("c",): 0.5, ("d",): 0.7, ("e",): 0.1}
     for key in keys:
         root.children[key] = _node(4, 4 * worth[key])
-    assert halver.next_key(root, 20) == ("b",) and halver.keys == [("b",), ("d",), ("c",)]
-    assert halver.next_key(root, 40) == ("b",) and halver.keys == [("b",), ("d",)]
-    root.children[("b",)].n = 9
-    halver.phase, halver.keys = 2, [("b",)]
-    assert halver.next_key(root, 59) is None  # b holds the most visits: the choice is made
+    assert halver.next_key(root, 18) == ("a",) and len(halver.keys) == 5  # phase 1 of 3 ends at 56/3
+    assert halver.next_key(root, 19) == ("b",) and halver.keys == [("b",), ("d",), ("c",)]
+    assert halver.next_key(root, 38) == ("b",) and halver.keys == [("b",), ("d",)]
+    root.children[("b",)] = _node(20, 20 * 0.6)  # b has the extra visit, d the better mean
+    root.children[("d",)] = _node(19, 19 * 0.7)
+    assert halver.next_key(root, 56) == ("d",) and halver.keys == [("d",)]
+    root.children[("d",)].n = 21
+    assert halver.next_key(root, 59) == ("d",)  # the budget is not spent yet
+    assert halver.next_key(root, 60) is None  # d holds the most visits: the choice is made
 
 
 def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_parameter():
