@@ -35,15 +35,25 @@ HELP = ("Type the number of your choice, or words of its line (e.g. place night)
 
 def matching(answer: str, lines: list[str]) -> list[int]:
     """The indices of the ``lines`` that fit ``answer``: each of its words (case ignored) is the start
-    of a word of the line, and a line that is exactly the answer is the only fit."""
+    of a word of the line.  A line that is exactly the answer is the only fit; else the lines where the
+    words start consecutive words in their order ("use alchemist power 1" is power 1, not power 2,
+    whose text has "gain 1" further on) come before the others."""
     words = _words(answer)
     if not words:
         return []
     exact = [i for i, line in enumerate(lines) if _words(line) == words]
     if exact:
         return exact
-    return [i for i, line in enumerate(lines)
+    fits = [i for i, line in enumerate(lines)
             if all(any(w.startswith(typed) for w in _words(line)) for typed in words)]
+    phrases = [i for i in fits if _in_order(words, _words(lines[i]))]
+    return phrases or fits
+
+
+def _in_order(typed: list[str], words: list[str]) -> bool:
+    """True if the ``typed`` words start consecutive ``words``, in order."""
+    n = len(typed)
+    return any(all(words[k + j].startswith(typed[j]) for j in range(n)) for k in range(len(words) - n + 1))
 
 
 def _words(text: str) -> list[str]:

@@ -267,6 +267,10 @@ def test_matching_prefers_an_exact_line():
     assert matching("GAIN 2 el", lines) == [0, 1]
     assert matching("calm/elan", lines) == [2]
     assert matching("  ", lines) == [] and matching("x", lines) == []
+    powers = ["Use Alchemist power 1: paying 4 elan, gaining 2 gold",
+              "Use Alchemist power 2 (pay 2 life: gain 1 gold)", "Pass, taking Alchemy"]
+    assert matching("use alchemist power 1", powers) == [0]  # the words in a row, not "gain 1"
+    assert matching("alch", powers) == [0, 1, 2] and matching("power gold", powers) == [0, 1]
 
 
 def test_question_mark_prints_help(position):
