@@ -206,6 +206,12 @@ def test_replay_board(match_run):
     result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10"])
     assert result.exit_code == 0, result.output
     assert "m.amigos: game 1 after 10 decisions" in result.output
+    from amigos_cli.session import history, step_line
+    record = load(path).record
+    tenth = [st for st in history(record) if st.game == 1][9]
+    names = [p["name"] for p in record["players"]]
+    said = " ".join(f"Decision 10: {step_line(tenth, None, names)}".split())
+    assert said in " ".join(result.output.split())  # the move that led to the position, as the log told it
 
 
 def test_replay_of_a_finished_game_names_its_winner(match_run):

@@ -16,7 +16,7 @@ from matches.match import Match
 from matches.record import MatchFileError, load
 
 from ..errors import CliUsageError
-from ..session import HUMAN
+from ..session import HUMAN, history, step_line
 from ..tui.replay import ReplayApp
 from ..views.board import board, result_text
 from ..views.safe import player_names
@@ -90,5 +90,8 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     if match.expansions:
         console.print(expansion_line(match.expansions))
     console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions", you=you))
+    if n:  # the decision that led here, as the log told it
+        step = [st for st in history(match.record) if st.game == k][n - 1]
+        console.print(f"Decision {n}: {step_line(step, viewer if person else None, names)}", markup=False)
     if state.is_terminal():  # who won, and by how much, under the final position
         console.print(result_text(state, names))
