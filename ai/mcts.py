@@ -397,8 +397,9 @@ class Halving:
     def next_key(self, root: Node, done: int) -> tuple | None:
         """The root move of the next iteration; None once the budget is spent and the one move left
         (the better by mean value of the last phase's two) holds the most visits: the agent plays
-        the most visited move.  The search ends within its iteration budget; a timed one may run the
-        iteration or two that make the move left the most visited."""
+        the most visited move.  A budget of more iterations than the phases hold back (phases + 1)
+        ends within it; a smaller one, or a timed search, may run the few iterations more that make
+        the move left the most visited."""
         if len(self.keys) > 1 and self._phase_over(done):
             self.phase += 1
             self.turn = 0
