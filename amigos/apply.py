@@ -24,16 +24,20 @@ if TYPE_CHECKING:
 
 def apply_checked(s: GameState, action: object) -> None:
     """Apply ``action`` if it is legal now, else raise `IllegalAction` with the state unchanged."""
+    apply_action(s, checked(s, action))
+
+
+def checked(s: GameState, action: object) -> tuple:
+    """``action`` if it is legal now (a legal action, or a possible chance outcome where chance is
+    supplied from outside), else raise `IllegalAction`."""
     if not isinstance(action, tuple) or not action:
         raise IllegalAction(f"not an action: {action!r}")
     if action[0] in A.CHANCE_ACTIONS:
         if s.auto_chance or not s.stack or not chance_is_valid(s, action):
             raise IllegalAction("not a possible chance outcome now")
-        apply_action(s, action)
-        return
-    if action not in s.legal_actions():
+    elif action not in s.legal_actions():
         raise IllegalAction("not a legal action now")
-    apply_action(s, action)
+    return action
 
 
 def chance_is_valid(s: GameState, action: tuple) -> bool:

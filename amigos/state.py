@@ -208,10 +208,8 @@ class GameState:
         """A copy of the position after the legal ``action`` alone, before the game runs on (the fixed
         collects of a Collect that follow a choice, the turn passing on): what a decision did, told
         apart from what followed it.  For logs, not a position to play on.  Raises `IllegalAction`."""
-        if action not in self.legal_actions():
-            raise IllegalAction("not a legal action now")
         after = self.clone()
-        _resolve(after, action)
+        _resolve(after, _checked(self, action))
         return after
 
     def victory_points(self) -> list[int]:
@@ -353,9 +351,9 @@ class GameState:
 
 
 # The rules modules import this one; bind their entry points once everything is defined.
-from .apply import apply_action as _apply_action, apply_checked as _apply_checked, resolve as _resolve  # noqa: E402
+from .apply import apply_action as _apply_action, apply_checked as _apply_checked, checked as _checked  # noqa: E402
+from .apply import resolve as _resolve  # noqa: E402
 from .draft import redraft_picks_made  # noqa: E402
-from .errors import IllegalAction  # noqa: E402
 from .legal import legal_actions as _legal_actions, legal_groups as _legal_groups  # noqa: E402
 from itertools import chain as _chain_it  # noqa: E402
 

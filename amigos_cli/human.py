@@ -23,7 +23,7 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from .views.board import board
-from .views.choices import group_text, ordered_variants, payments_first, variant_text, vectors
+from .views.choices import group_text, ordered_variants, payments_first, step_of_two, variant_text
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
@@ -182,12 +182,11 @@ class Human(BaseAgent):
             return None if i is None else variants[i]
         while True:
             i = self._pick(f"{title}: what do you pay? ({len(variants)} ways in all)",
-                           ["pay " + essences_text(pay) for pay in pays], "a payment")
+                           step_of_two(variants, pays, None)[1], "a payment")
             if i is None:
                 return None
-            ways = [a for a in variants if vectors(a)[0] == pays[i]]
-            j = self._pick(f"{title}, paying {essences_text(pays[i])}: what do you gain?",
-                           ["gain " + essences_text(vectors(a)[1] or ()) for a in ways], "a gain",
+            ways, lines = step_of_two(variants, pays, pays[i])
+            j = self._pick(f"{title}, paying {essences_text(pays[i])}: what do you gain?", lines, "a gain",
                            back="back to the payments")
             if j is not None:
                 return ways[j]

@@ -21,7 +21,7 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from .keys import NumberKeys
-from ..views.choices import ordered_variants, payments_first, variant_text, vectors
+from ..views.choices import ordered_variants, payments_first, step_of_two, variant_text, vectors
 from ..views.board import LETTERS
 
 ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
@@ -100,19 +100,15 @@ class VariantPicker(ModalScreen[tuple | None]):
         if self.payments is None:
             self.listed = self.variants
             lines = [variant_text(self.state, v) for v in self.variants]
-        elif self.paying is None:
-            heading = f"{self.title_text}: what do you pay? ({len(self.variants)} ways in all)"
-            firsts: dict[tuple | None, tuple] = {}
-            for v in self.variants:
-                firsts.setdefault(vectors(v)[0], v)
-            self.listed = [firsts[pay] for pay in self.payments]
-            lines = ["pay " + essences_text(pay) for pay in self.payments]
-            if preferred is not None:
-                preferred = firsts.get(vectors(preferred)[0])
         else:
-            heading = f"{self.title_text}, paying {essences_text(self.paying)}: what do you gain? (Esc: the payments)"
-            self.listed = [v for v in self.variants if vectors(v)[0] == self.paying]
-            lines = ["gain " + essences_text(vectors(v)[1] or ()) for v in self.listed]
+            self.listed, lines = step_of_two(self.variants, self.payments, self.paying)
+            if self.paying is None:
+                heading = f"{self.title_text}: what do you pay? ({len(self.variants)} ways in all)"
+                if preferred is not None:  # its payment's line
+                    preferred = next((v for v in self.listed if vectors(v)[0] == vectors(preferred)[0]), None)
+            else:
+                heading = (f"{self.title_text}, paying {essences_text(self.paying)}: what do you gain? "
+                           "(Esc: the payments)")
         self.query_one("#heading", Label).update(Text(heading, style="bold"))
         for i, (v, line) in enumerate(zip(self.listed, lines), 1):
             mark = "  (suggested)" if v == preferred else ""

@@ -191,3 +191,16 @@ def payments_first(variants: list[tuple]) -> list[tuple] | None:
         pays[pay] = None
         gains.add(gain)
     return list(pays) if len(pays) > 1 and len(gains) > 1 else None
+
+
+def step_of_two(variants: list[tuple], payments: list[tuple], paying: tuple | None) -> tuple[list[tuple], list[str]]:
+    """One step of a two-step choice (`payments_first`), as the ways it lists and their lines: before a
+    payment is chosen (``paying`` None), the first way of each of ``payments`` as "pay ..."; after,
+    the ways that pay ``paying`` as "gain ..."."""
+    if paying is None:
+        firsts: dict[tuple | None, tuple] = {}
+        for a in variants:
+            firsts.setdefault(vectors(a)[0], a)
+        return [firsts[pay] for pay in payments], ["pay " + essences_text(pay) for pay in payments]
+    ways = [a for a in variants if vectors(a)[0] == paying]
+    return ways, ["gain " + essences_text(vectors(a)[1] or ()) for a in ways]
