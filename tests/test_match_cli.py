@@ -214,6 +214,20 @@ def test_replay_board(match_run):
     assert said in " ".join(result.output.split())  # the move that led to the position, as the log told it
 
 
+def test_replay_into_a_pipe_keeps_each_line_of_the_board_whole(match_run, monkeypatch):
+    """Printed into a pipe, where Rich would assume 80 columns, the board's lines are not wrapped."""
+    from amigos import cards as C
+    from amigos.state import AVAILABLE
+    _, path = match_run
+    monkeypatch.delenv("COLUMNS", raising=False)
+    result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "0"])
+    assert result.exit_code == 0, result.output
+    state = _position_after(load(path).record, 1, 0)
+    places = [c.name for e, c in enumerate(state.cards) if state.loc[e] == AVAILABLE and c.kind == C.PLACE_OF_POWER]
+    line = next(x for x in result.output.splitlines() if x.startswith("Places of power: "))
+    assert len(line.rstrip()) > 80 and all(name in line for name in places), line
+
+
 def test_replay_of_a_finished_game_names_its_winner(match_run):
     _, path = match_run
     record = load(path).record

@@ -7,11 +7,11 @@ import json
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
 from amigos.carddata import KINDS, SETS, components
 from amigos_cli.errors import CliUsageError
 from amigos_cli.views.cards import card_details, cards_table, nearest_name
+from amigos_cli.views.console import stdout_console
 
 #: The keys of each object printed by ``--json``, in order.
 JSON_KEYS = ("id", "name", "set", "kind", "types", "cost", "points", "text")
@@ -106,7 +106,7 @@ def cards(
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
 
-    console = Console()
+    console = stdout_console()
     console.print(cards_table(chosen))
     one = single(chosen, name)
     if one is not None:

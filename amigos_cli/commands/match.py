@@ -24,6 +24,7 @@ from ..human import QuitRequested
 from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new_seed, resume_hint
 from ..tui.game import run_screen
 from ..views.board import match_result_text
+from ..views.console import stdout_console
 from ..views.safe import player_names
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
@@ -101,7 +102,7 @@ def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_pat
              "You" if specs[1] == HUMAN and specs[0] != HUMAN else "Player 2"]
     names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
     match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names, expansions=expansions)
-    console = Console(file=io.StringIO()) if served() else Console()  # the web driver owns the output
+    console = Console(file=io.StringIO()) if served() else stdout_console()  # the web driver owns the output
     with_expansion = f" with {expansion_title(expansions)}" if expansions else ""
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
                   f"{variant.replace('_', ' ')}{with_expansion}: {escape(names[0])} vs {escape(names[1])}; "

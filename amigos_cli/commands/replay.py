@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
 import amigos
 from amigos.state import GameState
@@ -19,6 +18,7 @@ from ..errors import CliUsageError
 from ..session import HUMAN, history, step_line
 from ..tui.replay import ReplayApp
 from ..views.board import board, result_text
+from ..views.console import stdout_console
 from ..views.safe import player_names
 from .match import full_screen
 from .show import expansion_line
@@ -80,7 +80,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     if to is None and not as_json and full_screen(plain):
         ReplayApp(match, file.name, viewer, person, game=k).run()
         return
-    console = Console()
+    console = stdout_console()
     if as_json:
         data = state.observation(viewer) if person else amigos.dump_state(state)
         typer.echo(json.dumps(data, indent=2))  # ASCII JSON: a control character in the file stays an escape

@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from matches.lock import Lock
 from matches.record import load
 
 from ..errors import CliUsageError
+from ..views.console import stdout_console
 from .match import DELAY, PLAIN, full_screen, run_session
 
 
@@ -26,7 +26,7 @@ def resume(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
         match = load(file)
         if match.is_over():
             raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
-        console = Console()
+        console = stdout_console()
         console.print(f"Resuming {escape(str(file))}: game {match.game_number}, "
                       f"score {match.score()[0]}-{match.score()[1]}")
         run_session(match, Path(file), console, full_screen(plain), delay, lock)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -21,6 +20,7 @@ from matches.record import load
 from ..errors import CliUsageError
 from ..session import HUMAN
 from ..views.board import wins
+from ..views.console import stdout_console
 from ..views.safe import printable
 from ..views.tournament import crosstable_table, settings_lines, standings_table
 
@@ -58,7 +58,7 @@ def show_tournament(folder: Path, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
-    console = Console()
+    console = stdout_console()
     for line in settings_lines(str(folder), settings, len(outcomes)):
         console.print(line, highlight=False)
     console.print(standings_table(data["standings"]))
@@ -77,7 +77,7 @@ def show(file: Annotated[Path, typer.Argument(help="A match file, or a tournamen
         return
     match = load(file)
     data = summary(match)
-    console = Console()
+    console = stdout_console()
     if as_json:
         typer.echo(json.dumps(data, indent=2))  # ASCII JSON: a control character in the file stays an escape
         return

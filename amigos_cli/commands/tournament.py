@@ -23,6 +23,7 @@ from matches import report as R
 from matches import tournament as T
 
 from ..errors import CliUsageError
+from ..views.console import stdout_console
 from ..views.safe import printable
 from ..views.tournament import card_table, crosstable_table, standings_table
 from .match import EXPANSION, check_seed, expansion_names, variant_name
@@ -93,7 +94,7 @@ def tournament(
     T.check_folder(out, settings, resume)
     # Connected before anything is printed or written: a scheduler out of reach is a one-line error.
     runner = RUN.open_runner(jobs, scheduler)
-    console = Console()
+    console = stdout_console()
     command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
     if "--out" not in sys.argv:
         command += f" --out {shlex.quote(str(out))}"
