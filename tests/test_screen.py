@@ -17,6 +17,7 @@ from rich.console import Console
 import amigos
 from amigos import actions as A
 from amigos.state import SETUP_REDRAFT
+from amigos_cli.tui import keys
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
 from amigos_cli.tui.picker import VariantPicker, matching, parse_essences, vectors
@@ -67,6 +68,20 @@ def text_of(static) -> str:
 
 def decisions_of(path: Path) -> list:
     return [d for g in load(path).record["games"] for d in g["decisions"]]
+
+
+@pytest.fixture(autouse=True)
+def patient_digits(monkeypatch):
+    """Digits pressed by a test make one number however busy the machine (a second apart they would
+    make two)."""
+    monkeypatch.setattr(keys, "DIGIT_PAUSE", 60.0)
+
+
+def test_digits_a_pause_apart_make_two_numbers(monkeypatch):
+    clock = iter([100.0, 100.5, 102.0])
+    monkeypatch.setattr(keys, "DIGIT_PAUSE", 1.0)
+    typed = keys.NumberKeys(lambda: next(clock))
+    assert [typed.add("1"), typed.add("2"), typed.add("3")] == [1, 12, 3]
 
 
 def test_a_whole_game_against_an_agent(tmp_path):

@@ -4,21 +4,23 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 #: Seconds within which a digit continues the number before it.
 DIGIT_PAUSE = 1.0
 
 
 class NumberKeys:
-    """The number being typed."""
+    """The number being typed; ``clock`` tells the time in seconds."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self.digits = ""
         self.last = 0.0
 
     def add(self, digit: str) -> int:
         """Add a typed digit; the number typed so far."""
-        now = time.monotonic()
+        now = self.clock()
         self.digits = (self.digits if now - self.last < DIGIT_PAUSE else "") + digit
         self.last = now
         return int(self.digits)
