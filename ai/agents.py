@@ -8,7 +8,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     greedy            one ply, the reference evaluation
     expectimax:depth=3
     mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,
-                          norm=0.02,settle=0,halving=1
+                          norm=0.02,settle=0,halving=1,points=0
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
@@ -20,6 +20,8 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       phase is played out to its end before it is valued (0: not, the default).
                       halving=1 (the default): the root's move chosen by sequential halving, using
                       the whole budget; halving=0: by UCB1, stopping once no move can catch up.
+                      points: the weight of the lead in points blended into the learned value of
+                      an unfinished game (0: none, the default).
                       draft=1: draft and redraft picks by learned card worth (`ai.draft`), and the
                       chooser of games 2 and 3 names itself first player; draft=0: both by search
 
@@ -82,7 +84,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias",
-                        "puct", "norm", "settle", "halving"}}[kind]
+                        "puct", "norm", "settle", "halving", "points"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -92,8 +94,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         whole, low, above = LIMITS[key]
         if whole and not isinstance(value, int):
             raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
-        if value < low or (above and value == low) or (key in SWITCHES and value > 1):
-            bound = "0 or 1" if key in SWITCHES else f"{'above' if above else 'at least'} {low}"
+        if value < low or (above and value == low) or (key in SWITCHES + FRACTIONS and value > 1):
+            bound = ("0 or 1" if key in SWITCHES else "from 0 to 1" if key in FRACTIONS
+                     else f"{'above' if above else 'at least'} {low}")
             raise SpecError(f"agent parameter {key} must be {bound}, not {value}")
     return kind, params
 
@@ -103,9 +106,12 @@ LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters":
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
           "value": (True, 0, False), "bias": (False, 0, False), "puct": (False, 0, False),
           "norm": (False, 0, False), "settle": (True, 0, False), "halving": (True, 0, False),
+          "points": (False, 0, False),
           "time": (False, 0, True), "c": (False, 0, False)}
 #: The parameters that are 0 or 1.
 SWITCHES = ("draft", "value", "settle", "halving")
+#: The parameters that are weights from 0 to 1.
+FRACTIONS = ("points",)
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

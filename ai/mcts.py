@@ -63,6 +63,11 @@ SETTLE: Final = 0
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
 # an SPRT at equal time against UCB1 at the root (benchmarks/README).
 HALVING: Final = 1
+# The weight of the points lead in an unfinished game's reward (`search`'s ``points``, `lead_rewards`),
+# and the lead in points that is worth 1/(1+e^-1) of that part: once the learned probability nears
+# 1 it hardly tells 3 points from 1, while the rival may still catch up.
+POINTS: Final = 0.0
+POINTS_SCALE: Final = 3.0
 
 
 class Node:
@@ -114,6 +119,20 @@ def learned_rewards(state: GameState) -> list:
         p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
     return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
+
+
+def lead_rewards(state: GameState, weight: float) -> list:
+    """`learned_rewards`, an unfinished game's blended with the players' lead in points: (1 - ``weight``)
+    times the learned value plus ``weight`` times the lead squashed at `POINTS_SCALE` (both as
+    `unfinished_reward`, so that every unfinished game stays between a lost and a won one).  Two
+    players: the rewards still sum to 1."""
+    r = learned_rewards(state)
+    if state.is_terminal() or state.n_players != 2:
+        return r
+    vp = state.victory_points()
+    lead = unfinished_reward(1.0 / (1.0 + math.exp((vp[1] - vp[0]) / POINTS_SCALE)))
+    r0 = (1.0 - weight) * r[0] + weight * lead
+    return [r0, 1.0 - r0]
 
 
 def settle_collect(state: GameState) -> None:
@@ -219,7 +238,7 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
            bias: float = 0.0, puct: float = 0.0, norm: float = NORM, settle: int = SETTLE,
-           halving: int = HALVING) -> tuple[dict, int]:
+           halving: int = HALVING, points: float = POINTS) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -229,8 +248,11 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     normalises its values), over a spread of at least ``norm``: the exploration term then weighs
     against how far apart the moves are, not against the whole range of rewards, and more iterations
     go to the moves that look best (0: off, as the agent searched before).  ``halving`` 1 chooses the
-    root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent did before)."""
-    leaf = learned_rewards if value else rewards
+    root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent did before).
+    ``points`` > 0 blends the lead in points into the learned value of a leaf (`lead_rewards`)."""
+    leaf: Callable[[GameState], list] = learned_rewards if value else rewards
+    if value and points:
+        leaf = lambda s: lead_rewards(s, points)  # noqa: E731
     model = default_model() if value else None
     rng = random.Random(seed)
     root = Node(-1)
@@ -526,9 +548,9 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle, halving = args
+    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle, halving, points = args
     return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm,
-                  settle=settle, halving=halving)
+                  settle=settle, halving=halving, points=points)
 
 
 class MCTSAgent:
@@ -549,12 +571,14 @@ class MCTSAgent:
     norm: float
     settle: int
     halving: int
+    points: float
     info: dict
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
-                 puct: float = 0.0, norm: float = NORM, settle: int = SETTLE, halving: int = HALVING) -> None:
+                 puct: float = 0.0, norm: float = NORM, settle: int = SETTLE, halving: int = HALVING,
+                 points: float = POINTS) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -573,6 +597,7 @@ class MCTSAgent:
         self.norm = float(norm)
         self.settle = int(settle)
         self.halving = int(halving)
+        self.points = float(points)
         self.info = {}
         self._pool = None
 
@@ -622,10 +647,10 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias, self.puct, self.norm, self.settle, self.halving)
+                          self.value, self.bias, self.puct, self.norm, self.settle, self.halving, self.points)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct,
-                 self.norm, self.settle, self.halving)
+                 self.norm, self.settle, self.halving, self.points)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}
