@@ -2,7 +2,8 @@
 
 The choices are a numbered list, one line per action; an action with several ways to pay is listed once
 and its payments are asked next (for an action of many ways that both pays and gains, such as
-Transmutation's hundreds, in two steps: what to pay, then what to gain). A choice is a number or words
+Transmutation's hundreds, in two steps: what to pay, then what to gain), by number, by words or by the
+essences as the board writes them (``2E 1G``; ``2E / 1G`` for what a power pays and gains). A choice is a number or words
 of its line (``pass research``, ``place night``: every word the start of a word of the line), which stay
 right when the numbers move because a rival's move changed the list. Besides: ``h`` a hint from the AI,
 ``u`` undo back to your previous decision, ``s`` save, ``q`` save and quit, ``?`` help, ``c NAME`` a
@@ -23,7 +24,8 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from .views.board import board
-from .views.choices import group_text, ordered_variants, payments_first, step_of_two, variant_text
+from .views.choices import (group_text, ordered_variants, parse_essences, payments_first, step_of_two, typed_variant,
+                            variant_text, vectors)
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
@@ -59,6 +61,11 @@ def _in_order(typed: list[str], words: list[str]) -> bool:
 def _words(text: str) -> list[str]:
     """The words of ``text``, lower case, without punctuation (so that "Calm / Elan," gives calm, elan)."""
     return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def _index(items: list, item: object) -> int | None:
+    """The index of ``item`` in ``items``; None when it is None or not there."""
+    return items.index(item) if item is not None and item in items else None
 
 
 class QuitRequested(Exception):
@@ -178,21 +185,26 @@ class Human(BaseAgent):
         variants = ordered_variants(variants)
         pays = payments_first(variants)
         if pays is None:
-            i = self._pick(f"{title}: how?", [variant_text(state, a) for a in variants], "a way")
+            i = self._pick(f"{title}: how?", [variant_text(state, a) for a in variants], "a way",
+                           typed=lambda answer: _index(variants, typed_variant(variants, answer)))
             return None if i is None else variants[i]
         while True:
             i = self._pick(f"{title}: what do you pay? ({len(variants)} ways in all)",
-                           step_of_two(variants, pays, None)[1], "a payment")
+                           step_of_two(variants, pays, None)[1], "a payment",
+                           typed=lambda answer: _index(pays, parse_essences(answer)))
             if i is None:
                 return None
             ways, lines = step_of_two(variants, pays, pays[i])
             j = self._pick(f"{title}, paying {essences_text(pays[i])}: what do you gain?", lines, "a gain",
-                           back="back to the payments")
+                           back="back to the payments",
+                           typed=lambda answer: _index([vectors(a)[1] for a in ways], parse_essences(answer)))
             if j is not None:
                 return ways[j]
 
-    def _pick(self, header: str, lines: list[str], what: str, back: str = "back") -> int | None:
-        """Ask for one of ``lines`` (by number or words) under ``header``: its index, or None for 0."""
+    def _pick(self, header: str, lines: list[str], what: str, back: str = "back",
+              typed: Callable[[str], int | None] | None = None) -> int | None:
+        """Ask for one of ``lines`` (by number, by the essences ``typed`` reads, e.g. ``2E 1G``, or by
+        words) under ``header``: its index, or None for 0."""
         self.console.print(Text(header, style="bold"))
         for i, line in enumerate(lines, 1):
             self.console.print(Text(f"{i:>3}. ", style="bold cyan") + Text(line))
@@ -205,8 +217,12 @@ class Human(BaseAgent):
                 return int(answer) - 1
             if answer == "q":
                 raise QuitRequested()
+            by_essences = typed(answer) if typed is not None and answer else None
+            if by_essences is not None:
+                return by_essences
             found = self._by_words(answer, lines,
-                                   f"Type a number from 1 to {len(lines)} or words of {what}, or 0 to go {back}.")
+                                   f"Type a number from 1 to {len(lines)}, words of {what} or its essences (2E 1G), "
+                                   f"or 0 to go {back}.")
             if found is not None:
                 return found
 

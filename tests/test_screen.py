@@ -20,7 +20,8 @@ from amigos.state import SETUP_REDRAFT
 from amigos_cli.tui import keys
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
-from amigos_cli.tui.picker import VariantPicker, matching, parse_essences, vectors
+from amigos_cli.tui.picker import VariantPicker
+from amigos_cli.views.choices import parse_essences, typed_variant, vectors
 from matches.match import Match
 from matches.record import load
 
@@ -176,7 +177,6 @@ def test_the_payment_picker_takes_the_typed_essences(tmp_path):
             await until(pilot, lambda: isinstance(app.screen, VariantPicker))
             picker = app.screen
             assert sorted(picker.variants) == sorted(group) and picker.preferred in group
-            from amigos_cli.tui.picker import vectors
             pay, gain = vectors(target)
             typed = _typed(pay, gain)
             await pilot.press("tab", *typed, "enter")
@@ -206,8 +206,8 @@ def test_typed_essences():
     assert parse_essences("two elan") is None
     pay = (A.PLACE, 0, 3, (1, 0, 0, 0, 1))
     other = (A.PLACE, 0, 3, (2, 0, 0, 0, 0))
-    assert matching([pay, other], "2e") == other and matching([pay, other], "1E 1G") == pay
-    assert matching([pay, other], "3C") is None
+    assert typed_variant([pay, other], "2e") == other and typed_variant([pay, other], "1E 1G") == pay
+    assert typed_variant([pay, other], "3C") is None
 
 
 def test_hint_undo_save_quit_and_resume(tmp_path):

@@ -211,7 +211,8 @@ def test_several_ways_ask_how_and_zero_goes_back(position):
     assert ask.prompts == ["Your choice: ", "Which way: ", "Which way: ", "Your choice: ", "Which way: "]
     text = out.getvalue()
     assert ": how?" in text and "0. back" in text
-    assert f"Type a number from 1 to {len(groups[several - 1])} or words of a way, or 0 to go back." in text
+    assert (f"Type a number from 1 to {len(groups[several - 1])}, words of a way or its essences (2E 1G), "
+            "or 0 to go back.") in " ".join(text.split())
     assert f"({len(groups[several - 1])} ways)" in text
     # after going back the menu is shown again
     assert text.count(f"{several:>3}. ") >= 2
@@ -258,6 +259,30 @@ def test_words_choose_the_way_too(position):
     assert action in groups[discard - 1] and variant_text(state, action) == "gain 2 elan"
     assert ask.prompts == ["Your choice: ", "Which way: ", "Which way: "]
     assert "'elan' fits " in out.getvalue()
+
+
+def test_the_essences_as_the_board_writes_them_choose_the_way(position):
+    state, groups, _, _ = position
+    discard = _index(state, groups, "Discard ")
+    human, state, ask, out = _human(["discard", "3C", "1E 1c"], state.clone())
+    action = human.select(state)
+    from amigos_cli.views.choices import vectors
+    assert action in groups[discard - 1] and vectors(action)[1] == (1, 0, 1, 0, 0)
+    assert ask.prompts == ["Your choice: ", "Which way: ", "Which way: "]
+    assert "'3C' is not a choice" not in out.getvalue()  # 3 Calm is no way of a discard: asked again
+
+
+def test_the_essences_choose_each_of_two_steps():
+    from amigos.position import build_position
+    from amigos_cli.views.choices import vectors
+    state = build_position(players=[
+        {"mage": "witch", "item": "transmutation", "pool": {"elan": 3, "life": 3, "calm": 3, "death": 3, "gold": 3}},
+        {"mage": "healer", "item": "protection"}])
+    groups = state.legal_groups()
+    use = _index(state, groups, "Use Transmutation")
+    human, state, ask, out = _human([str(use), "2e 1d", "3L"], state)
+    assert vectors(human.select(state)) == ((2, 0, 0, 1, 0), (0, 3, 0, 0, 0))
+    assert ask.prompts == ["Your choice: ", "Which way: ", "Which way: "]
 
 
 def test_matching_prefers_an_exact_line():
@@ -778,5 +803,6 @@ def test_an_action_of_hundreds_of_ways_is_asked_as_a_payment_then_a_gain():
     assert "Use Transmutation: what do you pay? (700 ways in all)" in text
     assert "Use Transmutation, paying 3 gold: what do you gain?" in text
     assert "0. back to the payments" in text
-    assert "'zzz' is not a choice" not in text and "words of a gain, or 0 to go back to the payments" in text
+    assert "'zzz' is not a choice" not in text
+    assert "its essences (2E 1G), or 0 to go back to the payments" in " ".join(text.split())
     assert len(text.splitlines()) < 200  # not the 700 ways, one per line

@@ -6,8 +6,6 @@ many ways that pays and gains (Transmutation's hundreds) lists its payments firs
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -21,41 +19,7 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from .keys import NumberKeys
-from ..views.choices import ordered_variants, payments_first, step_of_two, variant_text, vectors
-from ..views.board import LETTERS
-
-ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
-
-
-def parse_essences(text: str) -> tuple[int, ...] | None:
-    """``"4E 2d"`` -> ``(4, 0, 0, 2, 0)``; None when the text holds anything else."""
-    counts = [0] * 5
-    rest = ESSENCE.sub("", text).strip(" ,")
-    if rest:
-        return None
-    for n, letter in ESSENCE.findall(text):
-        counts[LETTERS.index(letter.upper())] += int(n)
-    return tuple(counts)
-
-
-def matching(variants: list[tuple], typed: str) -> tuple | None:
-    """The variant the typed text names: ``PAY`` or ``GAIN`` alone (whichever the action has), or
-    ``PAY / GAIN``; None if none matches."""
-    halves = typed.split("/")
-    if len(halves) > 2:
-        return None
-    wanted = [parse_essences(h) for h in halves]
-    if any(w is None for w in wanted):
-        return None
-    for v in variants:
-        pay, gain = vectors(v)
-        if len(wanted) == 2:
-            if (pay or (0,) * 5) == wanted[0] and (gain or (0,) * 5) == wanted[1]:
-                return v
-        elif wanted[0] in (pay, gain) and not (pay and gain and any(pay) and any(gain)):
-            return v
-    return None
-
+from ..views.choices import ordered_variants, payments_first, step_of_two, typed_variant, variant_text, vectors
 
 class VariantPicker(ModalScreen[tuple | None]):
     """Choose one of ``variants`` (the ways of one action); dismissed with the variant or None."""
@@ -135,7 +99,7 @@ class VariantPicker(ModalScreen[tuple | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        chosen = matching(self.variants, event.value)
+        chosen = typed_variant(self.variants, event.value)
         if chosen is None:
             self.notify(f"'{event.value}' is none of these ways", severity="warning")
             return

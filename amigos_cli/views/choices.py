@@ -204,3 +204,37 @@ def step_of_two(variants: list[tuple], payments: list[tuple], paying: tuple | No
         return [firsts[pay] for pay in payments], ["pay " + essences_text(pay) for pay in payments]
     ways = [a for a in variants if vectors(a)[0] == paying]
     return ways, ["gain " + essences_text(vectors(a)[1] or ()) for a in ways]
+
+
+#: An essence count as the board writes it: "4E", "2 d".
+ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
+
+
+def parse_essences(text: str) -> tuple[int, ...] | None:
+    """``"4E 2d"`` -> ``(4, 0, 0, 2, 0)``; None when the text holds anything else."""
+    counts = [0] * 5
+    rest = ESSENCE.sub("", text).strip(" ,")
+    if rest:
+        return None
+    for n, letter in ESSENCE.findall(text):
+        counts[LETTERS.index(letter.upper())] += int(n)
+    return tuple(counts)
+
+
+def typed_variant(variants: list[tuple], typed: str) -> tuple | None:
+    """The variant the typed text names: ``PAY`` or ``GAIN`` alone (whichever the action has), or
+    ``PAY / GAIN``; None if none matches."""
+    halves = typed.split("/")
+    if len(halves) > 2:
+        return None
+    wanted = [parse_essences(h) for h in halves]
+    if any(w is None for w in wanted):
+        return None
+    for v in variants:
+        pay, gain = vectors(v)
+        if len(wanted) == 2:
+            if (pay or (0,) * 5) == wanted[0] and (gain or (0,) * 5) == wanted[1]:
+                return v
+        elif wanted[0] in (pay, gain) and not (pay and gain and any(pay) and any(gain)):
+            return v
+    return None
