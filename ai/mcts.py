@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from amigos import actions as A
+from amigos import cards as C
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
 from amigos.state import COLLECT
@@ -68,6 +69,11 @@ HALVING: Final = 1
 # 1 it hardly tells 3 points from 1, while the rival may still catch up.
 POINTS: Final = 0.0
 POINTS_SCALE: Final = 3.0
+# Whether the tree tells apart what a monument claim shows everyone (`search`'s ``reveal``,
+# `revealed`): the monument the top of the deck turned out to be, the one turned face up after it.
+REVEAL: Final = 0
+# The moves after which the monuments on view may change.
+CLAIMS_OF_MONUMENTS: Final = frozenset((A.CLAIM_MONUMENT, A.CLAIM_TOP))
 
 
 class Node:
@@ -238,7 +244,7 @@ GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain di
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
            rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
            bias: float = 0.0, puct: float = 0.0, norm: float = NORM, settle: int = SETTLE,
-           halving: int = HALVING, points: float = POINTS) -> tuple[dict, int]:
+           halving: int = HALVING, points: float = POINTS, reveal: int = REVEAL) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
     ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
     value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
@@ -249,7 +255,10 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     against how far apart the moves are, not against the whole range of rewards, and more iterations
     go to the moves that look best (0: off, as the agent searched before).  ``halving`` 1 chooses the
     root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent did before).
-    ``points`` > 0 blends the lead in points into the learned value of a leaf (`lead_rewards`)."""
+    ``points`` > 0 blends the lead in points into the learned value of a leaf (`lead_rewards`).
+    ``reveal`` 1 continues the tree after a monument claim from a node for each outcome everyone sees
+    (`revealed`), so that the replies to a claim of the deck's top are searched for the monument it
+    turned out to be (0: one node for every outcome)."""
     leaf: Callable[[GameState], list] = learned_rewards if value else rewards
     if value and points:
         leaf = lambda s: lead_rewards(s, points)  # noqa: E731
@@ -263,6 +272,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     splits: dict = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
     root_groups = group(state, bool(value), splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
+    monuments = tuple(e for e, card in enumerate(state.cards) if card.kind == C.MONUMENT) if reveal else ()
     halver = None
     if halving and root_groups is not None and len(root_groups) > 1:
         halver = Halving(list(root_groups), iters, seconds, start)
@@ -281,7 +291,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm, first)
+        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm, first, monuments)
         if rollout:
             _rollout(s, rollout, rng)
         elif value and settle:
@@ -298,12 +308,13 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
 
 def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
              model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float,
-             first: tuple | None = None) -> list[Node]:
+             first: tuple | None = None, monuments: tuple = ()) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
     on ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
-    (`Halving`'s), instead of UCB1's."""
+    (`Halving`'s), instead of UCB1's.  ``monuments``: the monuments' entities, when a monument claim
+    is to be followed by the node of what it showed (`revealed`)."""
     node = root
     path = []
     log, sqrt = math.log, math.sqrt
@@ -316,6 +327,8 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
         s.apply_unchecked(_variant(s, groups[first], child, model))
         path.append(child)
         node, groups = child, None
+        if monuments and first[0] in CLAIMS_OF_MONUMENTS:
+            node = revealed(node, s, monuments)
     while not s.is_terminal():
         if groups is None:
             groups = group(s, model is not None, splits)
@@ -360,11 +373,28 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
                 key = max(untried, key=lambda k: priors.get(k, 0.0))
             path.append(_expand(node, key, s, groups, model))
             return path
+        assert best_key is not None  # (every legal macro has a child here)
         node = children[best_key]
         s.apply_unchecked(_variant(s, groups[best_key], node, model))
         path.append(node)
         groups = None
+        if monuments and best_key[0] in CLAIMS_OF_MONUMENTS:
+            node = revealed(node, s, monuments)
     return path
+
+
+def revealed(child: Node, s: GameState, monuments: tuple) -> Node:
+    """The node under ``child`` (a monument claim, just played on ``s``) for what the claim showed
+    everyone: where each monument now is.  The decisions after a claim hang from it, so that they are
+    searched for the monument the deck's top turned out to be and the one turned face up, rather than
+    for every world's at once (where the rival could not answer the monument it sees).  It is no
+    choice and keeps no statistics of its own."""
+    loc, owner = s.loc, s.owner
+    key = ("revealed",) + tuple(loc[e] * 8 + owner[e] for e in monuments)
+    node = child.children.get(key)
+    if node is None:
+        node = child.children[key] = Node(-1)
+    return node
 
 
 def _expand(node: Node, key: tuple, s: GameState, groups: dict, model: ValueModel | None) -> Node:
@@ -548,9 +578,9 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle, halving, points = args
+    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle, halving, points, reveal = args
     return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm,
-                  settle=settle, halving=halving, points=points)
+                  settle=settle, halving=halving, points=points, reveal=reveal)
 
 
 class MCTSAgent:
@@ -572,13 +602,14 @@ class MCTSAgent:
     settle: int
     halving: int
     points: float
+    reveal: int
     info: dict
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
                  puct: float = 0.0, norm: float = NORM, settle: int = SETTLE, halving: int = HALVING,
-                 points: float = POINTS) -> None:
+                 points: float = POINTS, reveal: int = REVEAL) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -598,6 +629,7 @@ class MCTSAgent:
         self.settle = int(settle)
         self.halving = int(halving)
         self.points = float(points)
+        self.reveal = int(reveal)
         self.info = {}
         self._pool = None
 
@@ -647,10 +679,11 @@ class MCTSAgent:
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
             return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias, self.puct, self.norm, self.settle, self.halving, self.points)
+                          self.value, self.bias, self.puct, self.norm, self.settle, self.halving, self.points,
+                          self.reveal)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct,
-                 self.norm, self.settle, self.halving, self.points)
+                 self.norm, self.settle, self.halving, self.points, self.reveal)
                 for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}

@@ -22,7 +22,7 @@ def test_specs_parse():
 @pytest.mark.parametrize("bad", ["", "alphazero", "mcts:iters", "mcts:iters=many", "greedy:depth=2",
                                  "expectimax:depth=0", "mcts:iters=0", "mcts:iters=-5", "mcts:iters=2.5",
                                  "mcts:time=0", "mcts:time=-1", "mcts:workers=0", "mcts:c=-0.1",
-                                 "mcts:rollout=-1", "mcts:draft=2", "mcts:points=-0.1", "mcts:points=1.5",
+                                 "mcts:rollout=-1", "mcts:draft=2", "mcts:points=-0.1", "mcts:points=1.5", "mcts:reveal=2",
                                  "random:seed=1.5"])
 def test_bad_specs_are_refused(bad):
     with pytest.raises(SpecError):
@@ -33,7 +33,7 @@ def test_bad_specs_are_refused(bad):
 
 def test_parameters_at_their_bounds_are_accepted():
     for spec in ("mcts:iters=1", "mcts:time=0.01,c=0,rollout=0,draft=0,workers=1", "mcts:points=0",
-                 "mcts:points=1", "expectimax:depth=1",
+                 "mcts:points=1,reveal=1", "expectimax:depth=1",
                  "random:seed=-3"):
         parse_spec(spec)
 

@@ -261,3 +261,36 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
         parse_spec("mcts:iters=50,halving=2")
     timed = make_agent("mcts:time=0.2,halving=1,seed=3")
     assert timed.select(s.clone()) in s.legal_actions() and timed.halving == 1
+
+
+# -- what a monument claim shows everyone ------------------------------------------------------------
+
+def _top_claim_position():
+    """Player 1 can claim the blind top of a deck of three unseen monuments, or Great Pyramid."""
+    return build_position([{"mage": "healer", "item": "alchemy", "pool": {"gold": 4}},
+                           {"mage": "seer", "item": "protection"}],
+                          monuments_face_up=["great_pyramid"], monument_deck=["library", "temple", "obelisk"])
+
+
+def test_a_claim_of_the_deck_top_goes_on_from_a_node_for_the_monument_it_turned_out_to_be():
+    s = _top_claim_position()
+    top = next(a for a in s.legal_actions() if a[0] == A.CLAIM_TOP)
+    monuments = tuple(e for e, c in enumerate(s.cards) if c.kind == amigos.cards.MONUMENT)
+    deal = Determinizer(s, 0).deal
+    claim = M.Node(0)
+    claimed = {}
+    for seed in range(40):
+        world = deal(seed)
+        world.apply_unchecked(top)
+        mine = next(e for e in monuments if world.loc[e] != s.loc[e] and world.owner[e] == 0)
+        node = M.revealed(claim, world, monuments)
+        assert claimed.setdefault(mine, node) is node  # the same monument, the same node
+    assert len(claimed) == 3 and len(claim.children) == 3  # each of the unseen three, its own node
+
+
+def test_a_search_that_tells_the_monuments_apart_is_reproducible_and_spends_its_budget():
+    s = _top_claim_position()
+    a = M.search(s, 0, 300, None, 5, reveal=1)
+    b = M.search(s, 0, 300, None, 5, reveal=1)
+    assert a == b and a[1] == 300
+    assert set(a[0]) == set(M.group(s, True))
