@@ -390,7 +390,7 @@ def revealed(child: Node, s: GameState, monuments: tuple) -> Node:
     for every world's at once (where the rival could not answer the monument it sees).  It is no
     choice and keeps no statistics of its own."""
     loc, owner = s.loc, s.owner
-    key = ("revealed",) + tuple(loc[e] * 8 + owner[e] for e in monuments)
+    key = ("revealed",) + tuple((loc[e], owner[e]) for e in monuments)
     node = child.children.get(key)
     if node is None:
         node = child.children[key] = Node(-1)
