@@ -3,9 +3,9 @@
 The choices are a numbered list, one line per action; an action with several ways to pay is listed once
 and its payments are asked next (for an action of many ways that both pays and gains, such as
 Transmutation's hundreds, in two steps: what to pay, then what to gain), by number, by words or by the
-essences as the board writes them (``2E 1G``; ``2E / 1G`` for what a power pays and gains). A choice is a number or words
-of its line (``pass research``, ``place night``: every word the start of a word of the line), which stay
-right when the numbers move because a rival's move changed the list. Besides: ``h`` a hint from the AI,
+essences as the board writes them (``2E 1G``; ``2E / 1G`` for what a power pays and gains). A choice
+is a number or words of its line (``pass research``, ``place night``: every word the start of a word
+of the line), which stay right when the numbers move because a rival's move changed the list. Besides: ``h`` a hint from the AI,
 ``u`` undo back to your previous decision, ``s`` save, ``q`` save and quit, ``?`` help, ``c NAME`` a
 card's text. A mistyped answer is explained and asked again.
 """

@@ -272,14 +272,19 @@ def test_the_essences_as_the_board_writes_them_choose_the_way(position):
     assert "'3C' is not a choice" not in out.getvalue()  # 3 Calm is no way of a discard: asked again
 
 
-def test_the_essences_choose_each_of_two_steps():
+def _transmutation():
+    """A position where Transmutation can be used in 700 ways: (state, its groups, Transmutation's number)."""
     from amigos.position import build_position
-    from amigos_cli.views.choices import vectors
     state = build_position(players=[
         {"mage": "witch", "item": "transmutation", "pool": {"elan": 3, "life": 3, "calm": 3, "death": 3, "gold": 3}},
         {"mage": "healer", "item": "protection"}])
     groups = state.legal_groups()
-    use = _index(state, groups, "Use Transmutation")
+    return state, groups, _index(state, groups, "Use Transmutation")
+
+
+def test_the_essences_choose_each_of_two_steps():
+    from amigos_cli.views.choices import vectors
+    state, groups, use = _transmutation()
     human, state, ask, out = _human([str(use), "2e 1d", "3L"], state)
     assert vectors(human.select(state)) == ((2, 0, 0, 1, 0), (0, 3, 0, 0, 0))
     assert ask.prompts == ["Your choice: ", "Which way: ", "Which way: "]
@@ -783,13 +788,8 @@ def test_the_full_screen_in_a_terminal_saves_quits_and_resumes(tmp_path):
 
 
 def test_an_action_of_hundreds_of_ways_is_asked_as_a_payment_then_a_gain():
-    from amigos.position import build_position
     from amigos_cli.views.choices import vectors
-    state = build_position(players=[
-        {"mage": "witch", "item": "transmutation", "pool": {"elan": 3, "life": 3, "calm": 3, "death": 3, "gold": 3}},
-        {"mage": "healer", "item": "protection"}])
-    groups = state.legal_groups()
-    use = _index(state, groups, "Use Transmutation")
+    state, groups, use = _transmutation()
     assert len(groups[use - 1]) == 700  # 35 payments of 3 essences, 20 gains of 3 non-Gold essences
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False)

@@ -21,6 +21,7 @@ from amigos.text import essences_text
 from .keys import NumberKeys
 from ..views.choices import ordered_variants, payments_first, step_of_two, typed_variant, variant_text, vectors
 
+
 class VariantPicker(ModalScreen[tuple | None]):
     """Choose one of ``variants`` (the ways of one action); dismissed with the variant or None."""
 
