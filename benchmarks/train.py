@@ -166,11 +166,13 @@ def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
     return held, [plan_synergy(state, p) for p in range(state.n_players)]
 
 
-def fit_card_worths(games: list[dict], model: ValueModel) -> tuple[dict[str, float], float]:
+def fit_card_worths(games: list[dict], model: ValueModel, prior: ValueModel | None = None
+                    ) -> tuple[dict[str, float], float]:
     """Each artifact's and mage's worth in log-odds of winning, and the worth of a unit of fit between
     a player's cards: a logistic regression of each game's result on the difference of what the two
-    players held and of how well it fitted, the worths regularised toward the static estimate
-    (`ai.learned.ValueModel.card_worth` without learned worths)."""
+    players held and of how well it fitted, the worths regularised toward ``prior``'s worths, or
+    without one toward the static estimate (`ai.learned.ValueModel.card_worth` without learned
+    worths)."""
     ids = [c.id for c in C.ARTIFACTS + C.MAGES]
     index = {cid: i for i, cid in enumerate(ids)}
     x, y = [], []
@@ -185,9 +187,9 @@ def fit_card_worths(games: list[dict], model: ValueModel) -> tuple[dict[str, flo
             row[-1] = synergy[q] - synergy[1 - q]
             x.append(row)
             y.append(outcome_for(game, q))
-    static = ValueModel(model.base, model.late, model.final)
-    prior = np.array([static.card_worth(C.BY_ID[cid]) for cid in ids] + [0.0])
-    w = fit(np.array(x), np.array(y), CARD_L2, prior=prior)
+    toward = prior if prior is not None else ValueModel(model.base, model.late, model.final)
+    start = np.array([toward.card_worth(C.BY_ID[cid]) for cid in ids] + [toward.synergy])
+    w = fit(np.array(x), np.array(y), CARD_L2, prior=start)
     # A fit that loses games is no reason to split cards that fit: then drafts go by worth alone.
     return {cid: float(v) for cid, v in zip(ids, w)}, max(0.0, float(w[-1]))
 
@@ -234,10 +236,13 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
 
 
 def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
-                lam: float = 1.0, search_weight: float = 0.0, claim_weight: float = 0.0) -> ValueModel:
+                lam: float = 1.0, search_weight: float = 0.0, claim_weight: float = 0.0,
+                prior: ValueModel | None = None) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
     leaf value, and ``check``'s model), then fitted again on every game; card worths too.  With
-    ``claim_weight`` the fit also keeps claims from looking worse than not claiming (`claim_steps`)."""
+    ``claim_weight`` the fit also keeps claims from looking worse than not claiming (`claim_steps`).
+    With ``prior`` the weights are pulled by ``l2`` toward that model's, not toward zero: the new games
+    refine what earlier games taught instead of replacing it."""
     start = time.perf_counter()
     x, y, gi, heuristic, searched = examples(games, with_heuristic=True)
     steps = claim_steps(games) if claim_weight else None
@@ -245,7 +250,8 @@ def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print
     log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay), "
         f"{int(np.sum(~np.isnan(searched))) // 2} with a search value"
         + ("" if steps is None else f", {len(steps)} claims"))
-    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight)
+    start_w = None if prior is None else model_weights(prior)
+    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight, prior=start_w)
     trial = ValueModel(*_split(w))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
@@ -253,16 +259,18 @@ def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print
     checked = ValueModel.load(check) if check else None
     if checked is not None:
         log(f"                  {check}: {scores(model_probability(checked, x[held]), y[held])}")
-    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight)
+    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight,
+                prior=start_w)
     if steps is not None:
         log(f"claims rated below not claiming: {claims_below(steps, w):.1%}"
             + (f" ({check}: {claims_below(steps, model_weights(checked)):.1%})" if checked is not None else ""))
     model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
                         "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
-                        "search_weight": search_weight, "claim_weight": claim_weight, "held_out": held_out})
+                        "search_weight": search_weight, "claim_weight": claim_weight, "held_out": held_out}
+                       | ({} if prior is None else {"prior": prior.info}))
     for name, b, late, final in zip(FEATURES, model.base, model.late, model.final):
         log(f"  {name:<18} {b:+.3f} {late:+.3f} {final:+.3f}")
-    model.cards, model.synergy = fit_card_worths(games, model)
+    model.cards, model.synergy = fit_card_worths(games, model, prior)
     log(f"synergy: {model.synergy:+.3f} log-odds per unit of fit")
     ranked = sorted(model.cards.items(), key=lambda t: -t[1])
     log("card worths, best: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
@@ -277,14 +285,15 @@ def _split(w: np.ndarray) -> list[list[float]]:
 
 def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: float, lam: float,
             searched: np.ndarray | None = None, search_weight: float = 0.0, steps: np.ndarray | None = None,
-            claim_weight: float = 0.0, rounds: int = 3) -> np.ndarray:
+            claim_weight: float = 0.0, rounds: int = 3, prior: np.ndarray | None = None) -> np.ndarray:
     """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far; either
-    blended with the search's values (`blend`), and held to ``steps`` by ``claim_weight`` (`fit`)."""
-    w = fit(x[use], blend(y, searched, search_weight)[use], l2, steps=steps, claim_weight=claim_weight)
+    blended with the search's values (`blend`), held to ``steps`` by ``claim_weight`` and regularised
+    toward ``prior`` (`fit`)."""
+    w = fit(x[use], blend(y, searched, search_weight)[use], l2, prior=prior, steps=steps, claim_weight=claim_weight)
     if lam < 1:
         for _ in range(rounds):
             target = blend(lambda_returns(x, y, gi, w, lam), searched, search_weight)
-            w = fit(x[use], target[use], l2, steps=steps, claim_weight=claim_weight)
+            w = fit(x[use], target[use], l2, prior=prior, steps=steps, claim_weight=claim_weight)
     return w
 
 
@@ -343,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write the fitted model here")
     ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
     ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--prior", type=Path,
+                    help="regularise toward this model file's weights (and card worths), not toward zero")
     ap.add_argument("--lambda", dest="lam", type=float, default=LAMBDA,
                     help="fit to TD(lambda) targets (1: to the games' results)")
     ap.add_argument("--search-weight", type=float, default=0.0,
@@ -368,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
         return 2
     model = train_model(games, args.l2, check=args.check, lam=args.lam, search_weight=args.search_weight,
-                        claim_weight=args.claim_weight)
+                        claim_weight=args.claim_weight, prior=ValueModel.load(args.prior) if args.prior else None)
     model.info["data"] = [str(p) for p in args.data]
     if args.out:
         write_model(model, args.out)

@@ -61,6 +61,30 @@ def test_a_model_is_fitted_to_self_play_games_and_written(tmp_path):
     assert ValueModel.load(path).base == pytest.approx(model.base, abs=1e-6)
 
 
+def test_a_prior_model_holds_the_fit_near_its_weights_and_card_worths():
+    """``prior``: the new games refine a model instead of replacing it; the stronger ``l2``, the
+    nearer the fit stays to the prior's weights; the card worths are pulled toward the prior's."""
+    games = [selfplay_game(seed, "mcts:iters=15") for seed in range(6)]
+    prior = ValueModel.load(None)  # the packaged model
+    quiet = dict(log=lambda line: None, lam=0.7)
+    free = train_model(games, 1e-2, **quiet)
+    held = train_model(games, 1e-2, prior=prior, **quiet)
+    tight = train_model(games, 1e3, prior=prior, **quiet)
+
+    def distance(model: ValueModel) -> float:
+        return float(np.linalg.norm(np.array(model.base + model.late + model.final)
+                                    - np.array(prior.base + prior.late + prior.final)))
+
+    assert distance(tight) < distance(held) < distance(free)
+    assert distance(tight) < 0.01
+    assert tight.info["prior"] == prior.info
+
+    def card_distance(model: ValueModel) -> float:  # the card worths are held by their own L2 (CARD_L2)
+        return sum(abs(model.cards[c] - prior.cards[c]) for c in prior.cards)
+
+    assert card_distance(held) < card_distance(free)
+
+
 def test_blend_mixes_in_the_search_values_where_there_are_some():
     from train import blend, search_probability
     target = np.array([1.0, 0.0, 0.5])
