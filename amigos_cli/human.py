@@ -13,7 +13,8 @@ card's text. A mistyped answer is explained and asked again.
 from __future__ import annotations
 
 import re
-from typing import Callable
+import sys
+from typing import Callable, TextIO
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
@@ -33,6 +34,19 @@ CARD_MATCHES = 4
 HELP = ("Type the number of your choice, or words of its line (e.g. place night).  h: hint from the AI   "
         "u: undo to your previous decision   s: save   q: save and quit   c NAME: a card's text   "
         "? or help: this help")
+
+
+def discard_typeahead(stream: TextIO | None = None) -> None:
+    """Drop what was typed at the terminal before the question was shown: a line typed while the AI
+    moved was meant for the list before its move, and the numbers have changed.  Only a terminal
+    (``stream``, default stdin) keeps such a buffer; a pipe or a file is read as it is."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        import termios
+        if stream.isatty():
+            termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError):  # (no termios on Windows; a closed stdin)
+        pass
 
 
 def matching(answer: str, lines: list[str]) -> list[int]:
@@ -82,11 +96,14 @@ class Human(BaseAgent):
     def __init__(self, seat: int, names: list[str], console: Console, ask: Callable[[str], str] | None = None,
                  on_save: Callable[[], object] | None = None,
                  hinter: Callable[[GameState], RenderableType] | None = None,
-                 log: list[str] | None = None, title: str = "") -> None:
+                 log: list[str] | None = None, title: str = "",
+                 flush: Callable[[], None] | None = None) -> None:
         self.seat = seat
         self.names = names
         self.console = console
         self.ask = ask or (lambda prompt: console.input(prompt))
+        # Before each decision, what was typed ahead is dropped (at the terminal; ``ask`` given: nothing).
+        self.flush = flush or (discard_typeahead if ask is None else (lambda: None))
         self.on_save = on_save
         self.hinter = hinter
         self.log = log if log is not None else []
@@ -96,8 +113,12 @@ class Human(BaseAgent):
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
         groups = state.legal_groups()
+        fresh = True
         while True:
             self.console.print(self._menu(state, groups))
+            if fresh:
+                self.flush()
+                fresh = False
             answer = self._read("Your choice: ")
             chosen = self._interpret(state, groups, answer)
             if chosen is None:

@@ -34,7 +34,7 @@ from rich.console import Console
 
 import amigos
 from amigos.state import ACTIONS
-from amigos_cli.human import HELP, Human, QuitRequested, UndoRequested
+from amigos_cli.human import HELP, Human, QuitRequested, UndoRequested, discard_typeahead
 from amigos_cli.session import Session
 from amigos_cli.views.board import board, result_text
 from matches.match import Match
@@ -224,6 +224,32 @@ def _index(state, groups, start):
     found = [i for i, g in enumerate(groups, 1) if group_text(state, g).startswith(start)]
     assert len(found) == 1, found
     return found[0]
+
+
+def test_what_was_typed_ahead_is_dropped_once_a_decision_is_shown(position):
+    """A line typed while the AI moved answered the list before its move: each decision drops the
+    terminal's type-ahead once its menu is shown, and asks again without dropping after a mistake."""
+    state, groups, single, _ = position
+    flushed = []
+    out = io.StringIO()
+    human = Human(state.current_player(), G.NAMES, Console(file=out, width=100), ask=Script(["zzz", str(single)]),
+                  flush=lambda: flushed.append(out.getvalue().count("Your choice")))
+    human.select(state)
+    assert flushed == [0]  # once, after the menu and before the first question
+
+
+def test_the_terminal_s_type_ahead_is_discarded():
+    master, slave = os.openpty()
+    try:
+        with open(slave, "r", closefd=False) as stream:
+            os.write(master, b"7\n")
+            assert select.select([slave], [], [], 1.0)[0]  # the line waits to be read
+            discard_typeahead(stream)
+            assert not select.select([slave], [], [], 0.2)[0]
+        discard_typeahead(io.StringIO("7\n"))  # not a terminal: left alone, no error
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 def test_words_of_a_line_choose_it(position):
