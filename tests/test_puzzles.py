@@ -56,3 +56,16 @@ def test_the_scorer_counts_solving_moves():
 
 def _named(state, text):
     return next(a for a in state.legal_actions() if amigos.action_text(state, a) == text)
+
+
+def test_move_values_prints_every_look_at_a_puzzle_s_moves(capsys):
+    from move_values import main
+    code = main(["great-pyramid-not-the-blind-top-1", "--iters", "60", "--reply-iters", "20", "--worlds", "3",
+                 "--reply-worlds", "2", "--top", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and lines[0].split() == ["visits", "root", "value", "reply", "move"]
+    assert len(lines) == 3
+    for line in lines[1:]:
+        visits, root, value, reply = line.split()[:4]
+        assert int(visits) > 0 and all(0.0 <= float(v) <= 1.0 for v in (root, value, reply))
+    assert main(["no-such-puzzle"]) == 2
