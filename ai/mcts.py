@@ -25,7 +25,7 @@ import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from amigos import actions as A
 from amigos import cards as C
@@ -241,24 +241,45 @@ def pass_variant(state: GameState, passes: Sequence[tuple], model: ValueModel) -
 GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain different essences
 
 
-def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int, c: float = 0.7,
-           rollout: int = 0, progress: Callable[[int], None] | None = None, value: int = 1,
-           bias: float = 0.0, puct: float = 0.0, norm: float = NORM, settle: int = SETTLE,
-           halving: int = HALVING, points: float = POINTS, reveal: int = REVEAL) -> tuple[dict, int]:
-    """Run ISMCTS from ``state`` for ``player``; returns ({macro: (visits, value sum)}, iterations).
-    ``progress(iterations)`` is called every 64 iterations.  ``value`` 1 values leaves by the learned
-    value (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned
-    value's prior of each move (`_priors`; 0: none) by ``1 / (visits + 1)``, ``puct`` by
+class Settings(NamedTuple):
+    """How a search runs, besides its budget and seed (the agent's parameters, `MCTSAgent`).
+
+    ``c``: UCB1's exploration constant.  ``rollout``: with ``value`` 0, the decisions a rollout plays
+    before the hand-tuned value of its end.  ``value`` 1 values leaves by the learned value
+    (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned value's
+    prior of each move (`_priors`; 0: none) by ``1 / (visits + 1)``, ``puct`` by
     ``sqrt(availability) / (visits + 1)`` (as PUCT does: a prior that lasts as the node is searched).
     ``norm`` > 0 spreads each node's child values over [0, 1] before UCB1 weighs them (as MuZero
     normalises its values), over a spread of at least ``norm``: the exploration term then weighs
     against how far apart the moves are, not against the whole range of rewards, and more iterations
-    go to the moves that look best (0: off, as the agent searched before).  ``halving`` 1 chooses the
-    root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent did before).
-    ``points`` > 0 blends the lead in points into the learned value of a leaf (`lead_rewards`).
-    ``reveal`` 1 continues the tree after a monument claim from a node for each outcome everyone sees
-    (`revealed`), so that the replies to a claim of the deck's top are searched for the monument it
-    turned out to be (0: one node for every outcome)."""
+    go to the moves that look best (0: off, as the agent searched before).  ``settle`` 1 plays a leaf
+    in the middle of a Collect phase to its end before valuing it (`settle_collect`).  ``halving`` 1
+    chooses the root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent
+    did before).  ``points`` > 0 blends the lead in points into the learned value of a leaf
+    (`lead_rewards`).  ``reveal`` 1 continues the tree after a monument claim from a node for each
+    outcome everyone sees (`revealed`), so that the replies to a claim of the deck's top are searched
+    for the monument it turned out to be (0: one node for every outcome)."""
+
+    c: float = 0.7
+    rollout: int = 0
+    value: int = 1
+    bias: float = 0.0
+    puct: float = 0.0
+    norm: float = NORM
+    settle: int = SETTLE
+    halving: int = HALVING
+    points: float = POINTS
+    reveal: int = REVEAL
+
+
+DEFAULT_SETTINGS: Final = Settings()
+
+
+def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
+           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[dict, int]:
+    """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
+    sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations."""
+    c, rollout, value, bias, puct, norm, settle, halving, points, reveal = settings
     leaf: Callable[[GameState], list] = learned_rewards if value else rewards
     if value and points:
         leaf = lambda s: lead_rewards(s, points)  # noqa: E731
@@ -578,9 +599,8 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
 
 def _worker(args: tuple) -> tuple[dict, int]:
-    state, player, iters, seconds, seed, c, rollout, value, bias, puct, norm, settle, halving, points, reveal = args
-    return search(state, player, iters, seconds, seed, c, rollout, value=value, bias=bias, puct=puct, norm=norm,
-                  settle=settle, halving=halving, points=points, reveal=reveal)
+    state, player, iters, seconds, seed, settings = args
+    return search(state, player, iters, seconds, seed, Settings(*settings))
 
 
 class MCTSAgent:
@@ -592,17 +612,8 @@ class MCTSAgent:
     iters: int | None
     workers: int
     rng: random.Random
-    c: float
-    rollout: int
+    settings: Settings
     draft_by_value: bool
-    value: int
-    bias: float
-    puct: float
-    norm: float
-    settle: int
-    halving: int
-    points: float
-    reveal: int
     info: dict
     _pool: ProcessPoolExecutor | None
 
@@ -614,22 +625,14 @@ class MCTSAgent:
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
-        self.c = c
-        self.rollout = int(rollout)
+        self.settings = Settings(float(c), int(rollout), int(value), float(bias), float(puct), float(norm), int(settle),
+                                 int(halving), float(points), int(reveal))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
         # is mostly noise.  Going first brings the First Player token and, in game 2, the first redraft
         # pick (the records: benchmarks/README.md, "Design notes from experiments").
         self.draft_by_value = bool(draft)
-        self.value = int(value)
-        self.bias = float(bias)
-        self.puct = float(puct)
-        self.norm = float(norm)
-        self.settle = int(settle)
-        self.halving = int(halving)
-        self.points = float(points)
-        self.reveal = int(reveal)
         self.info = {}
         self._pool = None
 
@@ -648,7 +651,7 @@ class MCTSAgent:
         if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if a[2] == player)
-        groups = group(state, bool(self.value))
+        groups = group(state, bool(self.settings.value))
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
@@ -663,7 +666,7 @@ class MCTSAgent:
         """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
         or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
         table."""
-        if not self.value:
+        if not self.settings.value:
             return best_variant(state, variants)
         if variants[0][0] == PASS:
             return pass_variant(state, variants, default_model())
@@ -678,13 +681,10 @@ class MCTSAgent:
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, player, self.iters, self.seconds, seeds[0], self.c, self.rollout, progress,
-                          self.value, self.bias, self.puct, self.norm, self.settle, self.halving, self.points,
-                          self.reveal)
+            return search(state, player, self.iters, self.seconds, seeds[0], self.settings, progress)
         iters = None if self.iters is None else -(-self.iters // self.workers)
-        jobs = [(state, player, iters, self.seconds, s, self.c, self.rollout, self.value, self.bias, self.puct,
-                 self.norm, self.settle, self.halving, self.points, self.reveal)
-                for s in seeds]
+        settings = tuple(self.settings)  # (a plain tuple crosses to the worker processes as it is)
+        jobs = [(state, player, iters, self.seconds, s, settings) for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: dict = {}
         total = 0

@@ -57,14 +57,14 @@ def main(argv=None) -> int:
 
 
 def over_positions(rollout: int) -> int:
-    from ai.mcts import search
+    from ai.mcts import Settings, search
     iterations = seconds = 0.0
     for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
         s = mid_game(seed, steps)
         p = s.current_player()
-        search(s, p, 100, None, 1, rollout=rollout)  # warm the caches
+        search(s, p, 100, None, 1, Settings(rollout=rollout))  # warm the caches
         start = time.perf_counter()
-        _, done = search(s, p, 2000, None, 1, rollout=rollout)
+        _, done = search(s, p, 2000, None, 1, Settings(rollout=rollout))
         elapsed = time.perf_counter() - start
         print(f"game {seed}, round {s.round}: {done / elapsed:,.0f} iterations/s")
         iterations += done

@@ -111,9 +111,9 @@ def test_puct_priors_last_while_bias_fades():
     groups = M.group(s, merge_passes=True)
     priors = M._priors(s, groups, M.default_model())
     favourite = max(priors, key=priors.get)
-    plain, _ = M.search(s, p, 600, None, 7, halving=0)
-    led, _ = M.search(s, p, 600, None, 7, puct=50.0, halving=0)
-    faded, _ = M.search(s, p, 600, None, 7, bias=50.0, halving=0)
+    plain, _ = M.search(s, p, 600, None, 7, M.Settings(halving=0))
+    led, _ = M.search(s, p, 600, None, 7, M.Settings(puct=50.0, halving=0))
+    faded, _ = M.search(s, p, 600, None, 7, M.Settings(bias=50.0, halving=0))
     assert led[favourite][0] > plain[favourite][0]
     assert led[favourite][0] > faded[favourite][0]
     assert led[favourite][0] == max(n for n, _ in led.values())
@@ -126,9 +126,9 @@ def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
     from ai.agents import SpecError, parse_spec
     s = _rich_position()
     p = s.current_player()
-    plain, _ = M.search(s, p, 600, None, 7, norm=0.0, halving=0)
-    spread, _ = M.search(s, p, 600, None, 7, halving=0)  # the default, `M.NORM`
-    assert M.NORM > 0 and make_agent("mcts:iters=10").norm == M.NORM
+    plain, _ = M.search(s, p, 600, None, 7, M.Settings(norm=0.0, halving=0))
+    spread, _ = M.search(s, p, 600, None, 7, M.Settings(halving=0))  # the default, `M.NORM`
+    assert M.NORM > 0 and make_agent("mcts:iters=10").settings.norm == M.NORM
     assert max(n for n, _ in spread.values()) > max(n for n, _ in plain.values())
     assert M._spread({"a": _node(3, 1.5), "b": _node(2, 0.4)}) == (0.2, 0.5)
     assert parse_spec("mcts:iters=50,norm=0.02") == ("mcts", {"iters": 50, "norm": 0.02})
@@ -136,7 +136,7 @@ def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
         parse_spec("mcts:iters=50,norm=-1")
     two = make_agent("mcts:iters=200,norm=0.02,workers=2,seed=4")
     try:
-        assert two.select(s.clone()) in s.legal_actions() and two.norm == 0.02
+        assert two.select(s.clone()) in s.legal_actions() and two.settings.norm == 0.02
     finally:
         two.close()
 
@@ -155,7 +155,7 @@ def test_puct_is_a_spec_parameter_and_reproducible():
     s = _rich_position()
     one = make_agent("mcts:iters=200,puct=3,seed=4")
     again = make_agent("mcts:iters=200,puct=3,seed=4")
-    assert one.select(s.clone()) == again.select(s.clone()) and one.puct == 3.0
+    assert one.select(s.clone()) == again.select(s.clone()) and one.settings.puct == 3.0
     two = make_agent("mcts:iters=200,puct=3,workers=2,seed=4,norm=0")  # the workers get the weight too
     try:
         assert two.select(s.clone()) in s.legal_actions() and two.info["iterations"] == 200
@@ -213,13 +213,13 @@ def test_settled_leaves_use_the_repeatable_power_before_turning():
     from ai.agents import SpecError, parse_spec
     s = _ring_of_midas_position()
     p = s.current_player()
-    stats, _ = M.search(s, p, 2000, None, 7, settle=1)
+    stats, _ = M.search(s, p, 2000, None, 7, M.Settings(settle=1))
     best = max(stats, key=lambda k: stats[k][0])
     assert best[0] == A.POWER and s.cards[best[2]].name == "Ring of Midas" and best[3] == 0
     assert parse_spec("mcts:iters=50,settle=1") == ("mcts", {"iters": 50, "settle": 1})
     with pytest.raises(SpecError):
         parse_spec("mcts:iters=50,settle=2")
-    assert make_agent("mcts:iters=10,settle=1").settle == 1
+    assert make_agent("mcts:iters=10,settle=1").settings.settle == 1
 
 
 def test_sequential_halving_keeps_the_better_half_after_each_phase():
@@ -252,7 +252,7 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
     to use the repeatable one first; the most visited move is the one halving kept."""
     from ai.agents import SpecError, parse_spec
     s = _ring_of_midas_position()
-    stats, done = M.search(s, s.current_player(), 2000, None, 7, halving=1)
+    stats, done = M.search(s, s.current_player(), 2000, None, 7, M.Settings(halving=1))
     best = max(stats, key=lambda k: stats[k][0])
     assert best[0] == A.POWER and s.cards[best[2]].name == "Ring of Midas" and best[3] == 0
     assert done <= 2000
@@ -260,7 +260,7 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
     with pytest.raises(SpecError):
         parse_spec("mcts:iters=50,halving=2")
     timed = make_agent("mcts:time=0.2,halving=1,seed=3")
-    assert timed.select(s.clone()) in s.legal_actions() and timed.halving == 1
+    assert timed.select(s.clone()) in s.legal_actions() and timed.settings.halving == 1
 
 
 # -- what a monument claim shows everyone ------------------------------------------------------------
@@ -290,7 +290,7 @@ def test_a_claim_of_the_deck_top_goes_on_from_a_node_for_the_monument_it_turned_
 
 def test_a_search_that_tells_the_monuments_apart_is_reproducible_and_spends_its_budget():
     s = _top_claim_position()
-    a = M.search(s, 0, 300, None, 5, reveal=1)
-    b = M.search(s, 0, 300, None, 5, reveal=1)
+    a = M.search(s, 0, 300, None, 5, M.Settings(reveal=1))
+    b = M.search(s, 0, 300, None, 5, M.Settings(reveal=1))
     assert a == b and a[1] == 300
     assert set(a[0]) == set(M.group(s, True))
