@@ -625,8 +625,9 @@ class MCTSAgent:
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
-        self.settings = Settings(float(c), int(rollout), int(value), float(bias), float(puct), float(norm), int(settle),
-                                 int(halving), float(points), int(reveal))
+        self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), bias=float(bias), puct=float(puct),
+                                 norm=float(norm), settle=int(settle), halving=int(halving), points=float(points),
+                                 reveal=int(reveal))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there

@@ -113,12 +113,9 @@ class Human(BaseAgent):
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
         groups = state.legal_groups()
-        fresh = True
+        self.flush()  # once a decision, before its menu: a retyped answer after a mistake is kept
         while True:
             self.console.print(self._menu(state, groups))
-            if fresh:
-                self.flush()
-                fresh = False
             answer = self._read("Your choice: ")
             chosen = self._interpret(state, groups, answer)
             if chosen is None:

@@ -188,8 +188,8 @@ def fit_card_worths(games: list[dict], model: ValueModel, prior: ValueModel | No
             x.append(row)
             y.append(outcome_for(game, q))
     toward = prior if prior is not None else ValueModel(model.base, model.late, model.final)
-    start = np.array([toward.card_worth(C.BY_ID[cid]) for cid in ids] + [toward.synergy])
-    w = fit(np.array(x), np.array(y), CARD_L2, prior=start)
+    centre = np.array([toward.card_worth(C.BY_ID[cid]) for cid in ids] + [toward.synergy])
+    w = fit(np.array(x), np.array(y), CARD_L2, prior=centre)
     # A fit that loses games is no reason to split cards that fit: then drafts go by worth alone.
     return {cid: float(v) for cid, v in zip(ids, w)}, max(0.0, float(w[-1]))
 
@@ -250,8 +250,8 @@ def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print
     log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay), "
         f"{int(np.sum(~np.isnan(searched))) // 2} with a search value"
         + ("" if steps is None else f", {len(steps)} claims"))
-    start_w = None if prior is None else model_weights(prior)
-    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight, prior=start_w)
+    prior_w = None if prior is None else model_weights(prior)
+    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight, prior=prior_w)
     trial = ValueModel(*_split(w))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
@@ -260,7 +260,7 @@ def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print
     if checked is not None:
         log(f"                  {check}: {scores(model_probability(checked, x[held]), y[held])}")
     w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight,
-                prior=start_w)
+                prior=prior_w)
     if steps is not None:
         log(f"claims rated below not claiming: {claims_below(steps, w):.1%}"
             + (f" ({check}: {claims_below(steps, model_weights(checked)):.1%})" if checked is not None else ""))

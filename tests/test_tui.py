@@ -228,14 +228,14 @@ def _index(state, groups, start):
 
 def test_what_was_typed_ahead_is_dropped_once_a_decision_is_shown(position):
     """A line typed while the AI moved answered the list before its move: each decision drops the
-    terminal's type-ahead once its menu is shown, and asks again without dropping after a mistake."""
+    terminal's type-ahead once, before its menu, and asks again without dropping after a mistake."""
     state, groups, single, _ = position
     flushed = []
     out = io.StringIO()
     human = Human(state.current_player(), G.NAMES, Console(file=out, width=100), ask=Script(["zzz", str(single)]),
                   flush=lambda: flushed.append(out.getvalue().count("Your choice")))
     human.select(state)
-    assert flushed == [0]  # once, after the menu and before the first question
+    assert flushed == [0]  # once, before the first question
 
 
 def test_the_terminal_s_type_ahead_is_discarded():
