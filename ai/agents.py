@@ -8,7 +8,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     greedy            one ply, the reference evaluation
     expectimax:depth=3
     mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,
-                          norm=0.02,settle=0,halving=1,points=0,reveal=0
+                          norm=0.02,settle=0,halving=1,points=0,reveal=0,worlds=0
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
@@ -23,7 +23,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       points: the weight of the lead in points blended into the learned value of
                       an unfinished game (0: none, the default).  reveal=1: after a monument
                       claim the tree goes on from a node for the monuments it showed (0: one node
-                      for every world's, the default).
+                      for every world's, the default).  worlds=k: k worlds of the hidden cards
+                      dealt once and searched in turn, a subtree for each below the root (0: a
+                      world dealt every iteration, one tree, the default).
                       draft=1: draft and redraft picks by learned card worth (`ai.draft`), and the
                       chooser of games 2 and 3 names itself first player; draft=0: both by search
 
@@ -86,7 +88,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias",
-                        "puct", "norm", "settle", "halving", "points", "reveal"}}[kind]
+                        "puct", "norm", "settle", "halving", "points", "reveal", "worlds"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -108,7 +110,7 @@ LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters":
           "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
           "value": (True, 0, False), "bias": (False, 0, False), "puct": (False, 0, False),
           "norm": (False, 0, False), "settle": (True, 0, False), "halving": (True, 0, False),
-          "points": (False, 0, False), "reveal": (True, 0, False),
+          "points": (False, 0, False), "reveal": (True, 0, False), "worlds": (True, 0, False),
           "time": (False, 0, True), "c": (False, 0, False)}
 #: The parameters that are 0 or 1.
 SWITCHES = ("draft", "value", "settle", "halving", "reveal")

@@ -74,6 +74,9 @@ POINTS_SCALE: Final = 3.0
 REVEAL: Final = 0
 # The moves after which the monuments on view may change.
 CLAIMS_OF_MONUMENTS: Final = frozenset((A.CLAIM_MONUMENT, A.CLAIM_TOP))
+# How many worlds a search deals (`search`'s ``worlds``): 0 deals a new one every iteration under one
+# tree; k > 0 deals k at the start and, below the root, grows a subtree for each.
+WORLDS: Final = 0
 
 
 class Node:
@@ -258,7 +261,11 @@ class Settings(NamedTuple):
     did before).  ``points`` > 0 blends the lead in points into the learned value of a leaf
     (`lead_rewards`).  ``reveal`` 1 continues the tree after a monument claim from a node for each
     outcome everyone sees (`revealed`), so that the replies to a claim of the deck's top are searched
-    for the monument it turned out to be (0: one node for every outcome)."""
+    for the monument it turned out to be (0: one node for every outcome).  ``worlds`` k > 0 deals k
+    worlds of the hidden cards once, searches them in turn (each iteration's chance reseeded) and,
+    below the root, keeps a subtree for each (`world_node`): there the rival's cards are the same at
+    every visit, so its replies are searched for the hand it holds in that world rather than for a
+    slot that holds another card in every world (0: a world dealt every iteration, one tree)."""
 
     c: float = 0.7
     rollout: int = 0
@@ -270,6 +277,7 @@ class Settings(NamedTuple):
     halving: int = HALVING
     points: float = POINTS
     reveal: int = REVEAL
+    worlds: int = WORLDS
 
 
 DEFAULT_SETTINGS: Final = Settings()
@@ -279,7 +287,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
            settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations."""
-    c, rollout, value, bias, puct, norm, settle, halving, points, reveal = settings
+    c, rollout, value, bias, puct, norm, settle, halving, points, reveal, worlds = settings
     leaf: Callable[[GameState], list] = learned_rewards if value else rewards
     if value and points:
         leaf = lambda s: lead_rewards(s, points)  # noqa: E731
@@ -293,6 +301,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     splits: dict = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
     root_groups = group(state, bool(value), splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
+    dealt = [deal(rng.getrandbits(64)) for _ in range(worlds)]
     monuments = tuple(e for e, card in enumerate(state.cards) if card.kind == C.MONUMENT) if reveal else ()
     halver = None
     if halving and root_groups is not None and len(root_groups) > 1:
@@ -311,8 +320,17 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
             break
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
-        s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm, first, monuments)
+        world = -1
+        if dealt:
+            # Each root move sees the worlds in turn (halving names it first), so that the moves are
+            # compared over the same worlds; a move chosen by UCB1 sees them at random.
+            tried = root.children.get(first) if first is not None else None
+            world = (tried.n if tried is not None else 0) % worlds if first is not None else rng.randrange(worlds)
+            s = dealt[world].clone()
+            s.rng = rng.getrandbits(64)
+        else:
+            s = deal(rng.getrandbits(64))
+        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm, first, monuments, world)
         if rollout:
             _rollout(s, rollout, rng)
         elif value and settle:
@@ -329,13 +347,14 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
 
 def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
              model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float,
-             first: tuple | None = None, monuments: tuple = ()) -> list[Node]:
+             first: tuple | None = None, monuments: tuple = (), world: int = -1) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
     on ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
     (`Halving`'s), instead of UCB1's.  ``monuments``: the monuments' entities, when a monument claim
-    is to be followed by the node of what it showed (`revealed`)."""
+    is to be followed by the node of what it showed (`revealed`).  ``world`` >= 0: below the root,
+    the subtree of that world (`world_node`)."""
     node = root
     path = []
     log, sqrt = math.log, math.sqrt
@@ -348,6 +367,8 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
         s.apply_unchecked(_variant(s, groups[first], child, model))
         path.append(child)
         node, groups = child, None
+        if world >= 0:
+            node = world_node(node, world)
         if monuments and first[0] in CLAIMS_OF_MONUMENTS:
             node = revealed(node, s, monuments)
     while not s.is_terminal():
@@ -395,10 +416,13 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
             path.append(_expand(node, key, s, groups, model))
             return path
         assert best_key is not None  # (every legal macro has a child here)
+        at_root = node is root
         node = children[best_key]
         s.apply_unchecked(_variant(s, groups[best_key], node, model))
         path.append(node)
         groups = None
+        if at_root and world >= 0:
+            node = world_node(node, world)
         if monuments and best_key[0] in CLAIMS_OF_MONUMENTS:
             node = revealed(node, s, monuments)
     return path
@@ -412,6 +436,16 @@ def revealed(child: Node, s: GameState, monuments: tuple) -> Node:
     choice and keeps no statistics of its own."""
     loc, owner = s.loc, s.owner
     key = ("revealed",) + tuple((loc[e], owner[e]) for e in monuments)
+    node = child.children.get(key)
+    if node is None:
+        node = child.children[key] = Node(-1)
+    return node
+
+
+def world_node(child: Node, world: int) -> Node:
+    """The node under the root's ``child`` from which world ``world``'s subtree grows.  It is no
+    choice and keeps no statistics of its own (the root's children keep every world's)."""
+    key = ("world", world)
     node = child.children.get(key)
     if node is None:
         node = child.children[key] = Node(-1)
@@ -620,14 +654,14 @@ class MCTSAgent:
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
                  puct: float = 0.0, norm: float = NORM, settle: int = SETTLE, halving: int = HALVING,
-                 points: float = POINTS, reveal: int = REVEAL) -> None:
+                 points: float = POINTS, reveal: int = REVEAL, worlds: int = WORLDS) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
         self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), bias=float(bias), puct=float(puct),
                                  norm=float(norm), settle=int(settle), halving=int(halving), points=float(points),
-                                 reveal=int(reveal))
+                                 reveal=int(reveal), worlds=int(worlds))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there

@@ -9,6 +9,7 @@ import pytest
 import amigos
 from ai import make_agent
 from ai import mcts as M
+from ai.agents import SpecError, parse_spec
 from amigos import actions as A
 from amigos.determinize import Determinizer
 from amigos.position import build_position
@@ -294,3 +295,48 @@ def test_a_search_that_tells_the_monuments_apart_is_reproducible_and_spends_its_
     b = M.search(s, 0, 300, None, 5, M.Settings(reveal=1))
     assert a == b and a[1] == 300
     assert set(a[0]) == set(M.group(s, True))
+
+
+# -- a subtree for each of a few worlds ----------------------------------------------------------------
+
+def _rival_hand_position():
+    """Player 0 to move with a rich pool; the rival holds three cards player 0 cannot see."""
+    return build_position([{"mage": "healer", "item": "alchemy", "pool": {"gold": 2, "elan": 3, "life": 3},
+                            "hand": ["dragon_egg", "fountain_of_youth", "elvish_bow"]},
+                           {"mage": "seer", "item": "protection", "pool": {"elan": 4, "calm": 4, "death": 2},
+                            "hand": ["fire_dragon", "hawk", "corrupt_altar"]}])
+
+
+def test_a_search_of_a_few_worlds_grows_a_subtree_for_each_below_the_root():
+    s = _rival_hand_position()
+    assert s.current_player() == 0
+    stats, done = M.search(s, 0, 600, None, 3, M.Settings(worlds=3))
+    again = M.search(s, 0, 600, None, 3, M.Settings(worlds=3))
+    assert (stats, done) == again and done == 600
+    assert set(stats) == set(M.group(s, True))
+    # Rebuild the tree to look below the root: each root move's subtrees are keyed by world.
+    root = M.Node(-1)
+    groups = M.group(s, True)
+    deal = Determinizer(s, 0).deal
+    rng = random.Random(1)
+    worlds = [deal(rng.getrandbits(64)) for _ in range(3)]
+    model = M.default_model()
+    for i in range(300):
+        k = rng.randrange(3)
+        w = worlds[k].clone()
+        path = M._descend(root, w, groups, rng, 0.7, model, 0.0, 0.0, {}, M.NORM, None, (), k)
+        for node in path:
+            node.n += 1
+            node.w += 0.5
+    for child in root.children.values():
+        assert set(child.children) <= {("world", 0), ("world", 1), ("world", 2)}
+    assert any(len(child.children) == 3 for child in root.children.values())
+
+
+def test_worlds_is_a_spec_parameter():
+    assert parse_spec("mcts:iters=50,worlds=8") == ("mcts", {"iters": 50, "worlds": 8})
+    with pytest.raises(SpecError):
+        parse_spec("mcts:iters=50,worlds=-1")
+    agent = make_agent("mcts:iters=80,worlds=4,seed=2")
+    s = _rival_hand_position()
+    assert agent.settings.worlds == 4 and agent.select(s.clone()) in s.legal_actions()
