@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
@@ -34,13 +35,13 @@ def root_values(state: GameState, agent: MCTSAgent) -> list[tuple[int, float, tu
     return sorted(((n, w / n, key) for key, (n, w) in stats.items() if n), reverse=True)
 
 
-def one_move(state: GameState, agent: MCTSAgent, variants: list[tuple], worlds: int,
-             reply_iters: int = 0) -> list[float]:
+def one_move(state: GameState, deal: Callable[[int], GameState], agent: MCTSAgent, variants: list[tuple],
+             worlds: int, reply_iters: int = 0) -> list[float]:
     """The mover's value after the move (its way chosen as the agent would) in each of ``worlds``
-    dealt worlds: the learned value, or with ``reply_iters`` the best value a search of that many
-    iterations finds for whoever moves next (the mover's share of it)."""
+    worlds that ``deal`` (the mover's `Determinizer`) deals: the learned value, or with ``reply_iters``
+    the best value a search of that many iterations finds for whoever moves next (the mover's share
+    of it)."""
     me = state.current_player()
-    deal = Determinizer(state, me).deal
     values = []
     for k in range(worlds):
         world = deal(WORLDS_SEED + k)
@@ -72,12 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     agent = make_agent(f"mcts:iters={args.iters}", seed=1)
     assert isinstance(agent, MCTSAgent)
     rows = root_values(state, agent)
+    deal = Determinizer(state, state.current_player()).deal
     print(f"{'visits':>7} {'root':>6} {'value':>6} {'reply':>6}  move")
     for n, value, key in rows[:args.top]:
         if key not in groups:
             continue
-        static = one_move(state, agent, groups[key], args.worlds)
-        replied = one_move(state, agent, groups[key], args.reply_worlds, args.reply_iters)
+        static = one_move(state, deal, agent, groups[key], args.worlds)
+        replied = one_move(state, deal, agent, groups[key], args.reply_worlds, args.reply_iters)
         print(f"{n:7d} {value:6.3f} {sum(static) / len(static):6.3f} {sum(replied) / len(replied):6.3f}  "
               f"{amigos.action_text(state, groups[key][0])}")
     return 0
