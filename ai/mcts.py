@@ -324,8 +324,11 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         if dealt:
             # Each root move sees the worlds in turn (halving names it first), so that the moves are
             # compared over the same worlds; a move chosen by UCB1 sees them at random.
-            tried = root.children.get(first) if first is not None else None
-            world = (tried.n if tried is not None else 0) % worlds if first is not None else rng.randrange(worlds)
+            if first is not None:
+                tried = root.children.get(first)
+                world = (tried.n if tried is not None else 0) % worlds
+            else:
+                world = rng.randrange(worlds)
             s = dealt[world].clone()
             s.rng = rng.getrandbits(64)
         else:
