@@ -419,12 +419,12 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
             path.append(_expand(node, key, s, groups, model))
             return path
         assert best_key is not None  # (every legal macro has a child here)
-        at_root = node is root
+        below_root = world >= 0 and node is root
         node = children[best_key]
         s.apply_unchecked(_variant(s, groups[best_key], node, model))
         path.append(node)
         groups = None
-        if at_root and world >= 0:
+        if below_root:
             node = world_node(node, world)
         if monuments and best_key[0] in CLAIMS_OF_MONUMENTS:
             node = revealed(node, s, monuments)
@@ -438,17 +438,18 @@ def revealed(child: Node, s: GameState, monuments: tuple) -> Node:
     for every world's at once (where the rival could not answer the monument it sees).  It is no
     choice and keeps no statistics of its own."""
     loc, owner = s.loc, s.owner
-    key = ("revealed",) + tuple((loc[e], owner[e]) for e in monuments)
-    node = child.children.get(key)
-    if node is None:
-        node = child.children[key] = Node(-1)
-    return node
+    return _branch(child, ("revealed",) + tuple((loc[e], owner[e]) for e in monuments))
 
 
 def world_node(child: Node, world: int) -> Node:
     """The node under the root's ``child`` from which world ``world``'s subtree grows.  It is no
     choice and keeps no statistics of its own (the root's children keep every world's)."""
-    key = ("world", world)
+    return _branch(child, ("world", world))
+
+
+def _branch(child: Node, key: tuple) -> Node:
+    """``child``'s node for ``key``, made on first use: a branch of the tree that no one chooses
+    (what a claim showed, which world), from which the decisions after it hang."""
     node = child.children.get(key)
     if node is None:
         node = child.children[key] = Node(-1)
