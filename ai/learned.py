@@ -134,7 +134,7 @@ class ValueModel:
         return _squash(self.margin(rows, q, progress))
 
     def win_probability(self, state: GameState, q: int) -> float:
-        """P(``q`` wins) from ``state`` (not over: `ai.mcts.final_rewards` scores finished games)."""
+        """P(``q`` wins) from ``state`` (not over: `ai.rewards.final_rewards` scores finished games)."""
         rows = player_features(state)
         return _squash(self.margin(rows, q, progress(rows)))
 

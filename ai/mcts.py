@@ -10,7 +10,7 @@ determinisation).  A new leaf is valued by the learned value (`ai.learned`: the 
 winning from there, which sees past the round: places and monuments within reach, the engine's
 income, essences with no use), or, with ``value=0``, by a rollout to the end of the round (at most
 ``rollout`` decisions) and the hand-tuned value of `ai.value` squashed to [0, 1].  A finished game is
-worth 1 to its winner, a little less for a narrow win (`final_rewards`), so that a won position still
+worth 1 to its winner, a little less for a narrow win (`ai.rewards.final_rewards`), so that a won
 prefers more points.  The payment and gain of a chosen action are the learned value's choice
 (`ai.heuristics.learned_variant`).  Chance is resolved inside each determinisation by its own
 reseeded generator.
@@ -31,13 +31,13 @@ from amigos import actions as A
 from amigos import cards as C
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
-from amigos.state import COLLECT
 
 from .draft import pick_scores
+from .features import in_play
+from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
-from .learned import default_model, progress, progress_of
-from .features import in_play, player_features
-from .value import heuristic_value
+from .learned import default_model, progress_of
+from .rewards import learned_rewards, lead_rewards, rewards, settle_collect
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -46,29 +46,18 @@ if TYPE_CHECKING:
 
     from .learned import ValueModel
 
-SCALE: Final = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
-# A finished game: 1 for the winner less up to WIN_MARGIN for a narrow win (so that a won position
-# still prefers more points to fewer), the rest to the loser.
-WIN_MARGIN: Final = 0.1
-MARGIN_FULL: Final = 4  # points of margin that earn the whole reward
-# An unfinished game's value lies between a lost and a won one's: a game won is worth more than any
-# estimate of one still being played, and one lost less.
-UNFINISHED_LOW: Final = WIN_MARGIN
-UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
 # Whether a leaf in the middle of a Collect phase is played out to its end before it is valued
-# (`search`'s ``settle``, `settle_collect`).
+# (`search`'s ``settle``, `ai.rewards.settle_collect`).
 SETTLE: Final = 0
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
 # an SPRT at equal time against UCB1 at the root (benchmarks/README).
 HALVING: Final = 1
-# The weight of the points lead in an unfinished game's reward (`search`'s ``points``, `lead_rewards`),
-# and the lead in points that is worth 1/(1+e^-1) of that part: once the learned probability nears
-# 1 it hardly tells 3 points from 1, while the rival may still catch up.
+# The weight of the points lead in an unfinished game's reward (`search`'s ``points``,
+# `ai.rewards.lead_rewards`).
 POINTS: Final = 0.0
-POINTS_SCALE: Final = 3.0
 # Whether the tree tells apart what a monument claim shows everyone (`search`'s ``reveal``,
 # `revealed`): the monument the top of the deck turned out to be, the one turned face up after it.
 REVEAL: Final = 0
@@ -99,92 +88,6 @@ class Node:
         self.pool: tuple | None = None
         self.action: tuple | None = None
         self.priors: dict | None = None  # macro -> prior probability, once `_priors` has run here
-
-
-def final_rewards(state: GameState) -> list:
-    """Each player's reward for a finished game: a win is worth 1 - WIN_MARGIN at a margin of one point
-    and 1 at MARGIN_FULL points or more; a loser gets what the winner does not; a shared win 1/winners."""
-    n = state.n_players
-    won = state.winners()
-    if len(won) != 1:
-        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
-    vp = state.victory_points()
-    w = won[0]
-    margin = vp[w] - max(vp[p] for p in range(n) if p != w)
-    top = 1.0 - WIN_MARGIN + WIN_MARGIN * min(1.0, max(0, margin) / MARGIN_FULL)
-    return [top if p == w else (1.0 - top) / (n - 1) for p in range(n)]
-
-
-def learned_rewards(state: GameState) -> list:
-    """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
-    probability of winning (`ai.learned`) as `unfinished_reward`."""
-    if state.is_terminal():
-        return final_rewards(state)
-    model = default_model()
-    rows = player_features(state)
-    g = progress(rows)
-    n = state.n_players
-    if n == 2:
-        p0 = unfinished_reward(model.probability(rows, 0, g))
-        return [p0, 1.0 - p0]
-    return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
-
-
-def lead_rewards(state: GameState, weight: float) -> list:
-    """`learned_rewards`, an unfinished game's blended with the players' lead in points: (1 - ``weight``)
-    times the learned value plus ``weight`` times the lead squashed at `POINTS_SCALE` (both as
-    `unfinished_reward`, so that every unfinished game stays between a lost and a won one).  Two
-    players: the rewards still sum to 1."""
-    r = learned_rewards(state)
-    if state.is_terminal() or state.n_players != 2:
-        return r
-    vp = state.victory_points()
-    lead = unfinished_reward(1.0 / (1.0 + math.exp((vp[1] - vp[0]) / POINTS_SCALE)))
-    r0 = (1.0 - weight) * r[0] + weight * lead
-    return [r0, 1.0 - r0]
-
-
-def settle_collect(state: GameState) -> None:
-    """Play out the Collect phase ``state`` is in (each choice the one the learned value prefers for its
-    chooser, one step deep), so that a leaf is valued where every player has collected: midway, the
-    players who have collected look richer than those who have not, by far more than most moves differ."""
-    while state.phase == COLLECT:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply_unchecked(legal[0])
-            continue
-        if any(a[0] in A.CHANCE_ACTIONS for a in legal):
-            return
-        p = state.current_player()
-        best, best_v = legal[0], -1.0
-        for a in legal:
-            t = state.clone()
-            t.apply_unchecked(a)
-            v = learned_rewards(t)[p]
-            if v > best_v:
-                best, best_v = a, v
-        state.apply_unchecked(best)
-
-
-def unfinished_reward(chance: float) -> float:
-    """The reward of a game still being played that its player wins with probability ``chance``: between
-    UNFINISHED_LOW and 1 - UNFINISHED_LOW, below every game won and above every game lost (`final_rewards`)."""
-    return UNFINISHED_LOW + UNFINISHED_RANGE * chance
-
-
-def rewards(state: GameState) -> list:
-    """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
-    the squashed evaluation."""
-    n = state.n_players
-    if state.is_terminal():
-        won = state.winners()
-        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
-    if n == 1:
-        return [1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))]
-    if n == 2:  # the value for one player is minus the value for the other
-        r0 = 1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))
-        return [r0, 1.0 - r0]
-    return [1.0 / (1.0 + math.exp(-heuristic_value(state, p) / SCALE)) for p in range(n)]
 
 
 def group(state: GameState, merge_passes: bool = False, cache: dict | None = None) -> dict:
@@ -257,7 +160,7 @@ class Settings(NamedTuple):
     against how far apart the moves are, not against the whole range of rewards, and more iterations
     go to the moves that look best (0: off, as the agent searched before).  ``settle`` 1 plays a leaf
     in the middle of a Collect phase to its end before valuing it (`settle_collect`).  ``halving`` 1
-    chooses the root's move by sequential halving (`Halving`) instead of UCB1 (0: UCB1, as the agent
+    chooses the root's move by sequential halving (`ai.halving.Halving`) instead of UCB1 (0: UCB1, as the agent
     did before).  ``points`` > 0 blends the lead in points into the learned value of a leaf
     (`lead_rewards`).  ``reveal`` 1 continues the tree after a monument claim from a node for each
     outcome everyone sees (`revealed`), so that the replies to a claim of the deck's top are searched
@@ -309,7 +212,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     first = None
     while True:
         if halver is not None:  # (it keeps the budget: its last phase ends with it)
-            first = halver.next_key(root, done)
+            first = halver.next_key(root.children, done)
             if first is None:
                 break
         elif iters is not None and done >= iters:
@@ -355,7 +258,7 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
     with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
     new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
     on ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
-    (`Halving`'s), instead of UCB1's.  ``monuments``: the monuments' entities, when a monument claim
+    (`ai.halving.Halving`'s), instead of UCB1's.  ``monuments``: the monuments' entities, when a monument claim
     is to be followed by the node of what it showed (`revealed`).  ``world`` >= 0: below the root,
     the subtree of that world (`world_node`)."""
     node = root
@@ -462,72 +365,6 @@ def _expand(node: Node, key: tuple, s: GameState, groups: dict, model: ValueMode
     child.avail = 1
     s.apply_unchecked(_variant(s, groups[key], child, model))
     return child
-
-
-class Halving:
-    """Sequential halving at the root (Karnin et al. 2013; in MCTS, Pepels et al. 2014): the budget is
-    cut into ceil(log2 m) equal phases for the m root moves; within a phase the moves still in are
-    searched in turn, and after it the better half by mean value stays.  UCB1 at the root spends its
-    visits on the move that looks best (regret over the iterations); halving spends them on telling the
-    best moves apart (regret of the choice), so a longer search compares its candidates more deeply."""
-
-    __slots__ = ("keys", "phases", "phase", "turn", "iters", "planned", "seconds", "start")
-
-    keys: list
-    phases: int
-    phase: int
-    turn: int
-    iters: int | None
-    planned: int  # the iterations the phases share: the budget less the last move's top-up
-    seconds: float | None
-    start: float
-
-    def __init__(self, keys: list, iters: int | None, seconds: float | None, start: float) -> None:
-        self.keys = keys
-        self.phases = max(1, math.ceil(math.log2(len(keys))))
-        self.phase = 0
-        self.turn = 0
-        self.iters, self.seconds, self.start = iters, seconds, start
-        # The two moves of the last phase differ by a visit at most for each phase they shared, so
-        # this many iterations kept back let the one left become the most visited within the budget.
-        self.planned = max(1, iters - (self.phases + 1)) if iters is not None else 0
-
-    def _phase_over(self, done: int) -> bool:
-        share = (self.phase + 1) / self.phases
-        if self.iters is not None:
-            return done >= self.planned * share
-        assert self.seconds is not None  # a search has an iteration or a time budget
-        return _time.perf_counter() >= self.start + self.seconds * share
-
-    def _spent(self, done: int) -> bool:
-        if self.iters is not None:
-            return done >= self.iters
-        assert self.seconds is not None
-        return _time.perf_counter() >= self.start + self.seconds
-
-    def next_key(self, root: Node, done: int) -> tuple | None:
-        """The root move of the next iteration; None once the budget is spent and the one move left
-        (the better by mean value of the last phase's two) holds the most visits: the agent plays
-        the most visited move.  A budget of more iterations than the phases hold back (phases + 1)
-        ends within it; a smaller one, or a timed search, may run the few iterations more that make
-        the move left the most visited."""
-        if len(self.keys) > 1 and self._phase_over(done):
-            self.phase += 1
-            self.turn = 0
-            children = root.children
-            ranked = sorted(self.keys, key=lambda k: children[k].w / children[k].n if k in children else -1.0,
-                            reverse=True)
-            self.keys = ranked[:(len(ranked) + 1) // 2]
-        if len(self.keys) == 1:
-            key = self.keys[0]
-            best = root.children.get(key)
-            if best is not None and self._spent(done) and all(c.n < best.n for k, c in root.children.items()
-                                                              if k != key):
-                return None
-            return key
-        key = self.keys[self.turn % len(self.keys)]
-        self.turn += 1
-        return key
 
 
 def _spread(children: dict) -> tuple[float, float]:

@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import amigos  # noqa: E402
 from ai.agents import make_agent  # noqa: E402
-from ai.mcts import MCTSAgent, group, learned_rewards  # noqa: E402
+from ai.mcts import MCTSAgent, group  # noqa: E402
+from ai.rewards import learned_rewards  # noqa: E402
 from amigos.determinize import Determinizer  # noqa: E402
 from amigos.state import GameState  # noqa: E402
 from puzzles import load_puzzles, position_of  # noqa: E402

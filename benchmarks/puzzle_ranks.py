@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 import amigos  # noqa: E402
-from ai.mcts import learned_rewards  # noqa: E402
+from ai.rewards import learned_rewards  # noqa: E402
 from puzzles import is_best, load_puzzles, position_of  # noqa: E402
 
 

@@ -38,7 +38,7 @@ import amigos  # noqa: E402
 from ai.draft import plan_synergy  # noqa: E402
 from ai.features import FEATURES, N_FEATURES, player_features  # noqa: E402
 from ai.learned import ValueModel, progress  # noqa: E402
-from ai.mcts import SCALE, UNFINISHED_LOW, UNFINISHED_RANGE  # noqa: E402
+from ai.rewards import SCALE, UNFINISHED_LOW, UNFINISHED_RANGE  # noqa: E402
 from ai.heuristics import best_variant  # noqa: E402
 from ai.selfplay import outcome_for, searched_positions  # noqa: E402
 from amigos import actions as A  # noqa: E402
@@ -120,7 +120,7 @@ def claim_steps(games: list[dict], kinds: frozenset[int] = CLAIMS) -> np.ndarray
 
 def search_probability(value: float) -> float:
     """The probability of winning a search's reward stands for: an unfinished game's reward is the
-    probability mapped into [`UNFINISHED_LOW`, 1 - `UNFINISHED_LOW`] (`ai.mcts.unfinished_reward`);
+    probability mapped into [`UNFINISHED_LOW`, 1 - `UNFINISHED_LOW`] (`ai.rewards.unfinished_reward`);
     a finished game's rewards lie beyond, and are clipped to 0 and 1."""
     return min(1.0, max(0.0, (value - UNFINISHED_LOW) / UNFINISHED_RANGE))
 

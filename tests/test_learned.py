@@ -1,5 +1,5 @@
 """The learned value (`ai.features`, `ai.learned`), the choice of payments and gains by it
-(`ai.heuristics.learned_variant`), finished games valued by margin (`ai.mcts.final_rewards`), draft
+(`ai.heuristics.learned_variant`), finished games valued by margin (`ai.rewards.final_rewards`), draft
 picks (`ai.draft`) and self-play records (`ai.selfplay`)."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from ai import learned as L
 from ai.draft import fit, pick_scores, plan_of
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
-from ai.mcts import WIN_MARGIN, final_rewards, lead_rewards, learned_rewards, search
+from ai.mcts import search
+from ai.rewards import WIN_MARGIN, final_rewards, lead_rewards, learned_rewards
 from ai.selfplay import outcome_for, positions, searched_positions, selfplay_game
 from amigos import actions as A
 from amigos.position import build_position

@@ -8,7 +8,9 @@ import pytest
 
 import amigos
 from ai import make_agent
+from ai import halving as H
 from ai import mcts as M
+from ai import rewards as R
 from ai.agents import SpecError, parse_spec
 from amigos import actions as A
 from amigos.determinize import Determinizer
@@ -193,7 +195,7 @@ def test_settle_collect_plays_the_collect_out_by_each_choosers_best_choice():
     s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))  # the round ends: Collect
     assert s.phase == COLLECT and len(s.legal_actions()) > 1
     settled = s.clone()
-    M.settle_collect(settled)
+    R.settle_collect(settled)
     assert settled.phase != COLLECT
     # Replayed by hand: every choice of more than one is the chooser's best by the learned value.
     while s.phase == COLLECT:
@@ -203,7 +205,7 @@ def test_settle_collect_plays_the_collect_out_by_each_choosers_best_choice():
         for a in legal:
             t = s.clone()
             t.apply(a)
-            values.append(M.learned_rewards(t)[p])
+            values.append(R.learned_rewards(t)[p])
         s.apply(legal[values.index(max(values))])
     assert s.pool == settled.pool and s.phase == settled.phase
 
@@ -230,22 +232,22 @@ def test_sequential_halving_keeps_the_better_half_after_each_phase():
     spent and that move holds the most visits."""
     root = M.Node(-1)
     keys = [("a",), ("b",), ("c",), ("d",), ("e",)]
-    halver = M.Halving(list(keys), 60, None, 0.0)
+    halver = H.Halving(list(keys), 60, None, 0.0)
     assert halver.phases == 3 and halver.planned == 56  # 4 kept back: the last move's top-up
-    taken = [halver.next_key(root, done) for done in range(5)]
+    taken = [halver.next_key(root.children, done) for done in range(5)]
     assert taken == keys  # one turn each
     worth = {("a",): 0.2, ("b",): 0.9, ("c",): 0.5, ("d",): 0.7, ("e",): 0.1}
     for key in keys:
         root.children[key] = _node(4, 4 * worth[key])
-    assert halver.next_key(root, 18) == ("a",) and len(halver.keys) == 5  # phase 1 of 3 ends at 56/3
-    assert halver.next_key(root, 19) == ("b",) and halver.keys == [("b",), ("d",), ("c",)]
-    assert halver.next_key(root, 38) == ("b",) and halver.keys == [("b",), ("d",)]
+    assert halver.next_key(root.children, 18) == ("a",) and len(halver.keys) == 5  # phase 1 of 3 ends at 56/3
+    assert halver.next_key(root.children, 19) == ("b",) and halver.keys == [("b",), ("d",), ("c",)]
+    assert halver.next_key(root.children, 38) == ("b",) and halver.keys == [("b",), ("d",)]
     root.children[("b",)] = _node(20, 20 * 0.6)  # b has the extra visit, d the better mean
     root.children[("d",)] = _node(19, 19 * 0.7)
-    assert halver.next_key(root, 56) == ("d",) and halver.keys == [("d",)]
+    assert halver.next_key(root.children, 56) == ("d",) and halver.keys == [("d",)]
     root.children[("d",)].n = 21
-    assert halver.next_key(root, 59) == ("d",)  # the budget is not spent yet
-    assert halver.next_key(root, 60) is None  # d holds the most visits: the choice is made
+    assert halver.next_key(root.children, 59) == ("d",)  # the budget is not spent yet
+    assert halver.next_key(root.children, 60) is None  # d holds the most visits: the choice is made
 
 
 def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_parameter():

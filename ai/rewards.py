@@ -1,0 +1,122 @@
+"""What a position is worth to each player, as the search's leaves and finished games are scored.
+
+Every function returns a list of rewards in [0, 1], one a player.  A finished game is worth 1 to its
+winner, a little less for a narrow win (`final_rewards`), so that a won position still prefers more
+points; an unfinished one lies strictly between a lost and a won game (`unfinished_reward`): the learned
+value's probability of winning (`learned_rewards`), optionally blended with the lead in points
+(`lead_rewards`), or the hand-tuned evaluation squashed (`rewards`, the search's ``value=0``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Final
+
+from amigos import actions as A
+from amigos.state import COLLECT
+
+from .features import player_features
+from .learned import default_model, progress
+from .value import heuristic_value
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
+
+SCALE: Final = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
+# A finished game: 1 for the winner less up to WIN_MARGIN for a narrow win (so that a won position
+# still prefers more points to fewer), the rest to the loser.
+WIN_MARGIN: Final = 0.1
+MARGIN_FULL: Final = 4  # points of margin that earn the whole reward
+# An unfinished game's value lies between a lost and a won one's: a game won is worth more than any
+# estimate of one still being played, and one lost less.
+UNFINISHED_LOW: Final = WIN_MARGIN
+UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
+# The lead in points that is worth 1/(1+e^-1) of `lead_rewards`' points part: once the learned
+# probability nears 1 it hardly tells 3 points from 1, while the rival may still catch up.
+POINTS_SCALE: Final = 3.0
+
+
+def final_rewards(state: GameState) -> list:
+    """Each player's reward for a finished game: a win is worth 1 - WIN_MARGIN at a margin of one point
+    and 1 at MARGIN_FULL points or more; a loser gets what the winner does not; a shared win 1/winners."""
+    n = state.n_players
+    won = state.winners()
+    if len(won) != 1:
+        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
+    vp = state.victory_points()
+    w = won[0]
+    margin = vp[w] - max(vp[p] for p in range(n) if p != w)
+    top = 1.0 - WIN_MARGIN + WIN_MARGIN * min(1.0, max(0, margin) / MARGIN_FULL)
+    return [top if p == w else (1.0 - top) / (n - 1) for p in range(n)]
+
+
+def learned_rewards(state: GameState) -> list:
+    """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
+    probability of winning (`ai.learned`) as `unfinished_reward`."""
+    if state.is_terminal():
+        return final_rewards(state)
+    model = default_model()
+    rows = player_features(state)
+    g = progress(rows)
+    n = state.n_players
+    if n == 2:
+        p0 = unfinished_reward(model.probability(rows, 0, g))
+        return [p0, 1.0 - p0]
+    return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
+
+
+def lead_rewards(state: GameState, weight: float) -> list:
+    """`learned_rewards`, an unfinished game's blended with the players' lead in points: (1 - ``weight``)
+    times the learned value plus ``weight`` times the lead squashed at `POINTS_SCALE` (both as
+    `unfinished_reward`, so that every unfinished game stays between a lost and a won one).  Two
+    players: the rewards still sum to 1."""
+    r = learned_rewards(state)
+    if state.is_terminal() or state.n_players != 2:
+        return r
+    vp = state.victory_points()
+    lead = unfinished_reward(1.0 / (1.0 + math.exp((vp[1] - vp[0]) / POINTS_SCALE)))
+    r0 = (1.0 - weight) * r[0] + weight * lead
+    return [r0, 1.0 - r0]
+
+
+def settle_collect(state: GameState) -> None:
+    """Play out the Collect phase ``state`` is in (each choice the one the learned value prefers for its
+    chooser, one step deep), so that a leaf is valued where every player has collected: midway, the
+    players who have collected look richer than those who have not, by far more than most moves differ."""
+    while state.phase == COLLECT:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_unchecked(legal[0])
+            continue
+        if any(a[0] in A.CHANCE_ACTIONS for a in legal):
+            return
+        p = state.current_player()
+        best, best_v = legal[0], -1.0
+        for a in legal:
+            t = state.clone()
+            t.apply_unchecked(a)
+            v = learned_rewards(t)[p]
+            if v > best_v:
+                best, best_v = a, v
+        state.apply_unchecked(best)
+
+
+def unfinished_reward(chance: float) -> float:
+    """The reward of a game still being played that its player wins with probability ``chance``: between
+    UNFINISHED_LOW and 1 - UNFINISHED_LOW, below every game won and above every game lost (`final_rewards`)."""
+    return UNFINISHED_LOW + UNFINISHED_RANGE * chance
+
+
+def rewards(state: GameState) -> list:
+    """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
+    the squashed evaluation."""
+    n = state.n_players
+    if state.is_terminal():
+        won = state.winners()
+        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
+    if n == 1:
+        return [1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))]
+    if n == 2:  # the value for one player is minus the value for the other
+        r0 = 1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))
+        return [r0, 1.0 - r0]
+    return [1.0 / (1.0 + math.exp(-heuristic_value(state, p) / SCALE)) for p in range(n)]
