@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Optional, cast
 
 import typer
@@ -95,21 +96,9 @@ def tournament(
     # Connected before anything is printed or written: a scheduler out of reach is a one-line error.
     runner = RUN.open_runner(jobs, scheduler)
     console = stdout_console()
-    command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
-    if "--out" not in sys.argv:
-        command += f" --out {shlex.quote(str(out))}"
+    command = resume_command(out)
     console.print(f"Results in {escape(str(out))}/. If stopped, continue with:")
     print_command(console, command)
-    total = len(settings["schedule"])
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    task = progress.add_task("games" if fmt == "game" else "matches", total=total)
-    outcomes: list[dict] = []
-
-    def view() -> Group:
-        parts: list[RenderableType] = [progress, standings_table(T.standings(agent, outcomes))]
-        if test is not None:
-            parts.append(cast("S.Sprt", T.sprt_of(settings, outcomes)).line())  # (a test: the settings have it)
-        return Group(*parts)
 
     def stopped() -> typer.Exit:
         console.print(f"Stopped. Finished games are kept in {escape(str(out))}/; continue with:")
@@ -117,24 +106,10 @@ def tournament(
         return typer.Exit(130)
 
     try:
-        # Transient: the live standings make way for the final ones, so the table is printed once.
-        with Live(view(), console=console, refresh_per_second=4, transient=True) as live:
-            def on_result(result: dict, done: int, total_: int) -> None:
-                outcomes.append(result)
-                progress.update(task, completed=done)
-                live.console.print(printable(R.game_line(R.game_row(settings, result), done, total_), None),
-                                   markup=False, highlight=False, soft_wrap=True)  # (a line a game, unbroken)
-                live.update(view())
-
-            # Games already played (on --resume) count in the standings from the start.
-            if (out / T.MANIFEST).exists():
-                try:
-                    _, outcomes[:] = T.collect(out)
-                except AmigosError:  # a damaged file: it is played again, and counted then
-                    outcomes.clear()
-            T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume, on_result, test,
-                  warn=lambda line: live.console.print(escape(printable(line, None)), style="yellow"),
-                  expansions=expansions, runner=runner)
+        play_live(console, out, settings, agent, "games" if fmt == "game" else "matches",
+                  lambda on_result, warn: T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume,
+                                                on_result, test, warn=warn, expansions=expansions,
+                                                runner=runner))
     except KeyboardInterrupt:
         raise stopped() from None
     except RUN.RunnerError:  # (a lost scheduler: the error is the one line on stderr, exit code 2)
@@ -146,6 +121,49 @@ def tournament(
         report(console, out, card_stats)
     except KeyboardInterrupt:
         raise stopped() from None
+
+
+def resume_command(out: Path) -> str:
+    """The command that continues this tournament: its own arguments with --resume (and --out)."""
+    command = "amigos tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:] if a != "--resume") + " --resume"
+    if "--out" not in sys.argv:
+        command += f" --out {shlex.quote(str(out))}"
+    return command
+
+
+Run = Callable[[Callable[[dict, int, int], None], Callable[[str], None]], object]
+
+
+def play_live(console: Console, out: Path, settings: dict, agents: list[str], unit: str, run: Run) -> None:
+    """Play the tournament by ``run(on_result, warn)`` under a live view: a line a finished game, the
+    progress in ``unit`` (games or matches), the standings and the SPRT's line; on --resume the games
+    already in ``out`` count from the start."""
+    test = settings.get("sprt")
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    task = progress.add_task(unit, total=len(settings["schedule"]))
+    outcomes: list[dict] = []
+
+    def view() -> Group:
+        parts: list[RenderableType] = [progress, standings_table(T.standings(agents, outcomes))]
+        if test is not None:
+            parts.append(cast("S.Sprt", T.sprt_of(settings, outcomes)).line())  # (a test: the settings have it)
+        return Group(*parts)
+
+    # Transient: the live standings make way for the final ones, so the table is printed once.
+    with Live(view(), console=console, refresh_per_second=4, transient=True) as live:
+        def on_result(result: dict, done: int, total: int) -> None:
+            outcomes.append(result)
+            progress.update(task, completed=done)
+            live.console.print(printable(R.game_line(R.game_row(settings, result), done, total), None),
+                               markup=False, highlight=False, soft_wrap=True)  # (a line a game, unbroken)
+            live.update(view())
+
+        if (out / T.MANIFEST).exists():
+            try:
+                _, outcomes[:] = T.collect(out)
+            except AmigosError:  # a damaged file: it is played again, and counted then
+                outcomes.clear()
+        run(on_result, lambda line: live.console.print(escape(printable(line, None)), style="yellow"))
 
 
 def report(console: Console, out: Path, card_stats: bool) -> None:
