@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import chain, combinations, permutations
-from typing import TYPE_CHECKING, Iterator, Sequence, overload
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from . import actions as A
 from . import cards as C
@@ -16,154 +16,11 @@ from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, I
                     P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
                     P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, P_BANK, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
                     SETUP_DRAFT, DECK, DECK_ARTIFACT, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, FACE_UP)
+from .payments import (ZERO, add, choices, covers, discount_for, gains, gold_discount,
+                       life_loss_payments, payments, placement_payments, sub)
 
 if TYPE_CHECKING:
     from .state import GameState
-
-ZERO = C.ZERO
-ALL = C.ALL_KINDS
-NON_GOLD = C.NON_GOLD
-NON_LIFE = (C.ELAN, C.CALM, C.DEATH, C.GOLD)
-
-
-@lru_cache(maxsize=1 << 16)
-def payments(avail: tuple, n: int, kinds: tuple = ALL) -> tuple:
-    """Every way to pay ``n`` essences of ``kinds`` out of ``avail``, ascending lexicographic (§4.1)."""
-    a0, a1, a2, a3, a4 = (avail[k] if k in kinds else 0 for k in range(5))
-    out: list[tuple[int, int, int, int, int]] = []
-    for x0 in range(min(a0, n) + 1):
-        r0 = n - x0
-        for x1 in range(min(a1, r0) + 1):
-            r1 = r0 - x1
-            for x2 in range(min(a2, r1) + 1):
-                r2 = r1 - x2
-                for x3 in range(min(a3, r2) + 1):
-                    x4 = r2 - x3
-                    if x4 <= a4:
-                        out.append((x0, x1, x2, x3, x4))
-    return tuple(out)
-
-
-@lru_cache(maxsize=1024)
-def gains(n: int, kinds: tuple = NON_GOLD) -> tuple:
-    """Every gain of ``n`` essences of ``kinds``, ascending lexicographic (the protocol's GainAny)."""
-    return payments((n, n, n, n, n), n, kinds)
-
-
-@lru_cache(maxsize=1024)
-def choices(n: int, kinds: tuple) -> tuple:
-    """The options of a `Gain` step: multisets in descending lexicographic order (§4.1)."""
-    return tuple(reversed(gains(n, kinds)))
-
-
-def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int]:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
-
-
-def _sub(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int]:
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
-
-
-def _covers(pool: Sequence[int], cost: Sequence[int]) -> bool:
-    return (pool[0] >= cost[0] and pool[1] >= cost[1] and pool[2] >= cost[2] and pool[3] >= cost[3]
-            and pool[4] >= cost[4])
-
-
-@overload
-def discount_for(s: GameState, p: int, card: None, mine: Sequence[int] | None = None) -> tuple[int, int, int, int]: ...
-@overload
-def discount_for(s: GameState, p: int, card: C.Card, mine: Sequence[int] | None = None) -> int: ...
-def discount_for(s: GameState, p: int, card: C.Card | None,
-                 mine: Sequence[int] | None = None) -> int | tuple[int, int, int, int]:
-    """The standing discount ``p`` gets on placing artifact ``card`` (Artificer, Dragon Bridle,
-    Dragon's Lair, Homunculus), whether or not the discounting component is turned.  With ``card``
-    None, returns the discounts ``(on any artifact, extra on Dragons, on Creatures, on Demons)``."""
-    loc, owner, cards = s.loc, s.owner, s.cards
-    if mine is None:
-        mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
-    every = dragon = creature = demon = 0
-    for e in mine:
-        for types, amount, _ in cards[e].discounts:
-            if "artifact" in types:
-                every += amount
-            elif "dragon" in types:
-                dragon += amount
-            elif "creature" in types:
-                creature += amount
-            elif "demon" in types:
-                demon += amount
-    if card is None:
-        return every, dragon, creature, demon
-    return every + (dragon if card.is_dragon else 0) + (creature if card.is_creature else 0) + (
-        demon if card.is_demon else 0)
-
-
-def gold_discount(s: GameState, p: int, card: C.Card, mine: Sequence[int]) -> int:
-    """How much of ``card``'s placement discount may take off Gold: the discounts that say so
-    (Homunculus, on Demons); no base-game discount does."""
-    out = 0
-    for e in mine:
-        for types, amount, on_gold in s.cards[e].discounts:
-            if on_gold and any(t in card.types for t in types):
-                out += amount
-    return out
-
-
-def placement_payments(pool: tuple, card: C.Card, discount: int, gold_off: int = 0) -> list[tuple[int, ...]]:
-    """Every payment of ``card``'s placement cost after a discount used as fully as possible (§4.3);
-    up to ``gold_off`` of the discount may take off Gold (`gold_discount`), the rest never does."""
-    fixed, any_n = card.cost, card.cost_any
-    if gold_off and fixed[4]:
-        return _gold_discounted(pool, fixed, any_n, discount, min(gold_off, fixed[4], discount))
-    return _discounted(pool, fixed, any_n, discount)
-
-
-def _discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int) -> list[tuple[int, ...]]:
-    """Every payment of the cost ``fixed`` plus ``any_n`` of any kind after a discount taken off its
-    non-Gold part as fully as possible (`placement_payments`)."""
-    d = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n)
-    if d == 0:
-        if not _covers(pool, fixed):
-            return []
-        rest = _sub(pool, fixed)
-        return [_add(fixed, x) for x in payments(rest, any_n)] if any_n else [fixed]
-    out: list[tuple[int, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-    for re in range(min(fixed[0], d) + 1):
-        for rl in range(min(fixed[1], d - re) + 1):
-            for rc in range(min(fixed[2], d - re - rl) + 1):
-                for rd in range(min(fixed[3], d - re - rl - rc) + 1):
-                    left = d - re - rl - rc - rd
-                    if left > any_n:
-                        continue
-                    f2 = (fixed[0] - re, fixed[1] - rl, fixed[2] - rc, fixed[3] - rd, fixed[4])
-                    if not _covers(pool, f2):
-                        continue
-                    rest = _sub(pool, f2)
-                    for x in payments(rest, any_n - left):
-                        pay = _add(f2, x)
-                        if pay not in seen:
-                            seen.add(pay)
-                            out.append(pay)
-    return out
-
-
-def _gold_discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int,
-                     gold_off: int) -> list[tuple[int, ...]]:
-    """`placement_payments` where part of the discount may take off Gold: each share of it taken off
-    Gold, the rest of the discount as usual, used as fully as possible overall."""
-    best = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + fixed[4] + any_n)
-    out: list[tuple[int, ...]] = []
-    for g in range(gold_off + 1):
-        rest = discount - g
-        if g + min(rest, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n) < best:
-            continue  # not the discount used as fully as possible
-        cheaper = (fixed[0], fixed[1], fixed[2], fixed[3], fixed[4] - g)
-        for pay in _discounted(pool, cheaper, any_n, rest):
-            if pay not in out:
-                out.append(pay)
-    return sorted(out)
-
 
 def legal_groups(s: GameState) -> list:
     """The legal actions grouped by `amigos.actions.macro_key` (variants of one action together), in
@@ -366,7 +223,7 @@ def _simple_power_actions(p: int, e: int, card_idx: int, index: int, pool: tuple
             and pool[4] >= fixed[4]):
         return ()
     pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (fixed,)
-    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, add(pw.gain_pool, pw.store))
     POWER = A.POWER
     return tuple((POWER, p, e, index, -1, -1, pay, g) for pay in pays for g in gs)
 
@@ -453,7 +310,7 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
         return
     idx = pw.index
     if pw.identical:
-        covered = pw.remove_self is None or _covers(s.essences_on(e), pw.remove_self)
+        covered = pw.remove_self is None or covers(s.essences_on(e), pw.remove_self)
         if pw.remove_self is not None and not covered:
             return
         first_pay = ZERO
@@ -506,10 +363,10 @@ def _illusion_steps(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out:
     x, extra = stand_in(s, p, mine, pw.turn_other)
     if x < 0:
         return
-    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, add(pw.gain_pool, pw.store))
     pays = _any_payments(pw.pay, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (pw.pay,)
     if extra:
-        pays = tuple(sorted({_add(a, b) for a in pays for b in payments(_sub(pool, a), extra)}))
+        pays = tuple(sorted({add(a, b) for a in pays for b in payments(sub(pool, a), extra)}))
     if pays:
         out.append(tuple((A.POWER, p, e, pw.index, x, -1, pay, g) for pay in pays for g in gs))
 
@@ -530,7 +387,7 @@ def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ..
     pw = C.CARDS[card_idx].powers[idx]
     fixed = pw.pay
     pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (fixed,)
-    gs = _power_gains(pw.mix_count, pw.mix_kinds, _add(pw.gain_pool, pw.store))
+    gs = _power_gains(pw.mix_count, pw.mix_kinds, add(pw.gain_pool, pw.store))
     POWER = A.POWER
     out: list[tuple] = []
     bonus = pw.cost_gain[2] if pw.cost_gain is not None else 0  # (costs are given only with a cost_gain)
@@ -548,14 +405,14 @@ def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ..
 @lru_cache(maxsize=1 << 16)
 def _any_payments(fixed: tuple[int, ...], pool: tuple[int, ...], n: int, kinds: tuple[int, ...]) -> tuple:
     """Fixed part plus every payment of the any part from what the pool has left."""
-    rest = _sub(pool, fixed)
-    return tuple(_add(fixed, x) for x in payments(rest, n, kinds))
+    rest = sub(pool, fixed)
+    return tuple(add(fixed, x) for x in payments(rest, n, kinds))
 
 
 @lru_cache(maxsize=1024)
 def _power_gains(mix_count: int, mix_kinds: tuple[int, ...], fixed_gain: tuple[int, ...]) -> tuple:
     if mix_count:
-        return tuple(_add(g, fixed_gain) for g in gains(mix_count, mix_kinds))
+        return tuple(add(g, fixed_gain) for g in gains(mix_count, mix_kinds))
     return (fixed_gain,)
 
 
@@ -685,7 +542,7 @@ def _pending_actions(s: GameState, top: tuple) -> list:
     if kind == P_CCOST:
         e = top[2]
         out: list[tuple] = []
-        if _covers(s.pool_of(p), s.cards[e].collect_cost):
+        if covers(s.pool_of(p), s.cards[e].collect_cost):
             out.append((A.COLLECT_COST, p, e, A.PAY_COST))
         if not s.turned[e]:
             out.append((A.COLLECT_COST, p, e, A.PAY_TURN))
@@ -733,15 +590,15 @@ def victory_react_actions(s: GameState, p: int, e: int, idx: int) -> list:
                         for pay in payments(pool, react.pay_any):
                             out.append((A.V_REACT, p, e, react.index, pay, code))
     elif pw.turn_other is not None:
-        if _covers(pool, pw.pay):
+        if covers(pool, pw.pay):
             mine = s.in_play(p)
             for x in _targets(s, p, e, pw, mine) or ():
                 out.append((A.V_REACT, p, e, idx, pw.pay, x))
             x, extra = stand_in(s, p, mine, pw.turn_other)
             if x >= 0:
-                for pay in payments(_sub(pool, pw.pay), extra):
-                    out.append((A.V_REACT, p, e, idx, _add(pw.pay, pay), x))
-    elif _covers(pool, pw.pay):
+                for pay in payments(sub(pool, pw.pay), extra):
+                    out.append((A.V_REACT, p, e, idx, add(pw.pay, pay), x))
+    elif covers(pool, pw.pay):
         out.append((A.V_REACT, p, e, idx, pw.pay))
     out.append((A.DECLINE, p, e))
     return out
@@ -802,13 +659,13 @@ def life_loss_actions(s: GameState, top: tuple) -> list:
                     or (trigger == C.TRIGGER_DEMON and is_demon)):
                 if pw.turn_self and turned[e]:
                     continue
-                if not _covers(pool, pw.pay):
+                if not covers(pool, pw.pay):
                     continue
-                out.append((A.LL_REACT, p, e, pw.index, -1, pw.pay, _add(pw.store, pw.gain_pool)))
+                out.append((A.LL_REACT, p, e, pw.index, -1, pw.pay, add(pw.store, pw.gain_pool)))
     rider = effect[3]
     if rider is not None:
         if rider[0] == "pay":
-            if _covers(pool, rider[1]):
+            if covers(pool, rider[1]):
                 out.append((A.LL_REACT, p, attacker, 0, -1, rider[1], ZERO))
         elif rider[0] == "discard":
             for x in s.hand(p):
@@ -820,30 +677,6 @@ def life_loss_actions(s: GameState, top: tuple) -> list:
     for pay in life_loss_payments(pool, amount, s.reference):
         out.append((A.LL_CHOICE, p, pay))
     return out
-
-
-def life_loss_payments(pool: tuple, damage: int, reference: bool) -> list:
-    """Ways to suffer a Life loss of ``damage``.
-
-    Official rule: lose Life first; for each Life you lack, 2 other essences (Gold allowed) of your
-    choice, as many as you have.  Reference rule (§4.5): any mix of Life and pairs of others while the
-    loss can be covered, else the whole pool."""
-    life = pool[1]
-    others = pool[0] + pool[2] + pool[3] + pool[4]
-    no_life = (pool[0], 0, pool[2], pool[3], pool[4])
-    if not reference:
-        paid = min(life, damage)
-        need = min(2 * (damage - paid), others)
-        return [(x[0], paid, x[2], x[3], x[4]) for x in payments(no_life, need, NON_LIFE)]
-    if life + others // 2 >= damage:
-        out = []
-        for paid in range(min(life, damage) + 1):
-            need = 2 * (damage - paid)
-            if others >= need:
-                for x in payments(no_life, need, NON_LIFE):
-                    out.append((x[0], paid, x[2], x[3], x[4]))
-        return out
-    return [pool]
 
 
 # -- chance --------------------------------------------------------------------------------------------
