@@ -57,6 +57,64 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
         raise SetupError(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESETS)})")
     if len(mage_options) < num_players:
         raise SetupError("every player needs mage options")
+    entities, loc, owner, n_art, item_first = _lay_out(artifact_decks, mage_options, monument_display,
+                                                       monument_deck, places_of_power, num_players, sets)
+    if not 0 <= first_player < num_players:
+        raise SetupError("first player out of range")
+    s = GameState.__new__(GameState)
+    s.n_players = num_players
+    s.cards = tuple(entities)
+    s.n_art = n_art
+    names = {}
+    for e, c in enumerate(entities):
+        names[c.name] = e
+        names[c.ref_name] = e
+        names[c.id] = e
+    s.names = names
+    s.reference = ruleset == "reference"
+    s.item_first = item_first
+    s.sets = sets
+    s.memo = {}
+    n = len(entities)
+    s.loc = loc
+    s.owner = owner
+    s.turned = [0] * n
+    s.ess = [0] * (5 * n)
+    s.order = [-1] * n
+    s.pool = _starting_pools(num_players, starting_essences)
+    s.passed = [False] * num_players
+    s.temp_vp = [0] * num_players
+    s.first_player = first_player
+    s.mage_chosen = [False] * num_players
+    s.draft_picked = [False] * num_players
+    s.phase = SETUP_CHOOSE_MAGES
+    s.round = 0
+    s.round_limit = round_limit
+    s.turn = first_player
+    s.stack = []
+    s.won = ()
+    s.turn_done = False
+    s.victory_check = NO_CHECK
+    s.check_caller = -1
+    s.collect_player = s.collect_done = s.collect_next = 0
+    s.item_picks = 0
+    s.draft_stage = 0
+    s.rng = 0
+    s.auto_chance = auto_chance
+    s.known_decks = tuple(frozenset() for _ in range(num_players))
+    s.passed_packet = tuple(frozenset() for _ in range(num_players))
+    s.previous_game = None
+    s.mon_seer = -1
+    s._legal = s._groups = None
+    return s
+
+
+def _lay_out(artifact_decks: list, mage_options: list, monument_display: list, monument_deck: list,
+             places_of_power: list, num_players: int, sets: tuple[str, ...]
+             ) -> tuple[list[C.Card], list[int], list[int], int, int]:
+    """The game's entities in entity order with their locations and owners, the number of artifacts
+    and the first magic item's entity; a card of the wrong kind, of a set not in the game or given
+    twice is a `SetupError`."""
     entities = []
     loc = []
     owner = []
@@ -100,60 +158,18 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     ids = [c.id for c in entities]
     if len(set(ids)) != len(ids):
         raise SetupError("a card appears twice in the setup")
-    if not 0 <= first_player < num_players:
-        raise SetupError("first player out of range")
-    s = GameState.__new__(GameState)
-    s.n_players = num_players
-    s.cards = tuple(entities)
-    s.n_art = n_art
-    names = {}
-    for e, c in enumerate(entities):
-        names[c.name] = e
-        names[c.ref_name] = e
-        names[c.id] = e
-    s.names = names
-    s.reference = ruleset == "reference"
-    s.item_first = item_first
-    s.sets = sets
-    s.memo = {}
-    n = len(entities)
-    s.loc = loc
-    s.owner = owner
-    s.turned = [0] * n
-    s.ess = [0] * (5 * n)
-    s.order = [-1] * n
+    return entities, loc, owner, n_art, item_first
+
+
+def _starting_pools(num_players: int, starting_essences: list | None) -> list[int]:
+    """The players' pools, five counts each: ``starting_essences[p]`` where given, else one of each."""
     pool = []
     for p in range(num_players):
         if starting_essences is not None and p < len(starting_essences) and starting_essences[p] is not None:
             pool.extend(starting_essences[p])
         else:
             pool.extend((1, 1, 1, 1, 1))
-    s.pool = pool
-    s.passed = [False] * num_players
-    s.temp_vp = [0] * num_players
-    s.first_player = first_player
-    s.mage_chosen = [False] * num_players
-    s.draft_picked = [False] * num_players
-    s.phase = SETUP_CHOOSE_MAGES
-    s.round = 0
-    s.round_limit = round_limit
-    s.turn = first_player
-    s.stack = []
-    s.won = ()
-    s.turn_done = False
-    s.victory_check = NO_CHECK
-    s.check_caller = -1
-    s.collect_player = s.collect_done = s.collect_next = 0
-    s.item_picks = 0
-    s.draft_stage = 0
-    s.rng = 0
-    s.auto_chance = auto_chance
-    s.known_decks = tuple(frozenset() for _ in range(num_players))
-    s.passed_packet = tuple(frozenset() for _ in range(num_players))
-    s.previous_game = None
-    s.mon_seer = -1
-    s._legal = s._groups = None
-    return s
+    return pool
 
 
 def _expect(card: object, kind: int) -> None:
