@@ -8,6 +8,7 @@ parser (an unknown command or option, a missing or malformed value) are printed 
 
 from __future__ import annotations
 
+import inspect
 import sys
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Annotated, Any, Callable
@@ -56,8 +57,17 @@ COMMANDS: dict[str, Callable[..., Any]] = {
             "cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
             "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament,
             "serve": serve.serve}
+
+
+def command_help(function: Callable[..., Any]) -> str:
+    """A command's help from its docstring, each paragraph on one line for the help to wrap: Typer
+    keeps the line breaks of every paragraph after the first, which breaks lines at any width."""
+    paragraphs = inspect.cleandoc(function.__doc__ or "").split("\n\n")
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
+
+
 for _name, _function in COMMANDS.items():
-    app.command(_name, cls=_Command)(_function)
+    app.command(_name, cls=_Command, help=command_help(_function))(_function)
 
 
 def _print_version(value: bool) -> None:

@@ -38,3 +38,16 @@ def test_help_exits_0(capsys):
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "cards" in out and "bridge" in out
+
+
+def test_a_commands_help_wraps_its_paragraphs_at_the_terminals_width(capsys, monkeypatch):
+    """Every paragraph of a command's docstring is one paragraph of its help, wrapped at the width of
+    the terminal, not at the docstring's line breaks (Typer keeps those after the first paragraph)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit) as exit_info:
+        app_module.main(["replay", "--help"])
+    assert exit_info.value.code == 0
+    lines = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    assert any("(their hand, not the AI's), else from player 1's. --json follows the same rule" in line
+               for line in lines)
+    assert app_module.command_help(app_module.COMMANDS["replay"]).count("\n") == 2  # two paragraphs
