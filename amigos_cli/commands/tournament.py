@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import shlex
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Optional, cast
 
 import typer
