@@ -24,8 +24,8 @@ from setuptools.command.build_ext import build_ext
 # heuristics it calls at every node): where the time of play and of search goes.
 COMPILED_MODULES = [
     "amigos/actions.py", "amigos/adjudicate.py", "amigos/apply.py", "amigos/cards.py", "amigos/codes.py",
-    "amigos/determinize.py", "amigos/draft.py", "amigos/flow.py", "amigos/legal.py", "amigos/observe.py",
-    "amigos/payments.py", "amigos/rng.py", "amigos/state.py",
+    "amigos/determinize.py", "amigos/draft.py", "amigos/essences.py", "amigos/flow.py", "amigos/legal.py",
+    "amigos/observe.py", "amigos/payments.py", "amigos/rng.py", "amigos/state.py",
     "ai/evaluate.py", "ai/features.py", "ai/heuristics.py", "ai/leaf.py", "ai/learned.py",
     "ai/expectimax.py", "ai/halving.py", "ai/mcts.py", "ai/rewards.py", "ai/value.py",
 ]

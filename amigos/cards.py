@@ -18,6 +18,7 @@ import re
 from typing import Any, Final
 
 from .carddata import BASE_SET, LUX_SET, SETS, load_base, load_packaged, load_set, raw_components
+from .essences import add
 
 ELAN: Final = 0
 LIFE: Final = 1
@@ -28,8 +29,8 @@ ESSENCES = ("elan", "life", "calm", "death", "gold")
 ESSENCE_INDEX = {name: i for i, name in enumerate(ESSENCES)}
 Essences = tuple[int, int, int, int, int]  # five counts (or changes): elan, life, calm, death, gold
 ZERO: Final[Essences] = (0, 0, 0, 0, 0)
-NON_GOLD = (ELAN, LIFE, CALM, DEATH)
-ALL_KINDS = (ELAN, LIFE, CALM, DEATH, GOLD)
+NON_GOLD: Final[tuple[int, int, int, int]] = (ELAN, LIFE, CALM, DEATH)
+ALL_KINDS: Final[tuple[int, int, int, int, int]] = (ELAN, LIFE, CALM, DEATH, GOLD)
 MONUMENT_COST_GOLD: Final = 4  # the Gold every monument costs
 
 # Component kinds, in the order their entities are laid out in a game (artifacts first, places last):
@@ -302,9 +303,9 @@ def _compile_effects(power: Power, effects: list) -> None:
         op = eff["op"]
         if op == "gain":
             if eff["destination"] == "pool":
-                power.gain_pool = _add(power.gain_pool, essences5(eff["essences"]))
+                power.gain_pool = add(power.gain_pool, essences5(eff["essences"]))
             else:
-                power.store = _add(power.store, essences5(eff["essences"]))
+                power.store = add(power.store, essences5(eff["essences"]))
         elif op == "gain_mix":
             power.mix_count = eff["count"]
             excluded = {ESSENCE_INDEX[k] for k in eff.get("exclude") or ()}
@@ -419,10 +420,6 @@ def _target_rule(power: Power) -> None:
 _ENGINE_NOTE = re.compile(r" \(the engine[^)]*\)")
 
 
-def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b))
-
-
 def _compile_power(spec: dict, kind: int) -> Power:
     power = Power(0, kind)
     _compile_cost(power, spec["cost"])
@@ -476,7 +473,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     for ability in raw["collect"]:
         k = ability["kind"]
         if k == "gain":
-            fixed = _add(fixed, essences5(ability["essences"]))
+            fixed = add(fixed, essences5(ability["essences"]))
         elif k == "gain_one_of":
             card.collect_choice = (1, tuple(sorted(ESSENCE_INDEX[e] for e in ability["options"])))
         elif k == "gain_mix":

@@ -16,8 +16,9 @@ from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, I
                     P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
                     P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, P_BANK, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
                     SETUP_DRAFT, DECK, DECK_ARTIFACT, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, FACE_UP)
-from .payments import (ZERO, add, choices, covers, discount_for, gains, gold_discount,
-                       life_loss_payments, payments, placement_payments, sub)
+from .essences import add, covers, sub
+from .payments import (ZERO, choices, discount_for, gains, gold_discount, life_loss_payments, payments,
+                       placement_payments)
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Sequence, overload
 
 from . import cards as C
 from .codes import IN_PLAY
+from .essences import add, covers, sub
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -47,22 +48,6 @@ def gains(n: int, kinds: tuple = NON_GOLD) -> tuple:
 def choices(n: int, kinds: tuple) -> tuple:
     """The options of a `Gain` step: multisets in descending lexicographic order (§4.1)."""
     return tuple(reversed(gains(n, kinds)))
-
-
-def add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int]:
-    """Two essence counts added, kind by kind."""
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
-
-
-def sub(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int]:
-    """``b`` taken from ``a``, kind by kind."""
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
-
-
-def covers(pool: Sequence[int], cost: Sequence[int]) -> bool:
-    """Whether ``pool`` holds at least ``cost`` of every kind."""
-    return (pool[0] >= cost[0] and pool[1] >= cost[1] and pool[2] >= cost[2] and pool[3] >= cost[3]
-            and pool[4] >= cost[4])
 
 
 @overload
