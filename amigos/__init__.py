@@ -11,9 +11,10 @@ The interface every caller uses (a person's prompt, an agent, a replay, the brid
 
 from .determinize import determinize
 from .errors import AmigosError, IllegalAction, SetupError
-from .protocol import action_from_json, action_json, dump_state, state_from_setup
+from .protocol import dump_state, state_from_setup
 from .setup import RULESETS, VARIANTS, build_state, new_game, next_game
 from .state import GameState
+from .steps import action_from_json, action_json
 from .text import action_text
 
 __version__ = "0.1.0"

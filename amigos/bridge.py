@@ -10,7 +10,8 @@ import json
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import AmigosError
-from .protocol import action_from_json, action_json, dump_state, match_known_cards, state_from_setup
+from .protocol import dump_state, state_from_setup
+from .steps import action_from_json, action_json, match_known_cards
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -21,7 +21,7 @@ import amigos
 from ai.agent import Agent, play_out
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
-from amigos.protocol import action_from_json, action_json
+from amigos.steps import action_from_json, action_json
 from amigos.rng import derive_seed
 from amigos.setup import EXPANSION_NAMES, card_sets
 from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, GameState

@@ -1,0 +1,239 @@
+"""Actions in the engine protocol's step form (conformance/PROTOCOL.md §2.1) and back.
+
+Each kind of action has one layout (`LAYOUTS`): its step's keys in the protocol's order, each with the
+place of its value in the action tuple and how the value is written and read.  Both directions use
+the layout, so the wire form of an action is written down once.  Card names on the wire are the
+reference engine's (``"Calm/Elan"``); our printed names are accepted when reading.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from . import actions as A
+from . import cards as C
+from .codes import P_DRAW
+from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+ESSENCES = C.ESSENCES
+ENUM_COLLECT = "CollectDecision"
+ENUM_DECK = "DeckType"
+# The names the protocol's enums may be given by, for the values of CollectDecision and DeckType.
+ENUM_VALUES = {"PAY_COST": 0, "PAY_TURN": 1, "DECLINE_COST": 2, "TAKE_STORED": 3, "LEAVE_STORED": 4,
+               "ARTIFACT": 0, "MONUMENT": 1}
+
+# How a value is written and read (the codecs of `LAYOUTS`).  An OPT_ codec leaves its key out when
+# the value is empty (-1, no essences, no cards) and reads a missing key as empty.
+PLAYER = "player"            # the acting player (validated once, in `action_from_json`)
+CARD = "card"                # an entity, by its card's name
+OPT_CARD = "opt_card"
+INDEX = "index"              # a power's index, 0 when missing
+OPT_SEAT = "opt_seat"        # a target player, -1 when missing
+COUNT = "count"              # a required integer
+POOL = "pool"                # essences (a missing pool reads as none)
+OPT_POOL = "opt_pool"
+ESSENCE = "essence"          # one kind of essence, by name
+COLLECT = "collect"          # a CollectDecision
+DECK_TYPE = "deck_type"      # a DeckType
+OPT_ORDER = "opt_order"      # a list of integers
+CARDS = "cards"              # a list of cards, in order
+CARD_SET = "card_set"        # a list of cards, in any order (read sorted)
+OPT_CARDS = "opt_cards"
+OPT_CARD_SET = "opt_card_set"
+
+Layout = tuple[tuple[str, str, int], ...]  # (key, codec, index in the action tuple)
+_ME = ("player_id", PLAYER, 1)
+LAYOUTS: dict[int, Layout] = {
+    A.PLACE: (("artifact_name", CARD, 2), ("pay", POOL, 3), _ME),
+    A.POWER: (("card_name", CARD, 2), ("power_index", INDEX, 3), _ME, ("target_name", OPT_CARD, 4),
+              ("target_player_id", OPT_SEAT, 5), ("pay", OPT_POOL, 6), ("gain", OPT_POOL, 7)),
+    A.PASS: (("item_name", CARD, 2), _ME),
+    A.DECLINE: (("card_name", CARD, 2), _ME),
+    A.CLAIM_MONUMENT: (("monument_name", CARD, 2), _ME),
+    A.CLAIM_TOP: (_ME,),
+    A.CLAIM_POP: (("pop_name", CARD, 2), ("pay", POOL, 3), _ME),
+    A.DISCARD: (("card_name", CARD, 2), ("gain", POOL, 3), _ME),
+    A.LL_REACT: (("card_name", CARD, 2), ("power_index", INDEX, 3), _ME, ("target_name", OPT_CARD, 4),
+                 ("pay", OPT_POOL, 5), ("gain", OPT_POOL, 6)),
+    A.LL_CHOICE: (_ME, ("pay", OPT_POOL, 2)),
+    A.V_REACT: (("card_name", CARD, 2), ("power_index", INDEX, 3), _ME, ("pay", OPT_POOL, 4)),
+    A.BANK: (("card_name", CARD, 2), ("essence", ESSENCE, 3), ("count", COUNT, 4), _ME),
+    A.TAKE: (("card_name", CARD, 2), _ME, ("decision", COLLECT, 3)),
+    A.COLLECT_COST: (("card_name", CARD, 2), _ME, ("decision", COLLECT, 3)),
+    A.GAIN: (("card_name", CARD, 2), ("gain", POOL, 3), _ME),
+    A.SCRY_DECK: (_ME, ("scry_target", DECK_TYPE, 2)),
+    A.SCRY_ORDER: (_ME, ("scry_order", OPT_ORDER, 2)),
+    A.DISCARD_CHOICE: (("card_names", CARD_SET, 2), _ME),
+    A.CHOOSE_MAGE: (("mage_name", CARD, 2), _ME),
+    A.CHOOSE_ITEM: (("item_name", CARD, 2), _ME),
+    A.DRAFT_PICK: (("artifact_name", CARD, 2), _ME),
+    A.REDRAFT_PICK: (("artifact_name", CARD, 2), _ME),
+    A.CHOOSE_FIRST: (("first_player", COUNT, 2), _ME),
+    A.R_DRAW: (("known_cards", OPT_CARDS, 2), ("revealed_cards", OPT_CARD_SET, 3), _ME),
+    A.R_SCRY: (("revealed_cards", CARDS, 2), _ME),
+    A.R_MON_DRAW: (("monument_name", CARD, 2), _ME),
+    A.R_MON_REVEAL: (("monument_name", CARD, 2), _ME),
+}
+
+
+def pool_json(v: Sequence[int]) -> dict[str, int]:
+    """A 5-tuple as a protocol pool: zero counts left out."""
+    return {ESSENCES[k]: v[k] for k in range(5) if v[k]}
+
+
+def pool_from_json(obj: object) -> tuple[int, ...]:
+    """A protocol pool (or None, no essences) as a 5-tuple; raises ValueError when malformed."""
+    if obj is None:
+        return C.ZERO
+    if not isinstance(obj, dict):
+        raise ValueError("a pool must be an object")
+    for key, value in obj.items():
+        if key not in C.ESSENCE_INDEX:
+            raise ValueError(f"unknown essence {key!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"bad essence count for {key!r}")
+    return tuple(obj.get(k, 0) for k in ESSENCES)
+
+
+def _empty(codec: str, value: Any) -> bool:
+    """Whether an OPT_ codec's ``value`` is left out of the step."""
+    if codec in (OPT_CARD, OPT_SEAT):
+        return value == -1
+    if codec == OPT_POOL:
+        return not any(value)
+    return codec in (OPT_ORDER, OPT_CARDS, OPT_CARD_SET) and not value
+
+
+def _write(state: GameState, codec: str, value: Any) -> object:
+    """``value`` (a field of an action) in its step form."""
+    if codec in (CARD, OPT_CARD):
+        return state.cards[value].ref_name
+    if codec in (POOL, OPT_POOL):
+        return pool_json(value)
+    if codec == ESSENCE:
+        return ESSENCES[value]
+    if codec in (COLLECT, DECK_TYPE):
+        return {"__enum__": ENUM_COLLECT if codec == COLLECT else ENUM_DECK, "value": value}
+    if codec in (CARDS, CARD_SET, OPT_CARDS, OPT_CARD_SET):
+        return [state.cards[e].ref_name for e in value]
+    if codec == OPT_ORDER:
+        return list(value)
+    return value
+
+
+def action_json(state: GameState, a: tuple) -> dict:
+    """The protocol's canonical step form of action ``a`` in ``state`` (§2.1)."""
+    layout = LAYOUTS.get(a[0])
+    if layout is None:
+        raise ValueError(f"unknown action {a!r}")
+    d: dict[str, object] = {"__type__": A.TYPE_NAMES[a[0]]}
+    for key, codec, i in layout:
+        if not _empty(codec, a[i]):
+            d[key] = _write(state, codec, a[i])
+    if a[0] == A.V_REACT and len(a) > 5:  # the expansion's: Dark Cathedral's target, an Illusion's type
+        if state.cards[a[2]].powers[a[3]].turn_other is not None:
+            d["target_name"] = state.cards[a[5]].ref_name
+        else:
+            d["count_as"] = C.TYPE_NAMES[a[5]]
+    return d
+
+
+def action_from_json(state: GameState, step: dict) -> tuple:
+    """Decode a protocol step into an action of ``state``; raises `IllegalAction` when it names no
+    card of this game or is malformed.  (Whether the action is legal is `apply`'s business.)"""
+    try:
+        return _decode(state, step)
+    except IllegalAction:
+        raise
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        raise IllegalAction(f"malformed step: {exc}") from None
+
+
+def match_known_cards(state: GameState, action: tuple) -> tuple:
+    """A draw reveal's ``known_cards`` is informational (§2.6): use the engine's own list."""
+    if action[0] == A.R_DRAW and state.stack and state.stack[-1][0] == P_DRAW:
+        return (action[0], action[1], state.stack[-1][2], action[3])
+    return action
+
+
+def _decode(state: GameState, d: object) -> tuple:
+    if not isinstance(d, dict):
+        raise ValueError("a step must be an object")
+    t = d.get("__type__")
+    if t not in A.TYPE_CODES:
+        raise ValueError(f"unknown step type {t!r}")
+    kind = A.TYPE_CODES[t]
+    p = _integer(d.get("player_id", 0), "player_id")
+    if kind == A.GAIN and d.get("use_alt"):
+        raise IllegalAction("no base-game card has an alternative gain")
+    layout = LAYOUTS[kind]
+    fields: list[object] = [kind, p] + [None] * (max(i for _, _, i in layout) - 1)
+    for key, codec, i in layout:
+        if codec != PLAYER:
+            fields[i] = _read(state, codec, key, d)
+    if kind == A.V_REACT:
+        if d.get("target_name") is not None:
+            fields.append(_card(state, d["target_name"]))
+        elif d.get("count_as") is not None:
+            fields.append(C.TYPE_NAMES.index(d["count_as"]))
+    return tuple(fields)
+
+
+def _read(state: GameState, codec: str, key: str, d: dict) -> object:
+    """The value of ``key`` in step ``d``, read by ``codec``."""
+    value = d.get(key)
+    if codec.startswith("opt_") and value is None:
+        return -1 if codec in (OPT_CARD, OPT_SEAT) else C.ZERO if codec == OPT_POOL else ()
+    if codec in (POOL, OPT_POOL):
+        return pool_from_json(value)
+    if codec == INDEX:
+        return int(d.get(key, 0))
+    if codec == OPT_SEAT:
+        return int(d[key])
+    if codec in (CARD, OPT_CARD):
+        if not isinstance(d[key], str):
+            raise ValueError(f"{key} must be a string")
+        return _card(state, d[key])
+    if codec == COUNT:
+        return _integer(d[key], key)
+    if codec == ESSENCE:
+        return ESSENCES.index(d[key])
+    if codec in (COLLECT, DECK_TYPE):
+        return _enum_value(d[key], key)
+    if codec == OPT_ORDER:
+        if not isinstance(value, list) or not all(isinstance(i, int) for i in value):
+            raise ValueError(f"{key} must be a list of integers")
+        return tuple(value)
+    value = value or []  # the lists of cards
+    if not isinstance(value, list):
+        raise ValueError(f"{key} must be a list")
+    cards = tuple(_card(state, name) for name in value)
+    return tuple(sorted(cards)) if codec in (CARD_SET, OPT_CARD_SET) else cards
+
+
+def _card(state: GameState, name: object) -> int:
+    """The entity of the card named ``name`` in this game."""
+    e = state.find(name) if isinstance(name, str) else -1
+    if e < 0:
+        raise IllegalAction(f"no card named {name!r} in this game")
+    return e
+
+
+def _integer(value: object, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key} must be an integer")
+    return value
+
+
+def _enum_value(value: object, key: str) -> int:
+    """A protocol enum's value, given as an ``{"__enum__", "value"}`` object, a number or a name."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    if isinstance(value, str):
+        value = ENUM_VALUES[value]
+    if not isinstance(value, int):
+        raise ValueError(f"bad {key}")
+    return value
