@@ -15,7 +15,7 @@ type and the scroll kind.  `ARTIFACTS`, `MAGES`, ... are the base game's; `set_c
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 from .carddata import BASE_SET, LUX_SET, SETS, load_base, load_packaged, load_set, raw_components
 from .essences import add
@@ -297,88 +297,83 @@ def _compile_cost(power: Power, cost: dict) -> None:
     power.spend_self = bool(cost.get("spend_this_scroll"))
 
 
+def _attack(eff: dict) -> tuple:
+    """A Life loss for the rivals: (amount, from a Dragon?, what ignoring it costs, from a Demon?)."""
+    rider = eff.get("ignore_rider")
+    rider_t: tuple | None
+    if rider is None:
+        rider_t = None
+    elif "pay" in rider:
+        rider_t = ("pay", essences5(rider["pay"]))
+    elif "discard_from_hand" in rider:
+        rider_t = ("discard",)
+    else:
+        rider_t = ("destroy",)
+    return ("rivals_lose_life", eff["amount"], bool(eff["source_is_dragon"]), rider_t,
+            bool(eff.get("source_is_demon")))
+
+
+_STRAIGHTEN_TARGETS = {"this_component": "self", "own_turned_component": "own_turned",
+                       "own_turned_creature": "own_turned_creature", "own_turned_demon": "own_turned_demon",
+                       "all_turned_demons_of_all_players": "all_demons"}
+# The effects that compile to a step of the power's effects and nothing else, by op.
+_STEPS: dict[str, Callable[[dict], tuple]] = {
+    "rivals_gain": lambda eff: ("rivals_gain", essences5(eff["essences"])),
+    "rivals_lose_life": _attack,
+    "ignore_life_loss": lambda eff: ("ignore_life_loss",),
+    "draw_cards": lambda eff: ("draw", eff["count"]),
+    "draw_then_discard": lambda eff: ("draw_discard", eff["draw"], eff["discard"]),
+    "look_and_reorder": lambda eff: ("scry", eff["count"]),
+    "put_paid_essences_on": lambda eff: ("put_paid", "self" if eff["destination"] == "this_component" else "chosen"),
+    "check_victory_now": lambda eff: ("check_victory",),
+    "temporary_victory_points": lambda eff: ("temporary_vp", eff["amount"]),
+    "gain_x_identical": lambda eff: ("gain_x_other",),
+    "take_all_essences_from": lambda eff: ("take_all",),
+    "retrieve_from_discard": lambda eff: ("retrieve",),
+    "claim_scroll": lambda eff: ("claim_scroll",),
+    "count_as_type": lambda eff: ("count_as", tuple(eff["types_choice"])),
+}
+
+
 def _compile_effects(power: Power, effects: list) -> None:
     compiled: list[tuple] = []
     for eff in effects:
         op = eff["op"]
-        if op == "gain":
+        if op in _STEPS:
+            compiled.append(_STEPS[op](eff))
+        elif op == "gain":
             if eff["destination"] == "pool":
                 power.gain_pool = add(power.gain_pool, essences5(eff["essences"]))
             else:
                 power.store = add(power.store, essences5(eff["essences"]))
         elif op == "gain_mix":
             power.mix_count = eff["count"]
-            excluded = {ESSENCE_INDEX[k] for k in eff.get("exclude") or ()}
-            power.mix_kinds = tuple(k for k in ALL_KINDS if k not in excluded)
+            power.mix_kinds = _kinds_but(eff.get("exclude"))
             power.mix_to_card = eff["destination"] == "this_component"
-        elif op == "rivals_gain":
-            compiled.append(("rivals_gain", essences5(eff["essences"])))
-        elif op == "rivals_lose_life":
-            rider = eff.get("ignore_rider")
-            rider_t: tuple | None
-            if rider is None:
-                rider_t = None
-            elif "pay" in rider:
-                rider_t = ("pay", essences5(rider["pay"]))
-            elif "discard_from_hand" in rider:
-                rider_t = ("discard",)
-            else:
-                rider_t = ("destroy",)
-            compiled.append(("rivals_lose_life", eff["amount"], bool(eff["source_is_dragon"]), rider_t,
-                             bool(eff.get("source_is_demon"))))
-        elif op == "ignore_life_loss":
-            compiled.append(("ignore_life_loss",))
         elif op == "straighten":
-            target = {"this_component": "self", "own_turned_component": "own_turned",
-                      "own_turned_creature": "own_turned_creature", "own_turned_demon": "own_turned_demon",
-                      "all_turned_demons_of_all_players": "all_demons"}[eff["target"]]
             power.exclude_self = bool(eff.get("exclude_this_component"))
-            compiled.append(("straighten", target))
-        elif op == "draw_cards":
-            compiled.append(("draw", eff["count"]))
-        elif op == "draw_then_discard":
-            compiled.append(("draw_discard", eff["draw"], eff["discard"]))
-        elif op == "look_and_reorder":
-            compiled.append(("scry", eff["count"]))
+            compiled.append(("straighten", _STRAIGHTEN_TARGETS[eff["target"]]))
         elif op == "place_artifact":
             discount = eff.get("discount") or {}
-            place = ("place", eff["from"], eff.get("required_type"), eff["payment"] == "free",
-                     int(discount.get("amount", 0)))
-            power.places = place
-            compiled.append(place)
+            power.places = ("place", eff["from"], eff.get("required_type"), eff["payment"] == "free",
+                            int(discount.get("amount", 0)))
+            compiled.append(power.places)
         elif op == "gain_equal_to_rival_pool":
             power.chooses_rival = True
             compiled.append(("gain_from_rival", ESSENCE_INDEX[eff["count_rival_essence"]],
                              ESSENCE_INDEX[eff["gain_essence"]]))
         elif op == "gain_from_artifact_cost":
             as_kind = eff.get("as_essence")
-            cost_gain = ("gain_from_cost", eff["artifact"], eff["modifier"],
-                         ESSENCE_INDEX[as_kind] if as_kind else None)
-            power.cost_gain = cost_gain
-            compiled.append(cost_gain)
-        elif op == "put_paid_essences_on":
-            compiled.append(("put_paid", "self" if eff["destination"] == "this_component" else "chosen"))
-        elif op == "check_victory_now":
-            compiled.append(("check_victory",))
-        elif op == "temporary_victory_points":
-            compiled.append(("temporary_vp", eff["amount"]))
+            power.cost_gain = ("gain_from_cost", eff["artifact"], eff["modifier"],
+                               ESSENCE_INDEX[as_kind] if as_kind else None)
+            compiled.append(power.cost_gain)
         elif op == "gain_x":
             power.rate = 3 if eff["amount"] == "floor(X/3)" else 1
             compiled.append(("gain_x_gold", power.rate))
-        elif op == "gain_x_identical":
-            compiled.append(("gain_x_other",))
         elif op == "gain_equal_to_rival_artifact_count":
             power.chooses_rival = True
             compiled.append(("gain_per_rival_type", eff["count_rival_artifact_type"],
                              ESSENCE_INDEX[eff["gain_essence"]]))
-        elif op == "take_all_essences_from":
-            compiled.append(("take_all",))
-        elif op == "retrieve_from_discard":
-            compiled.append(("retrieve",))
-        elif op == "claim_scroll":
-            compiled.append(("claim_scroll",))
-        elif op == "count_as_type":
-            compiled.append(("count_as", tuple(eff["types_choice"])))
         else:  # pragma: no cover - the completeness test keeps this unreachable
             raise ValueError(f"unknown effect op {op!r}")
     power.effects = tuple(compiled)
@@ -456,7 +451,27 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     card.cost_any = int(cost.get("any", 0))
     card.cost_total = raw.get("placement_cost_total") or 0
     card.pool_cap = tuple(card.cost[k] + card.cost_any for k in range(5))  # a placement never pays more
-    vp = raw["victory_points"]
+    _compile_points(card, raw["victory_points"])
+    _compile_collect(card, raw["collect"])
+    # (types, amount, may reduce Gold): only Homunculus's discount may (its Demons' Gold)
+    card.discounts = tuple(
+        (tuple(p["applies_to_types"]), p["amount"], bool(p.get("can_reduce_gold")))
+        for p in raw["passives"] if p["kind"] == "placement_discount")
+    card.powers = _compile_powers(raw)
+    texts = [r.get("summary", "") for r in raw.get("reference_powers") or ()] or [
+        p.get("text", "") for p in raw["powers"] + raw["reactions"]]
+    for p, t in zip(card.powers, texts):
+        p.text = _ENGINE_NOTE.sub("", t)
+    card.first_game_preset = raw.get("first_game_preset")
+    card.text = raw.get("text", "")
+    card.raw = raw
+    card.tile = raw.get("tile")
+    card.reverse_id = raw.get("reverse_side_id")
+    return card
+
+
+def _compile_points(card: Card, vp: dict) -> None:
+    """The card's victory points: fixed, per essence on it, per own Dragon, Creature, Demon or artifacts."""
     card.points = vp.get("fixed") or 0
     card.vp_per_essence = essences5(vp["per_essence_on_this"]) if vp.get("per_essence_on_this") else None
     per_type = vp.get("per_own_artifact_type") or {}
@@ -466,22 +481,24 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     per_artifacts = vp.get("per_own_artifacts_in_play")
     card.vp_per_artifacts = (per_artifacts["points"], per_artifacts["per"]) if per_artifacts else None
     card.counts_types = bool(per_type) or per_artifacts is not None
+
+
+def _compile_collect(card: Card, abilities: list) -> None:
+    """What the card collects: fixed essences, a choice of them, a special collect, a collect cost."""
     fixed: tuple[int, ...] = ZERO
     card.collect_choice = None
     card.collect_special = None
     card.collect_cost = None
-    for ability in raw["collect"]:
+    for ability in abilities:
         k = ability["kind"]
         if k == "gain":
             fixed = add(fixed, essences5(ability["essences"]))
         elif k == "gain_one_of":
             card.collect_choice = (1, tuple(sorted(ESSENCE_INDEX[e] for e in ability["options"])))
         elif k == "gain_mix":
-            excluded = {ESSENCE_INDEX[e] for e in ability.get("exclude") or ()}
-            card.collect_choice = (ability["count"], tuple(k2 for k2 in ALL_KINDS if k2 not in excluded))
+            card.collect_choice = (ability["count"], _kinds_but(ability.get("exclude")))
         elif k == "conditional_gain_mix":
-            excluded = {ESSENCE_INDEX[e] for e in ability.get("exclude") or ()}
-            card.collect_special = ("vault", ability["count"], tuple(k2 for k2 in ALL_KINDS if k2 not in excluded))
+            card.collect_special = ("vault", ability["count"], _kinds_but(ability.get("exclude")))
         elif k == "windup":
             card.collect_special = ("windup",)
         elif k == "collect_cost":
@@ -489,10 +506,17 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
         else:  # pragma: no cover
             raise ValueError(f"unknown collect kind {k!r}")
     card.collect = fixed
-    # (types, amount, may reduce Gold): only Homunculus's discount may (its Demons' Gold)
-    card.discounts = tuple(
-        (tuple(p["applies_to_types"]), p["amount"], bool(p.get("can_reduce_gold")))
-        for p in raw["passives"] if p["kind"] == "placement_discount")
+
+
+def _kinds_but(excluded: list | None) -> tuple[int, ...]:
+    """The kinds of essence, in order, without the ``excluded`` ones (by name)."""
+    out = {ESSENCE_INDEX[e] for e in excluded or ()}
+    return tuple(k for k in ALL_KINDS if k not in out)
+
+
+def _compile_powers(raw: dict) -> tuple[Power, ...]:
+    """The card's powers, Reacts and claim effects, in the reference engine's order of power indices
+    (the card data's ``reference_powers``; an expansion card's as listed)."""
     powers = [_compile_power(p, ACTION) for p in raw["powers"]]
     reactions = [_compile_power(p, REACT) for p in raw["reactions"]]
     claims = []
@@ -515,17 +539,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
         p = by_index[i]
         p.index = i
         ordered.append(p)
-    card.powers = tuple(ordered)
-    texts = [r.get("summary", "") for r in raw.get("reference_powers") or ()] or [
-        p.get("text", "") for p in raw["powers"] + raw["reactions"]]
-    for p, t in zip(card.powers, texts):
-        p.text = _ENGINE_NOTE.sub("", t)
-    card.first_game_preset = raw.get("first_game_preset")
-    card.text = raw.get("text", "")
-    card.raw = raw
-    card.tile = raw.get("tile")
-    card.reverse_id = raw.get("reverse_side_id")
-    return card
+    return tuple(ordered)
 
 
 def _load() -> tuple:

@@ -45,10 +45,26 @@ class Determinizer:
     """Determinisations of one state for one player: what ``player`` can see is worked out once, so
     that each `deal` only draws and places the hidden cards (a search deals one per iteration)."""
 
+    state: GameState
+    face_down: list[int]                 # ``player``'s own deck places dealt face down, unseen
+    unseen: list[C.Card]                 # the artifacts ``player`` has not seen
+    face_down_pool: list[C.Card]         # what a face-down card of ``player``'s may be
+    reserve: list[int]                   # the draft's reserve packets' places
+    known_cards: list[C.Card]            # cards known to be the rival's, for its hidden places
+    short: int                           # the rival's hidden places no known card fills
+    slots: list[tuple[int, int, int]]    # the rival's hidden places: (entity, location, owner)
+    packet_slots: list[tuple[int, int, int]]  # the places of the packet ``player`` passed on
+    packet_cards: list[C.Card]           # the cards of that packet
+    rival_mages: list[int]               # the rival's undecided mage options
+    mage_candidates: list[C.Card]        # what they may be
+    forget_order: list[int]              # cards in a deck whose order ``player`` was not told
+    monument_slots: list[int]            # with an expansion: the monument deck's unseen places
+    monument_pool: list[C.Card]          # and the monuments they may be
+    changes_cards: bool                  # whether a deal changes any card (else only orders)
+
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
-        loc, owner, order, cards = state.loc, state.owner, state.order, state.cards
-        n = len(loc)
+        loc, owner, cards = state.loc, state.owner, state.cards
         # Hidden artifact places, in a canonical order (by place, then entity index), so that which
         # entity holds which hidden card -- itself hidden -- does not matter.
         hidden = []
@@ -58,18 +74,29 @@ class Determinizer:
                 hidden.append(e)
         # ``player``'s own deck cards dealt face down and not seen yet (a First Game): their places
         # stay, their cards are re-dealt.
-        self.face_down: list[int] = unseen_deck(state, player)
+        self.face_down = unseen_deck(state, player)
         hidden_set = set(hidden) | set(self.face_down)
-        visible_ids = {cards[e].id for e in range(n) if e not in hidden_set}
+        visible_ids = {cards[e].id for e in range(len(loc)) if e not in hidden_set}
         known = [cid for cid in sorted(state.known_decks[player]) if cid not in visible_ids]
         known_set = set(known)
         self.unseen = [c for c in C.set_cards(C.ARTIFACT, state.sets)
                        if c.id not in visible_ids and c.id not in known_set]
         # What such a card may be: an unseen artifact of those a First Game deals face down, never a
         # preset hand's (so never a card some player records having seen, as `unseen_deck` needs).
-        self.face_down_pool: list[C.Card] = [c for c in self.unseen if c.id not in PRESET_ARTIFACTS] \
-            if self.face_down else []
-        # Known rival cards go to the rival's hand, deck and packet; reserve packets get unseen cards.
+        self.face_down_pool = [c for c in self.unseen if c.id not in PRESET_ARTIFACTS] if self.face_down else []
+        self._plan_rival_places(player, hidden, known, known_set)
+        self._plan_mages(player)
+        # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
+        self.forget_order = [e for e in range(len(loc)) if state.order[e] >= 0 and (
+            (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
+        self._plan_monuments(player)
+        self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or self.rival_mages
+                                  or self.face_down or self.monument_slots)
+
+    def _plan_rival_places(self, player: int, hidden: list[int], known: list[str], known_set: set[str]) -> None:
+        """Known rival cards go to the rival's hand, deck and packet; reserve packets get unseen cards."""
+        state = self.state
+        loc, owner = state.loc, state.owner
         rival_places = [e for e in hidden if loc[e] != DRAFT_RESERVE]
         self.reserve = [e for e in hidden if loc[e] == DRAFT_RESERVE]
         self.known_cards = [C.BY_ID[cid] for cid in known][:len(rival_places)]
@@ -92,34 +119,36 @@ class Determinizer:
                 self.slots = [slot for slot in self.slots if slot not in packet_slots]
                 self.packet_cards = [C.BY_ID[cid] for cid in sorted(passed)]
                 self.known_cards = [c for c in self.known_cards if c.id not in passed]
-        # The rival's undecided mage options.
-        rival_mages = [e for e in range(state.n_art, n) if cards[e].kind == C.MAGE and owner[e] != player
-                       and loc[e] in (BEING_CHOSEN, OUT_OF_GAME)]
-        self.rival_mages = sorted(rival_mages)
+
+    def _plan_mages(self, player: int) -> None:
+        """The rival's undecided mage options, and the mages they may be."""
+        state = self.state
+        cards, n = state.cards, len(state.loc)
+        self.rival_mages = sorted(e for e in range(state.n_art, n) if cards[e].kind == C.MAGE
+                                  and state.owner[e] != player and state.loc[e] in (BEING_CHOSEN, OUT_OF_GAME))
         self.mage_candidates = []
-        if rival_mages:
+        if self.rival_mages:
             seen_mages = {cards[e].id for e in range(state.n_art, n) if cards[e].kind == C.MAGE
-                          and e not in rival_mages}
+                          and e not in self.rival_mages}
             self.mage_candidates = [c for c in C.set_cards(C.MAGE, state.sets) if c.id not in seen_mages]
-        # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
-        self.forget_order = [e for e in range(n) if order[e] >= 0 and (
-            (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
-        # With an expansion only some monuments are in the game, the rest boxed unseen: the deck's
-        # cards ``player`` has not seen may be any monument nobody has seen.  (In the base game every
-        # monument is in it, and the deck holds exactly the ones not in view.)
-        self.monument_slots: list[int] = []
-        self.monument_pool: list[C.Card] = []
-        if len(state.sets) > 1:
-            looking = {e for top in state.stack if top[0] == P_SCRYORDER and top[1] == player
-                       and top[2] == DECK_MONUMENT for e in top[3]}  # (being put back: in view)
-            deck = [e for e in range(n) if loc[e] == MONUMENT_DECK and e not in looking
-                    and not (order[e] >= 0 and state.mon_seer == player)]
-            in_view = {cards[e].id for e in range(n) if cards[e].kind == C.MONUMENT and e not in deck}
-            pool = [c for c in C.set_cards(C.MONUMENT, state.sets) if c.id not in in_view]
-            if len(pool) > len(deck):
-                self.monument_slots, self.monument_pool = deck, pool
-        self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or rival_mages
-                                  or self.face_down or self.monument_slots)
+
+    def _plan_monuments(self, player: int) -> None:
+        """With an expansion only some monuments are in the game, the rest boxed unseen: the deck's
+        cards ``player`` has not seen may be any monument nobody has seen.  (In the base game every
+        monument is in it, and the deck holds exactly the ones not in view.)"""
+        self.monument_slots, self.monument_pool = [], []
+        state = self.state
+        if len(state.sets) == 1:
+            return
+        loc, order, cards, n = state.loc, state.order, state.cards, len(state.loc)
+        looking = {e for top in state.stack if top[0] == P_SCRYORDER and top[1] == player
+                   and top[2] == DECK_MONUMENT for e in top[3]}  # (being put back: in view)
+        deck = [e for e in range(n) if loc[e] == MONUMENT_DECK and e not in looking
+                and not (order[e] >= 0 and state.mon_seer == player)]
+        in_view = {cards[e].id for e in range(n) if cards[e].kind == C.MONUMENT and e not in deck}
+        pool = [c for c in C.set_cards(C.MONUMENT, state.sets) if c.id not in in_view]
+        if len(pool) > len(deck):
+            self.monument_slots, self.monument_pool = deck, pool
 
     def deal(self, seed: int) -> GameState:
         """A copy of the state with the hidden cards dealt from ``seed``."""

@@ -18,8 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
-import amigos  # noqa: E402
-
 from benchmarks.speed import mid_game, random_game  # noqa: E402
 
 

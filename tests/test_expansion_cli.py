@@ -29,7 +29,7 @@ from ai.agents import make_agent
 from amigos import actions as A
 from amigos import cards as C
 from amigos.rng import derive_seed
-from amigos.state import AVAILABLE, IN_PLAY
+from amigos.state import IN_PLAY
 from amigos_cli.human import Human
 from amigos_cli.views.board import board
 from amigos_cli.views.choices import group_text, variant_text

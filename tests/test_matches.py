@@ -38,7 +38,7 @@ class Trace:
 
     def __init__(self, seed: int, specs: list[str], fmt: str = "match", max_decisions: int = 20000,
                  stop_at_game: int | None = None, catch: bool = False):
-        self.match = m = Match.new(seed, specs, fmt=fmt)
+        self.match = Match.new(seed, specs, fmt=fmt)
         self.error = None
         self.finals: dict[int, GameState] = {}      # game -> its final position
         self.dealt: dict[int, GameState] = {}       # game -> a copy right after the hands are dealt
