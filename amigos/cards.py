@@ -317,7 +317,7 @@ _STRAIGHTEN_TARGETS = {"this_component": "self", "own_turned_component": "own_tu
                        "own_turned_creature": "own_turned_creature", "own_turned_demon": "own_turned_demon",
                        "all_turned_demons_of_all_players": "all_demons"}
 # The effects that compile to a step of the power's effects and nothing else, by op.
-_STEPS: dict[str, Callable[[dict], tuple]] = {
+_SIMPLE_EFFECTS: dict[str, Callable[[dict], tuple]] = {
     "rivals_gain": lambda eff: ("rivals_gain", essences5(eff["essences"])),
     "rivals_lose_life": _attack,
     "ignore_life_loss": lambda eff: ("ignore_life_loss",),
@@ -339,8 +339,8 @@ def _compile_effects(power: Power, effects: list) -> None:
     compiled: list[tuple] = []
     for eff in effects:
         op = eff["op"]
-        if op in _STEPS:
-            compiled.append(_STEPS[op](eff))
+        if op in _SIMPLE_EFFECTS:
+            compiled.append(_SIMPLE_EFFECTS[op](eff))
         elif op == "gain":
             if eff["destination"] == "pool":
                 power.gain_pool = add(power.gain_pool, essences5(eff["essences"]))

@@ -43,6 +43,9 @@ CARDS = "cards"              # a list of cards, in order
 CARD_SET = "card_set"        # a list of cards, in any order (read sorted)
 OPT_CARDS = "opt_cards"
 OPT_CARD_SET = "opt_card_set"
+# The OPT_ codecs, with what a missing key reads as.
+MISSING: dict[str, object] = {OPT_CARD: -1, OPT_SEAT: -1, OPT_POOL: C.ZERO, OPT_ORDER: (), OPT_CARDS: (),
+                              OPT_CARD_SET: ()}
 
 Layout = tuple[tuple[str, str, int], ...]  # (key, codec, index in the action tuple)
 _ME = ("player_id", PLAYER, 1)
@@ -99,12 +102,12 @@ def pool_from_json(obj: object) -> tuple[int, ...]:
 
 
 def _empty(codec: str, value: Any) -> bool:
-    """Whether an OPT_ codec's ``value`` is left out of the step."""
+    """Whether an OPT_ codec's ``value`` is left out of the step (-1, no essences, no cards)."""
+    if codec not in MISSING:
+        return False
     if codec in (OPT_CARD, OPT_SEAT):
         return value == -1
-    if codec == OPT_POOL:
-        return not any(value)
-    return codec in (OPT_ORDER, OPT_CARDS, OPT_CARD_SET) and not value
+    return not any(value) if codec == OPT_POOL else not value
 
 
 def _write(state: GameState, codec: str, value: Any) -> object:
@@ -185,8 +188,8 @@ def _decode(state: GameState, d: object) -> tuple:
 def _read(state: GameState, codec: str, key: str, d: dict) -> object:
     """The value of ``key`` in step ``d``, read by ``codec``."""
     value = d.get(key)
-    if codec.startswith("opt_") and value is None:
-        return -1 if codec in (OPT_CARD, OPT_SEAT) else C.ZERO if codec == OPT_POOL else ()
+    if value is None and codec in MISSING:
+        return MISSING[codec]
     if codec in (POOL, OPT_POOL):
         return pool_from_json(value)
     if codec == INDEX:
