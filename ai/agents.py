@@ -38,9 +38,10 @@ baseline).
 from __future__ import annotations
 
 import difflib
+import math
 import random
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from amigos.errors import AmigosError
 
@@ -95,27 +96,47 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}{_nearest(first, allowed)}: "
                         f"its parameters are {', '.join(sorted(allowed))}")
     for key, value in params.items():
-        whole, low, above = LIMITS[key]
-        if whole and not isinstance(value, int):
-            raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
-        if value < low or (above and value == low) or (key in SWITCHES + FRACTIONS and value > 1):
-            bound = ("0 or 1" if key in SWITCHES else "from 0 to 1" if key in FRACTIONS
-                     else f"{'above' if above else 'at least'} {low}")
-            raise SpecError(f"agent parameter {key} must be {bound}, not {value}")
+        _check(key, value)
     return kind, params
 
 
-#: Per parameter: whole number?, lower bound, bound excluded?  (seed: any whole number)
-LIMITS = {"seed": (True, -(1 << 63), False), "depth": (True, 1, False), "iters": (True, 1, False),
-          "workers": (True, 1, False), "rollout": (True, 0, False), "draft": (True, 0, False),
-          "value": (True, 0, False), "bias": (False, 0, False), "puct": (False, 0, False),
-          "norm": (False, 0, False), "settle": (True, 0, False), "halving": (True, 0, False),
-          "points": (False, 0, False), "reveal": (True, 0, False), "worlds": (True, 0, False),
-          "time": (False, 0, True), "c": (False, 0, False)}
-#: The parameters that are 0 or 1.
-SWITCHES = ("draft", "value", "settle", "halving", "reveal")
-#: The parameters that are weights from 0 to 1.
-FRACTIONS = ("points",)
+class Limit(NamedTuple):
+    """The numbers a parameter takes: whole or not, from ``low`` (excluded if ``above``) to ``high``."""
+
+    whole: bool
+    low: float
+    above: bool
+    high: float
+
+
+#: Per parameter, the numbers it takes.  The upper bounds are what a person would choose: a decision
+#: thought over for at most an hour, at most ten million iterations, an expectimax at most five plies
+#: deep (each ply multiplies its time by about ten: depth 4 takes about 2 s a decision), a search no
+#: wider than the machines it runs on.  Past them a game would not end in a lifetime.
+LIMITS: dict[str, Limit] = {
+    "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
+    "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
+    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 1),
+    "bias": Limit(False, 0, False, 100), "puct": Limit(False, 0, False, 100), "norm": Limit(False, 0, False, 1),
+    "settle": Limit(True, 0, False, 1), "halving": Limit(True, 0, False, 1), "points": Limit(False, 0, False, 1),
+    "reveal": Limit(True, 0, False, 1), "worlds": Limit(True, 0, False, 1000),
+    "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
+
+
+def _check(key: str, value: int | float) -> None:
+    """Raise `SpecError` naming the bound unless ``value`` is a number parameter ``key`` takes."""
+    limit = LIMITS[key]
+    if not math.isfinite(value):
+        raise SpecError(f"agent parameter {key} must be a finite number, not {value}")
+    if limit.whole and not isinstance(value, int):
+        raise SpecError(f"agent parameter {key} must be a whole number, not {value}")
+    if value < limit.low or (limit.above and value == limit.low) or value > limit.high:
+        low, high = (int(x) if limit.whole else x for x in (limit.low, limit.high))
+        if limit.whole and high - low == 1:
+            bound = f"{low} or {high}"
+        else:
+            bound = f"{'above' if limit.above else 'from'} {low} {'and at most' if limit.above else 'to'} {high}"
+        raise SpecError(f"agent parameter {key} must be {bound}, not {value:g}")
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

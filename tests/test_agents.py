@@ -1,11 +1,14 @@
 """Agents: specs, every kind of decision in every variant, reproducibility, and no peeking."""
 
+import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import amigos
-from ai.agents import SpecError, make_agent, parse_spec
+from ai.agents import LIMITS, SpecError, make_agent, parse_spec
 from amigos import actions as A
 from amigos import cards as C
 from amigos.determinize import determinize
@@ -313,3 +316,33 @@ def test_the_packages_offer_make_agent_and_determinize_at_the_top():
     with pytest.raises(ai.SpecError):
         ai.make_agent("minimax")
     assert amigos.determinize(state, 0, 9).digest() == determinize(state, 0, 9).digest()
+
+
+@pytest.mark.parametrize("bad, bound", [
+    ("mcts:time=nan", "finite"), ("mcts:time=inf", "finite"), ("mcts:time=1e300", "at most 3600"),
+    ("mcts:iters=1e12", "to 10000000"), ("mcts:worlds=1e9", "to 1000"), ("expectimax:depth=1e6", "to 5"),
+    ("mcts:c=nan", "finite"), ("mcts:puct=nan", "finite"), ("mcts:norm=nan", "finite"),
+    ("mcts:c=-inf", "finite"), ("mcts:workers=100000", "to 256"), ("random:seed=1e30", "to 18446744073709551615")])
+def test_non_finite_and_huge_parameters_are_refused_naming_the_bound(bad, bound):
+    with pytest.raises(SpecError, match=bound):
+        parse_spec(bad)
+
+
+_NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr), st.integers().map(str),
+                     st.sampled_from(["nan", "inf", "-inf", "1e400", "0x10", "", "1_000", " 3 "]), st.text(max_size=6))
+
+
+@settings(max_examples=400, deadline=None)
+@given(kind=st.sampled_from(["mcts", "expectimax", "random", "greedy"]),
+       pairs=st.lists(st.tuples(st.sampled_from(sorted(LIMITS) + ["x", ""]), _NUMBERS), max_size=4))
+def test_any_spec_parses_to_bounded_finite_numbers_or_is_one_spec_error(kind, pairs):
+    spec = kind + (":" + ",".join(f"{k}={v}" for k, v in pairs) if pairs else "")
+    try:
+        _, params = parse_spec(spec)
+    except SpecError as error:
+        assert "\n" not in str(error)
+        return
+    for key, value in params.items():
+        limit = LIMITS[key]
+        assert math.isfinite(value) and limit.low <= value <= limit.high
+        assert not limit.whole or isinstance(value, int)
