@@ -430,6 +430,11 @@ class IdenticalSteps:
         self._first = first  # its first step, known without listing the others
         self._steps: tuple | None = None
 
+    def __reduce__(self) -> tuple:
+        # Pickled by its arguments (a search's worker processes receive positions holding these): a
+        # compiled class has no instance dictionary for pickle's default to restore.
+        return (IdenticalSteps, (self._key, self._first))
+
     @property
     def key(self) -> tuple:
         """What the steps are a function of: equal keys, equal steps."""

@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
+from matches.files import reason
 from amigos_cli.views.safe import printable
 from amigos_cli.commands import bridge, cards, match, replay, resume, serve, show, tournament
 
@@ -103,6 +104,16 @@ def usage_line(exc: typer.TyperException, argv: list[str]) -> str:
     return f"amigos: {message} (see {where} --help)"
 
 
+def os_error_line(exc: OSError) -> str:
+    """The one line printed for an OSError no command expected (a name too long, a disk gone, ...):
+    ``amigos: NAME: the name is too long``, a long name shortened."""
+    name = str(exc.filename) if exc.filename is not None else ""
+    if len(name) > 80:
+        name = f"{name[:40]}...{name[-20:]}"
+    message = printable(f"{name}: {reason(exc)}" if name else reason(exc), None)
+    return f"amigos: {message}"
+
+
 def _fail(line: str, code: int) -> None:
     sys.stderr.write(line + "\n")
     sys.stderr.flush()
@@ -119,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=argv, prog_name="amigos", standalone_mode=False)
     except AmigosError as exc:
         _fail(error_line(exc), 2)
+    except OSError as exc:
+        _fail(os_error_line(exc), 2)
     except typer.Abort:
         _fail("amigos: aborted", 1)
     except typer.TyperException as exc:  # Click's UsageError and its kin

@@ -25,7 +25,7 @@ from ai.agents import make_agent, parse_spec
 from amigos.rng import derive_seed
 from amigos.state import COLLECT, GameState
 from matches.match import Match, play
-from matches.record import save
+from matches.record import MatchFileError, save
 
 from .human import Human, QuitRequested, UndoRequested
 from .views.board import board, match_result_text, wins
@@ -192,6 +192,7 @@ class Session:
         self._turn: tuple[int, GameState] | None = None  # (game, position) of the decision asked now
         self.listeners: list[Callable[[str, dict], None]] = []  # told every event after the session
         self.lock = threading.Lock()  # a save from the screen's thread and one from the match's
+        self.saved: tuple[int, int] | None = None  # (game, decisions) the file holds, once saved
         specs = [p["spec"] for p in match.record["players"]]
         self.names = player_names(match.record)
         self.humans = [s == HUMAN for s in specs]
@@ -233,9 +234,17 @@ class Session:
         return f"Game {m.game_number}" + (f" of a best of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
 
     def save(self, match: Match | None = None) -> Path:
-        """Save the match (to `path`, which is returned)."""
+        """Save the match (to `path`, which is returned).  A save that fails (a full disk, ...) raises
+        `MatchFileError` saying so and which decision the file still holds."""
+        match = match or self.match
         with self.lock:
-            save(match or self.match, self.path)
+            try:
+                save(match, self.path)
+            except MatchFileError as exc:
+                kept = ("nothing of this match was saved" if self.saved is None else
+                        "the file holds the match up to game {}, decision {}".format(*self.saved))
+                raise MatchFileError(f"{exc}: {kept}") from None
+            self.saved = (match.game_number, len(match.record["games"][-1]["decisions"]))
         return self.path
 
     def hint(self, state: GameState) -> Text:

@@ -26,8 +26,6 @@ naming it (and the game and decision where there is one).
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
 import zlib
 from pathlib import Path
 from typing import NoReturn
@@ -37,7 +35,7 @@ import msgpack
 import amigos
 from amigos.setup import EXPANSIONS
 
-from . import validate
+from . import files, validate
 from .match import FORMAT, VERSION, Match, ReplayError
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -61,37 +59,9 @@ class MatchFileError(amigos.AmigosError):
 
 
 def save(match: Match, path: str | os.PathLike[str]) -> None:
-    """Write the match atomically: a temporary file in the same folder, fsynced, then renamed."""
-    path = Path(path)
-    data = pack(match.record)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise MatchFileError(f"{path}: cannot save there (no folder {folder})")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise MatchFileError(f"{path}: cannot save there ({exc.strerror})") from None
-    os.fchmod(fd, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    """Write the match atomically (`files.write_atomic`: a temporary file beside it, fsynced, renamed
+    over it, keeping its mode); raises `MatchFileError` naming the reason, the previous file intact."""
+    files.write_atomic(path, pack(match.record), error=MatchFileError)
 
 
 def pack(record: dict) -> bytes:
@@ -142,37 +112,8 @@ def read_record(path: str | os.PathLike[str]) -> dict:
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a match file: a regular file only (a device, FIFO, socket or folder is refused
-    without a blocking read), at most `MAX_BYTES` of them counted as they are read."""
-    path = Path(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise MatchFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise MatchFileError(f"{path}: a folder, not a match file") from None
-    except OSError as exc:
-        raise MatchFileError(f"{path}: cannot read it ({exc.strerror})") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise MatchFileError(f"{path}: a folder, not a match file")
-        if not stat.S_ISREG(mode):
-            raise MatchFileError(f"{path}: not a regular file (a device, pipe or socket)")
-        chunks, size = [], 0
-        while True:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > MAX_BYTES:
-                raise MatchFileError(f"{path}: too large for a match file (over {MAX_BYTES} bytes)")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise MatchFileError(f"{path}: cannot read it ({exc.strerror})") from None
-    finally:
-        os.close(fd)
+    """The bytes of a match file: a regular file only, at most `MAX_BYTES` (`files.read_regular`)."""
+    return files.read_regular(path, MAX_BYTES, "match file", error=MatchFileError)
 
 
 def parse(data: bytes, name: str = "match file") -> dict:
@@ -250,4 +191,6 @@ def load(path: str | os.PathLike[str]) -> Match:
         raise MatchFileError(f"{path}: malformed match file ({type(exc).__name__})") from None
     if record["status"] == "finished" and not match.is_over():
         raise MatchFileError(f"{path}: the file says finished but its games do not end the match")
+    if record["status"] != "finished" and match.is_over():
+        raise MatchFileError(f"{path}: the file says unfinished but its games end the match")
     return match

@@ -346,3 +346,14 @@ def test_any_spec_parses_to_bounded_finite_numbers_or_is_one_spec_error(kind, pa
         limit = LIMITS[key]
         assert math.isfinite(value) and limit.low <= value <= limit.high
         assert not limit.whole or isinstance(value, int)
+
+
+def test_a_parallel_search_plays_a_whole_game_on_either_build():
+    # Seed 7 reaches Prism-like X-identical powers, whose step groups the workers must unpickle.
+    state = amigos.new_game(7)
+    agents = [make_agent("random", seed=1), make_agent("mcts:iters=20,workers=2,seed=3")]
+    try:
+        play(state, agents)
+    finally:
+        agents[1].close()
+    assert state.is_terminal()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from amigos import actions as A
@@ -28,3 +30,18 @@ def test_an_identical_power_group_is_listed_only_when_looked_into(card):
     flat = s.legal_actions()
     at = flat.index(first)
     assert tuple(flat[at:at + len(steps)]) == steps
+
+
+@pytest.mark.parametrize("look", [False, True])
+def test_an_identical_power_group_pickles_on_either_build(look):
+    # A parallel search sends positions holding these groups to its worker processes.
+    s = build_position([
+        {"mage": "witch", "item": "alchemy", "in_play": ["prism"], "pool": {"elan": 3, "life": 2, "calm": 2}},
+        {"mage": "healer", "item": "protection"},
+    ])
+    group = next(g for g in s.legal_groups() if isinstance(g, IdenticalSteps))
+    if look:
+        len(group)
+    copy = pickle.loads(pickle.dumps(group))
+    assert isinstance(copy, IdenticalSteps) and copy.key == group.key
+    assert copy[0] == group[0] and list(copy) == list(group)

@@ -727,6 +727,6 @@ def test_an_agent_spec_from_a_file_starts_no_more_workers_than_cores():
     from amigos_cli.session import bounded_spec
     from ai.agents import parse_spec
     cores = _os.cpu_count() or 1
-    assert parse_spec(bounded_spec("mcts:time=1,workers=10000"))[1]["workers"] == cores
+    assert parse_spec(bounded_spec("mcts:time=1,workers=256"))[1]["workers"] == cores
     assert bounded_spec("mcts:iters=50") == "mcts:iters=50"
     assert bounded_spec("greedy") == "greedy"

@@ -25,6 +25,7 @@ from ai.agents import make_agent
 from amigos import cards as C
 from amigos.rng import derive_seed
 from matches import record as record_module
+from matches import files as files_module
 from matches.match import FORMAT, ROUND_LIMIT, VERSION, Match, card_digest, play
 from matches.record import MatchFileError, load, pack, parse, read_record, save
 
@@ -177,8 +178,8 @@ def test_a_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, finished, 
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(record_module.os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(files_module.os, "replace", broken_replace)
+    with pytest.raises(MatchFileError, match="cannot save \\(the disk is full\\)"):
         save(Match.from_record(unfinished_record(finished)), path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["m.amigos"]

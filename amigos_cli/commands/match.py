@@ -25,7 +25,7 @@ from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new
 from ..tui.game import run_screen
 from ..views.board import match_result_text
 from ..views.console import stdout_console
-from ..views.safe import player_names
+from ..views.safe import player_names, printable
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
@@ -137,7 +137,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
             console.print(f"The match is over; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
             console.print(match_result_text(final.record, final.state, player_names(final.record)))
             return
-        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}", soft_wrap=True)
+        console.print(f"Saved to {escape(printable(path, None))}. Resume with: {escape(printable(resume_hint(path), None))}", soft_wrap=True)
         raise typer.Exit(130 if outcome == "interrupted" else 0)
     session = Session(match, path, console)
     try:
@@ -146,7 +146,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         interrupted = isinstance(stop, Interrupted)
         if interrupted:
             console.print()  # off the line where the terminal echoed ^C
-        console.print(f"Saved to {escape(str(path))}. Resume with: {escape(resume_hint(path))}", soft_wrap=True)
+        console.print(f"Saved to {escape(printable(path, None))}. Resume with: {escape(printable(resume_hint(path), None))}", soft_wrap=True)
         raise typer.Exit(130 if interrupted else 0)
 
 

@@ -19,7 +19,7 @@ from ..session import HUMAN, history, step_line
 from ..tui.replay import ReplayApp
 from ..views.board import board, result_text
 from ..views.console import stdout_console
-from ..views.safe import player_names
+from ..views.safe import player_names, printable
 from .match import full_screen
 from .show import expansion_line
 
@@ -78,7 +78,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     state, k, n = position(match, game, to, str(file))
     viewer, person = viewer_of(match)
     if to is None and not as_json and full_screen(plain):
-        ReplayApp(match, file.name, viewer, person, game=k).run()
+        ReplayApp(match, printable(file.name), viewer, person, game=k).run()
         return
     console = stdout_console()
     if as_json:
@@ -89,7 +89,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     you = person and names[viewer] == "You"
     if match.expansions:
         console.print(expansion_line(match.expansions))
-    console.print(board(state, viewer, names, title=f"{file.name}: game {k} after {n} decisions", you=you))
+    console.print(board(state, viewer, names, title=f"{printable(file.name)}: game {k} after {n} decisions", you=you))
     if n:  # the decision that led here, as the log told it
         step = [st for st in history(match.record) if st.game == k][n - 1]
         console.print(f"Decision {n}: {step_line(step, viewer if person else None, names)}", markup=False)

@@ -13,6 +13,7 @@ from matches.record import load
 
 from ..errors import CliUsageError
 from ..views.console import stdout_console
+from ..views.safe import printable
 from .match import DELAY, PLAIN, full_screen, run_session
 
 
@@ -27,7 +28,7 @@ def resume(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
         if match.is_over():
             raise CliUsageError(f"{file}: this match is finished (see 'amigos show {file}')")
         console = stdout_console()
-        console.print(f"Resuming {escape(str(file))}: game {match.game_number}, "
+        console.print(f"Resuming {escape(printable(file, None))}: game {match.game_number}, "
                       f"score {match.score()[0]}-{match.score()[1]}")
         run_session(match, Path(file), console, full_screen(plain), delay, lock)
     finally:

@@ -28,6 +28,7 @@ from matches.match import Match, expansion_title
 
 from ..human import QuitRequested, UndoRequested
 from ..views.choices import group_text
+from ..views.safe import printable
 from ..session import Interrupted, Session, Step, round_line, settled_lines, step_line
 from ..views.outcome import collects
 from ..views.board import face_down_line, known_deck, result_text
@@ -482,7 +483,7 @@ class GameApp(App[str]):
         if self.asking is not None:  # the match waits for us: its record is not changing
             self.session.save()
         # (otherwise the match's thread is playing on and saves after every move itself)
-        self.notify(f"Saved to {self.path}")
+        self.notify(f"Saved to {printable(self.path, None)}")
 
     def action_help(self) -> None:
         if self.elsewhere("?"):

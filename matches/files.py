@@ -1,0 +1,158 @@
+"""The one way files are read and written: match files and tournament folders alike.
+
+Reading (`read_regular`, `read_json`): regular files only (a device, FIFO, socket or folder is refused
+without a blocking read), at most a given number of bytes counted as they are read, JSON at most
+`MAX_JSON_DEPTH` deep.  Writing (`write_atomic`): a temporary file beside the target, fsynced, then
+renamed over it, so a crash or a full disk leaves the previous file whole; a symlink at the target is
+replaced, never followed; an existing file keeps its mode.  Every `OSError` becomes a `FileProblem`
+whose one-line message names the file and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from amigos.errors import AmigosError
+
+#: The deepest JSON a tournament file holds is 4 (settings, sprt, its fields); anything past this is not
+#: ours, and refused before Python's parser recurses into it.
+MAX_JSON_DEPTH = 32
+
+
+class FileProblem(AmigosError):
+    """A file that cannot be read or written; the message says which and why in one line."""
+
+
+def reason(exc: OSError) -> str:
+    """An OSError in a player's words: "the disk is full", "the name is too long", ..."""
+    import errno
+
+    words = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+             errno.ENAMETOOLONG: "the name is too long", errno.EACCES: "permission denied",
+             errno.EPERM: "permission denied", errno.EROFS: "the disk is read-only",
+             errno.ENOENT: "no such file or folder", errno.EISDIR: "a folder, not a file",
+             errno.ENOTDIR: "a part of the path is not a folder"}
+    return words.get(exc.errno or 0, exc.strerror or type(exc).__name__)
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, what: str = "file",
+                 error: type[AmigosError] = FileProblem) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them; anything else raises
+    ``error`` ("PATH: not a regular file ...", "PATH: too large for a WHAT ...")."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: a folder, not a {what}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read it ({reason(exc)})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise error(f"{path}: a folder, not a {what}")
+        if not stat.S_ISREG(mode):
+            raise error(f"{path}: not a regular file (a device, pipe or socket)")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise error(f"{path}: too large for a {what} (over {limit} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise error(f"{path}: cannot read it ({reason(exc)})") from None
+    finally:
+        os.close(fd)
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of JSON ``text`` nest (those inside strings too: an over-estimate is safe)."""
+    deepest = depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def read_json(path: str | os.PathLike[str], limit: int, what: str = "file",
+              error: type[AmigosError] = FileProblem) -> Any:
+    """The JSON value of the regular file at ``path`` (at most ``limit`` bytes, `MAX_JSON_DEPTH` deep)."""
+    data = read_regular(path, limit, what, error)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{path}: not a {what} (not UTF-8 text)") from None
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise error(f"{path}: not a {what} (nested more than {MAX_JSON_DEPTH} deep)")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{path}: not a {what} (not JSON: {str(exc)[:80]})") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a file may hold")
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, error: type[AmigosError] = FileProblem) -> None:
+    """Write ``data`` to ``path`` atomically (see the module's docstring); raises ``error`` with a line
+    that names the file and the reason, the previous file left as it was."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        st = os.lstat(path)
+        mode = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else _new_file_mode()
+        if stat.S_ISDIR(st.st_mode):
+            raise error(f"{path}: cannot save there (a folder)")
+    except FileNotFoundError:
+        mode = _new_file_mode()
+    except OSError as exc:
+        raise error(f"{path}: cannot save there ({reason(exc)})") from None
+    if not folder.is_dir():
+        raise error(f"{path}: cannot save there (no folder {folder})")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise error(f"{path}: cannot save there ({reason(exc)})") from None
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)  # (a symlink at ``path`` is replaced by the file, its target untouched)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise error(f"{path}: cannot save ({reason(exc)})") from None
+        raise
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
