@@ -17,7 +17,6 @@ Every count is of games (each game of a match counts), once per player and card:
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, cast
@@ -26,7 +25,9 @@ from ai.arena import wilson
 from amigos import cards as C
 from amigos.state import IN_PLAY, GameState
 
+from . import files
 from . import tournament as T
+from .report import write_csv
 from .match import Match
 
 CARD_STATS_JSON = "card_stats.json"
@@ -80,17 +81,18 @@ def card_stats(out: Path) -> list[dict]:
 def write_card_stats(out: Path, rows: list[dict]) -> list[Path]:
     """Write ``rows`` (`card_stats`) to ``card_stats.json`` ({"cards": rows}) and ``card_stats.csv``
     (one line a card: for each of `HOW`, games, win rate, low, high) in ``out``; the files written."""
-    (out / CARD_STATS_JSON).write_text(json.dumps({"cards": rows}, indent=1))
-    with open(out / CARD_STATS_CSV, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["card", "name"] + [f"{how}_{x}" for how in HOW for x in ("games", "win_rate", "low", "high")])
-        for r in rows:
-            cells = [r["card"], r["name"]]
-            for how in HOW:
-                x = r[how]
-                rate = "" if x["win_rate"] is None else f"{x['win_rate']:.4f}"
-                cells += [x["games"], rate, f"{x['low']:.4f}", f"{x['high']:.4f}"]
-            w.writerow(cells)
+    files.write_atomic(out / CARD_STATS_JSON, json.dumps({"cards": rows}, indent=1).encode(),
+                       error=T.TournamentError)
+    table = []
+    for r in rows:
+        cells = [r["card"], r["name"]]
+        for how in HOW:
+            x = r[how]
+            rate = "" if x["win_rate"] is None else f"{x['win_rate']:.4f}"
+            cells += [x["games"], rate, f"{x['low']:.4f}", f"{x['high']:.4f}"]
+        table.append(cells)
+    write_csv(out / CARD_STATS_CSV, ["card", "name"] + [f"{how}_{x}" for how in HOW
+                                                         for x in ("games", "win_rate", "low", "high")], table)
     return [out / CARD_STATS_JSON, out / CARD_STATS_CSV]
 
 

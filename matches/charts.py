@@ -8,8 +8,12 @@ of its own (no pyplot, no window, no global state): a tournament without it writ
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
+
+from . import files
+from .manifest import TournamentError
 
 STANDINGS_PNG = "standings.png"
 CARD_STATS_PNG = "card_stats.png"
@@ -25,6 +29,13 @@ RATE_LIMITS = (-0.02, 1.02)  # a little room beyond 0 and 100%, so that a marker
 
 class ChartsUnavailable(Exception):
     """matplotlib is not installed."""
+
+
+def _save(figure: Any, path: Path) -> None:
+    """Write ``figure`` as a PNG to ``path`` atomically (`files.write_atomic`: a link there is replaced)."""
+    data = io.BytesIO()
+    figure.savefig(data, format="png")
+    files.write_atomic(path, data.getvalue(), error=TournamentError)
 
 
 def _figure(width: float, height: float) -> Any:
@@ -59,7 +70,7 @@ def standings_chart(rows: list[dict], path: Path, title: str = "Standings") -> P
     rate_axes.set_xlim(*RATE_LIMITS)
     rate_axes.set_xlabel("win rate, 95% interval")
     figure.suptitle(title)
-    figure.savefig(path)
+    _save(figure, path)
     return path
 
 
@@ -84,7 +95,7 @@ def card_chart(rows: list[dict], path: Path, title: str = "Card statistics") -> 
     axes.set_xlabel("win rate of a player who drafted, played or claimed the card (95% interval)")
     figure.legend(loc="outside upper center", ncols=len(MARKERS), fontsize="small")
     figure.suptitle(title)
-    figure.savefig(path)
+    _save(figure, path)
     return path
 
 

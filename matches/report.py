@@ -9,10 +9,12 @@ counts as one, as in the standings.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
 
+from . import files
 from . import tournament as T
 
 SUMMARY_JSON = "summary.json"
@@ -103,6 +105,15 @@ def summary(settings: dict, outcomes: list[dict]) -> dict[str, Any]:
     return data
 
 
+def write_csv(path: Path, columns: list[str], rows: list[list[Any]]) -> None:
+    """Write a CSV file of ``columns`` and ``rows`` atomically (`files.write_atomic`)."""
+    text = io.StringIO(newline="")
+    w = csv.writer(text)
+    w.writerow(columns)
+    w.writerows(rows)
+    files.write_atomic(path, text.getvalue().encode(), error=T.TournamentError)
+
+
 def write_summary(out: Path) -> dict[str, Any]:
     """Rebuild ``summary.json``, ``summary.csv`` and ``games.csv`` in ``out`` from its files; returns
     the summary (`summary`)."""
@@ -113,19 +124,14 @@ def write_files(out: Path, settings: dict, outcomes: list[dict]) -> dict[str, An
     """Write ``summary.json``, ``summary.csv`` and ``games.csv`` in ``out`` for ``outcomes``, the
     tournament's finished games in schedule order (`T.collect`); returns the summary (`summary`)."""
     data = summary(settings, outcomes)
-    (out / SUMMARY_JSON).write_text(json.dumps(data, indent=1))
-    with open(out / SUMMARY_CSV, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(STANDINGS_COLUMNS)
-        for r in data["standings"]:
-            w.writerow([r["agent"], r["spec"], r["games"], r["wins"], r["losses"], r["shared"], f"{r['rate']:.4f}",
-                        f"{r['low']:.4f}", f"{r['high']:.4f}", f"{r['elo']:.1f}", f"{r['elo_error']:.1f}"])
+    files.write_atomic(out / SUMMARY_JSON, json.dumps(data, indent=1).encode(), error=T.TournamentError)
+    standings = [[r["agent"], r["spec"], r["games"], r["wins"], r["losses"], r["shared"], f"{r['rate']:.4f}",
+                  f"{r['low']:.4f}", f"{r['high']:.4f}", f"{r['elo']:.1f}", f"{r['elo_error']:.1f}"]
+                 for r in data["standings"]]
+    write_csv(out / SUMMARY_CSV, STANDINGS_COLUMNS, standings)
     rows = [game_row(settings, o, out) for o in outcomes]  # (in schedule order, as `T.collect` gives them)
-    with open(out / GAMES_CSV, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(GAMES_COLUMNS)
-        for g in rows:
-            w.writerow([g["id"], g["deal"], g["p1"], g["p2"], g["winner"], f"{g['points1']:g}", f"{g['points2']:g}",
-                        f"{g['score'][0]}-{g['score'][1]}", " ".join(str(v[0]) for v in g["vp"]),
-                        " ".join(str(v[1]) for v in g["vp"]), " ".join(str(r) for r in g["rounds"]), g["file"]])
+    write_csv(out / GAMES_CSV, GAMES_COLUMNS, [
+        [g["id"], g["deal"], g["p1"], g["p2"], g["winner"], f"{g['points1']:g}", f"{g['points2']:g}",
+         f"{g['score'][0]}-{g['score'][1]}", " ".join(str(v[0]) for v in g["vp"]),
+         " ".join(str(v[1]) for v in g["vp"]), " ".join(str(r) for r in g["rounds"]), g["file"]] for g in rows])
     return data

@@ -10,7 +10,6 @@ resumes by skipping the games whose files are finished.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -26,20 +25,18 @@ from ai.sprt import Sprt, sprt_over_pairs
 from amigos.rng import derive_seed
 from amigos.setup import card_sets
 
+from . import manifest as M
 from .lock import Lock, clean_stale
+from .manifest import TournamentError
 from .match import Match, play
 from .record import MatchFileError, load, save
 
-MANIFEST = "tournament.json"
-MANIFEST_FORMAT = "amigos.tournament"
+MANIFEST = M.NAME
+MANIFEST_FORMAT = M.FORMAT
 MATCH_SUFFIX = ".amigos"
 SIDES = "ab"  # a deal's two games: "a" with the pairing's first agent in seat 1, "b" with the seats swapped
 NAME_CHARS = re.compile(r"[^A-Za-z0-9._=+-]")  # what a file name keeps of an agent's name; the rest is "_"
 MAX_NAME_IN_FILE = 40  # of each agent's name in a file name: two of them stay far below 255 bytes
-
-
-class TournamentError(amigos.AmigosError):
-    """Bad tournament settings or a folder that holds another tournament."""
 
 
 def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -> list[dict]:
@@ -48,10 +45,14 @@ def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -
         raise TournamentError("a tournament needs at least two agents")
     for spec in agents:
         make_agent(spec)  # a spec that parses but cannot be built is refused here, before any file
+    if len(agents) > M.MAX_AGENTS:
+        raise TournamentError(f"a tournament takes at most {M.MAX_AGENTS} agents")
     if games < 1:
         raise TournamentError("--games must be at least 1")
     pairings = [(0, j) for j in range(1, len(agents))] if gauntlet else \
         [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    if len(pairings) * 2 * ((games + 1) // 2) > M.MAX_SCHEDULE:
+        raise TournamentError(f"a tournament plays at most {M.MAX_SCHEDULE} games: fewer --games or agents")
     jobs = []
     for i, j in pairings:
         for k in range((games + 1) // 2):
@@ -129,10 +130,24 @@ def agent_names(agents: Sequence[str]) -> list[str]:
 def deal_of(job: dict, settings: dict) -> tuple[int, str]:
     """The deal a scheduled game plays, numbered from 0 in schedule order, and its side ("a", or "b"
     with the seats swapped): a deal's two games are next to each other in the schedule."""
-    for n, other in enumerate(settings["schedule"]):
-        if other["id"] == job["id"]:
-            return n // 2, SIDES[n % 2]
-    raise TournamentError(f"game {job['id']!r} is not in the tournament's schedule")
+    n = _positions(settings["schedule"]).get(job["id"])
+    if n is None:
+        raise TournamentError(f"game {job['id']!r} is not in the tournament's schedule")
+    return n // 2, SIDES[n % 2]
+
+
+_POSITIONS: list[tuple[list, dict[str, int]]] = []  # the last schedules looked into, with their index
+
+
+def _positions(jobs: list) -> dict[str, int]:
+    """Each scheduled id's place in ``jobs``, built once per schedule (a folder's files are named by
+    it: asked for each of a large schedule's games, a scan would be quadratic)."""
+    for known, index in _POSITIONS:
+        if known is jobs and len(index) == len(jobs):
+            return index
+    index = {job["id"]: n for n, job in enumerate(jobs)}
+    _POSITIONS[:] = [(jobs, index)] + _POSITIONS[:3]
+    return index
 
 
 def file_name_part(name: str) -> str:
@@ -161,28 +176,26 @@ def game_path(out: Path, job: dict, settings: dict) -> Path:
 
 
 def read_manifest(out: Path) -> dict:
-    """The settings in ``out``'s ``tournament.json``; `TournamentError` (one line) if there is none or
-    it is not a tournament's."""
-    try:
-        settings = json.loads((out / MANIFEST).read_text())
-    except (OSError, ValueError):
-        raise TournamentError(f"{out}: no tournament here ({MANIFEST} missing or unreadable)") from None
-    needed = ("agents", "games", "match_format", "variant", "seed", "schedule")
-    if not isinstance(settings, dict) or settings.get("format") != MANIFEST_FORMAT or \
-            not all(key in settings for key in needed):
-        raise TournamentError(f"{out / MANIFEST}: not a tournament manifest")
+    """The settings in ``out``'s ``tournament.json``, checked field by field (`matches.manifest`) and
+    its schedule compared with the one its settings make; `TournamentError` (one line) otherwise."""
+    settings = M.read(out)
+    made = schedule(settings["agents"], settings["games"], settings["seed"], settings["gauntlet"])
+    if made != settings["schedule"]:
+        raise TournamentError(f"{out / MANIFEST}: not a tournament manifest (its schedule is not the one "
+                              "its agents, games and seed make)")
     return settings
 
 
 def check_folder(out: Path, settings: dict, resume: bool) -> None:
-    """Refuse a folder that holds another tournament, or this one without ``resume``."""
-    path = out / MANIFEST
-    if path.exists():
-        try:
-            old = json.loads(path.read_text())
-        except (OSError, ValueError):
-            raise TournamentError(f"{path}: not a tournament manifest") from None
-        if old != settings:
+    """Refuse a folder that holds another tournament, or this one without ``resume``, or links that
+    point outside it."""
+    if not os.path.lexists(out):
+        return
+    if not out.is_dir():
+        raise TournamentError(f"{out}: not a folder")
+    M.check_links(out)
+    if os.path.lexists(out / MANIFEST):
+        if read_manifest(out) != settings:
             raise TournamentError(f"{out} holds a different tournament; choose another --out")
         if not resume:
             raise TournamentError(f"{out} holds this tournament already; add --resume to continue it")
@@ -194,9 +207,8 @@ def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], objec
     ``warn(line)``, and its game played again."""
     check_folder(out, settings, resume)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / MANIFEST
-    if not path.exists():
-        path.write_text(json.dumps(settings, indent=1))
+    if not os.path.lexists(out / MANIFEST):
+        M.write(out, settings)
     todo = []
     for job in settings["schedule"]:
         file = game_path(out, job, settings)
@@ -356,6 +368,7 @@ def _verdict_watch(out: Path, settings: dict) -> Callable[[dict | None], bool]:
 def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dict, list[dict]]:
     """The manifest and the outcome of every finished game in ``out``, from the files alone; a file
     that is not the scheduled game is told to ``warn(line)`` and not counted."""
+    M.check_links(out)
     settings = read_manifest(out)
     outcomes = []
     for job in settings["schedule"]:
