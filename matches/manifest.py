@@ -9,6 +9,7 @@ makes schedules.  `check_links` refuses a folder whose files point outside it.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from pathlib import Path
@@ -144,6 +145,4 @@ def check_links(out: Path) -> None:
 
 def write(out: Path, settings: dict[str, Any]) -> None:
     """Write ``settings`` as ``out``'s ``tournament.json`` (atomically, see `files.write_atomic`)."""
-    import json
-
     files.write_atomic(out / NAME, json.dumps(settings, indent=1).encode(), error=TournamentError)

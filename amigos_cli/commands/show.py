@@ -4,6 +4,7 @@ progress, standings and crosstable, rebuilt from its files)."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -51,7 +52,7 @@ def summary(match: Match) -> dict:
 def show_tournament(folder: Path, as_json: bool) -> None:
     """Print a tournament folder's settings, progress, standings and crosstable (as JSON: its
     `matches.report.summary`), from its files; a folder without a tournament is a `CliUsageError`."""
-    if not (folder / T.MANIFEST).exists():
+    if not os.path.lexists(folder / T.MANIFEST):
         raise CliUsageError(f"{folder}: a folder, neither a match file nor a tournament ({T.MANIFEST} missing)")
     settings, outcomes = T.collect(folder)
     data = R.summary(settings, outcomes)
