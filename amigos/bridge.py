@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from . import jsontext
 from .errors import AmigosError
 from .protocol import dump_state, state_from_setup
 from .steps import action_from_json, action_json, match_known_cards
@@ -41,7 +42,7 @@ class Bridge:
         if not line.strip():
             return None
         try:
-            request = json.loads(line)
+            request = jsontext.loads(line)
         except ValueError as exc:
             return json.dumps({"error": f"Invalid JSON: {exc}"})
         return json.dumps(self.handle(request))

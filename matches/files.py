@@ -1,8 +1,8 @@
 """The one way files are read and written: match files and tournament folders alike.
 
 Reading (`read_regular`, `read_json`): regular files only (a device, FIFO, socket or folder is refused
-without a blocking read), at most a given number of bytes counted as they are read, JSON at most
-`MAX_JSON_DEPTH` deep.  Writing (`write_atomic`): a temporary file beside the target, fsynced, then
+without a blocking read), at most a given number of bytes counted as they are read, JSON within
+`amigos.jsontext`'s bounds.  Writing (`write_atomic`): a temporary file beside the target, fsynced, then
 renamed over it, so a crash or a full disk leaves the previous file whole; a symlink at the target is
 replaced, never followed; an existing file keeps its mode.  Every `OSError` becomes a `FileProblem`
 whose one-line message names the file and the reason.
@@ -10,18 +10,14 @@ whose one-line message names the file and the reason.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from amigos import jsontext
 from amigos.errors import AmigosError
-
-#: The deepest JSON a tournament file holds is 4 (settings, sprt, its fields); anything past this is not
-#: ours, and refused before Python's parser recurses into it.
-MAX_JSON_DEPTH = 32
 
 
 class FileProblem(AmigosError):
@@ -75,36 +71,18 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str = "file",
         os.close(fd)
 
 
-def _depth(text: str) -> int:
-    """How deep the brackets of JSON ``text`` nest (those inside strings too: an over-estimate is safe)."""
-    deepest = depth = 0
-    for char in text:
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 def read_json(path: str | os.PathLike[str], limit: int, what: str = "file",
               error: type[AmigosError] = FileProblem) -> Any:
-    """The JSON value of the regular file at ``path`` (at most ``limit`` bytes, `MAX_JSON_DEPTH` deep)."""
+    """The JSON value of the regular file at ``path`` (at most ``limit`` bytes, `amigos.jsontext.MAX_DEPTH` deep)."""
     data = read_regular(path, limit, what, error)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise error(f"{path}: not a {what} (not UTF-8 text)") from None
-    if _depth(text) > MAX_JSON_DEPTH:
-        raise error(f"{path}: not a {what} (nested more than {MAX_JSON_DEPTH} deep)")
     try:
-        return json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:
+        return jsontext.loads(text)
+    except ValueError as exc:
         raise error(f"{path}: not a {what} (not JSON: {str(exc)[:80]})") from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a file may hold")
 
 
 def _new_file_mode() -> int:

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+MAX_LINE = 16 << 20  # characters in one request: a whole game's setup is a few kilobytes
+
+
+def requests(stream: TextIO) -> Iterator[str | None]:
+    """Each line of ``stream``; None for a line longer than `MAX_LINE`, whose rest is read and dropped."""
+    while line := stream.readline(MAX_LINE + 1):
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+            pass
+        yield None
 
 
 def bridge() -> None:
@@ -11,8 +27,11 @@ def bridge() -> None:
     from amigos.bridge import Bridge
 
     session = Bridge(search=bridge_search)
-    for line in iter(sys.stdin.readline, ""):
-        reply = session.handle_line(line)
+    for line in requests(sys.stdin):
+        if line is None:
+            reply: str | None = json.dumps({"error": f"Invalid JSON: a line longer than {MAX_LINE} characters"})
+        else:
+            reply = session.handle_line(line)
         if reply is not None:
             sys.stdout.write(reply + "\n")
             sys.stdout.flush()
