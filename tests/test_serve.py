@@ -4,6 +4,7 @@ game whose screen arrives through it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -21,11 +22,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
+@contextlib.contextmanager
+def serving(folder, *args: str):
+    """``amigos serve`` on a free port in ``folder``: yields (port, its first page, its process)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "serve", "--port", str(port), "--p2", "random"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "serve", "--port", str(port), *args],
+                            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     deadline = time.monotonic() + 30
     while True:
@@ -38,35 +40,165 @@ def server(tmp_path):
                 proc.kill()
                 raise AssertionError("amigos serve did not answer: " + proc.stdout.read().decode()[-2000:])
             time.sleep(0.3)
-    yield port, page, tmp_path
-    os.killpg(proc.pid, 15)
-    proc.wait(timeout=30)
+    try:
+        yield port, page, proc
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, 15)
+        proc.wait(timeout=30)
+
+
+@pytest.fixture
+def server(tmp_path):
+    with serving(tmp_path, "--p2", "random") as (port, page, _):
+        yield port, page, tmp_path
+
+
+async def screen_until(ws: aiohttp.ClientWebSocketResponse, text: bytes, seconds: float = 60) -> bytes:
+    """What the tab's websocket sends until ``text`` appears in it (or ``seconds`` pass, or it closes)."""
+    received = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and text not in received:
+        try:
+            message = await ws.receive(timeout=5)
+        except asyncio.TimeoutError:
+            continue
+        if message.type == aiohttp.WSMsgType.BINARY:
+            received += message.data
+        elif message.type == aiohttp.WSMsgType.TEXT:
+            received += message.data.encode()
+        elif message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+            break
+    return received
+
+
+async def tab(port: int, keys: tuple[str, ...] = ()) -> bytes:
+    """Open a tab's websocket, wait for the first choice, type ``keys``, and close the tab."""
+    async with aiohttp.ClientSession() as client:
+        async with client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30") as ws:
+            await ws.send_json(["resize", {"width": 100, "height": 30}])
+            received = await screen_until(ws, b"Your choice")
+            for key in keys:
+                await ws.send_json(["stdin", key])
+                received += await screen_until(ws, b"Your choice", 2)
+    return received
 
 
 def test_the_page_and_a_game_through_its_websocket(server):
     port, page, folder = server
     assert "<html" in page.lower() and "/ws" in page and "Amigos" in page
 
-    async def session() -> bytes:
-        received = b""
-        async with aiohttp.ClientSession() as client:
-            async with client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30") as ws:
-                await ws.send_json(["resize", {"width": 100, "height": 30}])
-                end = time.monotonic() + 60
-                while time.monotonic() < end and b"Your choice" not in received:
-                    try:
-                        message = await ws.receive(timeout=5)
-                    except asyncio.TimeoutError:
-                        continue
-                    if message.type == aiohttp.WSMsgType.BINARY:
-                        received += message.data
-                    elif message.type == aiohttp.WSMsgType.TEXT:
-                        received += message.data.encode()
-                    elif message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-                        break
-        return received
-
-    received = asyncio.run(session())
+    received = asyncio.run(tab(port))
     assert b"Your choice" in received, received[-2000:]
     assert list(folder.glob("amigos-*.amigos")), "the tab's game is saved in the server's folder"
 
+
+
+def games_of(server: subprocess.Popen) -> list[int]:
+    """The game processes ``server`` runs (its children)."""
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(server.pid)], capture_output=True, text=True).stdout
+    return [int(pid) for pid in out.split()]
+
+
+def wait_for_games(server: subprocess.Popen, count: int, seconds: float) -> list[int]:
+    end = time.monotonic() + seconds
+    while len(games := games_of(server)) != count and time.monotonic() < end:
+        time.sleep(0.2)
+    return games
+
+
+def test_games_are_capped_and_a_closed_tab_s_game_is_saved_and_ended(tmp_path):
+    with serving(tmp_path, "--p2", "random", "--max-games", "2") as (port, _, proc):
+        async def two_tabs_then_a_third() -> tuple[list[bytes], int, str, int]:
+            async with aiohttp.ClientSession() as client:
+                first = await client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30")
+                second = await client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30")
+                screens = [await screen_until(ws, b"Your choice") for ws in (first, second)]
+                live = len(games_of(proc))
+                async with client.get(f"http://127.0.0.1:{port}/") as page:
+                    full = (page.status, await page.text())
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(f"ws://127.0.0.1:{port}/ws")
+                await first.send_json(["stdin", "1"])
+                await asyncio.sleep(1)
+                await first.close()
+                await second.close()
+                return screens, live, full, refused.value.status
+
+        screens, live, (status, page), ws_status = asyncio.run(two_tabs_then_a_third())
+        assert all(b"Your choice" in screen for screen in screens)
+        assert live == 2
+        assert status == 503 and ws_status == 503 and "All 2 games" in page
+        start = time.monotonic()
+        assert wait_for_games(proc, 0, 15) == [], "closed tabs' games still running"
+        print(f"games ended {time.monotonic() - start:.1f} s after their tabs closed")
+        assert len(list(tmp_path.glob("amigos-*.amigos"))) == 2
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert r.status == 200, "the cap frees up as games end"
+
+
+def test_a_game_that_ignores_quit_is_ended_all_the_same(tmp_path):
+    """A stubborn tab (its process ignores the quit message and SIGTERM) is killed, with its group."""
+    from textual_serve.download_manager import DownloadManager
+
+    from amigos_cli import serving
+
+    script = tmp_path / "stubborn.py"
+    script.write_text("import signal, subprocess, sys, time\n"
+                      "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                      "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+                      "print(child.pid, flush=True)\n"
+                      "time.sleep(120)\n")
+
+    async def run() -> tuple[int, int, float]:
+        written: list[bytes] = []
+
+        async def write_bytes(data: bytes) -> None:
+            written.append(data)
+
+        async def write_str(data: str) -> None:
+            written.append(data.encode())
+
+        async def close() -> None:
+            pass
+
+        service = serving.GameService(f"{sys.executable} {script}", write_bytes=write_bytes, write_str=write_str,
+                                      close=close, download_manager=DownloadManager())
+        process = await service._open_app_process()
+        child = int((await process.stdout.readline()).decode())
+        service._task = asyncio.create_task(service.run())
+        start = time.monotonic()
+        await service.stop()
+        return process.returncode, child, time.monotonic() - start
+
+    returncode, child, seconds = asyncio.run(run())
+    assert returncode == -9
+    assert seconds < serving.GRACE + serving.KILL_WAIT + 3
+    assert not alive(child), "the game's own children go with it"
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed and not yet reaped, does not)."""
+    time.sleep(0.3)
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_stopping_the_server_ends_the_games_of_open_tabs(tmp_path):
+    with serving(tmp_path, "--p2", "random") as (port, _, proc):
+        async def open_tab_then_stop_the_server() -> list[int]:
+            async with aiohttp.ClientSession() as client:
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30") as ws:
+                    await screen_until(ws, b"Your choice")
+                    games = games_of(proc)
+                    proc.send_signal(15)
+                    await screen_until(ws, b"never shown", 10)
+                    return games
+
+        games = asyncio.run(open_tab_then_stop_the_server())
+        assert len(games) == 1
+        proc.wait(timeout=20)
+        assert not alive(games[0]), "the open tab's game outlived the server"

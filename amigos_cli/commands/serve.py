@@ -15,6 +15,8 @@ from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
 HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")]
 PORT = Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")]
 FORMAT = Annotated[str, typer.Option("--format", help="game (a single game) or match (best of three).")]
+MAX_GAMES = Annotated[int, typer.Option("--max-games", min=1, max=256,
+                                        help="Games played at once; more tabs are asked to wait.")]
 
 
 def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = ()) -> str:
@@ -26,12 +28,14 @@ def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = 
 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
-          format: FORMAT = "game", expansion: EXPANSION = None) -> None:
-    """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game."""
+          format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8) -> None:
+    """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game, ended
+    (saved) when its tab closes."""
     if format not in ("game", "match"):
         raise CliUsageError(f"unknown format {format!r} (expected game or match)")
     command = game_command(check_spec(p2), variant_name(variant).replace("_", "-"), format,
                            expansion_names(expansion))
-    from textual_serve.server import Server  # imported here: only this command needs the web server
-    typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops); each tab plays: {command}")
-    Server(command, host=host, port=port, title="Amigos").serve()
+    from ..serving import GameServer  # imported here: only this command needs the web server
+    typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops), {max_games} games at most at once; "
+               f"each tab plays: {command}")
+    GameServer(command, host=host, port=port, max_games=max_games).serve()

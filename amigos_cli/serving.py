@@ -1,0 +1,105 @@
+"""The web server behind ``amigos serve``: textual-serve's, with a cap on live games and every tab's
+game process ended when its tab closes.
+
+Each tab's game runs in a process group of its own (the game and any search workers it starts).  When
+the tab closes, the game is asked to quit (it has saved every decision already); if it is still running
+`GRACE` seconds later (a search it cannot interrupt, say) the group gets SIGTERM, then SIGKILL.  Past
+``max_games`` live games the page and the websocket answer 503 with a page that says so.
+
+textual-serve has no hooks for either, so `GameServer` overrides its websocket handler and `GameService`
+the two methods of its ``AppService`` that start and stop the process (textual-serve 1.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shlex
+import signal
+from asyncio.subprocess import Process
+from typing import Any
+
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+GRACE = 3.0     # seconds a closed tab's game has to quit by itself
+KILL_WAIT = 2.0  # seconds between SIGTERM and SIGKILL
+log = logging.getLogger("amigos.serve")
+
+
+class GameService(AppService):
+    """One tab's game: started in its own process group, and sure to end when stopped."""
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        self._process = process = await asyncio.create_subprocess_exec(
+            *shlex.split(self.command), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=self._build_environment(width=width, height=height),
+            start_new_session=True)
+        assert process.stdin is not None  # (a pipe was asked for)
+        self._stdin = process.stdin
+        return process
+
+    async def stop(self) -> None:
+        """Ask the game to quit; end its process group if it has not within `GRACE` seconds."""
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+            await asyncio.wait_for(asyncio.shield(super().stop()), GRACE)
+        process: Process | None = self._process
+        if process is None or process.returncode is not None:
+            return
+        for sig, wait in ((signal.SIGTERM, KILL_WAIT), (signal.SIGKILL, None)):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, sig)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(process.wait(), wait)
+                return
+
+
+class GameServer(Server):
+    """textual-serve's server with at most ``max_games`` games at once (`GameService` each)."""
+
+    def __init__(self, command: str, host: str, port: int, max_games: int) -> None:
+        super().__init__(command, host=host, port=port, title="Amigos")
+        self.max_games = max_games
+        self.live: set[GameService] = set()
+
+    def full(self) -> web.Response:
+        """The 503 page of a server whose every game is taken."""
+        text = (f"<!doctype html><html><head><meta charset='utf-8'><title>Amigos: all tables taken</title></head>"
+                f"<body><h1>Amigos</h1><p>All {self.max_games} games this server plays at once are under way. "
+                "Try again when one ends (reload this page).</p></body></html>")
+        return web.Response(status=503, text=text, content_type="text/html", headers={"Retry-After": "30"})
+
+    async def handle_index(self, request: web.Request) -> Any:
+        if len(self.live) >= self.max_games:
+            return self.full()
+        return await super().handle_index(request)
+
+    async def handle_websocket(self, request: web.Request) -> Any:
+        """One tab: refused past the cap, else its game played until the tab closes, then ended."""
+        if len(self.live) >= self.max_games:
+            return self.full()
+        websocket = web.WebSocketResponse(heartbeat=15)
+        service = GameService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                              close=websocket.close, download_manager=self.download_manager, debug=self.debug)
+        self.live.add(service)
+        try:
+            await websocket.prepare(request)
+            await service.start(_size(request, "width", 80), _size(request, "height", 24))
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # (a broken connection: logged, and the game ended below)
+            log.warning("a tab's connection failed: %s", error)
+        finally:
+            await service.stop()
+            self.live.discard(service)
+        return websocket
+
+
+def _size(request: web.Request, key: str, default: int) -> int:
+    """A terminal size from the websocket's query, within what a screen can be."""
+    value = request.query.get(key, "")
+    return min(max(int(value), 10), 1000) if value.isdigit() else default
