@@ -82,8 +82,12 @@ class GameServer(Server):
         if len(self.live) >= self.max_games:
             return self.full()
         websocket = web.WebSocketResponse(heartbeat=15)
+
+        async def close() -> None:
+            await websocket.close()
+
         service = GameService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                              close=websocket.close, download_manager=self.download_manager, debug=self.debug)
+                              close=close, download_manager=self.download_manager, debug=self.debug)
         self.live.add(service)
         try:
             await websocket.prepare(request)

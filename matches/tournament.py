@@ -25,6 +25,7 @@ from ai.sprt import Sprt, sprt_over_pairs
 from amigos.rng import derive_seed
 from amigos.setup import card_sets
 
+from . import files
 from . import manifest as M
 from .lock import Lock, clean_stale
 from .manifest import TournamentError
@@ -201,12 +202,20 @@ def check_folder(out: Path, settings: dict, resume: bool) -> None:
             raise TournamentError(f"{out} holds this tournament already; add --resume to continue it")
 
 
+def make_folder(out: Path) -> None:
+    """Create ``out`` (and its parents) if missing; `TournamentError` saying why it cannot be."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TournamentError(f"{out}: cannot make the folder ({files.reason(exc)})") from None
+
+
 def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], object] | None = None) -> list[dict]:
     """Create or check the output folder; returns the jobs still to play.  A game file that is corrupt
     or not the scheduled game (`scheduled_match`) is put aside as ``NAME.amigos.rejected``, told to
     ``warn(line)``, and its game played again."""
     check_folder(out, settings, resume)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     if not os.path.lexists(out / MANIFEST):
         M.write(out, settings)
     todo = []

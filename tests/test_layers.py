@@ -1,6 +1,6 @@
 """The layer rule of DESIGN.md, checked on every module's imports (parsed with ``ast``).
 
-    amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, msgpack   (the only layer that prints)
+    amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, aiohttp, msgpack   (the only layer that prints)
     matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional)
     ai/         -> amigos, distributed (Dask, optional: only ai.runner's cluster runner, imported lazily)
     amigos/     -> standard library only
@@ -28,7 +28,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").  matplotlib:
     # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
     "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib"}),
-    "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "msgpack"}),
+    "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "aiohttp", "msgpack"}),
 }
 
 #: Layers that must never print (printing belongs to amigos_cli).

@@ -218,3 +218,21 @@ def test_reports_are_rewritten_as_regular_files_whatever_stood_there(folder: Pat
     assert path.is_file() and not path.is_symlink()
     assert json.loads(path.read_text()) == expected
     assert (folder / "games.csv").read_text() == games
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=500))
+def test_any_bytes_in_summary_json_are_replaced_by_the_summary(folder: Path, data: bytes) -> None:
+    path = folder / "summary.json"
+    expected = json.loads(path.read_text())
+    path.write_bytes(data)
+    R.write_summary(folder)
+    assert json.loads(path.read_text()) == expected
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_line_before_anything_is_printed(tmp_path: Path) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    result = amigos("tournament", *ARGS, "--out", str(blocker / "t"))
+    refused(result, "cannot make the folder", "not a folder")
+    assert result.stdout == ""

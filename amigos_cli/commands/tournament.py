@@ -95,6 +95,7 @@ def tournament(
     T.check_folder(out, settings, resume)
     # Connected before anything is printed or written: a scheduler out of reach is a one-line error.
     runner = RUN.open_runner(jobs, scheduler)
+    T.make_folder(out)
     console = stdout_console()
     command = resume_command(out)
     console.print(f"Results in {escape(str(out))}/. If stopped, continue with:")
