@@ -101,7 +101,7 @@ def main() -> None:
         root = Path(tmp)
         before = None
         if args.commit:
-            before = root / "before"
+            before = root / "code-before"
             before.mkdir()
             export(args.commit, before)
         for code, label in ((here, "now"), (str(before), "before")) if before else ((here, "now"),):
