@@ -10,7 +10,7 @@ has 10 points (then only what can still score this round counts)::
     P(q wins) = 1 / (1 + exp(-(sum_j final_j * d_j)))                     once g = 1
 
 With more than one rival, the rival that leaves ``q`` the lowest chance counts.  The weights are
-data: a small versioned JSON file (`MODEL_FILE`, written by ``benchmarks/train.py``), loaded once.
+data: a small versioned JSON file (`MODEL_FILE`, written by ``amigos-train fit`` (`training.train`)), loaded once.
 A change of features changes `ai.features.FEATURES` and the model's version; a file for other
 features is refused.
 """

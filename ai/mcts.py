@@ -53,7 +53,7 @@ NORM: Final = 0.02
 # (`search`'s ``settle``, `ai.rewards.settle_collect`).
 SETTLE: Final = 0
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
-# an SPRT at equal time against UCB1 at the root (benchmarks/README).
+# an SPRT at equal time against UCB1 at the root (lab/README).
 HALVING: Final = 1
 # The weight of the points lead in an unfinished game's reward (`search`'s ``points``,
 # `ai.rewards.lead_rewards`).
@@ -106,7 +106,7 @@ def group(state: GameState, merge_passes: bool = False, cache: dict | None = Non
     hidden card to, so "the rival places entity 5" is another card in every world: the tree models the
     rival's unknown cards by slot.  Keyed by card, a rival node would get a child for every card any
     world deals and most visits would expand one: what the tree gained in telling the rival's cards
-    apart it would lose in depth (measured: benchmarks/README.md, "Design notes from experiments")."""
+    apart it would lose in depth (measured: lab/README.md, "Design notes from experiments")."""
     if not merge_passes:
         return {macro_key(g[0]): g for g in state.legal_groups()}
     out: dict = {}
@@ -449,7 +449,7 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
 
     The leaf is then the next round's Collect as far as it goes without a choice: some income may be
     in and some not.  The rollout stops there rather than play the Collect's choices at random, which
-    plays worse (benchmarks/README.md, "Design notes from experiments")."""
+    plays worse (lab/README.md, "Design notes from experiments")."""
     start_round = s.round
     weights_of = _WEIGHTS
     for _ in range(steps):
@@ -507,7 +507,7 @@ class MCTSAgent:
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
         # is mostly noise.  Going first brings the First Player token and, in game 2, the first redraft
-        # pick (the records: benchmarks/README.md, "Design notes from experiments").
+        # pick (the records: lab/README.md, "Design notes from experiments").
         self.draft_by_value = bool(draft)
         self.info = {}
         self._pool = None

@@ -31,7 +31,7 @@ EXCESS: Final = 0.03
 # What the First Player token is worth while nobody is near a win: its point cannot decide a check
 # yet, and the tempo of leading the next round does not pay for passing early.  Passing first moves
 # the token, a swing of twice its worth, so any worth here soon outweighs placing an artifact (the
-# values tried: benchmarks/README.md, "Design notes from experiments").
+# values tried: lab/README.md, "Design notes from experiments").
 FIRST_PLAYER_EARLY: Final = 0.0
 # The points from which someone may win at this round's victory check: from then on the token's point
 # counts in full.

@@ -326,7 +326,7 @@ class GameState:
         return [(source, points) for source, points in out if points]
 
     # The names three fields had before they were renamed, read-only: the agents of earlier commits
-    # that benchmarks/against_commit.py plays against on this engine still read them.
+    # that lab/against_commit.py plays against on this engine still read them.
 
     @property
     def np(self) -> int:

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, cast
 
-from ai.arena import wilson
+from matches.arena import wilson
 from amigos import cards as C
 from amigos.state import IN_PLAY, GameState
 

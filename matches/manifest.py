@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import amigos
 from ai.agents import SpecError, parse_spec
-from ai.sprt import check_rates
+from matches.sprt import check_rates
 from amigos.setup import EXPANSIONS
 
 from . import files

@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from typing import Any, Callable, cast
 
 import amigos
-from ai.agent import Agent, play_out
+from ai.agent import Agent
+
+from .play import play_out
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.steps import action_from_json, action_json
@@ -322,7 +324,7 @@ def _info_of(decision: list) -> dict:
 
 def play(match: Match, controllers: Sequence[Agent], on_event: Callable[[str, dict], object] | None = None,
          save: Callable[[Match], object] | None = None) -> Match:
-    """Play ``match`` to the end (`ai.agent.play_out`): ``controllers[p]`` decides for seat ``p``, an
+    """Play ``match`` to the end (`matches.play.play_out`): ``controllers[p]`` decides for seat ``p``, an
     `ai.agent.Agent` (an AI or a person's seat), reseeded with `Match.decision_seed` before each decision so that a resumed match plays on exactly
     as an uninterrupted one; ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears
     about turns, moves and results."""

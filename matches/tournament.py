@@ -19,9 +19,9 @@ from typing import Any, Callable, cast
 
 import amigos
 from ai.agents import make_agent
-from ai.arena import wilson
-from ai.runner import Runner, open_runner
-from ai.sprt import Sprt, sprt_over_pairs
+from matches.arena import wilson
+from matches.runner import Runner, open_runner
+from matches.sprt import Sprt, sprt_over_pairs
 from amigos.rng import derive_seed
 from amigos.setup import card_sets
 
@@ -89,7 +89,7 @@ def manifest(agents: list[str], games: int, fmt: str, variant: str, seed: int, g
 
 def sprt_of(settings: dict, outcomes: list[dict]) -> Sprt | None:
     """The SPRT of a tournament run with ``--sprt`` (None without), over its seat-swapped pairs in
-    schedule order, the first agent's points over each pair; see `ai.sprt.sprt_over_pairs`."""
+    schedule order, the first agent's points over each pair; see `matches.sprt.sprt_over_pairs`."""
     test = settings.get("sprt")
     if test is None:
         return None
@@ -309,7 +309,7 @@ def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: 
         runner: Runner | None = None) -> list[dict]:
     """Play the tournament (what is left of it), holding the folder's lock (`InUse` if another
     program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)`` for a game
-    file put aside.  Games are played by ``runner`` (`ai.runner`, e.g. a `DaskRunner` on a cluster;
+    file put aside.  Games are played by ``runner`` (`matches.runner`, e.g. a `DaskRunner` on a cluster;
     by default ``jobs`` local processes), which this function stops when it returns; whichever
     plays them, this process writes every file, once per game.  With ``sprt`` (see `manifest`) it
     stops as soon as the test reaches a verdict: games in flight then are stopped and not counted.

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ai.arena import paired_difference, play_game, score_for, strength, tally, wilson
-from ai.sprt import sprt_over_pairs
+from matches.arena import paired_difference, play_game, score_for, strength, tally, wilson
+from matches.sprt import sprt_over_pairs
 from amigos.adjudicate import ROUND_LIMIT
 
 
@@ -99,7 +99,7 @@ def test_tally_command_combines_records_and_printed_runs(tmp_path):
     printed = tmp_path / "run.txt"
     printed.write_text("x vs y: 1/2 = 50.0% (95% 9.5%-90.5%), 3 s\nx vs y: 1/4 = 25.0% (95% 4.6%-69.9%), 5 s\n"
                        "final: x vs y: 1/4 = 25.0% (95% interval 4.6%-69.9%) in 5 s\n")
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "tally.py"
+    script = Path(__file__).resolve().parents[1] / "lab" / "tally.py"
     run = subprocess.run([sys.executable, str(script), str(records), "--against", f"{printed}@0", "--seed", "5"],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -124,7 +124,7 @@ def test_tally_command_judges_a_continued_run_by_one_sprt(tmp_path):
     won = [2.0, 1.0, 1.0] * 10  # a third of the pairs won, the rest split: H1 after 28 pairs
     part1.write_text(pairs(0, won[:12]))
     part2.write_text(pairs(12, won[12:] + [0.0]))
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "tally.py"
+    script = Path(__file__).resolve().parents[1] / "lab" / "tally.py"
 
     def sprt(*files: Path) -> str:
         run = subprocess.run([sys.executable, str(script), *map(str, files), "--sprt", "0,40"],
@@ -143,7 +143,7 @@ def test_tally_command_judges_a_continued_run_by_one_sprt(tmp_path):
     assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
 
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "lab"
 
 
 def test_strength_command_records_its_pairs_and_refuses_an_unwritable_record(tmp_path):

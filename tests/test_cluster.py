@@ -1,4 +1,4 @@
-"""Tournaments and strength runs on a Dask cluster (``--scheduler``, `ai.runner.DaskRunner`): a real
+"""Tournaments and strength runs on a Dask cluster (``--scheduler``, `matches.runner.DaskRunner`): a real
 `distributed.LocalCluster` of two worker processes plays the games, the same games as local
 processes; a worker killed in the middle of a game loses only that game, played again elsewhere,
 and every game is written once; a scheduler out of reach or lost is a one-line error (exit code 2);
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from ai import runner as R
-from ai.arena import strength
+from matches import runner as R
+from matches.arena import strength
 from matches import report
 from matches import tournament as T
 from matches.match import Match

@@ -9,7 +9,7 @@ import pytest
 
 import amigos
 from ai.agents import make_agent
-from ai.arena import play_game
+from matches.arena import play_game
 from ai.draft import pick_scores
 from ai.learned import ValueModel
 from ai.value import card_value

@@ -1,9 +1,12 @@
 """The layer rule of DESIGN.md, checked on every module's imports (parsed with ``ast``).
 
     amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, aiohttp, msgpack   (the only layer that prints)
-    matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional)
-    ai/         -> amigos, distributed (Dask, optional: only ai.runner's cluster runner, imported lazily)
+    training/   -> matches, ai, amigos, numpy (the train extra)      (self-play and fitting: beside the CLI)
+    matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional),
+                   distributed (Dask, optional: only the cluster runner, imported lazily)
+    ai/         -> amigos   (agents only)
     amigos/     -> standard library only
+    lab/        evaluations and experiments: not installed, and no package imports it
 
 Every layer may also use the standard library. Imports inside functions count too.
 """
@@ -17,22 +20,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS = ("amigos", "ai", "matches", "amigos_cli")
+OURS = ("amigos", "ai", "matches", "training", "amigos_cli")
 STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 
 #: Top-level packages each layer may import besides the standard library.
 ALLOWED: dict[str, frozenset[str]] = {
     "amigos": frozenset({"amigos"}),
-    # distributed: the optional cluster runner (ai/runner.py), so that every layer above can use it.
-    "ai": frozenset({"amigos", "ai", "distributed"}),
+    "ai": frozenset({"amigos", "ai"}),
     # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").  matplotlib:
     # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
-    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib"}),
+    # distributed: the optional cluster runner (matches/runner.py), imported only to connect to one.
+    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib", "distributed"}),
+    "training": frozenset({"amigos", "ai", "matches", "training", "numpy"}),
     "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "aiohttp", "msgpack"}),
 }
 
 #: Layers that must never print (printing belongs to amigos_cli).
-SILENT = ("amigos", "ai", "matches")
+SILENT = ("amigos", "ai", "matches")  # (training is a command of its own: it reports its progress)
 
 
 def modules(package: str) -> list[Path]:

@@ -1,6 +1,6 @@
 """The learned value (`ai.features`, `ai.learned`), the choice of payments and gains by it
 (`ai.heuristics.learned_variant`), finished games valued by margin (`ai.rewards.final_rewards`), draft
-picks (`ai.draft`) and self-play records (`ai.selfplay`)."""
+picks (`ai.draft`) and self-play records (`training.selfplay`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
 from ai.mcts import search
 from ai.rewards import WIN_MARGIN, final_rewards, lead_rewards, learned_rewards
-from ai.selfplay import outcome_for, positions, searched_positions, selfplay_game
+from training.selfplay import outcome_for, positions, searched_positions, selfplay_game
 from amigos import actions as A
 from amigos.position import build_position
 from amigos.state import GAME_OVER

@@ -2,7 +2,7 @@
 decision, and one clear `MatchFileError` line — with the file left untouched — for anything wrong.
 
 Format-version fixtures: every format version that ever ships keeps a fixture in ``tests/data/``
-(``match_v{N}.amigos``, written by ``benchmarks/make_match_fixture.py``) and a test here that it still
+(``match_v{N}.amigos``, written by ``lab/make_match_fixture.py``) and a test here that it still
 loads and replays to its known result.  Never regenerate or delete an old version's fixture: it stands
 for the files people already have.
 """
@@ -313,7 +313,7 @@ def test_bad_packed_decisions_are_refused_with_one_line_and_the_file_untouched(c
 
 def test_a_long_best_of_three_stays_small_and_loads_fast_enough(tmp_path):
     """Random play makes the longest matches (seed 27: three games, one adjudicated at the round limit);
-    packed, its file stays far under 64 KB (the timing itself is measured by benchmarks/)."""
+    packed, its file stays far under 64 KB (the timing itself is measured by lab/)."""
     m = played(27, ["random", "random"])
     rounds = [g["result"]["rounds"] for g in m.record["games"]]
     assert len(rounds) == 3 and max(rounds) == ROUND_LIMIT
@@ -535,7 +535,7 @@ def test_fuzz_structured_mutations(small_bytes, fuzz_dir, data):
 
 # -- version fixtures ----------------------------------------------------------------------------------
 # Every format version that ever ships keeps a fixture here (tests/data/match_v{N}.amigos) and an entry
-# in FIXTURES; an old one is never regenerated.  benchmarks/make_match_fixture.py writes the current one.
+# in FIXTURES; an old one is never regenerated.  lab/make_match_fixture.py writes the current one.
 
 FIXTURES = {
     1: {"path": FIXTURE_V1, "seed": 0, "players": [{"name": "Player 1 (greedy)", "spec": "greedy"},
@@ -579,7 +579,7 @@ def test_fixture_generator_writes_a_finished_best_of_three(tmp_path):
     """The generator still works (its match may change with the agents; the shipped file does not)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(
-        "make_match_fixture", Path(__file__).resolve().parents[1] / "benchmarks" / "make_match_fixture.py")
+        "make_match_fixture", Path(__file__).resolve().parents[1] / "lab" / "make_match_fixture.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = tmp_path / "fresh.amigos"

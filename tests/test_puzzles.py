@@ -1,4 +1,4 @@
-"""The puzzle suite (``benchmarks/puzzles.py``, ``benchmarks/puzzles/*.json``): every puzzle is a real
+"""The puzzle suite (``lab/puzzles.py``, ``lab/puzzles/*.json``): every puzzle is a real
 choice whose answers are legal moves, and the scorer tells a solving move from a failing one."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 import amigos
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lab"))
 
 from puzzles import is_best, load_puzzles, matches, position_of, score  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The SPRT (`ai.sprt`) and ``--sprt`` in tournaments and strength runs: the log-likelihood ratio of
+"""The SPRT (`matches.sprt`) and ``--sprt`` in tournaments and strength runs: the log-likelihood ratio of
 pentanomial pair counts, its bounds and verdicts, and runs that stop at the verdict."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from ai import sprt as S
-from ai.arena import strength
+from matches import sprt as S
+from matches.arena import strength
 from matches import report as R
 from matches import tournament as T
 

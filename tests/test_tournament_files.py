@@ -153,7 +153,7 @@ def test_a_mistyped_manifest_is_one_line_in_show_and_resume(folder: Path, change
 
 def test_a_schedule_of_100000_games_is_shown(tmp_path: Path) -> None:
     """`show` of a large folder reads the manifest and looks for each game's file once (the timeout only
-    guards against a hang; the time is measured in benchmarks/README.md)."""
+    guards against a hang; the time is measured in lab/README.md)."""
     out = tmp_path / "big"
     out.mkdir()
     games = 100_000

@@ -1,22 +1,17 @@
-"""The fit behind the learned value (``benchmarks/train.py``): logistic regression by Newton's method,
+"""The fit behind the learned value (``amigos-train fit`` (`training.train`)): logistic regression by Newton's method,
 TD(lambda) targets, held-out scores, and a small pipeline from self-play games to a model file."""
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-from train import fit, lambda_returns, scores, train_model  # noqa: E402
-
-from ai.features import player_features  # noqa: E402
-from ai.learned import ValueModel, progress  # noqa: E402
-from ai.selfplay import searched_positions, selfplay_game  # noqa: E402
+from ai.features import player_features
+from ai.learned import ValueModel, progress
+from training.selfplay import searched_positions, selfplay_game
+from training.train import fit, lambda_returns, scores, train_model
 
 
 def test_fit_recovers_the_weights_of_a_logistic_model():
@@ -86,7 +81,7 @@ def test_a_prior_model_holds_the_fit_near_its_weights_and_card_worths():
 
 
 def test_blend_mixes_in_the_search_values_where_there_are_some():
-    from train import blend, search_probability
+    from training.train import blend, search_probability
     target = np.array([1.0, 0.0, 0.5])
     searched = np.array([0.5, np.nan, 0.9])
     assert blend(target, searched, 0.0).tolist() == target.tolist()
@@ -100,7 +95,7 @@ def test_blend_mixes_in_the_search_values_where_there_are_some():
 def test_search_values_move_the_fit_toward_them():
     """Fitted with ``search_weight`` 1 to games whose search values all say the mover is losing, the
     model rates the movers lower than fitted to the results alone."""
-    from train import examples
+    from training.train import examples
     games = [selfplay_game(seed, "mcts:iters=15") for seed in range(4)]
     gloomy = [dict(g, values=[None if v is None else 0.1 for v in g["values"]]) for g in games]
     x, y, gi, _, searched = examples(gloomy)
@@ -122,7 +117,7 @@ def test_search_values_move_the_fit_toward_them():
 def test_claim_steps_hold_the_fit_to_claims_that_do_not_look_worse():
     """`claim_steps` lists how claiming changes the mover's input wherever a claim is legal (tempo left
     out); fitted with a large ``claim_weight`` the model rates fewer of them below not claiming."""
-    from train import TEMPO, claim_steps, claims_below, model_weights
+    from training.train import TEMPO, claim_steps, claims_below, model_weights
     games = [selfplay_game(seed, "mcts:iters=15") for seed in range(6)]
     steps = claim_steps(games)
     assert len(steps) > 0 and not steps[:, list(TEMPO)].any()

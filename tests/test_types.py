@@ -1,4 +1,4 @@
-"""The program type-checks: ``mypy`` over amigos/, ai/, matches/ and amigos_cli/ (configured in
+"""The program type-checks: ``mypy`` over amigos/, ai/, matches/, training/ and amigos_cli/ (configured in
 pyproject.toml, every function annotated) reports no error."""
 
 from __future__ import annotations

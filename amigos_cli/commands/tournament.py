@@ -15,8 +15,8 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ai import runner as RUN
-from ai import sprt as S
+from matches import runner as RUN
+from matches import sprt as S
 from amigos.errors import AmigosError
 from matches import cardstats as CS
 from matches import charts

@@ -1,0 +1,103 @@
+"""MCTS throughput: ``python lab/mcts_speed.py [--seconds 3]`` prints iterations per second with
+1 and 2 worker processes from a mid-game position, and the cost of one determinisation (from
+scratch, and as the search deals one each iteration).
+``--positions`` prints instead the one-process rate over six positions from different games and
+rounds (2,000 iterations each), which moves less with the position than the single one; ``--games N``
+the rate over all the searches of N whole games against greedy, late rounds included."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import timeit
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ai.agents import make_agent  # noqa: E402
+from amigos.determinize import Determinizer, determinize  # noqa: E402
+from test_ai_speed import mid_game  # noqa: E402
+
+
+def main(argv=None) -> int:
+    from run_report import say_build
+    say_build()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--rollout", type=int, default=30)
+    ap.add_argument("--positions", action="store_true", help="one process, six positions")
+    ap.add_argument("--games", type=int, default=0,
+                    help="instead: the rate over whole games of mcts:iters=1000 against greedy (one process)")
+    args = ap.parse_args(argv)
+    if args.positions:
+        return over_positions(args.rollout)
+    if args.games:
+        return over_games(args.games, args.rollout)
+    s = mid_game()
+    for workers in (1, 2):
+        agent = make_agent(f"mcts:time={args.seconds},workers={workers},seed=1,rollout={args.rollout}")
+        if workers > 1:
+            agent.select(s)  # warm the worker processes up
+        start = time.perf_counter()
+        agent.select(s)
+        elapsed = time.perf_counter() - start
+        print(f"workers={workers}: {agent.info['iterations'] / elapsed:,.0f} iterations/s "
+              f"({agent.info['iterations']} in {elapsed:.2f} s, rollout={args.rollout})")
+        close = getattr(agent, "close", None)
+        if close:
+            close()
+    p = s.current_player()
+    n = 2000
+    print(f"determinize: {min(timeit.repeat(lambda: determinize(s, p, 7), number=n, repeat=3)) / n * 1e6:.1f} us")
+    deal = Determinizer(s, p).deal  # what the search pays an iteration: the observation worked out once
+    print(f"deal from a prepared Determinizer: {min(timeit.repeat(lambda: deal(7), number=n, repeat=3)) / n * 1e6:.1f} us")
+    return 0
+
+
+def over_positions(rollout: int) -> int:
+    from ai.mcts import Settings, search
+    iterations = seconds = 0.0
+    for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
+        s = mid_game(seed, steps)
+        p = s.current_player()
+        search(s, p, 100, None, 1, Settings(rollout=rollout))  # warm the caches
+        start = time.perf_counter()
+        _, done = search(s, p, 2000, None, 1, Settings(rollout=rollout))
+        elapsed = time.perf_counter() - start
+        print(f"game {seed}, round {s.round}: {done / elapsed:,.0f} iterations/s")
+        iterations += done
+        seconds += elapsed
+    print(f"six positions: {iterations / seconds:,.0f} iterations/s (rollout={rollout})")
+    return 0
+
+
+def over_games(games: int, rollout: int) -> int:
+    """Iterations per second over every search of whole games (late rounds, with many components and
+    big pools, search slower than the mid-game positions)."""
+    import amigos
+    from amigos.rng import derive_seed
+    iterations = seconds = 0.0
+    for i in range(games):
+        seed = derive_seed(11, "pair", i)
+        state = amigos.new_game(seed, "standard")
+        agents = [make_agent(f"mcts:iters=1000,seed={i},rollout={rollout}"), make_agent("greedy", seed=i)]
+        done = spent = 0.0
+        while not state.is_terminal() and state.round <= 30:
+            p = state.current_player()
+            start = time.perf_counter()
+            action = agents[p].select(state)
+            if p == 0:
+                spent += time.perf_counter() - start
+                done += agents[0].info.get("iterations", 0)
+            state.apply(action)
+        print(f"game {i}: {done / spent:,.0f} iterations/s over {state.round} rounds")
+        iterations += done
+        seconds += spent
+    print(f"{games} games: {iterations / seconds:,.0f} iterations/s (rollout={rollout})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

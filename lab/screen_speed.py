@@ -1,0 +1,134 @@
+"""The full screen's two figures: keystrokes per decision (the line prompt against the full screen,
+on the same recorded game), and the time from a key press to the redrawn board in a late-game
+position (median).
+
+    python lab/screen_speed.py [--file lab/data/g101.amigos] [--presses 60]
+
+Keystrokes: for every decision of the file's person, the line prompt takes the choice's number and
+Enter, and for an action with several ways to pay the way's number and Enter; the full screen takes
+Enter on the highlighted choice, or the fewer of (arrows, a number) and Enter (nothing when the one
+action has several ways: the picker opens at once), and in the picker
+Enter on the suggested way, or the fewest of (arrows from it, a number, Tab and the typed essences)
+and Enter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
+
+import amigos  # noqa: E402
+from ai.heuristics import best_variant  # noqa: E402
+from amigos_cli.session import HUMAN  # noqa: E402
+from amigos_cli.tui.game import GameApp  # noqa: E402
+from amigos_cli.views.choices import ordered_variants, vectors  # noqa: E402
+from matches.match import Match  # noqa: E402
+from matches.record import load  # noqa: E402
+
+
+def typed_length(action: tuple) -> int:
+    """Characters typed to name a way in the picker ("2e 1d", "3c / 2g"), Enter included."""
+    pay, gain = vectors(action)
+    words = [" ".join(f"{n}e" for n in v if n) for v in (pay, gain) if v and any(v)]
+    return len(" / ".join(words) or "0e") + 1  # Tab to the line, then the text (Enter is counted apart)
+
+
+def keystrokes(path: Path) -> tuple[float, float, int]:
+    """(line prompt, full screen) keystrokes per decision of the file's person, and the decisions."""
+    record = load(path).record
+    seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
+    replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
+                       fmt="match" if record["best_of"] > 1 else "game", expansions=record.get("expansions") or ())
+    line = screen = count = 0
+    for actor, step, *_ in (d for g in record["games"] for d in g["decisions"]):
+        replay.to_act()
+        state = replay.state
+        action = amigos.action_from_json(state, step)
+        if actor in seats:
+            groups = state.legal_groups()
+            i = next(k for k, g in enumerate(groups) if action in g)
+            line += len(str(i + 1)) + 1
+            if not (len(groups) == 1 and len(groups[0]) > 1):  # else the picker opens at once
+                screen += 1 if i == 0 else min(i, len(str(i + 1))) + 1
+            if len(groups[i]) > 1:
+                ways = ordered_variants(groups[i])
+                line += len(str(ways.index(action) + 1)) + 1
+                preferred = ways.index(best_variant(state, groups[i]))
+                k = ways.index(action)
+                screen += 1 if k == preferred else min(abs(k - preferred), len(str(k + 1)), typed_length(action)) + 1
+            count += 1
+        replay.decide(action, stamp=False)
+    return line / count, screen / count, count
+
+
+async def latency(match: Match, presses: int) -> tuple[float, float]:
+    """Median milliseconds from a key press to the redrawn screen (the last frame Textual writes for
+    it, when the screen has settled): moving the highlight (the card panel follows), and a new decision offered (board, hand,
+    choices and log redrawn)."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = GameApp(match, Path(folder) / "speed.amigos")
+        async with app.run_test(size=(120, 40)) as pilot:
+            while app.asking is None:
+                await pilot.pause(0.05)
+            frames: list[float] = []
+            display = app._display
+
+            def stamped(*args, **kwargs):
+                frames.append(time.perf_counter())
+                return display(*args, **kwargs)
+
+            app._display = stamped
+            moves, offers = [], []
+            seat, state = app.asking
+            for k in range(presses):
+                frames.clear()
+                start = time.perf_counter()
+                await pilot.press("down" if k % 2 == 0 else "up")
+                if frames:
+                    moves.append(frames[-1] - start)
+            for _ in range(presses // 4):
+                frames.clear()
+                start = time.perf_counter()
+                app.offer(seat, state.clone())
+                await pilot.pause()
+                if frames:
+                    offers.append(frames[-1] - start)
+            await pilot.press("q")
+    return statistics.median(moves) * 1000, statistics.median(offers) * 1000
+
+
+def late_position(path: Path) -> Match:
+    """The file's game at the person's last decision in its last round (a late-game board)."""
+    record = load(path).record
+    seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
+    decisions = record["games"][0]["decisions"]
+    last = max(k for k, d in enumerate(decisions) if d[0] in seats)
+    record = dict(record, status="unfinished", result=None,
+                  games=[dict(record["games"][0], decisions=decisions[:last], result=None)])
+    record["games"][0].pop("final_digest", None)
+    return Match.from_record(record)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--file", type=Path, default=Path("lab/data/g101.amigos"))
+    ap.add_argument("--presses", type=int, default=60)
+    args = ap.parse_args()
+    line, screen, count = keystrokes(args.file)
+    print(f"{args.file}: {count} decisions of the person; keystrokes per decision: "
+          f"line prompt {line:.2f}, full screen {screen:.2f}")
+    match = late_position(args.file)
+    moves, offers = asyncio.run(latency(match, args.presses))
+    print(f"late game (round {match.state.round}): key to redrawn screen, median {moves:.1f} ms "
+          f"(highlight moved); a new decision's whole board {offers:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Play self-play games for the learned value and append them to a JSON-lines file.
+
+    amigos-train selfplay --games 1000 --agent mcts:iters=400 --seed 1 --jobs 2 --out runs/gen0.jsonl
+    amigos-train selfplay ... --scheduler tcp://HOST:8786     (on a Dask cluster: README, Tournaments)
+
+Game k is dealt by ``derive_seed(SEED, "selfplay", k)``; a file that already holds some of the games
+goes on with the missing ones, so a run can be stopped and started again.  Each line is one
+`training.selfplay.selfplay_game` record.  `amigos-train fit` (`training.train`) fits the value to these files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ai.agents import SpecError, parse_spec
+from amigos.rng import derive_seed
+from matches.runner import RunnerError, open_runner
+
+from .selfplay import selfplay_game
+
+
+def game_seed(seed: int, k: int) -> int:
+    """The deal of self-play game ``k`` of a run seeded ``seed``."""
+    return derive_seed(seed, "selfplay", k)
+
+
+def read_games(path: Path) -> list[dict]:
+    """The game records of a self-play file (none if it does not exist)."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[str], object] = print,
+         scheduler: str | None = None) -> list[dict]:
+    """Play the games of ``out`` not played yet (0 .. games-1) and append them; returns all of them,
+    ordered by game number.  Games run in ``jobs`` local processes, or with ``scheduler`` (a Dask
+    scheduler's address) on its cluster (`matches.runner`); this process writes the file."""
+    have = {g["k"]: g for g in read_games(out)}
+    for g in have.values():
+        if g["spec"] != spec or g["seed"] != game_seed(seed, g["k"]):
+            raise SystemExit(f"error: {out} holds games of another run (agent {g['spec']}); use another --out")
+    todo = [k for k in range(games) if k not in have]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    with open_runner(jobs, scheduler) as runner, out.open("a", encoding="utf-8") as sink:
+        for k in todo:  # (a function of an installed package, so that any worker can run it)
+            runner.submit(str(k), selfplay_game, game_seed(seed, k), spec)
+        # Written as they finish (a long game does not hold back the others); the file's order is free.
+        for n, (key, game) in enumerate(runner.as_completed(), 1):
+            k = int(key)
+            game["k"] = k
+            sink.write(json.dumps(game, separators=(",", ":")) + "\n")
+            sink.flush()
+            have[k] = game
+            if n % 10 == 0 or n == len(todo):
+                log(f"{len(have)}/{games} games, {time.perf_counter() - start:.0f} s")
+    return [have[k] for k in sorted(have) if k < games]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="amigos-train selfplay", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, required=True)
+    ap.add_argument("--agent", required=True, help="the agent that plays itself, with an iteration budget")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786), not --jobs")
+    args = ap.parse_args(argv)
+    try:
+        parse_spec(args.agent)
+    except SpecError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        play(args.out, args.games, args.agent, args.seed, args.jobs, log=lambda line: print(line, flush=True),
+             scheduler=args.scheduler)
+    except RunnerError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0

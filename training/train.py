@@ -1,0 +1,387 @@
+"""Fit the learned value (`ai.learned`) to self-play games and write the model file.
+
+    amigos-train fit --data runs/gen0.jsonl --out ai/data/value.json
+    amigos-train fit --data runs/gen0.jsonl --check ai/data/value.json   # score a model only
+    amigos-train fit --pipeline --seed 1 --out ai/data/value.json         # the packaged model
+
+``--pipeline`` is the whole recipe: self-play generations from a seed (`pipeline`), each fitted in
+turn; its files go to ``--work`` and a stopped run goes on from them.
+
+Every position of every game (`training.selfplay.positions`) gives two examples, one from each player's
+side: the difference of the players' features (and the same times the game's progress) labelled with
+that player's result.  The fit is L2-regularised logistic regression by Newton's method (numpy: the
+``train`` extra).  One game in ten is held out; the report gives the held-out log loss, Brier score
+and accuracy of the new model beside today's hand-tuned leaf value (`ai.value`, squashed as the
+search squashes it) and, with ``--check``, an existing model file.
+
+``--search-weight W`` fits each searched position to ``(1 - W)`` times its TD target plus ``W`` times
+the search's own estimate there (the value the self-play agent gave its choice, a deeper look than
+the model's), where the record has one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+import amigos
+from ai.draft import plan_synergy
+from ai.features import FEATURES, N_FEATURES, player_features
+from ai.heuristics import best_variant
+from ai.learned import ValueModel, progress, use_model
+from ai.rewards import SCALE, UNFINISHED_LOW, UNFINISHED_RANGE
+from ai.value import heuristic_value
+from amigos import actions as A
+from amigos import cards as C
+from amigos.rng import derive_seed
+from amigos.state import ACTIONS, COLLECT, IN_PLAY
+
+from .play import play, read_games
+from .selfplay import outcome_for, searched_positions
+
+HOLD_OUT = 10  # every tenth game is held out
+PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
+HAND_TUNED = ",value=0,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
+SEARCH = ",norm=0,halving=0"  # the packaged model's self-play search (before `ai.mcts.NORM` and `HALVING`)
+PIPELINE_ITERS = 300
+LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare results (see README)
+CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
+
+
+def examples(games: list[dict], with_heuristic: bool = False
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+    """(X, y, game index, heuristic probability or None, the search's probability of winning or NaN)
+    over both players' sides of every position."""
+    xs, ys, gi, hs, ss = [], [], [], [], []
+    for i, game in enumerate(games):
+        results = [outcome_for(game, 0), outcome_for(game, 1)]
+        for state, value in searched_positions(game):
+            rows = player_features(state)
+            g = progress(rows)
+            mover = state.current_player()
+            searched = math.nan if value is None else search_probability(value)
+            for q in (0, 1):
+                xs.append(encode(rows, q, g))
+                ys.append(results[q])
+                gi.append(i)
+                ss.append(searched if q == mover else 1.0 - searched)
+                if with_heuristic:
+                    hs.append(1.0 / (1.0 + math.exp(-heuristic_value(state, q) / SCALE)))
+    return (np.array(xs, dtype=float), np.array(ys, dtype=float), np.array(gi),
+            np.array(hs, dtype=float) if with_heuristic else None, np.array(ss, dtype=float))
+
+
+def encode(rows: list[list[float]], q: int, g: float) -> list[float]:
+    """The model's input for player ``q`` (of two) at progress ``g``: the difference of the players'
+    features in the base and late weights' columns, or in the final weights' once ``g`` is 1."""
+    d = [a - b for a, b in zip(rows[q], rows[1 - q])]
+    zero = [0.0] * len(d)
+    return zero + zero + d if g >= 1.0 else d + [g * x for x in d] + zero
+
+
+CLAIMS = frozenset((A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP))
+TEMPO = tuple(k * N_FEATURES + FEATURES.index(name) for k in range(3) for name in ("passed", "to_move"))
+
+
+def claim_steps(games: list[dict], kinds: frozenset[int] = CLAIMS) -> np.ndarray:
+    """For every position where the mover can claim a place of power or a monument, and every such
+    claim (its payment by `ai.heuristics.best_variant`): how the mover's model input changes by
+    claiming, the turn's tempo (passed, to move) left out.  A value that sees past the round rates
+    none of these steps below zero: a claim you can pay for is points now and often every round."""
+    steps = []
+    for game in games:
+        for state, _ in searched_positions(game):
+            q = state.current_player()
+            before = None
+            for variants in state.legal_groups():
+                if variants[0][0] not in kinds:
+                    continue
+                if before is None:
+                    rows = player_features(state)
+                    before = np.array(encode(rows, q, progress(rows)))
+                after = state.clone()
+                after.apply_unchecked(best_variant(state, variants))
+                rows = player_features(after)
+                step = np.array(encode(rows, q, progress(rows))) - before
+                step[list(TEMPO)] = 0.0
+                steps.append(step)
+    return np.array(steps, dtype=float).reshape(-1, 3 * N_FEATURES)
+
+
+def search_probability(value: float) -> float:
+    """The probability of winning a search's reward stands for: an unfinished game's reward is the
+    probability mapped into [`UNFINISHED_LOW`, 1 - `UNFINISHED_LOW`] (`ai.rewards.unfinished_reward`);
+    a finished game's rewards lie beyond, and are clipped to 0 and 1."""
+    return min(1.0, max(0.0, (value - UNFINISHED_LOW) / UNFINISHED_RANGE))
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np.ndarray | None = None,
+        offset: np.ndarray | None = None, steps: np.ndarray | None = None, claim_weight: float = 0.0) -> np.ndarray:
+    """Weights minimising the mean log loss of sigmoid(x @ w + offset) against ``y`` plus
+    ``l2``/2 |w - prior|^2, plus ``claim_weight`` times the mean square of how far each of ``steps``
+    (`claim_steps`) falls below zero under the weights."""
+    n, m = x.shape
+    prior = np.zeros(m) if prior is None else prior
+    offset = np.zeros(n) if offset is None else offset
+    w = prior.copy()
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w + offset, -30, 30)))
+        grad = x.T @ (p - y) / n + l2 * (w - prior)
+        h = (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(m)
+        if claim_weight and steps is not None and len(steps):
+            short = np.minimum(steps @ w, 0.0)  # how far each claim looks worse than not claiming
+            active = steps[short < 0]
+            grad = grad + 2 * claim_weight * (steps.T @ short) / len(steps)
+            h = h + 2 * claim_weight * active.T @ active / len(steps)
+        step = np.linalg.solve(h, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return w
+
+
+def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
+    """The artifacts each player held and the mage they chose once the game's setup was over, and how
+    well each player's cards fitted together (`ai.draft.plan_synergy`)."""
+    state = amigos.new_game(game["seed"], game["variant"])
+    for index in game["choices"]:
+        if state.phase in (ACTIONS, COLLECT):
+            break
+        state.apply(state.legal_actions()[index])
+    held: list[list[str]] = [[] for _ in range(state.n_players)]
+    for e, card in enumerate(state.cards):
+        p = state.owner[e]
+        if p < state.n_players and (e < state.n_art or (card.kind == C.MAGE and state.loc[e] == IN_PLAY)):
+            held[p].append(card.id)
+    return held, [plan_synergy(state, p) for p in range(state.n_players)]
+
+
+def fit_card_worths(games: list[dict], model: ValueModel, prior: ValueModel | None = None
+                    ) -> tuple[dict[str, float], float]:
+    """Each artifact's and mage's worth in log-odds of winning, and the worth of a unit of fit between
+    a player's cards: a logistic regression of each game's result on the difference of what the two
+    players held and of how well it fitted, the worths regularised toward ``prior``'s worths, or
+    without one toward the static estimate (`ai.learned.ValueModel.card_worth` without learned
+    worths)."""
+    ids = [c.id for c in C.ARTIFACTS + C.MAGES]
+    index = {cid: i for i, cid in enumerate(ids)}
+    x, y = [], []
+    for game in games:
+        held, synergy = dealt(game)
+        for q in (0, 1):
+            row = np.zeros(len(ids) + 1)
+            for cid in held[q]:
+                row[index[cid]] += 1
+            for cid in held[1 - q]:
+                row[index[cid]] -= 1
+            row[-1] = synergy[q] - synergy[1 - q]
+            x.append(row)
+            y.append(outcome_for(game, q))
+    toward = prior if prior is not None else ValueModel(model.base, model.late, model.final)
+    centre = np.array([toward.card_worth(C.BY_ID[cid]) for cid in ids] + [toward.synergy])
+    w = fit(np.array(x), np.array(y), CARD_L2, prior=centre)
+    # A fit that loses games is no reason to split cards that fit: then drafts go by worth alone.
+    return {cid: float(v) for cid, v in zip(ids, w)}, max(0.0, float(w[-1]))
+
+
+def scores(p: np.ndarray, y: np.ndarray) -> dict:
+    """Log loss, Brier score and accuracy (a shared result counts as half right) of probabilities ``p``."""
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    log_loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    brier = float(np.mean((p - y) ** 2))
+    right = np.where(y == 0.5, 0.5, ((p > 0.5) == (y > 0.5)).astype(float))
+    return {"log_loss": round(log_loss, 4), "brier": round(brier, 4), "accuracy": round(float(np.mean(right)), 4)}
+
+
+def model_weights(model: ValueModel) -> np.ndarray:
+    """A model's base, late and final weights as one vector, in the columns `encode` fills."""
+    return np.array(model.base + model.late + model.final)
+
+
+def claims_below(steps: np.ndarray, w: np.ndarray) -> float:
+    """The share of claim steps (`claim_steps`) that the weights ``w`` rate below not claiming."""
+    return float(np.mean(steps @ w < 0)) if len(steps) else 0.0
+
+
+def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
+    w = model_weights(model)
+    return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+
+
+def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) targets: for each side of each game, walking back from the result,
+    G_t = (1 - lam) * V(next position) + lam * G_(t+1), V by the weights ``w``.  The examples come as
+    `examples` lists them: positions in order, the two sides of a position next to each other."""
+    v = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+    g = y.copy()
+    for side in (0, 1):
+        last_game, ret = None, 0.0
+        for i in range(len(y) - 2 + side, -1, -2):  # this side's examples, last first
+            if gi[i] != last_game:
+                last_game, ret = gi[i], y[i]
+            else:
+                ret = (1 - lam) * v[i + 2] + lam * ret
+            g[i] = ret
+    return g
+
+
+def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
+                lam: float = 1.0, search_weight: float = 0.0, claim_weight: float = 0.0,
+                prior: ValueModel | None = None) -> ValueModel:
+    """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
+    leaf value, and ``check``'s model), then fitted again on every game; card worths too.  With
+    ``claim_weight`` the fit also keeps claims from looking worse than not claiming (`claim_steps`).
+    With ``prior`` the weights are pulled by ``l2`` toward that model's, not toward zero: the new games
+    refine what earlier games taught instead of replacing it."""
+    start = time.perf_counter()
+    x, y, gi, heuristic, searched = examples(games, with_heuristic=True)
+    assert heuristic is not None  # (asked for)
+    steps = claim_steps(games) if claim_weight else None
+    held = gi % HOLD_OUT == 0
+    log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay), "
+        f"{int(np.sum(~np.isnan(searched))) // 2} with a search value"
+        + ("" if steps is None else f", {len(steps)} claims"))
+    prior_w = None if prior is None else model_weights(prior)
+    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight, prior=prior_w)
+    trial = ValueModel(*_split(w))
+    held_out = scores(model_probability(trial, x[held]), y[held])
+    log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
+    log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
+    checked = ValueModel.load(check) if check else None
+    if checked is not None:
+        log(f"                  {check}: {scores(model_probability(checked, x[held]), y[held])}")
+    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight,
+                prior=prior_w)
+    if steps is not None:
+        log(f"claims rated below not claiming: {claims_below(steps, w):.1%}"  # (a steps-free fit has none)
+            + (f" ({check}: {claims_below(steps, model_weights(checked)):.1%})" if checked is not None else ""))
+    model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
+                        "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
+                        "search_weight": search_weight, "claim_weight": claim_weight, "held_out": held_out}
+                       | ({} if prior is None else {"prior": prior.info}))
+    for name, b, late, final in zip(FEATURES, model.base, model.late, model.final):
+        log(f"  {name:<18} {b:+.3f} {late:+.3f} {final:+.3f}")
+    model.cards, model.synergy = fit_card_worths(games, model, prior)
+    log(f"synergy: {model.synergy:+.3f} log-odds per unit of fit")
+    ranked = sorted(model.cards.items(), key=lambda t: -t[1])
+    log("card worths, best: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[:8]))
+    log("            worst: " + ", ".join(f"{C.BY_ID[c].name} {v:+.2f}" for c, v in ranked[-5:]))
+    return model
+
+
+def _split(w: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+    """The base, late and final weights of a fitted vector."""
+    base, late, final = (list(map(float, w[k * N_FEATURES:(k + 1) * N_FEATURES])) for k in range(3))
+    return base, late, final
+
+
+def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: float, lam: float,
+            searched: np.ndarray | None = None, search_weight: float = 0.0, steps: np.ndarray | None = None,
+            claim_weight: float = 0.0, rounds: int = 3, prior: np.ndarray | None = None) -> np.ndarray:
+    """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far; either
+    blended with the search's values (`blend`), held to ``steps`` by ``claim_weight`` and regularised
+    toward ``prior`` (`fit`)."""
+    w = fit(x[use], blend(y, searched, search_weight)[use], l2, prior=prior, steps=steps, claim_weight=claim_weight)
+    if lam < 1:
+        for _ in range(rounds):
+            target = blend(lambda_returns(x, y, gi, w, lam), searched, search_weight)
+            w = fit(x[use], target[use], l2, prior=prior, steps=steps, claim_weight=claim_weight)
+    return w
+
+
+def blend(target: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
+    """``(1 - weight) * target + weight * searched`` where ``searched`` has a value (not NaN), else
+    ``target``."""
+    if searched is None or weight == 0.0:
+        return target
+    has = ~np.isnan(searched)
+    out = target.copy()
+    out[has] = (1.0 - weight) * target[has] + weight * searched[has]
+    return out
+
+
+def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = print) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(model.to_json(), indent=1) + "\n")
+    log(f"wrote {path}")
+
+
+def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
+             lam: float = 0.7, log: Callable[[str], None] = print, search_weight: float = 0.0,
+             claim_weight: float = 0.0) -> ValueModel:
+    """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
+    itself; each later generation is the agent with the previous generation's model; the model is
+    fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
+    on from what is there)."""
+    model_path = None
+    everything: list[dict] = []
+    model: ValueModel | None = None
+    for generation, count in enumerate(games):
+        spec = f"mcts:iters={iters}{SEARCH}" + (HAND_TUNED if generation == 0 else "")
+        log(f"generation {generation}: {count} games of {spec}" + (f" with {model_path}" if model_path else ""))
+        if model_path is not None:
+            use_model(model_path)
+        everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
+                           jobs, log=log)
+        model = train_model(everything, l2, log, lam=lam, search_weight=search_weight, claim_weight=claim_weight)
+        model.info.update(seed=seed, generations=games, iters=iters)
+        model_path = work / f"model{generation}.json"
+        write_model(model, model_path, log)
+    if model is None:
+        raise ValueError("a pipeline needs at least one generation")
+    write_model(model, out, log)
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="amigos-train fit", description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, action="append", help="fit to this self-play file (repeatable)")
+    ap.add_argument("--pipeline", action="store_true",
+                    help="play the self-play generations from --seed, then fit (the model's own recipe)")
+    ap.add_argument("--work", type=Path, default=Path("runs/train"), help="the pipeline's files")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", default=PIPELINE_GAMES, help="games of each generation, e.g. 600,600")
+    ap.add_argument("--iters", type=int, default=PIPELINE_ITERS, help="search iterations a choice in self-play")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, help="write the fitted model here")
+    ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
+    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--prior", type=Path,
+                    help="regularise toward this model file's weights (and card worths), not toward zero")
+    ap.add_argument("--lambda", dest="lam", type=float, default=LAMBDA,
+                    help="fit to TD(lambda) targets (1: to the games' results)")
+    ap.add_argument("--search-weight", type=float, default=0.0,
+                    help="blend each target with the search's value of the position by this weight (0-1)")
+    ap.add_argument("--claim-weight", type=float, default=0.0,
+                    help="keep claims of places and monuments from looking worse than not claiming, "
+                         "by this weight (0: off)")
+    args = ap.parse_args(argv)
+    if not 0.0 <= args.search_weight <= 1.0:
+        print("error: --search-weight must be from 0 to 1", file=sys.stderr)
+        return 2
+    if args.pipeline:
+        if args.out is None:
+            print("error: --pipeline needs --out", file=sys.stderr)
+            return 2
+        counts = [int(x) for x in args.games.split(",")]
+        pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
+                 log=lambda line: print(line, flush=True), search_weight=args.search_weight,
+                 claim_weight=args.claim_weight)
+        return 0
+    games = [g for path in args.data or () for g in read_games(path)]
+    if not games:
+        print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
+        return 2
+    model = train_model(games, args.l2, check=args.check, lam=args.lam, search_weight=args.search_weight,
+                        claim_weight=args.claim_weight, prior=ValueModel.load(args.prior) if args.prior else None)
+    model.info["data"] = [str(p) for p in args.data]
+    if args.out:
+        write_model(model, args.out)
+    return 0
