@@ -7,27 +7,17 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,bias=0,puct=0,
-                          norm=0.02,settle=0,halving=1,points=0,reveal=0,worlds=0
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,norm=0.02,halving=1
                       value=1 (the default): leaves valued by the learned value (`ai.learned`), which
                       also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
-                      agent played before the learned value.  bias: the weight of the learned
-                      value's one-move priors, fading as a move is searched (0: none); puct: the same
-                      priors as PUCT weighs them, lasting (0: none).  norm: each node's move values
+                      agent played before the learned value.  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
-                      (0: off, the agent before).  settle=1: a leaf in the middle of a Collect
-                      phase is played out to its end before it is valued (0: not, the default).
-                      halving=1 (the default): the root's move chosen by sequential halving, using
-                      the whole budget; halving=0: by UCB1, stopping once no move can catch up.
-                      points: the weight of the lead in points blended into the learned value of
-                      an unfinished game (0: none, the default).  reveal=1: after a monument
-                      claim the tree goes on from a node for the monuments it showed (0: one node
-                      for every world's, the default).  worlds=k: k worlds of the hidden cards
-                      dealt once and searched in turn, a subtree for each below the root (0: a
-                      world dealt every iteration, one tree, the default).
-                      draft=1: draft and redraft picks by learned card worth (`ai.draft`), and the
-                      chooser of games 2 and 3 names itself first player; draft=0: both by search
+                      (0: off, the agent before).  halving=1 (the default): the root's move chosen
+                      by sequential halving, using the whole budget; halving=0: by UCB1, stopping
+                      once no move can catch up.  draft=1: draft and redraft picks by learned card
+                      worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
+                      player; draft=0: both by search
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -88,8 +78,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
                 raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
-               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "bias",
-                        "puct", "norm", "settle", "halving", "points", "reveal", "worlds"}}[kind]
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
+                        "halving"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -117,9 +107,7 @@ LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 1),
-    "bias": Limit(False, 0, False, 100), "puct": Limit(False, 0, False, 100), "norm": Limit(False, 0, False, 1),
-    "settle": Limit(True, 0, False, 1), "halving": Limit(True, 0, False, 1), "points": Limit(False, 0, False, 1),
-    "reveal": Limit(True, 0, False, 1), "worlds": Limit(True, 0, False, 1000),
+    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

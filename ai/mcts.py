@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from amigos import actions as A
-from amigos import cards as C
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
 from amigos.determinize import Determinizer
 
@@ -37,7 +36,7 @@ from .features import in_play
 from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
 from .learned import default_model, progress_of
-from .rewards import learned_rewards, lead_rewards, rewards, settle_collect
+from .rewards import learned_rewards, rewards
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -49,29 +48,15 @@ if TYPE_CHECKING:
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
-# Whether a leaf in the middle of a Collect phase is played out to its end before it is valued
-# (`search`'s ``settle``, `ai.rewards.settle_collect`).
-SETTLE: Final = 0
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
-# an SPRT at equal time against UCB1 at the root (lab/README).
+# an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
-# The weight of the points lead in an unfinished game's reward (`search`'s ``points``,
-# `ai.rewards.lead_rewards`).
-POINTS: Final = 0.0
-# Whether the tree tells apart what a monument claim shows everyone (`search`'s ``reveal``,
-# `revealed`): the monument the top of the deck turned out to be, the one turned face up after it.
-REVEAL: Final = 0
-# The moves after which the monuments on view may change.
-CLAIMS_OF_MONUMENTS: Final = frozenset((A.CLAIM_MONUMENT, A.CLAIM_TOP))
-# How many worlds a search deals (`search`'s ``worlds``): 0 deals a new one every iteration under one
-# tree; k > 0 deals k at the start and, below the root, grows a subtree for each.
-WORLDS: Final = 0
 
 
 class Node:
     """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
 
-    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "priors")
+    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action")
 
     player: int
     n: int
@@ -87,7 +72,6 @@ class Node:
         # The variant last played to reach this node, and the mover's pool it was chosen for.
         self.pool: tuple | None = None
         self.action: tuple | None = None
-        self.priors: dict | None = None  # macro -> prior probability, once `_priors` has run here
 
 
 def group(state: GameState, merge_passes: bool = False, cache: dict | None = None) -> dict:
@@ -152,95 +136,73 @@ class Settings(NamedTuple):
 
     ``c``: UCB1's exploration constant.  ``rollout``: with ``value`` 0, the decisions a rollout plays
     before the hand-tuned value of its end.  ``value`` 1 values leaves by the learned value
-    (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``bias`` weighs the learned value's
-    prior of each move (`_priors`; 0: none) by ``1 / (visits + 1)``, ``puct`` by
-    ``sqrt(availability) / (visits + 1)`` (as PUCT does: a prior that lasts as the node is searched).
-    ``norm`` > 0 spreads each node's child values over [0, 1] before UCB1 weighs them (as MuZero
-    normalises its values), over a spread of at least ``norm``: the exploration term then weighs
-    against how far apart the moves are, not against the whole range of rewards, and more iterations
-    go to the moves that look best (0: off, as the agent searched before).  ``settle`` 1 plays a leaf
-    in the middle of a Collect phase to its end before valuing it (`settle_collect`).  ``halving`` 1
-    chooses the root's move by sequential halving (`ai.halving.Halving`) instead of UCB1 (0: UCB1, as the agent
-    did before).  ``points`` > 0 blends the lead in points into the learned value of a leaf
-    (`lead_rewards`).  ``reveal`` 1 continues the tree after a monument claim from a node for each
-    outcome everyone sees (`revealed`), so that the replies to a claim of the deck's top are searched
-    for the monument it turned out to be (0: one node for every outcome).  ``worlds`` k > 0 deals k
-    worlds of the hidden cards once, searches them in turn (each iteration's chance reseeded) and,
-    below the root, keeps a subtree for each (`world_node`): there the rival's cards are the same at
-    every visit, so its replies are searched for the hand it holds in that world rather than for a
-    slot that holds another card in every world (0: a world dealt every iteration, one tree)."""
+    (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``norm`` > 0 spreads each node's child
+    values over [0, 1] before UCB1 weighs them (as MuZero normalises its values), over a spread of at
+    least ``norm``: the exploration term then weighs against how far apart the moves are, not against
+    the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
+    (`ai.halving.Halving`) instead of UCB1 (0: UCB1)."""
 
     c: float = 0.7
     rollout: int = 0
     value: int = 1
-    bias: float = 0.0
-    puct: float = 0.0
     norm: float = NORM
-    settle: int = SETTLE
     halving: int = HALVING
-    points: float = POINTS
-    reveal: int = REVEAL
-    worlds: int = WORLDS
 
 
 DEFAULT_SETTINGS: Final = Settings()
+
+
+class Tree:
+    """What one search keeps besides its nodes: the settings' constants, the leaf value's model and
+    the purchases each gain macro enables (`group`'s cache)."""
+
+    __slots__ = ("c", "norm", "model", "splits", "rng")
+
+    c: float
+    norm: float
+    model: ValueModel | None
+    splits: dict
+    rng: random.Random
+
+    def __init__(self, settings: Settings, rng: random.Random) -> None:
+        self.c = settings.c
+        self.norm = settings.norm
+        self.model = default_model() if settings.value else None
+        self.splits = {}
+        self.rng = rng
 
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
            settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[dict, int]:
     """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations."""
-    c, rollout, value, bias, puct, norm, settle, halving, points, reveal, worlds = settings
-    leaf: Callable[[GameState], list] = learned_rewards if value else rewards
-    if value and points:
-        leaf = lambda s: lead_rewards(s, points)  # noqa: E731
-    model = default_model() if value else None
+    leaf: Callable[[GameState], list] = learned_rewards if settings.value else rewards
     rng = random.Random(seed)
+    tree = Tree(settings, rng)
     root = Node(-1)
     start = _time.perf_counter()
     deadline = None if seconds is None else start + seconds
-    done = 0
     # The searching player's own legal actions are the same in every determinisation.
-    splits: dict = {}  # the purchases each gain macro enables, by its variants, pool and purchases on offer
-    root_groups = group(state, bool(value), splits) if state.current_player() == player else None
+    root_groups = group(state, bool(settings.value), tree.splits) if state.current_player() == player else None
     deal = Determinizer(state, player).deal
-    dealt = [deal(rng.getrandbits(64)) for _ in range(worlds)]
-    monuments = tuple(e for e, card in enumerate(state.cards) if card.kind == C.MONUMENT) if reveal else ()
     halver = None
-    if halving and root_groups is not None and len(root_groups) > 1:
+    if settings.halving and root_groups is not None and len(root_groups) > 1:
         halver = Halving(list(root_groups), iters, seconds, start)
+    done = 0
     first = None
     while True:
         if halver is not None:  # (it keeps the budget: its last phase ends with it)
             first = halver.next_key(root.children, done)
             if first is None:
                 break
-        elif iters is not None and done >= iters:
-            break
-        elif deadline is not None and (done & 7) == 0 and _time.perf_counter() >= deadline and done > 0:
-            break
-        elif (done & 31) == 0 and done and _settled(root, done, iters, start, deadline):
+        elif _spent(root, done, iters, start, deadline):
             break
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
-        world = -1
-        if dealt:
-            # Each root move sees the worlds in turn (halving names it first), so that the moves are
-            # compared over the same worlds; a move chosen by UCB1 sees them at random.
-            if first is not None:
-                tried = root.children.get(first)
-                world = (tried.n if tried is not None else 0) % worlds
-            else:
-                world = rng.randrange(worlds)
-            s = dealt[world].clone()
-            s.rng = rng.getrandbits(64)
-        else:
-            s = deal(rng.getrandbits(64))
-        path = _descend(root, s, root_groups, rng, c, model, bias, puct, splits, norm, first, monuments, world)
-        if rollout:
-            _rollout(s, rollout, rng)
-        elif value and settle:
-            settle_collect(s)
+        s = deal(rng.getrandbits(64))
+        path = _descend(tree, root, s, root_groups, first)
+        if settings.rollout:
+            _rollout(s, settings.rollout, rng)
         r = leaf(s)
         for child in path:
             child.n += 1
@@ -251,19 +213,24 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     return stats, done
 
 
-def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, c: float,
-             model: ValueModel | None, bias: float, puct: float, splits: dict, norm: float,
-             first: tuple | None = None, monuments: tuple = (), world: int = -1) -> list[Node]:
+def _spent(root: Node, done: int, iters: int | None, start: float, deadline: float | None) -> bool:
+    """Whether a UCB1 root's budget is spent, or no other move can overtake the most visited one in
+    what is left (`_settled`)."""
+    if iters is not None and done >= iters:
+        return True
+    if deadline is not None and (done & 7) == 0 and done > 0 and _time.perf_counter() >= deadline:
+        return True
+    return (done & 31) == 0 and done > 0 and _settled(root, done, iters, start, deadline)
+
+
+def _descend(tree: Tree, root: Node, s: GameState, groups: dict | None, first: tuple | None = None) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
-    with availability counts plus a bias ``(bias + puct * sqrt(avail)) * prior / (visits + 1)``, and expand one
-    new child (the untried macro of highest prior, or a random one without priors).  Plays the moves
-    on ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
-    (`ai.halving.Halving`'s), instead of UCB1's.  ``monuments``: the monuments' entities, when a monument claim
-    is to be followed by the node of what it showed (`revealed`).  ``world`` >= 0: below the root,
-    the subtree of that world (`world_node`)."""
+    with availability counts, and expand one new child (a random untried macro).  Plays the moves on
+    ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
+    (`ai.halving.Halving`'s), instead of UCB1's."""
     node = root
     path = []
-    log, sqrt = math.log, math.sqrt
+    model = tree.model
     if first is not None:
         assert groups is not None  # the root is the searching player's decision
         child = root.children.get(first)
@@ -273,90 +240,58 @@ def _descend(root: Node, s: GameState, groups: dict | None, rng: random.Random, 
         s.apply_unchecked(_variant(s, groups[first], child, model))
         path.append(child)
         node, groups = child, None
-        if world >= 0:
-            node = world_node(node, world)
-        if monuments and first[0] in CLAIMS_OF_MONUMENTS:
-            node = revealed(node, s, monuments)
     while not s.is_terminal():
         if groups is None:
-            groups = group(s, model is not None, splits)
+            groups = group(s, model is not None, tree.splits)
         if len(groups) == 1:
             only = next(iter(groups.values()))
             if len(only) == 1:
                 s.apply_unchecked(only[0])
                 groups = None
                 continue
-        children = node.children
-        priors = node.priors
-        if priors is None and (bias or puct) and (node.n >= PRIOR_VISITS or node is root):
-            priors = node.priors = _priors(s, groups, model)
-        untried = None
-        best_key, best_u = None, -1.0
-        low, scale = 0.0, 1.0
-        if norm and len(children) > 1:
-            low, high = _spread(children)
-            scale = 1.0 / max(high - low, norm)
-        # One pass: every child legal here becomes available once more; UCB1 picks among them
-        # unless some legal macro has no child yet (then it is expanded instead).
-        for key in groups:
-            child = children.get(key)
-            if child is None:
-                if untried is None:
-                    untried = [key]
-                else:
-                    untried.append(key)
-                continue
-            n = child.n
-            avail = child.avail = child.avail + 1
-            if untried is None:
-                u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
-                if priors is not None:
-                    u += (bias + puct * sqrt(avail)) * priors.get(key, 0.0) / (n + 1)
-                if u > best_u:
-                    best_key, best_u = key, u
-        if untried is not None:
-            if priors is None:
-                key = untried[rng.randrange(len(untried))]
-            else:
-                key = max(untried, key=lambda k: priors.get(k, 0.0))
+        key, untried = _choose(tree, node, groups)
+        if untried:
             path.append(_expand(node, key, s, groups, model))
             return path
-        assert best_key is not None  # (every legal macro has a child here)
-        below_root = world >= 0 and node is root
-        node = children[best_key]
-        s.apply_unchecked(_variant(s, groups[best_key], node, model))
+        node = node.children[key]
+        s.apply_unchecked(_variant(s, groups[key], node, model))
         path.append(node)
         groups = None
-        if below_root:
-            node = world_node(node, world)
-        if monuments and best_key[0] in CLAIMS_OF_MONUMENTS:
-            node = revealed(node, s, monuments)
     return path
 
 
-def revealed(child: Node, s: GameState, monuments: tuple) -> Node:
-    """The node under ``child`` (a monument claim, just played on ``s``) for what the claim showed
-    everyone: where each monument now is.  The decisions after a claim hang from it, so that they are
-    searched for the monument the deck's top turned out to be and the one turned face up, rather than
-    for every world's at once (where the rival could not answer the monument it sees).  It is no
-    choice and keeps no statistics of its own."""
-    loc, owner = s.loc, s.owner
-    return _branch(child, ("revealed",) + tuple((loc[e], owner[e]) for e in monuments))
-
-
-def world_node(child: Node, world: int) -> Node:
-    """The node under the root's ``child`` from which world ``world``'s subtree grows.  It is no
-    choice and keeps no statistics of its own (the root's children keep every world's)."""
-    return _branch(child, ("world", world))
-
-
-def _branch(child: Node, key: tuple) -> Node:
-    """``child``'s node for ``key``, made on first use: a branch of the tree that no one chooses
-    (what a claim showed, which world), from which the decisions after it hang."""
-    node = child.children.get(key)
-    if node is None:
-        node = child.children[key] = Node(-1)
-    return node
+def _choose(tree: Tree, node: Node, groups: dict) -> tuple[tuple, bool]:
+    """(macro, untried): a random macro legal here without a child yet, else UCB1's choice among the
+    children (each legal one becoming available once more)."""
+    children = node.children
+    c = tree.c
+    log, sqrt = math.log, math.sqrt
+    untried = None
+    best_key, best_u = None, -1.0
+    low, scale = 0.0, 1.0
+    if tree.norm and len(children) > 1:
+        low, high = _spread(children)
+        scale = 1.0 / max(high - low, tree.norm)
+    # One pass: every child legal here becomes available once more; UCB1 picks among them
+    # unless some legal macro has no child yet (then it is expanded instead).
+    for key in groups:
+        child = children.get(key)
+        if child is None:
+            if untried is None:
+                untried = [key]
+            else:
+                untried.append(key)
+            continue
+        n = child.n
+        avail = child.avail = child.avail + 1
+        if untried is None:
+            u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
+            if u > best_u:
+                best_key, best_u = key, u
+    if untried is not None:
+        return untried[tree.rng.randrange(len(untried))], True
+    assert best_key is not None  # (every legal macro has a child here)
+    return best_key, False
 
 
 def _expand(node: Node, key: tuple, s: GameState, groups: dict, model: ValueModel | None) -> Node:
@@ -377,25 +312,6 @@ def _spread(children: dict) -> tuple[float, float]:
         if q > high:
             high = q
     return low, high
-
-
-PRIOR_VISITS: Final = 1  # a node gets priors on its second visit (the root at once)
-PRIOR_TEMPERATURE: Final = 0.05  # win probability by which a move's prior is e times another's
-
-
-def _priors(s: GameState, groups: dict, model: ValueModel | None) -> dict:
-    """Each macro's prior: the learned value for the mover of the position it leads to (its variant by
-    `best_variant`), as a softmax at `PRIOR_TEMPERATURE`."""
-    p = s.current_player()
-    values = {}
-    for key, variants in groups.items():
-        t = s.clone()
-        t.apply_unchecked(best_variant(s, variants) if len(variants) > 1 else variants[0])
-        values[key] = learned_rewards(t)[p]
-    top = max(values.values())
-    weights = {key: math.exp((v - top) / PRIOR_TEMPERATURE) for key, v in values.items()}
-    total = sum(weights.values())
-    return {key: w / total for key, w in weights.items()}
 
 
 def _variant(s: GameState, variants: Sequence[tuple], child: Node, model: ValueModel | None) -> tuple:
@@ -493,16 +409,14 @@ class MCTSAgent:
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, bias: float = 0.0,
-                 puct: float = 0.0, norm: float = NORM, settle: int = SETTLE, halving: int = HALVING,
-                 points: float = POINTS, reveal: int = REVEAL, worlds: int = WORLDS) -> None:
+                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, norm: float = NORM,
+                 halving: int = HALVING) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
-        self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), bias=float(bias), puct=float(puct),
-                                 norm=float(norm), settle=int(settle), halving=int(halving), points=float(points),
-                                 reveal=int(reveal), worlds=int(worlds))
+        self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), norm=float(norm),
+                                 halving=int(halving))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there

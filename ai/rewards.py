@@ -3,17 +3,14 @@
 Every function returns a list of rewards in [0, 1], one a player.  A finished game is worth 1 to its
 winner, a little less for a narrow win (`final_rewards`), so that a won position still prefers more
 points; an unfinished one lies strictly between a lost and a won game (`unfinished_reward`): the learned
-value's probability of winning (`learned_rewards`), optionally blended with the lead in points
-(`lead_rewards`), or the hand-tuned evaluation squashed (`rewards`, the search's ``value=0``).
+value's probability of winning (`learned_rewards`), or the hand-tuned evaluation squashed (`rewards`,
+the search's ``value=0``).
 """
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING, Final
-
-from amigos import actions as A
-from amigos.state import COLLECT
 
 from .features import player_features
 from .learned import default_model, progress
@@ -31,9 +28,6 @@ MARGIN_FULL: Final = 4  # points of margin that earn the whole reward
 # estimate of one still being played, and one lost less.
 UNFINISHED_LOW: Final = WIN_MARGIN
 UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
-# The lead in points that is worth 1/(1+e^-1) of `lead_rewards`' points part: once the learned
-# probability nears 1 it hardly tells 3 points from 1, while the rival may still catch up.
-POINTS_SCALE: Final = 3.0
 
 
 def final_rewards(state: GameState) -> list:
@@ -63,42 +57,6 @@ def learned_rewards(state: GameState) -> list:
         p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
     return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
-
-
-def lead_rewards(state: GameState, weight: float) -> list:
-    """`learned_rewards`, an unfinished game's blended with the players' lead in points: (1 - ``weight``)
-    times the learned value plus ``weight`` times the lead squashed at `POINTS_SCALE` (both as
-    `unfinished_reward`, so that every unfinished game stays between a lost and a won one).  Two
-    players: the rewards still sum to 1."""
-    r = learned_rewards(state)
-    if state.is_terminal() or state.n_players != 2:
-        return r
-    vp = state.victory_points()
-    lead = unfinished_reward(1.0 / (1.0 + math.exp((vp[1] - vp[0]) / POINTS_SCALE)))
-    r0 = (1.0 - weight) * r[0] + weight * lead
-    return [r0, 1.0 - r0]
-
-
-def settle_collect(state: GameState) -> None:
-    """Play out the Collect phase ``state`` is in (each choice the one the learned value prefers for its
-    chooser, one step deep), so that a leaf is valued where every player has collected: midway, the
-    players who have collected look richer than those who have not, by far more than most moves differ."""
-    while state.phase == COLLECT:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply_unchecked(legal[0])
-            continue
-        if any(a[0] in A.CHANCE_ACTIONS for a in legal):
-            return
-        p = state.current_player()
-        best, best_v = legal[0], -1.0
-        for a in legal:
-            t = state.clone()
-            t.apply_unchecked(a)
-            v = learned_rewards(t)[p]
-            if v > best_v:
-                best, best_v = a, v
-        state.apply_unchecked(best)
 
 
 def unfinished_reward(chance: float) -> float:

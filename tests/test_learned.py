@@ -16,7 +16,7 @@ from ai.draft import fit, pick_scores, plan_of
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
 from ai.mcts import search
-from ai.rewards import WIN_MARGIN, final_rewards, lead_rewards, learned_rewards
+from ai.rewards import WIN_MARGIN, final_rewards, learned_rewards
 from training.selfplay import outcome_for, positions, searched_positions, selfplay_game
 from amigos import actions as A
 from amigos.position import build_position
@@ -165,25 +165,6 @@ def test_a_game_won_is_worth_more_than_any_estimate_of_one_still_played(tmp_path
     narrow = final_rewards(_finished([10, 9]))
     assert narrow[1] < estimate[1] < estimate[0] < narrow[0]
     assert estimate[0] + estimate[1] == pytest.approx(1.0)
-
-
-def test_the_lead_in_points_lifts_a_saturated_estimate_and_keeps_its_bounds(tmp_path, monkeypatch):
-    sure = _model(points=50.0)  # all but certain that any lead wins: 2 points ahead and 4 look alike
-    path = tmp_path / "sure.json"
-    path.write_text(json.dumps(sure.to_json()))
-    monkeypatch.setenv(L.MODEL_ENV, str(path))
-    monkeypatch.setattr(L, "_DEFAULT", None)
-    two = build_position([_me(monuments=["temple"]), RIVAL], first_player=1)
-    four = build_position([_me(monuments=["temple", "colossus"]), RIVAL], first_player=1)
-    assert learned_rewards(two)[0] == pytest.approx(learned_rewards(four)[0], abs=1e-6)
-    assert lead_rewards(two, 0.0) == learned_rewards(two)
-    lifted_two, lifted_four = lead_rewards(two, 0.25), lead_rewards(four, 0.25)
-    assert lifted_two[0] < lifted_four[0]  # more points are worth more, however sure the win looks
-    narrow = final_rewards(_finished([10, 9]))
-    for r in (lifted_two, lifted_four):
-        assert r[0] + r[1] == pytest.approx(1.0)
-        assert narrow[1] < r[1] < r[0] < narrow[0]  # still below a game won, above one lost
-    assert lead_rewards(_finished([13, 6]), 0.25) == final_rewards(_finished([13, 6]))
 
 
 def test_the_search_uses_a_repeatable_power_before_the_one_that_turns_its_component():

@@ -10,7 +10,6 @@ import amigos
 from ai import make_agent
 from ai import halving as H
 from ai import mcts as M
-from ai import rewards as R
 from ai.agents import SpecError, parse_spec
 from amigos import actions as A
 from amigos.determinize import Determinizer
@@ -105,23 +104,6 @@ def _rich_position():
     ], places_of_power=["dragons_lair", "catacombs_of_the_dead"])
 
 
-def test_puct_priors_last_while_bias_fades():
-    """``puct`` keeps weighing the learned value's priors as a move is searched (PUCT); ``bias``'s
-    weight fades with visits.  With a large weight the moves the prior favours get the visits (UCB1 at
-    the root: with sequential halving the root's visits are the halving's)."""
-    s = _rich_position()
-    p = s.current_player()
-    groups = M.group(s, merge_passes=True)
-    priors = M._priors(s, groups, M.default_model())
-    favourite = max(priors, key=priors.get)
-    plain, _ = M.search(s, p, 600, None, 7, M.Settings(halving=0))
-    led, _ = M.search(s, p, 600, None, 7, M.Settings(puct=50.0, halving=0))
-    faded, _ = M.search(s, p, 600, None, 7, M.Settings(bias=50.0, halving=0))
-    assert led[favourite][0] > plain[favourite][0]
-    assert led[favourite][0] > faded[favourite][0]
-    assert led[favourite][0] == max(n for n, _ in led.values())
-
-
 def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
     """With ``norm`` each node's child values are spread over [0, 1] before UCB1 weighs them, so the
     visits gather on the moves valued best instead of spreading over moves valued a few hundredths
@@ -150,22 +132,6 @@ def _node(n: int, w: float) -> M.Node:
     return node
 
 
-def test_puct_is_a_spec_parameter_and_reproducible():
-    from ai.agents import SpecError, parse_spec
-    assert parse_spec("mcts:iters=50,puct=3") == ("mcts", {"iters": 50, "puct": 3})
-    with pytest.raises(SpecError):
-        parse_spec("mcts:iters=50,puct=-1")
-    s = _rich_position()
-    one = make_agent("mcts:iters=200,puct=3,seed=4")
-    again = make_agent("mcts:iters=200,puct=3,seed=4")
-    assert one.select(s.clone()) == again.select(s.clone()) and one.settings.puct == 3.0
-    two = make_agent("mcts:iters=200,puct=3,workers=2,seed=4,norm=0")  # the workers get the weight too
-    try:
-        assert two.select(s.clone()) in s.legal_actions() and two.info["iterations"] == 200
-    finally:
-        two.close()
-
-
 def _ring_of_midas_position():
     """The rival has passed; Ring of Midas can pay 2 Life for a Gold (again and again) or be turned for
     one (which locks the Life power for the round): the puzzle ``ring-of-midas-order-1``."""
@@ -183,46 +149,6 @@ def _ring_of_midas_position():
     ], monuments_face_up=["temple", "colossus"], monument_deck=["great_pyramid", "obelisk", "mausoleum"],
         places_of_power=["alchemists_tower", "cursed_forge", "coral_castle", "dragons_lair"], first_player=1,
         turn=0, round_number=4)
-
-
-def test_settle_collect_plays_the_collect_out_by_each_choosers_best_choice():
-    """A leaf in the middle of a Collect phase is played out to the phase's end, each choice the one the
-    learned value prefers for its chooser (the players who have collected would look richer)."""
-    from amigos.state import COLLECT
-    s = _ring_of_midas_position()
-    turn = next(a for a in s.legal_actions() if a[0] == A.POWER and a[3] == 1)
-    s.apply(turn)
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))  # the round ends: Collect
-    assert s.phase == COLLECT and len(s.legal_actions()) > 1
-    settled = s.clone()
-    R.settle_collect(settled)
-    assert settled.phase != COLLECT
-    # Replayed by hand: every choice of more than one is the chooser's best by the learned value.
-    while s.phase == COLLECT:
-        legal = s.legal_actions()
-        p = s.current_player()
-        values = []
-        for a in legal:
-            t = s.clone()
-            t.apply(a)
-            values.append(R.learned_rewards(t)[p])
-        s.apply(legal[values.index(max(values))])
-    assert s.pool == settled.pool and s.phase == settled.phase
-
-
-def test_settled_leaves_use_the_repeatable_power_before_turning():
-    """With leaves settled past the Collect, the search uses Ring of Midas's repeatable Life power
-    before turning it (three Gold, not one); the spec takes ``settle``."""
-    from ai.agents import SpecError, parse_spec
-    s = _ring_of_midas_position()
-    p = s.current_player()
-    stats, _ = M.search(s, p, 2000, None, 7, M.Settings(settle=1))
-    best = max(stats, key=lambda k: stats[k][0])
-    assert best[0] == A.POWER and s.cards[best[2]].name == "Ring of Midas" and best[3] == 0
-    assert parse_spec("mcts:iters=50,settle=1") == ("mcts", {"iters": 50, "settle": 1})
-    with pytest.raises(SpecError):
-        parse_spec("mcts:iters=50,settle=2")
-    assert make_agent("mcts:iters=10,settle=1").settings.settle == 1
 
 
 def test_sequential_halving_keeps_the_better_half_after_each_phase():
@@ -266,79 +192,10 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
     assert timed.select(s.clone()) in s.legal_actions() and timed.settings.halving == 1
 
 
-# -- what a monument claim shows everyone ------------------------------------------------------------
-
-def _top_claim_position():
-    """Player 1 can claim the blind top of a deck of three unseen monuments, or Great Pyramid."""
-    return build_position([{"mage": "healer", "item": "alchemy", "pool": {"gold": 4}},
-                           {"mage": "seer", "item": "protection"}],
-                          monuments_face_up=["great_pyramid"], monument_deck=["library", "temple", "obelisk"])
-
-
-def test_a_claim_of_the_deck_top_goes_on_from_a_node_for_the_monument_it_turned_out_to_be():
-    s = _top_claim_position()
-    top = next(a for a in s.legal_actions() if a[0] == A.CLAIM_TOP)
-    monuments = tuple(e for e, c in enumerate(s.cards) if c.kind == amigos.cards.MONUMENT)
-    deal = Determinizer(s, 0).deal
-    claim = M.Node(0)
-    claimed = {}
-    for seed in range(40):
-        world = deal(seed)
-        world.apply_unchecked(top)
-        mine = next(e for e in monuments if world.loc[e] != s.loc[e] and world.owner[e] == 0)
-        node = M.revealed(claim, world, monuments)
-        assert claimed.setdefault(mine, node) is node  # the same monument, the same node
-    assert len(claimed) == 3 and len(claim.children) == 3  # each of the unseen three, its own node
-
-
-def test_a_search_that_tells_the_monuments_apart_is_reproducible_and_spends_its_budget():
-    s = _top_claim_position()
-    a = M.search(s, 0, 300, None, 5, M.Settings(reveal=1))
-    b = M.search(s, 0, 300, None, 5, M.Settings(reveal=1))
-    assert a == b and a[1] == 300
-    assert set(a[0]) == set(M.group(s, True))
-
-
-# -- a subtree for each of a few worlds ----------------------------------------------------------------
-
-def _rival_hand_position():
-    """Player 0 to move with a rich pool; the rival holds three cards player 0 cannot see."""
-    return build_position([{"mage": "healer", "item": "alchemy", "pool": {"gold": 2, "elan": 3, "life": 3},
-                            "hand": ["dragon_egg", "fountain_of_youth", "elvish_bow"]},
-                           {"mage": "seer", "item": "protection", "pool": {"elan": 4, "calm": 4, "death": 2},
-                            "hand": ["fire_dragon", "hawk", "corrupt_altar"]}])
-
-
-def test_a_search_of_a_few_worlds_grows_a_subtree_for_each_below_the_root():
-    s = _rival_hand_position()
-    assert s.current_player() == 0
-    stats, done = M.search(s, 0, 600, None, 3, M.Settings(worlds=3))
-    again = M.search(s, 0, 600, None, 3, M.Settings(worlds=3))
-    assert (stats, done) == again and done == 600
-    assert set(stats) == set(M.group(s, True))
-    # Rebuild the tree to look below the root: each root move's subtrees are keyed by world.
-    root = M.Node(-1)
-    groups = M.group(s, True)
-    deal = Determinizer(s, 0).deal
-    rng = random.Random(1)
-    worlds = [deal(rng.getrandbits(64)) for _ in range(3)]
-    model = M.default_model()
-    for i in range(300):
-        k = rng.randrange(3)
-        w = worlds[k].clone()
-        path = M._descend(root, w, groups, rng, 0.7, model, 0.0, 0.0, {}, M.NORM, None, (), k)
-        for node in path:
-            node.n += 1
-            node.w += 0.5
-    for child in root.children.values():
-        assert set(child.children) <= {("world", 0), ("world", 1), ("world", 2)}
-    assert any(len(child.children) == 3 for child in root.children.values())
-
-
-def test_worlds_is_a_spec_parameter():
-    assert parse_spec("mcts:iters=50,worlds=8") == ("mcts", {"iters": 50, "worlds": 8})
-    with pytest.raises(SpecError):
-        parse_spec("mcts:iters=50,worlds=-1")
-    agent = make_agent("mcts:iters=80,worlds=4,seed=2")
-    s = _rival_hand_position()
-    assert agent.settings.worlds == 4 and agent.select(s.clone()) in s.legal_actions()
+@pytest.mark.parametrize("removed", ["bias=1", "puct=3", "settle=1", "points=0.5", "reveal=1", "worlds=4"])
+def test_the_options_whose_experiments_lost_are_gone(removed):
+    """The six options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
+    from ai.agents import SpecError, parse_spec
+    with pytest.raises(SpecError, match="has no parameter"):
+        parse_spec(f"mcts:iters=50,{removed}")
+    assert set(M.Settings._fields) == {"c", "rollout", "value", "norm", "halving"}
