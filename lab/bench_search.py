@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_KEY = ROOT.parent / "shared" / "conformance" / "bench_answer_key.json"
+DEFAULT_KEY = ROOT / "spec" / "bench_answer_key.json"
 
 
 class InProcess:

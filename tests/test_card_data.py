@@ -13,10 +13,8 @@ import amigos
 from amigos import carddata
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_BASE = ROOT.parent / "shared" / "cards" / "base.json"
-PACKAGED_BASE = ROOT / "amigos" / "data" / "base.json"
-SHARED_LUX = ROOT.parent / "shared" / "cards" / "lux_et_tenebrae.json"
-PACKAGED_LUX = ROOT / "amigos" / "data" / "lux_et_tenebrae.json"
+SPEC = ROOT / "spec" / "cards"  # the repository's copy of the card data (spec/README.md)
+PACKAGED = ROOT / "amigos" / "data"
 
 FLAT_KEYS = {"id", "name", "set", "kind", "types", "cost", "points", "text", "raw"}
 #: What the expansion adds (rules.md §2.3): each Place of Power tile is two components.
@@ -26,11 +24,9 @@ SET_FILES = {"base": "base.json", "lux": "lux_et_tenebrae.json"}
 
 
 def shared_data(card_set: str) -> dict:
-    """A set's data: the shared file when the shared folder is beside the repo, else the packaged
-    copy (the same bytes: see the tests above)."""
-    shared = ROOT.parent / "shared" / "cards" / SET_FILES[card_set]
-    path = shared if shared.exists() else ROOT / "amigos" / "data" / SET_FILES[card_set]
-    return json.loads(path.read_text(encoding="utf-8"))
+    """A set's data as the specification gives it (`SPEC`; the packaged copy is the same bytes: see
+    the tests below)."""
+    return json.loads((SPEC / SET_FILES[card_set]).read_text(encoding="utf-8"))
 
 
 def file_components(data: dict) -> list[dict]:
@@ -47,25 +43,20 @@ def file_ids(data: dict) -> list[str]:
     return [c["id"] for c in file_components(data)]
 
 
-@pytest.mark.skipif(not SHARED_BASE.exists(), reason="../shared/cards/base.json not beside the repo")
-def test_packaged_base_equals_shared():
-    assert PACKAGED_BASE.read_bytes() == SHARED_BASE.read_bytes()
-
-
-@pytest.mark.skipif(not SHARED_LUX.exists(), reason="../shared/cards/lux_et_tenebrae.json not beside the repo")
-def test_packaged_lux_equals_shared():
-    assert PACKAGED_LUX.read_bytes() == SHARED_LUX.read_bytes()
+@pytest.mark.parametrize("name", SET_FILES.values())
+def test_the_packaged_card_data_is_the_specification_s(name):
+    assert (PACKAGED / name).read_bytes() == (SPEC / name).read_bytes()
 
 
 def test_load_lux_is_the_packaged_file_and_cached():
     lux = carddata.load_lux()
-    assert lux == json.loads(PACKAGED_LUX.read_text(encoding="utf-8"))
+    assert lux == json.loads((PACKAGED / "lux_et_tenebrae.json").read_text(encoding="utf-8"))
     assert carddata.load_lux() is lux is carddata.load_set("lux")
 
 
 def test_load_base_is_the_packaged_file_and_cached():
     base = carddata.load_base()
-    assert base == json.loads(PACKAGED_BASE.read_text(encoding="utf-8"))
+    assert base == json.loads((PACKAGED / "base.json").read_text(encoding="utf-8"))
     assert carddata.load_base() is base
 
 

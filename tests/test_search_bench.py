@@ -8,7 +8,7 @@ import pytest
 from ai.expectimax import Expectimax, bridge_search
 from amigos.bridge import Bridge
 
-KEY = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "bench_answer_key.json"
+KEY = Path(__file__).resolve().parents[1] / "spec" / "bench_answer_key.json"
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Conformance harness: plays scenario files through an engine bridge.
 
 This mirrors the reference correctness harness described in
-``shared/conformance/PROTOCOL.md`` (sections 2.1, 2.8, 4.7, 5 and 6.2):
+``spec/PROTOCOL.md`` (sections 2.1, 2.8, 4.7, 5 and 6.2):
 
 * every step read from a scenario file is re-encoded into canonical form
   (:func:`canonical_step`) before it is sent or compared;
@@ -671,11 +671,11 @@ def _run_step(bridge: Any, step: dict) -> str | None:
 # --------------------------------------------------------------------------
 
 def default_scenario_dir() -> Path:
-    """$AMIGOS_SCENARIOS, else <repo root>/../shared/conformance/scenarios."""
+    """$AMIGOS_SCENARIOS, else the repository's copy, <repo root>/spec/scenarios."""
     env = os.environ.get("AMIGOS_SCENARIOS")
     if env:
         return Path(env)
-    return REPO_ROOT.parent / "shared" / "conformance" / "scenarios"
+    return REPO_ROOT / "spec" / "scenarios"
 
 
 def scenario_files(directory: str | os.PathLike) -> list[Path]:
@@ -912,7 +912,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Run Res Arcana conformance scenarios through an engine bridge.")
     parser.add_argument("directory", nargs="?", default=None,
                         help="scenario folder (default: $AMIGOS_SCENARIOS or "
-                             "<repo>/../shared/conformance/scenarios)")
+                             "<repo>/spec/scenarios)")
     parser.add_argument("--bot", help="bot command line (split on white space); "
                                       "default: in-process amigos.bridge.Bridge")
     parser.add_argument("--skip-list", help="file of scenario names to skip (deviations format)")

@@ -2,7 +2,7 @@
 
 One test per scenario file (id = file name), all through one shared in-process
 ``amigos.bridge.Bridge`` like the reference harness's single bot process.
-Scenario folder: $AMIGOS_SCENARIOS, else <repo>/../shared/conformance/scenarios.
+Scenario folder: $AMIGOS_SCENARIOS, else <repo>/spec/scenarios.
 Files listed in deviations.txt are xfail (non-strict) with the listed reason.
 """
 
