@@ -18,11 +18,15 @@ import shutil
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai.agent import Agent
 from ai.agents import make_agent
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 #: The name the earlier `ai` package is imported under (today's is `ai`).
 PACKAGE = "ai_then"
@@ -44,10 +48,21 @@ class EarlierAgents:
         if not spec.startswith(self.prefix):
             return make_agent(spec, seed=seed)
         folder = unpack(self.archive)
+        _old_engine_names()
         if folder not in sys.path:
             sys.path.insert(0, folder)
         earlier = importlib.import_module(f"{PACKAGE}.agents")
         return Adapted(earlier.make_agent(spec[len(self.prefix):], seed=seed))
+
+
+def _old_engine_names() -> None:
+    """Give `amigos.state` the codes it re-exported when an earlier `ai` was written (it imports them
+    from there; today they are only in `amigos.codes`)."""
+    import amigos.codes
+    import amigos.state
+    for name in dir(amigos.codes):
+        if name.isupper() and not hasattr(amigos.state, name):
+            setattr(amigos.state, name, getattr(amigos.codes, name))
 
 
 def unpack(archive: bytes) -> str:
