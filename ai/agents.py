@@ -8,8 +8,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     greedy            one ply, the reference evaluation
     expectimax:depth=3
     mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,norm=0.02,halving=1
-                      value=1 (the default): leaves valued by the learned value (`ai.learned`), which
-                      also chooses payments and gains; value=0: the hand-tuned value (`ai.value`),
+                      value=1 or linear (the default): leaves valued by the learned value
+                      (`ai.learned`), which also chooses payments and gains; value=2 or net: by the
+                      neural value (`ai.network`); value=0 or hand: the hand-tuned value (`ai.value`),
                       best with rollout=30 (random play to the end of the round first), as the
                       agent played before the learned value.  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
@@ -72,10 +73,12 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             key = key.strip()
             if not eq or not key:
                 raise SpecError(f"bad agent parameter {item.strip()!r} in {spec!r} (expected name=value)")
+            word = WORDS.get(key, {}).get(value.strip().lower())
             try:
-                number = float(value)
+                number = float(value) if word is None else float(word)
             except ValueError:
-                raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
+                words = f" or one of {', '.join(WORDS[key])}" if key in WORDS else ""
+                raise SpecError(f"agent parameter {key} must be a number{words}, not {value.strip()!r}") from None
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
@@ -88,6 +91,10 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     for key, value in params.items():
         _check(key, value)
     return kind, params
+
+
+#: Parameters that also take words, and the number each word stands for.
+WORDS: dict[str, dict[str, int]] = {"value": {"hand": 0, "linear": 1, "net": 2}}
 
 
 class Limit(NamedTuple):
@@ -106,7 +113,7 @@ class Limit(NamedTuple):
 LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
-    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 1),
+    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 2),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
@@ -215,9 +222,7 @@ class ExpectimaxAgent(_Agent):
         legal = state.legal_actions()
         if len(legal) == 1:
             return self._forced(legal)
-        world = state.clone()
-        world.auto_chance = False
-        world._legal = world._groups = None
+        world = state.clone_offering_chance()
         search = Expectimax(self.depth)
         move, value, nodes, _ = search.search(world, state.current_player())
         self.info = {"choices": len(legal), "value": value, "nodes": nodes}

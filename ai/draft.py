@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from amigos import cards as C
-from amigos.state import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
+from amigos.codes import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
 
 if TYPE_CHECKING:
     from amigos.cards import Card

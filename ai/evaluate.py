@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from amigos.state import GAME_OVER
+from amigos.codes import GAME_OVER
 
 if TYPE_CHECKING:
     from amigos.state import GameState

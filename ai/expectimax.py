@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from amigos import actions as A
-from amigos.state import GAME_OVER
+from amigos.codes import GAME_OVER
 
 from .evaluate import evaluate
 from .leaf import Base, leaf_value

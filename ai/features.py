@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from amigos import cards as C
 from amigos.cards import MONUMENT_COST_GOLD
-from amigos.state import AVAILABLE, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK
+from amigos.codes import AVAILABLE, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK
 
 from .value import power_income
 

@@ -16,7 +16,7 @@ from amigos import actions as A
 from amigos import cards as C
 from amigos.cards import MONUMENT_COST_GOLD
 from amigos.legal import IdenticalSteps
-from amigos.state import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
+from amigos.codes import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
 
 from .features import Scan, row
 from .learned import scan_progress

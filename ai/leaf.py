@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from amigos import actions as A
 from amigos import cards as C
-from amigos.state import ACTIONS, DECK, DISCARD, IN_PLAY, NO_CHECK
+from amigos.codes import ACTIONS, DECK, DISCARD, IN_PLAY, NO_CHECK
 
 from .evaluate import ESSENCE_WEIGHT, GOLD_WEIGHT, HAND_WEIGHT, _s
 

@@ -36,7 +36,8 @@ from .features import in_play
 from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
 from .learned import default_model, progress_of
-from .rewards import learned_rewards, rewards
+from .network import default_net
+from .rewards import learned_rewards, net_rewards, rewards
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -51,6 +52,8 @@ NORM: Final = 0.02
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
 # an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
+# `Settings.value` of the neural value (`ai.network`); 1 is the linear learned value, 0 the hand-tuned.
+NET_VALUE: Final = 2
 
 
 class Node:
@@ -136,7 +139,8 @@ class Settings(NamedTuple):
 
     ``c``: UCB1's exploration constant.  ``rollout``: with ``value`` 0, the decisions a rollout plays
     before the hand-tuned value of its end.  ``value`` 1 values leaves by the learned value
-    (`learned_rewards`), 0 by the hand-tuned one (`rewards`).  ``norm`` > 0 spreads each node's child
+    (`learned_rewards`), 2 by the neural value from the searching player's view (`net_rewards`; the
+    learned value still chooses payments and gains), 0 by the hand-tuned one (`rewards`).  ``norm`` > 0 spreads each node's child
     values over [0, 1] before UCB1 weighs them (as MuZero normalises its values), over a spread of at
     least ``norm``: the exploration term then weighs against how far apart the moves are, not against
     the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
@@ -177,6 +181,9 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations."""
     leaf: Callable[[GameState], list] = learned_rewards if settings.value else rewards
+    if settings.value == NET_VALUE:
+        net = default_net()
+        leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
     rng = random.Random(seed)
     tree = Tree(settings, rng)
     root = Node(-1)

@@ -19,6 +19,8 @@ from .value import heuristic_value
 if TYPE_CHECKING:
     from amigos.state import GameState
 
+    from .network import ValueNet
+
 SCALE: Final = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
 # A finished game: 1 for the winner less up to WIN_MARGIN for a narrow win (so that a won position
 # still prefers more points to fewer), the rest to the loser.
@@ -57,6 +59,16 @@ def learned_rewards(state: GameState) -> list:
         p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
     return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
+
+
+def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list:
+    """Each player's reward in [0, 1] as ``viewer`` sees the position: `final_rewards` for a finished
+    game, else the neural value's chance that ``viewer`` wins (`ai.network`) as `unfinished_reward`,
+    the rest to the rival (two players)."""
+    if state.is_terminal():
+        return final_rewards(state)
+    mine = unfinished_reward(net.probability(state, viewer))
+    return [mine, 1.0 - mine] if viewer == 0 else [1.0 - mine, mine]
 
 
 def unfinished_reward(chance: float) -> float:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from amigos import cards as C
 from amigos.adjudicate import WINNING_POINTS
-from amigos.state import IN_PLAY
+from amigos.codes import IN_PLAY
 
 from .evaluate import HAND_WEIGHT
 

@@ -3,6 +3,7 @@
 The interface every caller uses (a person's prompt, an agent, a replay, the bridge)::
 
     state = amigos.new_game(seed, variant="standard")   # or "first_game", "draft"
+    state = amigos.deal(seed, amigos.GameConfig("draft", expansions=("lux",)))   # the same, by configuration
     state.current_player(); state.legal_actions(); state.apply(action); state.clone()
     state.is_terminal(); state.victory_points(); state.winners(); state.observation(p); state.digest()
     amigos.dump_state(state); amigos.action_json(state, action); amigos.action_text(state, action)
@@ -12,7 +13,8 @@ The interface every caller uses (a person's prompt, an agent, a replay, the brid
 from .determinize import determinize
 from .errors import AmigosError, IllegalAction, SetupError
 from .protocol import dump_state, state_from_setup
-from .setup import RULESETS, VARIANTS, build_state, new_game, next_game
+from .config import RULESETS, VARIANTS, GameConfig
+from .setup import build_state, deal, new_game, next_game
 from .state import GameState
 from .steps import action_from_json, action_json
 from .text import action_text
@@ -34,7 +36,8 @@ COMPILED: bool = _compiled()
 #      returned magic item go back to the supply (official ruleset).
 RULES_VERSION = 2
 
-__all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "new_game", "next_game", "build_state",
+__all__ = ["AmigosError", "IllegalAction", "SetupError", "GameState", "GameConfig", "new_game", "deal", "next_game",
+           "build_state",
            "state_from_setup", "dump_state", "action_json", "action_from_json", "action_text",
            "determinize", "VARIANTS", "RULESETS", "__version__", "RULES_VERSION",
            "COMPILED"]

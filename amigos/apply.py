@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import actions as A
 from . import cards as C
@@ -288,76 +288,129 @@ def use_power(s: GameState, a: tuple) -> None:
             _store(s, e, on_card)
         _gain(s, p, to_pool)
     for eff in pw.effects:
-        op: str = eff[0]
-        if op == "rivals_gain":
-            for q in range(s.n_players):
-                if q != p:
-                    _gain(s, q, eff[1])
-        elif op == "rivals_lose_life":
-            victims = [(p + i) % s.n_players for i in range(1, s.n_players)]
-            for q in victims[::-1]:
-                if not s.passed[q]:
-                    s.stack.append((P_LIFE, q, e, eff[1], eff))
-        elif op == "straighten":
-            if eff[1] == "self":
-                s.turned[e] = 0
-            elif eff[1] == "all_demons":  # every player's (Temple of the Abyss)
-                cards, turned = s.cards, s.turned
-                for x in range(s.n_art):
-                    if s.loc[x] == IN_PLAY and cards[x].is_demon:
-                        turned[x] = 0
-            elif target >= 0:
-                s.turned[target] = 0
-        elif op == "draw":
-            draw(s, p, eff[1])
-        elif op == "draw_discard":
-            count = draw(s, p, eff[1])
-            # Fewer cards drawn (deck and discard pile short), fewer discarded: Divination draws 2 of 3,
-            # discards 2; Shadowy Figure draws 1 of 2, discards none.
-            count = eff[2] - (eff[1] - count)
-            if count > 0 or eff[1] == eff[2]:  # (Divination asks even for none: the game as it always was)
-                # The discard is answered after the draw reveal: it goes to the bottom of the stack.
-                s.stack.insert(0, (P_DISCARD, p, count))
-        elif op == "scry":
-            s.stack.append((P_SCRYDECK, p, eff[1]))
-        elif op == "place":
-            s.stack.append((P_PLACE, p, e, eff))
-        elif op == "gain_from_rival":
-            s.pool[5 * p + eff[2]] += s.pool[5 * rival + eff[1]]
-        elif op == "gain_from_cost":
-            if eff[3] is not None:
-                source = destroyed if eff[1] == "destroyed" else target
-                s.pool[5 * p + eff[3]] += s.cards[source].cost_total + eff[2]
-        elif op == "put_paid":
-            _store(s, e if eff[1] == "self" else target, pay)
-            # The paid essences were removed from the pool above and now sit on the card.
-        elif op == "check_victory":
-            start_victory_check(s, p)
-        elif op == "gain_x_gold":
-            if not pw.pay_any and eff[1] == 1:
-                # Athanor: X is what was paid; the Stone and Projection declare their Gold in `gain`
-                s.pool[5 * p + 4] += sum(pay)
-        elif op == "gain_per_rival_type":
-            type_name = eff[1]
-            count = sum(1 for x in range(s.n_art) if s.loc[x] == IN_PLAY and s.owner[x] == rival
-                        and type_name in s.cards[x].types)
-            s.pool[5 * p + eff[2]] += count
-        elif op == "take_all":
-            if target >= 0:  # (none when no component of the player holds essences)
-                _gain(s, p, s.essences_on(target))
-                _clear(s, target)
-        elif op == "retrieve":
-            if target >= 0:
-                s.loc[target] = HAND
-        elif op == "claim_scroll":
-            if target >= 0:
-                s.loc[target] = IN_PLAY
-                s.owner[target] = p
-                s.turned[target] = 0
+        effect = _EFFECTS.get(eff[0])
+        if effect is not None:
+            effect(s, a, eff, pw, destroyed)
     if pw.pay_x:
         bank_next(s, p, e, 0)
     if pw.spend_self:
         _spend(s, e)
+
+
+# The power interpreter's effects (`use_power`), by the op that starts each: the effect ``eff`` of
+# power ``pw`` in the action ``a`` (``_, p, e, idx, target, rival, pay, gain``), ``destroyed`` the
+# component the power destroyed (or -1).  Ops missing here are done by `use_power` itself.
+
+def _rivals_gain(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    p = a[1]
+    for q in range(s.n_players):
+        if q != p:
+            _gain(s, q, eff[1])
+
+
+def _rivals_lose_life(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    p = a[1]
+    victims = [(p + i) % s.n_players for i in range(1, s.n_players)]
+    for q in victims[::-1]:
+        if not s.passed[q]:
+            s.stack.append((P_LIFE, q, a[2], eff[1], eff))
+
+
+def _straighten(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    target = a[4]
+    if eff[1] == "self":
+        s.turned[a[2]] = 0
+    elif eff[1] == "all_demons":  # every player's (Temple of the Abyss)
+        cards, turned = s.cards, s.turned
+        for x in range(s.n_art):
+            if s.loc[x] == IN_PLAY and cards[x].is_demon:
+                turned[x] = 0
+    elif target >= 0:
+        s.turned[target] = 0
+
+
+def _draw(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    draw(s, a[1], eff[1])
+
+
+def _draw_discard(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    p = a[1]
+    count = draw(s, p, eff[1])
+    # Fewer cards drawn (deck and discard pile short), fewer discarded: Divination draws 2 of 3,
+    # discards 2; Shadowy Figure draws 1 of 2, discards none.
+    count = eff[2] - (eff[1] - count)
+    if count > 0 or eff[1] == eff[2]:  # (Divination asks even for none: the game as it always was)
+        # The discard is answered after the draw reveal: it goes to the bottom of the stack.
+        s.stack.insert(0, (P_DISCARD, p, count))
+
+
+def _scry(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    s.stack.append((P_SCRYDECK, a[1], eff[1]))
+
+
+def _place(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    s.stack.append((P_PLACE, a[1], a[2], eff))
+
+
+def _gain_from_rival(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    s.pool[5 * a[1] + eff[2]] += s.pool[5 * a[5] + eff[1]]
+
+
+def _gain_from_cost(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    if eff[3] is not None:
+        source = destroyed if eff[1] == "destroyed" else a[4]
+        s.pool[5 * a[1] + eff[3]] += s.cards[source].cost_total + eff[2]
+
+
+def _put_paid(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    _store(s, a[2] if eff[1] == "self" else a[4], a[6])
+    # The paid essences were removed from the pool above and now sit on the card.
+
+
+def _check_victory(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    start_victory_check(s, a[1])
+
+
+def _gain_x_gold(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    if not pw.pay_any and eff[1] == 1:
+        # Athanor: X is what was paid; the Stone and Projection declare their Gold in `gain`
+        s.pool[5 * a[1] + 4] += sum(a[6])
+
+
+def _gain_per_rival_type(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    type_name, rival = eff[1], a[5]
+    count = sum(1 for x in range(s.n_art) if s.loc[x] == IN_PLAY and s.owner[x] == rival
+                and type_name in s.cards[x].types)
+    s.pool[5 * a[1] + eff[2]] += count
+
+
+def _take_all(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    target = a[4]
+    if target >= 0:  # (none when no component of the player holds essences)
+        _gain(s, a[1], s.essences_on(target))
+        _clear(s, target)
+
+
+def _retrieve(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    if a[4] >= 0:
+        s.loc[a[4]] = HAND
+
+
+def _claim_scroll(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+    target = a[4]
+    if target >= 0:
+        s.loc[target] = IN_PLAY
+        s.owner[target] = a[1]
+        s.turned[target] = 0
+
+
+_EFFECTS: dict[str, Callable[[GameState, tuple, tuple, C.Power, int], None]] = {
+    "rivals_gain": _rivals_gain, "rivals_lose_life": _rivals_lose_life, "straighten": _straighten,
+    "draw": _draw, "draw_discard": _draw_discard, "scry": _scry, "place": _place,
+    "gain_from_rival": _gain_from_rival, "gain_from_cost": _gain_from_cost, "put_paid": _put_paid,
+    "check_victory": _check_victory, "gain_x_gold": _gain_x_gold, "gain_per_rival_type": _gain_per_rival_type,
+    "take_all": _take_all, "retrieve": _retrieve, "claim_scroll": _claim_scroll,
+}
 
 
 def bank_next(s: GameState, p: int, e: int, kind: int) -> None:

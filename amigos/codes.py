@@ -1,8 +1,8 @@
 """The state's codes: where a card is (its location), the phase of the game and the kinds of
 pending choice on the stack, with their names as the protocol spells them.
 
-Every rules module and `amigos.state` import them from here (`amigos.state` re-exports them for
-the other layers), so that no rules module needs the state module at run time.
+Every module that uses them, in the engine and in the other layers, imports them from here (the
+state module does not re-export them), so that no rules module needs the state module at run time.
 """
 
 from __future__ import annotations

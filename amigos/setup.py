@@ -21,16 +21,14 @@ from . import cards as C
 from . import rng as R
 from .adjudicate import ROUND_LIMIT
 from .carddata import load_lux
+from .config import EXPANSIONS, RULESETS, VARIANTS, Expansion, GameConfig, Ruleset, Variant
 from .errors import SetupError
 from .codes import (AVAILABLE, BEING_CHOSEN, DECK, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK, NO_CHECK, NOBODY,
                     SETUP_CHOOSE_FIRST, SETUP_CHOOSE_MAGES)
 from .draft import start_draft
 from .state import GameState
 
-VARIANTS = ("standard", "first_game", "draft")
-EXPANSIONS = (C.LUX,)  # the expansions a game may add (``expansions=``), in the order they apply
 EXPANSION_NAMES = {C.BASE_SET: "base game", C.LUX: "Lux et Tenebrae"}
-RULESETS = ("official", "reference")
 
 # The artifacts of the four First Game preset hands: a First Game deals its face-down decks from the
 # other artifacts (rules.md §2.2), so a player knows an unseen card of such a deck is none of these.
@@ -185,16 +183,19 @@ def card_sets(expansions: Sequence[str]) -> tuple[str, ...]:
     return (C.BASE_SET,) + tuple(name for name in EXPANSIONS if name in expansions)
 
 
-def new_game(seed: int, variant: str = "standard", ruleset: str = "official",
-             expansions: Sequence[str] = ()) -> GameState:
-    """A two-player game dealt from ``seed``; chance is resolved from the state's own RNG.  It ends at
-    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`).  ``expansions``:
-    ``("lux",)`` plays with *Lux et Tenebrae* (rules.md §2.3: all its cards join the base game's; 7 of
-    the 14 monuments and 4 of the 7 place-of-power tiles are in a two-player game); the default is the
-    base game, dealt exactly as it always was."""
-    if variant not in VARIANTS:
-        raise SetupError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
-    sets = card_sets(expansions)
+def new_game(seed: int, variant: Variant = "standard", ruleset: Ruleset = "official",
+             expansions: Sequence[Expansion] = ()) -> GameState:
+    """`deal`'s game for the `GameConfig` of these words (`SetupError` for one it does not know)."""
+    return deal(seed, GameConfig(variant, ruleset, tuple(expansions)))
+
+
+def deal(seed: int, config: GameConfig) -> GameState:
+    """A game of ``config`` dealt from ``seed``; chance is resolved from the state's own RNG.  It ends at
+    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`).  With *Lux et
+    Tenebrae* (rules.md §2.3) all its cards join the base game's; 7 of the 14 monuments and 4 of the 7
+    place-of-power tiles are in a two-player game; the base game is dealt exactly as it always was."""
+    variant, ruleset, expansions = config.variant, config.ruleset, config.expansions
+    sets = config.card_sets
     rng = R.derive_seed(seed, "deal")
     fp, rng = R.below(rng, 2)
     if len(sets) > 1:
@@ -282,8 +283,8 @@ def _deal_expansion_centre(rng: int, first_game_sides: bool, sets: tuple[str, ..
 # -- games 2 and 3 of a match ---------------------------------------------------------------------------
 
 def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, chooser: int, redraft: bool,
-              ruleset: str = "official", first_game_sides: bool = False,
-              previous: GameState | None = None, expansions: Sequence[str] = ()) -> GameState:
+              config: GameConfig = GameConfig(), first_game_sides: bool = False,
+              previous: GameState | None = None) -> GameState:
     """Game 2 or 3 of a two-player match (rules.md §2.5).
 
     ``mages[p]``: the mage ``p`` keeps (a card or card id).  With ``redraft`` (game 2), ``artifacts`` is
@@ -294,7 +295,8 @@ def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, cho
     (the final state of the game before) tells both players who won it and which artifacts each had
     in play at its end (`GameState.previous_game`); it changes nothing else."""
     card = lambda c: c if isinstance(c, C.Card) else C.BY_ID[c]  # noqa: E731
-    sets = card_sets(expansions)
+    ruleset, expansions = config.ruleset, config.expansions
+    sets = config.card_sets
     if len(sets) > 1:
         tiles, monuments, rng = _deal_expansion_centre(R.derive_seed(seed, "deal"), first_game_sides, sets)
     else:

@@ -14,16 +14,17 @@ one int.  `clone` copies the lists with ``[:]`` and shares the immutable card da
 from __future__ import annotations
 
 import hashlib
+from itertools import chain as _chain_it
 
 from . import cards as C
-from .codes import (  # noqa: F401  (re-exported: the other layers import the codes from here)
-    OUT_OF_GAME, AVAILABLE, MONUMENT_DECK, DECK, HAND, IN_PLAY, DISCARD, BEING_CHOSEN, DRAFTING,
-    DRAFT_RESERVE, FACE_UP, LOCATION_NAMES, NOBODY, TOKEN, TEMPORARY, SETUP_GAME, SETUP_CHOOSE_MAGES,
-    SETUP_CHOOSE_ITEMS, COLLECT, ACTIONS, VICTORY_CHECK, GAME_OVER, SETUP_DRAFT, SETUP_CHOOSE_FIRST,
-    SETUP_REDRAFT, PHASE_NAMES, P_GAIN, P_TAKE, P_CCOST, P_LIFE, P_DRAW, P_DISCARD, P_SCRYDECK, P_SCRYREV,
-    P_SCRYORDER, P_MONDRAW, P_MONREV, P_PLACE, P_VREACT, CHANCE_PENDING, DECK_ARTIFACT, DECK_MONUMENT,
-    NO_CHECK, CHECK_MID_ROUND, CHECK_END_OF_ROUND)
+from .apply import apply_action as _apply_action, apply_checked as _apply_checked, checked as _checked
+from .apply import resolve as _resolve
+from .codes import DECK, DISCARD, GAME_OVER, HAND, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN
+from .draft import redraft_picks_made
+from .legal import legal_actions as _legal_actions, legal_groups as _legal_groups
+from .observe import observation as _observation
 
+_chain = _chain_it.from_iterable
 
 
 def component_points(c: C.Card, ess: list[int], e: int, dragons: int, creatures: int, demons: int = 0,
@@ -212,14 +213,23 @@ class GameState:
         _resolve(after, _checked(self, action))
         return after
 
+    def clone_offering_chance(self) -> "GameState":
+        """An independent copy on which the engine no longer resolves chance itself: each chance
+        point (a draw, a reveal) becomes the acting player's choice among its outcomes, offered by
+        `legal_actions` and taken with `apply`, as the bridge does (for searches that enumerate
+        chance).  The copy works its legal actions out afresh; this state is unchanged."""
+        s = self.clone()
+        s.auto_chance = False
+        s._legal = s._groups = None
+        return s
+
     def victory_points(self) -> list[int]:
         """Each player's victory points now (First Player token and temporary points included)."""
         return [self.vp(p) for p in range(self.n_players)]
 
     def observation(self, player: int) -> dict:
         """What ``player`` may see; see `amigos.observe`."""
-        from .observe import observation
-        return observation(self, player)
+        return _observation(self, player)
 
     def digest(self) -> str:
         """A stable hash of the whole state (not of caches, nor of the round limit, which every game
@@ -348,13 +358,3 @@ class GameState:
             for e, c in enumerate(self.cards):
                 names[c.name] = names[c.ref_name] = names[c.id] = e
         return names.get(name, -1)
-
-
-# The rules modules import this one; bind their entry points once everything is defined.
-from .apply import apply_action as _apply_action, apply_checked as _apply_checked, checked as _checked  # noqa: E402
-from .apply import resolve as _resolve  # noqa: E402
-from .draft import redraft_picks_made  # noqa: E402
-from .legal import legal_actions as _legal_actions, legal_groups as _legal_groups  # noqa: E402
-from itertools import chain as _chain_it  # noqa: E402
-
-_chain = _chain_it.from_iterable

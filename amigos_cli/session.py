@@ -23,8 +23,9 @@ import amigos
 from ai.agent import Agent
 from ai.agents import make_agent, parse_spec
 from amigos.rng import derive_seed
-from amigos.state import COLLECT, GameState
-from matches.match import Match, play
+from amigos.codes import COLLECT
+from amigos.state import GameState
+from matches.match import Match, config_of, play
 from matches.record import MatchFileError, save
 
 from .human import Human, QuitRequested, UndoRequested
@@ -58,6 +59,65 @@ class Step:
     before: GameState
     after: GameState
     alone: GameState | None = None
+
+
+@dataclass(frozen=True)
+class TurnBegins:
+    """A player is to decide.  ``state`` is the match's own position, which changes as the match goes
+    on: a listener that keeps it (or reads it on another thread) clones it first."""
+    player: int
+    state: GameState
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A player decided: the action, its words, the seconds it took and what the deciding agent said
+    of it (an AI's ``info``: its iterations, ...; empty for a person)."""
+    player: int
+    action: tuple
+    text: str
+    think: float
+    info: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """Game number ``game`` ended with ``result`` (its record's result: winners, points, rounds), the
+    match's score then ``score``."""
+    game: int
+    result: dict[str, Any]
+    score: list[int]
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    """The match ended (``result``: the record's result)."""
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message about the session itself ("Undone.", "Nothing of yours to undo ..."), in a rich style."""
+    text: str
+    style: str
+
+
+#: What a session tells its listeners, in the order it happens.
+SessionEvent = TurnBegins | Moved | GameOver | MatchOver | Notice
+
+
+def session_event(kind: str, data: dict[str, Any]) -> SessionEvent | None:
+    """The typed event of an event of `matches.match.play` (``kind`` and its ``data``); None for a
+    kind it does not know."""
+    if kind == "turn":
+        return TurnBegins(data["player"], data["state"])
+    if kind == "move":
+        return Moved(data["player"], data["action"], data["text"], data.get("think", 0.0), data.get("info") or {})
+    if kind == "game_over":
+        return GameOver(data["game"], data["result"], list(data["score"]))
+    if kind == "match_over":
+        return MatchOver(data.get("result"))
+    return None
 
 
 def make_step(actor: int, action: tuple, text: str, game: int, settled: GameState | None, before: GameState,
@@ -126,10 +186,8 @@ def history(record: dict) -> list[Step]:
     decisions = [d for g in record["games"] for d in g["decisions"]]
     if not decisions:
         return []
-    replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
-                       fmt="match" if record["best_of"] > 1 else "game",
-                       names=player_names(record), ruleset=record.get("ruleset", "official"),
-                       expansions=record.get("expansions") or ())
+    replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], config_of(record),
+                       fmt="match" if record["best_of"] > 1 else "game", names=player_names(record))
     out: list[Step] = []
     for actor, step, *_ in decisions:
         replay.to_act()
@@ -190,7 +248,7 @@ class Session:
         self.log: list[str] = []  # every decision in full
         self.steps: list[Step] = []  # the same decisions with their positions
         self._turn: tuple[int, GameState] | None = None  # (game, position) of the decision asked now
-        self.listeners: list[Callable[[str, dict], None]] = []  # told every event after the session
+        self.listeners: list[Callable[[SessionEvent], None]] = []  # told every event after the session
         self.lock = threading.Lock()  # a save from the screen's thread and one from the match's
         self.saved: tuple[int, int] | None = None  # (game, decisions) the file holds, once saved
         specs = [p["spec"] for p in match.record["players"]]
@@ -261,8 +319,7 @@ class Session:
         """A message about the session itself (undone, nothing to undo)."""
         if self.console is not None:
             self.console.print(text, style=style)
-        for listener in self.listeners:
-            listener("message", {"text": text, "style": style})
+        self.tell(Notice(text, style))
 
     def run(self) -> Match:
         """Play to the end; on quit or Ctrl-C the file is saved and `QuitRequested` propagates."""
@@ -298,51 +355,68 @@ class Session:
         self.say("Undone.", "green")
 
     def event(self, kind: str, data: dict) -> None:
-        self.show(kind, data)
-        for listener in self.listeners:
-            listener(kind, data)
+        """`matches.match.play`'s ``on_event``: the event logged, printed (`show`) and told to the listeners."""
+        heard = session_event(kind, data)
+        if heard is None:
+            return
+        self.show(heard)
+        self.tell(heard)
 
-    def show(self, kind: str, data: dict) -> None:
+    def tell(self, event: SessionEvent) -> None:
+        """Tell every listener of ``event`` (on the thread that plays the match)."""
+        for listener in self.listeners:
+            listener(event)
+
+    def show(self, event: SessionEvent) -> None:
         """Log an event, and print it when a console is watching."""
-        if kind == "turn":
-            self._turn = (self.match.game_number, data["state"].clone())
-        elif kind == "move" and self._turn is not None:
+        if isinstance(event, TurnBegins):
+            self._turn = (self.match.game_number, event.state.clone())
+        elif isinstance(event, Moved) and self._turn is not None:
             game, before = self._turn
             settled = self.steps[-1].after if self.steps and self.steps[-1].game == game else None
-            self.note(make_step(data["player"], data["action"], data["text"], game, settled, before,
+            self.note(make_step(event.player, event.action, event.text, game, settled, before,
                                 _after(self.match, game)))
         if self.console is None:
             return
-        if kind == "move":
-            p = data["player"]
-            step = self.steps[-1] if self.steps else None
-            earlier = self.steps[-2] if len(self.steps) > 1 else None
-            if step is not None and not self.quiet and not self.humans[p] and (
-                    earlier is None or (earlier.game, earlier.before.round) != (step.game, step.before.round)):
-                self.console.print(Text(round_line(step.game, step.before, self.names), style="bold"))
-            if not self.humans[p] and not self.quiet:
-                info = data.get("info") or {}
-                extra = f"  ({info['iterations']} iterations, {data['think']:.1f} s)" if info.get("iterations") else ""
-                shown = self.log[-1]
-                if any(self.humans):  # as the people at the table know it
-                    shown = self.seen[self.humans.index(True)][-1]
-                self.console.print(Text(shown, style="magenta") + Text(extra, style="dim"))
-        elif kind == "game_over":
-            result = data["result"]
-            won = result["winners"]
-            text = ("Shared victory" if len(won) > 1 else wins(self.names[won[0]])) + \
-                f" game {data['game']} ({', '.join(f'{self.names[p]} {v} VP' for p, v in enumerate(result['vp']))}, " \
-                f"round {result['rounds']}); match score {data['score'][0]}-{data['score'][1]}"
-            self.console.print(Text(text, style="bold green"))
-            for c in self.controllers:
-                if isinstance(c, Human):
-                    c.title = self.title()
-            final = self.match.state if self.match.is_over() else self.match.previous_state
-            if any(self.humans) and final is not None:
-                seat = self.humans.index(True)
-                self.console.print(board(final, seat, self.names, self.seen[seat], f"End of game {data['game']}"))
-        elif kind == "match_over":
+        if isinstance(event, Moved):
+            self.print_move(self.console, event)
+        elif isinstance(event, GameOver):
+            self.print_game_over(self.console, event)
+        elif isinstance(event, MatchOver):
             self.console.print(match_result_text(self.match.record, self.match.state, self.names))
+
+    def print_move(self, console: Console, event: Moved) -> None:
+        """An AI's move as the people at the table know it (all of it with none), after the round's
+        score when it is the first of a round; a person's own moves are not printed back."""
+        p = event.player
+        if self.humans[p] or self.quiet:
+            return
+        step = self.steps[-1] if self.steps else None
+        earlier = self.steps[-2] if len(self.steps) > 1 else None
+        if step is not None and (
+                earlier is None or (earlier.game, earlier.before.round) != (step.game, step.before.round)):
+            console.print(Text(round_line(step.game, step.before, self.names), style="bold"))
+        info = event.info
+        extra = f"  ({info['iterations']} iterations, {event.think:.1f} s)" if info.get("iterations") else ""
+        shown = self.log[-1]
+        if any(self.humans):  # as the people at the table know it
+            shown = self.seen[self.humans.index(True)][-1]
+        console.print(Text(shown, style="magenta") + Text(extra, style="dim"))
+
+    def print_game_over(self, console: Console, event: GameOver) -> None:
+        """The game's result and the match's score, and for a person the final board."""
+        won = event.result["winners"]
+        text = ("Shared victory" if len(won) > 1 else wins(self.names[won[0]])) + \
+            f" game {event.game} ({', '.join(f'{self.names[p]} {v} VP' for p, v in enumerate(event.result['vp']))}, " \
+            f"round {event.result['rounds']}); match score {event.score[0]}-{event.score[1]}"
+        console.print(Text(text, style="bold green"))
+        for c in self.controllers:
+            if isinstance(c, Human):
+                c.title = self.title()
+        final = self.match.state if self.match.is_over() else self.match.previous_state
+        if any(self.humans) and final is not None:
+            seat = self.humans.index(True)
+            console.print(board(final, seat, self.names, self.seen[seat], f"End of game {event.game}"))
 
 
 class Interrupted(QuitRequested):

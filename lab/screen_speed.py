@@ -29,7 +29,7 @@ from ai.heuristics import best_variant  # noqa: E402
 from amigos_cli.session import HUMAN  # noqa: E402
 from amigos_cli.tui.game import GameApp  # noqa: E402
 from amigos_cli.views.choices import ordered_variants, vectors  # noqa: E402
-from matches.match import Match  # noqa: E402
+from matches.match import Match, config_of  # noqa: E402
 from matches.record import load  # noqa: E402
 
 
@@ -44,8 +44,8 @@ def keystrokes(path: Path) -> tuple[float, float, int]:
     """(line prompt, full screen) keystrokes per decision of the file's person, and the decisions."""
     record = load(path).record
     seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
-    replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
-                       fmt="match" if record["best_of"] > 1 else "game", expansions=record.get("expansions") or ())
+    replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], config_of(record),
+                       fmt="match" if record["best_of"] > 1 else "game")
     line = screen = count = 0
     for actor, step, *_ in (d for g in record["games"] for d in g["decisions"]):
         replay.to_act()

@@ -45,7 +45,7 @@ def random_game(seed: int, variant: str = "standard", ruleset: str = "official",
 def mid_game(seed: int = 3, variant: str = "standard", min_round: int = 3) -> amigos.GameState:
     """A mid-game position: the first main-action decision (no pending choice) of round ``min_round`` or
     later in a uniform-random game; tries the following seeds if that game ends first."""
-    from amigos.state import ACTIONS
+    from amigos.codes import ACTIONS
     for s_seed in range(seed, seed + 100):
         s = amigos.new_game(s_seed, variant)
         rng = random.Random(s_seed)

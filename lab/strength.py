@@ -18,6 +18,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build
 
 import amigos  # noqa: E402
 from amigos.setup import EXPANSIONS  # noqa: E402
+from amigos.config import GameConfig  # noqa: E402
 from matches.arena import strength  # noqa: E402
 from matches.runner import RunnerError  # noqa: E402
 from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
@@ -44,9 +45,10 @@ def main(argv=None) -> int:
     sprt = sprt_settings(args)
     record = open_record(args.record)
     try:
-        result = strength(args.a, args.b, args.games, args.variant, args.jobs, args.seed,
+        config = GameConfig.parse(args.variant, expansions=args.expansion)
+        result = strength(args.a, args.b, args.games, config, args.jobs, args.seed,
                           out=lambda line: print(line, flush=True), first=args.first_pair, record=record, sprt=sprt,
-                          expansions=tuple(args.expansion), scheduler=args.scheduler)
+                          scheduler=args.scheduler)
     except RunnerError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

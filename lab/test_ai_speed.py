@@ -56,7 +56,5 @@ def test_deal_from_a_prepared_determinizer(benchmark, position):
 
 
 def test_expectimax_depth2(benchmark, position):
-    s = position.clone()
-    s.auto_chance = False
-    s._legal = s._groups = None
+    s = position.clone_offering_chance()
     benchmark.pedantic(lambda: Expectimax(2).search(s, s.current_player()), rounds=5, iterations=1)

@@ -15,6 +15,7 @@ from typing import Any
 
 import amigos
 from amigos.adjudicate import adjudicated
+from amigos.config import GameConfig
 from amigos.rng import derive_seed
 
 from ai.agents import make_agent
@@ -24,12 +25,13 @@ from .runner import open_runner
 from .sprt import sprt_over_pairs
 
 
-def play_game(seed: int, variant: str, specs: list[str], agent_seed: int | None = None,
-              make: Callable[..., Any] = make_agent, expansions: tuple[str, ...] = ()) -> dict:
-    """One game: ``specs[p]`` plays seat ``p``, built by ``make(spec, seed=...)`` (`Agent` each).  Returns winners, points, decision counts (``chose``: each
+def play_game(seed: int, config: GameConfig, specs: list[str], agent_seed: int | None = None,
+              make: Callable[..., Any] = make_agent) -> dict:
+    """One game of ``config`` dealt by ``seed``: ``specs[p]`` plays seat ``p``, built by
+    ``make(spec, seed=...)`` (`Agent` each).  Returns winners, points, decision counts (``chose``: each
     seat's decisions among two or more legal actions), each seat's seconds of thought, and whether the
-    game was decided at the round limit (`amigos.adjudicate`).  ``expansions``: as `amigos.new_game`'s."""
-    state = amigos.new_game(seed, variant, expansions=expansions) if expansions else amigos.new_game(seed, variant)
+    game was decided at the round limit (`amigos.adjudicate`)."""
+    state = amigos.deal(seed, config)
     base = seed if agent_seed is None else agent_seed
     agents = [make(spec, seed=derive_seed(base, "agent", p)) for p, spec in enumerate(specs)]
     game = Game(state, f"game {seed}")
@@ -60,16 +62,16 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _pair(args: tuple) -> tuple[int, float, dict, dict]:
-    seed, variant, a, b, make, expansions = args
-    first = play_game(seed, variant, [a, b], make=make, expansions=expansions)
-    second = play_game(seed, variant, [b, a], make=make, expansions=expansions)
+    seed, config, a, b, make = args
+    first = play_game(seed, config, [a, b], make=make)
+    second = play_game(seed, config, [b, a], make=make)
     return seed, score_for(first, 0) + score_for(second, 1), first, second
 
 
-def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 1, seed: int = 0,
+def strength(a: str, b: str, games: int, config: GameConfig = GameConfig(), jobs: int = 1, seed: int = 0,
              out: Callable[[str], object] | None = None, first: int = 0,
              record: Callable[[dict], object] | None = None, make: Callable[..., Any] = make_agent,
-             sprt: dict | None = None, expansions: tuple[str, ...] = (), scheduler: str | None = None) -> dict:
+             sprt: dict | None = None, scheduler: str | None = None) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`, in pair order whatever order the pairs end
@@ -78,7 +80,7 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     (`matches.runner`).  ``make(spec, seed=...)`` builds the agents (it must be picklable when ``jobs > 1``
     or on a cluster).  With ``sprt`` ({"elo0", "elo1", "alpha", "beta"}) the run stops at the test's
     verdict (`matches.sprt`), which the result holds as ``"sprt"``; ``games`` is then the most played.
-    ``expansions``: the games' (`amigos.new_game`)."""
+    Every game is set up by ``config``."""
     pairs = max(1, games // 2)
     records = []
     total = 0.0
@@ -86,11 +88,11 @@ def strength(a: str, b: str, games: int, variant: str = "standard", jobs: int = 
     test = None
     with open_runner(jobs, scheduler) as runner:
         for i in range(first, first + pairs):
-            runner.submit(str(i), _pair, (derive_seed(seed, "pair", i), variant, a, b, make, expansions))
+            runner.submit(str(i), _pair, (derive_seed(seed, "pair", i), config, a, b, make))
         for i, (_, points, g1, g2) in in_order(runner.as_completed(), first):
-            records.append(pair_record(i, seed, variant, a, b, points, g1, g2))
-            if expansions:
-                records[-1]["expansions"] = list(expansions)
+            records.append(pair_record(i, seed, config.variant, a, b, points, g1, g2))
+            if config.expansions:
+                records[-1]["expansions"] = list(config.expansions)
             if record is not None:
                 record(records[-1])
             total += points

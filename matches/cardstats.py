@@ -23,7 +23,8 @@ from typing import Any, Iterator, NamedTuple, cast
 
 from matches.arena import wilson
 from amigos import cards as C
-from amigos.state import IN_PLAY, GameState
+from amigos.codes import IN_PLAY
+from amigos.state import GameState
 
 from . import files
 from . import tournament as T

@@ -25,8 +25,10 @@ from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.steps import action_from_json, action_json
 from amigos.rng import derive_seed
+from amigos.config import GameConfig
 from amigos.setup import EXPANSION_NAMES, card_sets
-from amigos.state import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, GameState
+from amigos.codes import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT
+from amigos.state import GameState
 
 FORMAT = "amigos.match"
 VERSION = 2
@@ -35,6 +37,12 @@ FORMATS = ("game", "match")
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def config_of(record: dict) -> GameConfig:
+    """The `GameConfig` a match record or a tournament manifest states (its ``variant``, ``ruleset`` and
+    ``expansions``); `amigos.SetupError` for a word this Amigos does not know."""
+    return GameConfig.parse(record["variant"], record.get("ruleset", "official"), record.get("expansions") or ())
 
 
 def card_digest(expansions: Sequence[str] = ()) -> str:
@@ -66,18 +74,14 @@ class Match:
     # -- construction ----------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: int, specs: list[str], variant: str = "standard", fmt: str = "match",
-            names: list[str] | None = None, ruleset: str = "official", expansions: Sequence[str] = ()) -> "Match":
-        """A new match (``fmt`` "match", a best of three) or single game (``fmt`` "game").
-        ``expansions``: the expansions every game plays with (`amigos.setup.EXPANSIONS`, e.g.
-        ``("lux",)``), recorded in the file as ``"expansions"``; none, the default, is the base game,
-        whose file has no such key (as files had before there were expansions)."""
-        expansions = list(dict.fromkeys(expansions))  # (each once, in the order given)
-        card_sets(expansions)  # an unknown one: `amigos.SetupError`
+    def new(cls, seed: int, specs: list[str], config: GameConfig = GameConfig(), fmt: str = "match",
+            names: list[str] | None = None) -> "Match":
+        """A new match (``fmt`` "match", a best of three) or single game (``fmt`` "game") of games set
+        up by ``config``.  Its expansions are recorded in the file as ``"expansions"``; the base game's
+        file has no such key (as files had before there were expansions)."""
         if fmt not in FORMATS:
             raise amigos.AmigosError(f"unknown format {fmt!r} (expected game or match)")
-        if variant not in amigos.VARIANTS:
-            raise amigos.AmigosError(f"unknown variant {variant!r} (expected one of {', '.join(amigos.VARIANTS)})")
+        variant, ruleset, expansions = config.variant, config.ruleset, list(config.expansions)
         stamp = now()
         record = {
             "format": FORMAT, "version": VERSION, "rules_version": amigos.RULES_VERSION,
@@ -164,6 +168,12 @@ class Match:
     def expansions(self) -> tuple[str, ...]:
         """The expansions the match plays with: () for the base game (a file without the key)."""
         return tuple(self.record.get("expansions") or ())
+
+    @property
+    def config(self) -> GameConfig:
+        """How the match's games are set up, as its record says (`SetupError` for a word it does not
+        know)."""
+        return config_of(self.record)
 
     @property
     def game_number(self) -> int:
@@ -254,11 +264,9 @@ class Match:
         seed = derive_seed(self.record["seed"], "game", index)
         if expected_seed is not None and expected_seed != seed:
             raise ReplayError(index, 0, "game seed does not follow from the match seed")
-        variant = self.record["variant"]
-        ruleset = self.record.get("ruleset", "official")
-        expansions = self.expansions
+        config = self.config
         if index == 1:
-            self.state = amigos.new_game(seed, variant, ruleset, expansions=expansions)
+            self.state = amigos.deal(seed, config)
         else:
             previous = self.previous_state = self.state
             chooser = self._chooser(previous)
@@ -274,8 +282,7 @@ class Match:
                 artifacts = self.redrafted
                 redraft = False
             # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
-            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, ruleset, previous=previous,
-                                          expansions=expansions)
+            self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, config, previous=previous)
         self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
         self._advance_forced()
 

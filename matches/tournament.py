@@ -29,7 +29,7 @@ from . import files
 from . import manifest as M
 from .lock import Lock, clean_stale
 from .manifest import TournamentError
-from .match import Match, play
+from .match import Match, config_of, play
 from .record import MatchFileError, load, save
 
 MANIFEST = M.NAME
@@ -272,8 +272,7 @@ def play_job(job: dict, settings: dict) -> dict:
     same job gives the same game on any worker (with iteration budgets)."""
     specs = [settings["agents"][a] for a in job["seats"]]
     names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
-    match = Match.new(job["seed"], specs, variant=settings["variant"], fmt=settings["match_format"], names=names,
-                      expansions=settings.get("expansions") or ())
+    match = Match.new(job["seed"], specs, config_of(settings), fmt=settings["match_format"], names=names)
     match.record["tournament"] = {"id": job["id"]}  # which scheduled game the file holds (`scheduled_match`)
     agents = [make_agent(spec, seed=derive_seed(job["seed"], "seat", p, spec)) for p, spec in enumerate(specs)]
     play(match, agents)

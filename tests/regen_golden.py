@@ -22,7 +22,7 @@ from rich.console import Console  # noqa: E402
 import amigos  # noqa: E402
 from amigos import actions as A  # noqa: E402
 from amigos import cards as C  # noqa: E402
-from amigos.state import ACTIONS, SETUP_DRAFT, SETUP_REDRAFT  # noqa: E402
+from amigos.codes import ACTIONS, SETUP_DRAFT, SETUP_REDRAFT  # noqa: E402
 from amigos_cli.views.board import board, result_text  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

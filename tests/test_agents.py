@@ -12,7 +12,7 @@ from ai.agents import LIMITS, SpecError, make_agent, parse_spec
 from amigos import actions as A
 from amigos import cards as C
 from amigos.determinize import determinize
-from amigos.state import DECK, DRAFTING, HAND, SETUP_DRAFT
+from amigos.codes import DECK, DRAFTING, HAND, SETUP_DRAFT
 
 
 def test_specs_parse():
@@ -25,7 +25,9 @@ def test_specs_parse():
 @pytest.mark.parametrize("bad", ["", "alphazero", "mcts:iters", "mcts:iters=many", "greedy:depth=2",
                                  "expectimax:depth=0", "mcts:iters=0", "mcts:iters=-5", "mcts:iters=2.5",
                                  "mcts:time=0", "mcts:time=-1", "mcts:workers=0", "mcts:c=-0.1",
-                                 "mcts:rollout=-1", "mcts:draft=2", "mcts:points=-0.1", "mcts:points=1.5", "mcts:reveal=2",
+                                 "mcts:rollout=-1", "mcts:draft=2", "mcts:norm=-0.1", "mcts:norm=1.5", "mcts:halving=2",
+                                 "mcts:puct=3", "mcts:bias=1", "mcts:settle=1", "mcts:points=0.5", "mcts:reveal=1",
+                                 "mcts:worlds=4",
                                  "random:seed=1.5"])
 def test_bad_specs_are_refused(bad):
     with pytest.raises(SpecError):
@@ -34,11 +36,19 @@ def test_bad_specs_are_refused(bad):
         parse_spec(bad)  # before any agent is built: a command can check its specs first
 
 
-def test_parameters_at_their_bounds_are_accepted():
-    for spec in ("mcts:iters=1", "mcts:time=0.01,c=0,rollout=0,draft=0,workers=1", "mcts:points=0",
-                 "mcts:points=1,reveal=1", "expectimax:depth=1",
-                 "random:seed=-3"):
-        parse_spec(spec)
+@pytest.mark.parametrize("spec, parsed", [
+    ("mcts:iters=1", ("mcts", {"iters": 1})),
+    ("mcts:time=0.01,c=0,rollout=0,draft=0,workers=1",
+     ("mcts", {"time": 0.01, "c": 0, "rollout": 0, "draft": 0, "workers": 1})),
+    ("mcts:norm=0", ("mcts", {"norm": 0})),
+    ("mcts:norm=1,halving=0", ("mcts", {"norm": 1, "halving": 0})),
+    ("expectimax:depth=1", ("expectimax", {"depth": 1})),
+    ("random:seed=-3", ("random", {"seed": -3})),
+])
+def test_parameters_at_their_bounds_are_accepted(spec, parsed):
+    assert parse_spec(spec) == parsed
+    state = amigos.new_game(3)  # and the agent is built and plays: a legal first decision
+    assert make_agent(spec, seed=1).select(state) in state.legal_actions()
 
 
 def play(state, agents, limit=6000):
@@ -320,8 +330,8 @@ def test_the_packages_offer_make_agent_and_determinize_at_the_top():
 
 @pytest.mark.parametrize("bad, bound", [
     ("mcts:time=nan", "finite"), ("mcts:time=inf", "finite"), ("mcts:time=1e300", "at most 3600"),
-    ("mcts:iters=1e12", "to 10000000"), ("mcts:worlds=1e9", "to 1000"), ("expectimax:depth=1e6", "to 5"),
-    ("mcts:c=nan", "finite"), ("mcts:puct=nan", "finite"), ("mcts:norm=nan", "finite"),
+    ("mcts:iters=1e12", "to 10000000"), ("mcts:rollout=1e9", "to 1000"), ("expectimax:depth=1e6", "to 5"),
+    ("mcts:c=nan", "finite"), ("mcts:halving=nan", "finite"), ("mcts:norm=nan", "finite"),
     ("mcts:c=-inf", "finite"), ("mcts:workers=100000", "to 256"), ("random:seed=1e30", "to 18446744073709551615")])
 def test_non_finite_and_huge_parameters_are_refused_naming_the_bound(bad, bound):
     with pytest.raises(SpecError, match=bound):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from amigos.config import GameConfig
 from matches.arena import paired_difference, play_game, score_for, strength, tally, wilson
 from matches.sprt import sprt_over_pairs
 from amigos.adjudicate import ROUND_LIMIT
@@ -26,7 +27,7 @@ def test_score_counts_a_shared_win_half():
 
 
 def test_a_game_reports_its_result():
-    r = play_game(5, "standard", ["random", "random"])
+    r = play_game(5, GameConfig(), ["random", "random"])
     assert r["winners"] and r["decisions"] > 0 and len(r["vp"]) == 2
     assert max(r["vp"]) >= 10 or r["rounds"] > 0
     # Both seats had real choices, and forced moves (one legal action) are not counted as choices.
@@ -51,7 +52,7 @@ def test_pairs_swap_seats_on_one_deal():
 def test_a_game_that_never_ends_is_adjudicated_at_the_round_limit():
     # Two greedy players on this deal hoard essences and pass forever; the game ends at the check of
     # the last round, which ranks the players as at 10 points (`amigos.adjudicate`).
-    r = play_game(15282502483002881163, "standard", ["greedy", "greedy"])
+    r = play_game(15282502483002881163, GameConfig(), ["greedy", "greedy"])
     assert r["adjudicated"] and r["rounds"] == ROUND_LIMIT
     best = max(r["vp"])
     assert r["winners"] and all(r["vp"][p] == best for p in r["winners"])

@@ -6,9 +6,12 @@ into a second venv, checks ``amigos.COMPILED`` and runs the engine and AI tests 
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,12 +21,21 @@ from tests.conftest import INSTALLED
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.slow  # pip installs of the checkout (and a compile of it)
+
+
+# pip builds in the source tree (ROOT/build, the egg-info): two installs at once, as from two pytest-xdist
+# workers or two test runs in one checkout, would build over each other; they take turns on this lock.
+BUILD_LOCK = Path(tempfile.gettempdir()) / f"amigos-tests-build-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:16]}.lock"
+
 
 def _install_to(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """``pip install .`` of the checkout into ``target`` (no dependencies)."""
-    return subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--target",
-         str(target), str(ROOT)], capture_output=True, text=True, env={**os.environ, **env}, timeout=600)
+    """``pip install .`` of the checkout into ``target`` (no dependencies), one at a time."""
+    with open(BUILD_LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (let go when the file is closed)
+        return subprocess.run(
+            [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--target",
+             str(target), str(ROOT)], capture_output=True, text=True, env={**os.environ, **env}, timeout=600)
 
 
 def _extensions(target: Path) -> list[Path]:

@@ -29,7 +29,7 @@ def _params() -> list:
     for name in FOLDERS:
         folder = ROOT / name
         if not folder.is_dir():
-            continue
+            continue  # (collects none of its files: test_scenario_folder_is_present fails for it, loudly)
         for path in scenario_files(folder):
             params.append(pytest.param(name, path, id=f"{name}/{path.name}"))
     return params
@@ -40,8 +40,16 @@ def bridges() -> dict:
     return {name: Bridge(ruleset=ruleset, expansions=expansions) for name, (ruleset, expansions) in FOLDERS.items()}
 
 
-def test_scenario_folders_present():
-    assert any((ROOT / name).is_dir() for name in FOLDERS), f"no scenario folders under {ROOT}"
+@pytest.mark.parametrize("name", FOLDERS)
+def test_scenario_folder_is_present(name):
+    """Every folder is there and holds scenarios: a missing or empty one is a failure, never a quiet run
+    of no tests (test_card_scenario collects the files it finds, and none for a folder that is gone)."""
+    folder = ROOT / name
+    assert folder.is_dir(), f"the scenario folder {folder} is missing"
+    files = scenario_files(folder)
+    assert files, f"the scenario folder {folder} holds no *.json scenarios"
+    collected = [p for p in _params() if p.values[0] == name]
+    assert [p.values[1] for p in collected] == files
 
 
 @pytest.mark.parametrize("folder,path", _params())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -104,8 +105,12 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_play_and_show_with_markup_in_the_path(tmp_path, capsys):
-    folder = tmp_path / "we["
+# The paths below are relative (in tmp_path, the working folder): the console folds a line longer than
+# its width even inside a word, so a long path (tmp_path under pytest-xdist, say) would not read whole.
+
+def test_play_and_show_with_markup_in_the_path(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    folder = Path("we[")
     folder.mkdir()
     path = folder / "]ird.amigos"  # the path reads we[/]ird.amigos
     code, out, err = run_main(["play", "--p1", "random", "--p2", "random", "--seed", "2", "--save", str(path)],
@@ -117,8 +122,9 @@ def test_play_and_show_with_markup_in_the_path(tmp_path, capsys):
     assert str(path) in _flat(out)
 
 
-def test_show_and_resume_with_markup_in_the_player_names(tmp_path, capsys):
-    folder = tmp_path / "x["
+def test_show_and_resume_with_markup_in_the_player_names(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    folder = Path("x[")
     folder.mkdir()
     path = folder / "]names.amigos"
     save(Match.new(4, ["random", "random"], fmt="game", names=ODD_NAMES), path)
@@ -138,8 +144,9 @@ def test_show_and_resume_with_markup_in_the_player_names(tmp_path, capsys):
     assert line in out
 
 
-def test_tournament_with_markup_in_the_folder(tmp_path, capsys):
-    out_dir = tmp_path / "t[/]x"
+def test_tournament_with_markup_in_the_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    out_dir = Path("t[/]x")
     code, out, err = run_main(["tournament", "--agent", "random", "--agent", "random", "--games", "1",
                                "--seed", "3", "--out", str(out_dir)], capsys)
     assert code == 0, err

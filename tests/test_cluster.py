@@ -30,6 +30,8 @@ from matches import tournament as T
 from matches.match import Match
 from matches.record import load
 
+pytestmark = pytest.mark.slow  # Dask clusters, schedulers and workers started as processes
+
 needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                                 reason="Dask distributed is not installed (pip install '.[cluster]')")
 

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from amigos.config import GameConfig
 import amigos
 from ai.agents import make_agent
 from matches.arena import play_game
@@ -22,7 +23,7 @@ LUX = ("lux",)
                                    ("mcts:iters=40", "greedy")])
 @pytest.mark.parametrize("variant", ["standard", "draft"])
 def test_agents_play_an_expansion_game_to_the_end(specs, variant):
-    result = play_game(3, variant, list(specs), expansions=LUX)
+    result = play_game(3, GameConfig.parse(variant, expansions=LUX), list(specs))
     assert result["winners"] and result["decisions"] > 20
 
 

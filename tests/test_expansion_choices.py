@@ -8,7 +8,7 @@ import amigos
 from ai.heuristics import best_variant
 from amigos import actions as A
 from amigos import cards as C
-from amigos.state import ACTIONS, IN_PLAY
+from amigos.codes import ACTIONS, IN_PLAY
 
 LUX = ("lux",)
 

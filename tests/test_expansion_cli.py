@@ -24,12 +24,13 @@ import msgpack
 import pytest
 from rich.console import Console
 
+from amigos.config import GameConfig
 import amigos
 from ai.agents import make_agent
 from amigos import actions as A
 from amigos import cards as C
 from amigos.rng import derive_seed
-from amigos.state import IN_PLAY
+from amigos.codes import IN_PLAY
 from amigos_cli.human import Human
 from amigos_cli.views.board import board
 from amigos_cli.views.choices import group_text, variant_text
@@ -56,7 +57,7 @@ def folder():
 
 
 def played(seed: int, specs: list[str], fmt: str = "match", expansions=LUX) -> Match:
-    m = Match.new(seed, specs, fmt=fmt, expansions=expansions)
+    m = Match.new(seed, specs, GameConfig.parse(expansions=expansions), fmt=fmt)
     play(m, [make_agent(s, seed=derive_seed(seed, "seat", i)) for i, s in enumerate(specs)])
     return m
 
@@ -144,7 +145,7 @@ def test_hostile_expansions_are_one_line_and_the_file_untouched(value, fragment,
 
 def test_match_new_refuses_an_unknown_expansion():
     with pytest.raises(amigos.AmigosError, match="unknown expansion"):
-        Match.new(1, ["random", "random"], expansions=("chaos",))
+        Match.new(1, ["random", "random"], GameConfig.parse(expansions=("chaos",)))
 
 
 # -- the command line ------------------------------------------------------------------------------------
@@ -257,8 +258,7 @@ def _scrolls_claimed(match: Match) -> list[list[set[str]]]:
     """Per game, per player: the scrolls held at some point, from a replay decision by decision."""
     record = match.record
     assert record["best_of"] == 1  # (single games here)
-    again = Match.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
-                      fmt="game", expansions=match.expansions)
+    again = Match.new(record["seed"], [p["spec"] for p in record["players"]], match.config, fmt="game")
     held: list[set[str]] = [set(), set()]
 
     def look(state) -> None:
@@ -384,7 +384,7 @@ def _find(kind: str) -> tuple[Match, int, int]:
     decision of ``kind``: (match with that player as the person, player, index of the group)."""
     for seed in range(400):
         specs = ["random", "random"]
-        m = Match.new(seed, specs, fmt="game", expansions=LUX)
+        m = Match.new(seed, specs, GameConfig.parse(expansions=LUX), fmt="game")
         rng = random.Random(seed)
         moves = []
         while not m.is_over():
@@ -395,7 +395,7 @@ def _find(kind: str) -> tuple[Match, int, int]:
             hits = [i for i, g in enumerate(groups) if _kind(m.state, g) == kind]
             if hits:
                 specs[p] = "human"
-                again = Match.new(seed, specs, fmt="game", expansions=LUX,
+                again = Match.new(seed, specs, GameConfig.parse(expansions=LUX), fmt="game",
                                   names=["You" if s == "human" else "AI (random)" for s in specs])
                 for action in moves:
                     again.to_act()

@@ -16,8 +16,9 @@ import pytest
 import amigos
 from amigos import cards as C
 from amigos.determinize import determinize
-from amigos.state import (ACTIONS, DECK, DECK_ARTIFACT, DISCARD, HAND, IN_PLAY, P_SCRYORDER,
-                          SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT, GameState)
+from amigos.codes import (ACTIONS, DECK, DECK_ARTIFACT, DISCARD, HAND, IN_PLAY, P_SCRYORDER, SETUP_CHOOSE_FIRST,
+                          SETUP_DRAFT, SETUP_REDRAFT)
+from amigos.state import GameState
 from amigos_cli.views.board import face_down_line, hand_view, known_deck
 
 from .test_invariants import FaceDown

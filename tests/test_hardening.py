@@ -107,6 +107,7 @@ def test_a_name_too_long_is_one_line_in_show_resume_and_play(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_autosave_keeps_the_file_s_mode(tmp_path):
     path = tmp_path / "m.amigos"
     match = unfinished(path)
@@ -139,6 +140,7 @@ def test_saving_over_a_symlink_replaces_the_link_and_leaves_its_target(tmp_path)
     assert not link.is_symlink() and read_record(link)["seed"] == 5
 
 
+@pytest.mark.slow
 def test_a_finished_match_whose_file_says_unfinished_is_refused(tmp_path):
     result = amigos("play", "--p1", "random", "--p2", "random", "--seed", "2", "--plain", "--save", "f.amigos",
                     cwd=tmp_path, timeout=60)

@@ -4,7 +4,7 @@
     training/   -> matches, ai, amigos, numpy (the train extra)      (self-play and fitting: beside the CLI)
     matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional),
                    distributed (Dask, optional: only the cluster runner, imported lazily)
-    ai/         -> amigos   (agents only)
+    ai/         -> amigos, numpy (the neural value)   (agents only)
     amigos/     -> standard library only
     lab/        evaluations and experiments: not installed, and no package imports it
 
@@ -26,7 +26,8 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: Top-level packages each layer may import besides the standard library.
 ALLOWED: dict[str, frozenset[str]] = {
     "amigos": frozenset({"amigos"}),
-    "ai": frozenset({"amigos", "ai"}),
+    # numpy: the neural value's arithmetic (ai/network.py).
+    "ai": frozenset({"amigos", "ai", "numpy"}),
     # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").  matplotlib:
     # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
     # distributed: the optional cluster runner (matches/runner.py), imported only to connect to one.

@@ -20,7 +20,7 @@ from ai.rewards import WIN_MARGIN, final_rewards, learned_rewards
 from training.selfplay import outcome_for, positions, searched_positions, selfplay_game
 from amigos import actions as A
 from amigos.position import build_position
-from amigos.state import GAME_OVER
+from amigos.codes import GAME_OVER
 
 F = {name: i for i, name in enumerate(FEATURES)}
 
@@ -207,7 +207,7 @@ def _with(s, p, card):
     """``s`` with ``card`` picked by ``p`` (its entity moved to ``p``'s deck)."""
     t = s.clone()
     e = t.find(card.name)
-    t.loc[e], t.owner[e] = amigos.state.DECK, p
+    t.loc[e], t.owner[e] = amigos.codes.DECK, p
     return t
 
 
@@ -252,7 +252,7 @@ def test_a_self_play_record_replays_its_game():
 
 
 def test_the_redraft_knows_the_engine_that_won_and_takes_it_from_the_winner():
-    from amigos.state import IN_PLAY
+    from amigos.codes import IN_PLAY
     game1 = amigos.new_game(8)
     final = game1.clone()
     engine = ["hand_of_glory", "crypt"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import amigos
-from amigos.state import DECK, DISCARD, HAND
+from amigos.codes import DECK, DISCARD, HAND
 from amigos_cli.views.outcome import outcome
 
 
@@ -51,7 +51,7 @@ def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it()
 
     from amigos import actions as A
     from amigos.errors import IllegalAction
-    from amigos.state import COLLECT
+    from amigos.codes import COLLECT
     from amigos.text import essences_text
     from amigos_cli.session import make_step, step_line
 

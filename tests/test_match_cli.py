@@ -217,7 +217,7 @@ def test_replay_board(match_run):
 def test_replay_into_a_pipe_keeps_each_line_of_the_board_whole(match_run, monkeypatch):
     """Printed into a pipe, where Rich would assume 80 columns, the board's lines are not wrapped."""
     from amigos import cards as C
-    from amigos.state import AVAILABLE
+    from amigos.codes import AVAILABLE
     _, path = match_run
     monkeypatch.delenv("COLUMNS", raising=False)
     result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "0"])
@@ -380,21 +380,34 @@ def test_save_into_a_missing_folder_is_one_line(folder, capsys):
 
 @pytest.fixture(scope="module")
 def killed(shared_folder, tmp_path_factory):
-    """``amigos match --p1 random --p2 random --seed 5`` killed with SIGKILL ~0.3 s after its file appears,
-    then resumed; plus an uninterrupted run of the same match for comparison.
+    """``amigos match --p1 random --p2 random --seed 5`` killed with SIGKILL mid-match, ~0.3 s after its
+    file appears (sooner on a machine so fast that 40 decisions are saved before then), then resumed;
+    plus an uninterrupted run of the same match for comparison.
 
     The killed run saves to an ordinary disk folder, where the fsync after every decision makes the match
-    take seconds, so that the kill lands mid-match; the resume runs on a copy in the fast folder."""
+    take seconds; the resume runs on a copy in the fast folder.  The kill cannot come too late: every few
+    milliseconds the process is stopped (SIGSTOP) and its file read, and it is killed while stopped once
+    the file holds decisions of an unfinished match, so a fast machine kills early instead of skipping."""
     disk = tmp_path_factory.mktemp("kill")
     path = disk / "k.amigos"
     proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "match", "--p1", "random", "--p2", "random",
                              "--seed", "5", "--save", "k.amigos"], cwd=disk, env=ENV,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.3)
+            time.sleep(0.005)
+        assert path.exists(), "the match's file appeared"
+        appeared = time.monotonic()
+        while proc.poll() is None and time.monotonic() < deadline:
+            proc.send_signal(signal.SIGSTOP)
+            seen = load(path)  # (written whole and renamed into place: a stopped writer leaves it loadable)
+            made = sum(len(g["decisions"]) for g in seen.record["games"])
+            if made and not seen.is_over() and (made >= 40 or time.monotonic() - appeared >= 0.3):
+                break
+            proc.send_signal(signal.SIGCONT)
+            time.sleep(0.005)
+        assert proc.poll() is None, "the match ended before it could be killed mid-match"
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -403,8 +416,6 @@ def killed(shared_folder, tmp_path_factory):
             proc.wait()
     assert proc.returncode == -signal.SIGKILL
     after_kill = load(path)
-    if after_kill.is_over():
-        pytest.skip("the match finished within 0.3 s: nothing to resume")
     # a kill -9 leaves the lock file (unlocked: the next session takes it) and perhaps a temporary
     temporaries = [f for f in os.listdir(disk) if f not in ("k.amigos", ".k.amigos.lock")]
     folder = shared_folder / "kill"
@@ -551,10 +562,10 @@ def test_replay_json_of_a_persons_match_hides_the_ai_s_hand_and_deck(folder):
         state = position(load(path), 1, to)[0]
         # (a card the person saw go from the AI's discard pile into its deck is known, not secret)
         secret = [c for e, c in enumerate(state.cards[:state.n_art])
-                  if state.owner[e] == 1 and state.loc[e] in (amigos.state.HAND, amigos.state.DECK)
+                  if state.owner[e] == 1 and state.loc[e] in (amigos.codes.HAND, amigos.codes.DECK)
                   and c.id not in state.known_decks[0]]
         mine = [c for e, c in enumerate(state.cards[:state.n_art])
-                if state.owner[e] == 0 and state.loc[e] == amigos.state.HAND]
+                if state.owner[e] == 0 and state.loc[e] == amigos.codes.HAND]
         assert mine or to is not None
         if not secret:  # every hidden card of the AI known by now: nothing to hide here
             continue
@@ -685,7 +696,8 @@ def _replayed(record, k, to):
     """The position of game ``k`` after ``to`` of its decisions, replayed step by step."""
     import amigos
     from matches.match import Match as M
-    match = M.new(record["seed"], [p["spec"] for p in record["players"]], variant=record["variant"],
+    from matches.match import config_of
+    match = M.new(record["seed"], [p["spec"] for p in record["players"]], config_of(record),
                   fmt="match" if record["best_of"] > 1 else "game")
     for gi, game in enumerate(record["games"][:k], 1):
         for di, (actor, step, *_rest) in enumerate(game["decisions"]):
@@ -698,6 +710,7 @@ def _replayed(record, k, to):
     return match.previous_state if match.game_number > k else match.state
 
 
+@pytest.mark.slow
 def test_control_codes_from_a_file_never_reach_the_terminal(tmp_path):
     """A player name with escape sequences (clear the screen, a C1 CSI, a bidi override) is shown
     escaped by show, show --json and replay, and so is a file name in an error."""

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from amigos.config import GameConfig
 import amigos
 from ai.agents import make_agent
 from amigos import cards as C
@@ -221,7 +222,7 @@ def _redraft_retake(r):
 
 def _other_mage(r):
     """Game 1: player ``p`` chooses a mage dealt to the rival (a real mage of this game, not theirs)."""
-    m = Match.new(r["seed"], ["random", "random"], variant=r["variant"])
+    m = Match.new(r["seed"], ["random", "random"], GameConfig.parse(r["variant"]))
     state = m.state
     d0 = r["games"][0]["decisions"][0]
     p = d0[0]

@@ -14,7 +14,7 @@ from ai.agents import SpecError, parse_spec
 from amigos import actions as A
 from amigos.determinize import Determinizer
 from amigos.position import build_position
-from amigos.state import ACTIONS, DECK, HAND
+from amigos.codes import ACTIONS, DECK, HAND
 
 def test_a_rollout_ends_with_the_round():
     rng = random.Random(1)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from amigos.config import GameConfig
 import amigos
 import amigos.setup as engine_setup
 from amigos import actions as A
 from amigos.adjudicate import ROUND_LIMIT, adjudicated
 from amigos.position import build_position
-from amigos.state import GAME_OVER
+from amigos.codes import GAME_OVER
 from ai.agents import make_agent
 from matches.match import Match
 
@@ -83,7 +84,7 @@ def short_games(monkeypatch):
 
 def play_game_1(seed: int, variant: str = "standard") -> Match:
     """A match with game 1 played by random agents, waiting for game 2's first decision."""
-    m = Match.new(seed, ["random", "random"], variant=variant)
+    m = Match.new(seed, ["random", "random"], GameConfig.parse(variant))
     agent = make_agent("random", seed=seed)
     while m.game_number == 1:
         m.to_act()

@@ -10,7 +10,7 @@ from amigos import actions as A
 from amigos.apply import settle
 from amigos.flow import evaluate_victory, start_round
 from amigos.position import build_position
-from amigos.state import CHECK_END_OF_ROUND, COLLECT, VICTORY_CHECK
+from amigos.codes import CHECK_END_OF_ROUND, COLLECT, VICTORY_CHECK
 
 RULESETS = ("official", "reference")
 

@@ -16,7 +16,7 @@ from rich.console import Console
 
 import amigos
 from amigos import actions as A
-from amigos.state import SETUP_REDRAFT
+from amigos.codes import SETUP_REDRAFT
 from amigos_cli.tui import keys
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
@@ -85,9 +85,12 @@ def test_digits_a_pause_apart_make_two_numbers(monkeypatch):
     assert [typed.add("1"), typed.add("2"), typed.add("3")] == [1, 12, 3]
 
 
+# The seeds of the whole games below make short ones with their choices (100 decisions in game 11 with
+# random.Random(1)'s; seed 5 took 315, a minute of the suite): each decision on the screen costs ~0.2 s.
+@pytest.mark.slow
 def test_a_whole_game_against_an_agent(tmp_path):
     path = tmp_path / "game.amigos"
-    match = Match.new(5, ["human", "random"], fmt="game", names=["You", "AI (random)"])
+    match = Match.new(11, ["human", "random"], fmt="game", names=["You", "AI (random)"])
 
     async def run():
         app = GameApp(match, path)
@@ -102,9 +105,10 @@ def test_a_whole_game_against_an_agent(tmp_path):
     assert finished.is_over() and finished.record["games"][0]["result"]["winners"]
 
 
+@pytest.mark.slow
 def test_a_match_with_the_redraft_and_the_end_screens(tmp_path):
     path = tmp_path / "match.amigos"
-    match = Match.new(7, ["human", "random"], fmt="match", names=["You", "AI (random)"])
+    match = Match.new(55, ["human", "random"], fmt="match", names=["You", "AI (random)"])  # 231 decisions (7: 311)
     seen = {"redraft": False, "ends": 0}
 
     async def run():
@@ -210,9 +214,10 @@ def test_typed_essences():
     assert typed_variant([pay, other], "3C") is None
 
 
+@pytest.mark.slow
 def test_hint_undo_save_quit_and_resume(tmp_path):
     path = tmp_path / "hint.amigos"
-    match = Match.new(11, ["human", "random"], fmt="game", names=["You", "AI"])
+    match = Match.new(108, ["human", "random"], fmt="game", names=["You", "AI"])  # a short game (11: ~130 decisions)
 
     async def first_session():
         app = GameApp(match, path)
@@ -339,7 +344,7 @@ def test_every_card_on_the_table_has_its_text(tmp_path):
     from amigos_cli.tui.cards import TableCards
     match = _position(5, 40)
     state = match.state
-    in_play = {state.cards[e].name for e in range(len(state.loc)) if state.loc[e] == amigos.state.IN_PLAY}
+    in_play = {state.cards[e].name for e in range(len(state.loc)) if state.loc[e] == amigos.codes.IN_PLAY}
 
     async def run():
         app = GameApp(match, tmp_path / "table.amigos")

@@ -137,6 +137,7 @@ def test_games_are_capped_and_a_closed_tab_s_game_is_saved_and_ended(tmp_path):
             assert r.status == 200, "the cap frees up as games end"
 
 
+@pytest.mark.slow
 def test_a_game_that_ignores_quit_is_ended_all_the_same(tmp_path):
     """A stubborn tab (its process ignores the quit message and SIGTERM) is killed, with its group."""
     from textual_serve.download_manager import DownloadManager
@@ -187,6 +188,7 @@ def alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_stopping_the_server_ends_the_games_of_open_tabs(tmp_path):
     with serving(tmp_path, "--p2", "random") as (port, _, proc):
         async def open_tab_then_stop_the_server() -> list[int]:

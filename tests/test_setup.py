@@ -7,7 +7,7 @@ import pytest
 import amigos
 from amigos import actions as A
 from amigos import cards as C
-from amigos.state import (AVAILABLE, BEING_CHOSEN, DECK, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK, ACTIONS,
+from amigos.codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
                           SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT)
 
 

@@ -8,9 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from ai.features import player_features
-from ai.learned import ValueModel, progress
-from training.selfplay import searched_positions, selfplay_game
+from ai.learned import ValueModel
+from training.selfplay import selfplay_game
 from training.train import fit, lambda_returns, scores, train_model
 
 
@@ -78,54 +77,3 @@ def test_a_prior_model_holds_the_fit_near_its_weights_and_card_worths():
         return sum(abs(model.cards[c] - prior.cards[c]) for c in prior.cards)
 
     assert card_distance(held) < card_distance(free)
-
-
-def test_blend_mixes_in_the_search_values_where_there_are_some():
-    from training.train import blend, search_probability
-    target = np.array([1.0, 0.0, 0.5])
-    searched = np.array([0.5, np.nan, 0.9])
-    assert blend(target, searched, 0.0).tolist() == target.tolist()
-    assert blend(target, searched, 0.5) == pytest.approx([0.75, 0.0, 0.7])
-    assert blend(target, None, 0.5).tolist() == target.tolist()
-    # A search reward maps back to a probability: 0.1 and 0.9 bound an unfinished game's.
-    assert search_probability(0.1) == 0.0 and search_probability(0.9) == 1.0
-    assert search_probability(0.5) == pytest.approx(0.5) and search_probability(0.97) == 1.0
-
-
-def test_search_values_move_the_fit_toward_them():
-    """Fitted with ``search_weight`` 1 to games whose search values all say the mover is losing, the
-    model rates the movers lower than fitted to the results alone."""
-    from training.train import examples
-    games = [selfplay_game(seed, "mcts:iters=15") for seed in range(4)]
-    gloomy = [dict(g, values=[None if v is None else 0.1 for v in g["values"]]) for g in games]
-    x, y, gi, _, searched = examples(gloomy)
-    assert np.nanmax(searched) <= 1.0 and np.nanmin(searched) >= 0.0
-    plain = train_model(games, 1e-2, log=lambda line: None, lam=1.0)
-    pulled = train_model(gloomy, 1e-2, log=lambda line: None, lam=1.0, search_weight=1.0)
-    assert pulled.info["search_weight"] == 1.0
-    movers = []
-    for g in games:
-        movers += [(s.clone(), s.current_player()) for s, v in searched_positions(g) if v is not None][:5]
-
-    def mean_for_movers(model):
-        rated = [model.probability(player_features(s), p, progress(player_features(s))) for s, p in movers]
-        return sum(rated) / len(rated)
-
-    assert mean_for_movers(pulled) < mean_for_movers(plain)
-
-
-def test_claim_steps_hold_the_fit_to_claims_that_do_not_look_worse():
-    """`claim_steps` lists how claiming changes the mover's input wherever a claim is legal (tempo left
-    out); fitted with a large ``claim_weight`` the model rates fewer of them below not claiming."""
-    from training.train import TEMPO, claim_steps, claims_below, model_weights
-    games = [selfplay_game(seed, "mcts:iters=15") for seed in range(6)]
-    steps = claim_steps(games)
-    assert len(steps) > 0 and not steps[:, list(TEMPO)].any()
-    plain = train_model(games, 1e-2, log=lambda line: None, lam=1.0)
-    held = train_model(games, 1e-2, log=lambda line: None, lam=1.0, claim_weight=100.0)
-    assert held.info["claim_weight"] == 100.0
-
-    def below(model: ValueModel) -> float:
-        return claims_below(steps, model_weights(model))
-
-    assert below(plain) > 0.5 and below(held) < 0.1

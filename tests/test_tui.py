@@ -32,8 +32,9 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
+from amigos.config import GameConfig
 import amigos
-from amigos.state import ACTIONS
+from amigos.codes import ACTIONS
 from amigos_cli.human import HELP, Human, QuitRequested, UndoRequested, discard_typeahead
 from amigos_cli.session import Session
 from amigos_cli.views.board import board, result_text
@@ -73,7 +74,7 @@ def test_board_hides_the_rivals_hand():
     mine = G.render(board(state, 0, G.NAMES, [], "Game 1"))
     theirs = G.render(board(state, 1, G.NAMES, [], "Game 1"))
     hands = [[c.name for e, c in enumerate(state.cards[:state.n_art])
-              if state.loc[e] == amigos.state.HAND and state.owner[e] == p] for p in range(2)]
+              if state.loc[e] == amigos.codes.HAND and state.owner[e] == p] for p in range(2)]
     assert hands[0] and hands[1]
     for name in hands[1]:
         assert name not in mine and name in theirs
@@ -461,7 +462,7 @@ def test_undo_with_nothing_to_undo(tmp_path):
 def _prompts(folder, specs, names, quit_at, variant="standard", seed=0):
     """A game of ``specs`` through a `Session`, a person answering 1 at every prompt until prompt
     ``quit_at`` (1-based), answered q; returns (the match, the output printed before each prompt)."""
-    match = Match.new(seed, specs, variant=variant, fmt="game", names=names)
+    match = Match.new(seed, specs, GameConfig.parse(variant), fmt="game", names=names)
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False)
     before = []
@@ -514,17 +515,23 @@ def test_hot_seat_players_each_see_only_their_own_secrets(tmp_path):
 
 
 def test_a_spectator_sees_every_decision(tmp_path):
-    match = Match.new(0, ["random", "random"], variant="draft", fmt="game",
+    match = Match.new(0, ["random", "random"], GameConfig("draft"), fmt="game",
                       names=["Player 1 (random)", "Player 2 (random)"])
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False)
     Session(match, tmp_path / "watched.amigos", console).run()
     text = out.getvalue()
-    for actor, step in _decisions_of(match):
-        if step["__type__"] == "ChooseMage":
-            assert f"Player {actor + 1} (random): Choose {step['mage_name']} as mage" in text
-        if step["__type__"] == "DraftPick":
-            assert f"Player {actor + 1} (random): Draft {step['artifact_name']}" in text
+    decisions = _decisions_of(match)
+    mages = [(actor, step["mage_name"]) for actor, step in decisions if step["__type__"] == "ChooseMage"]
+    picks = [(actor, step["artifact_name"]) for actor, step in decisions if step["__type__"] == "DraftPick"]
+    # the watched game had a mage chosen by each player and a draft by both (else nothing is checked)
+    assert sorted(actor for actor, _ in mages) == [0, 1], decisions
+    for player in (0, 1):
+        assert sum(actor == player for actor, _ in picks) >= 6, picks
+    for actor, mage in mages:
+        assert f"Player {actor + 1} (random): Choose {mage} as mage" in text
+    for actor, artifact in picks:
+        assert f"Player {actor + 1} (random): Draft {artifact}" in text
 
 
 # -- the real command in a pseudo-terminal --------------------------------------------------------------------
@@ -607,6 +614,7 @@ def _ended(text: str) -> bool:
     return re.search(r"\b(wins|You win)\b", text) is not None or "Shared victory" in text
 
 
+@pytest.mark.slow  # in a pseudo-terminal
 def test_whole_game_in_a_terminal(tmp_path):
     path = tmp_path / "F.amigos"
     code, text, prompts = run_in_pty(["play", "--plain", "--p1", "human", "--p2", "random", "--seed", str(PTY_SEED),
@@ -621,24 +629,26 @@ def test_whole_game_in_a_terminal(tmp_path):
     assert data["players"][0]["spec"] == "human"
 
 
+@pytest.mark.slow  # in a pseudo-terminal
 def test_quit_in_a_terminal_then_resume_to_the_end(tmp_path):
     path = tmp_path / "F.amigos"
+    name = path.name  # (named in the working folder: the terminal folds a long path, even mid-word)
     code, text, prompts = run_in_pty(["play", "--plain", "--p1", "human", "--p2", "random", "--seed", str(PTY_SEED),
-                                      "--save", str(path)], lambda kind, n: "q")
+                                      "--save", name], lambda kind, n: "q", cwd=tmp_path)
     assert code == 0, text[-3000:]
     assert prompts == 1
-    assert f"amigos resume {path}" in " ".join(text.split())
+    assert f"amigos resume {name}" in " ".join(text.split())
     assert not _ended(text)
     assert _show(path)["status"] == "unfinished"
 
-    code, text, prompts = run_in_pty(["resume", "--plain", str(path)], lambda kind, n: "1")
+    code, text, prompts = run_in_pty(["resume", "--plain", name], lambda kind, n: "1", cwd=tmp_path)
     assert code == 0, text[-3000:]
-    assert text.lstrip().startswith(f"Resuming {path}")
+    assert text.lstrip().startswith(f"Resuming {name}")
     assert prompts > 10 and _ended(text), text[-3000:]
     data = _show(path)
     assert data["status"] == "finished"
     # a finished match does not resume
-    code, text, _ = run_in_pty(["resume", "--plain", str(path)], lambda kind, n: "q", timeout=60)
+    code, text, _ = run_in_pty(["resume", "--plain", name], lambda kind, n: "q", timeout=60, cwd=tmp_path)
     assert code == 2 and "finished" in text
 
 
@@ -706,9 +716,9 @@ def test_the_draft_screen_lists_your_drafted_cards_only():
     state = G.draft_position()
     viewer = state.current_player()
     mine = [c.name for e, c in enumerate(state.cards[:state.n_art])
-            if state.loc[e] == amigos.state.DECK and state.owner[e] == viewer]
+            if state.loc[e] == amigos.codes.DECK and state.owner[e] == viewer]
     theirs = [c.name for e, c in enumerate(state.cards[:state.n_art])
-              if state.loc[e] == amigos.state.DECK and state.owner[e] != viewer]
+              if state.loc[e] == amigos.codes.DECK and state.owner[e] != viewer]
     assert mine and theirs
     text = G.render(board(state, viewer, G.NAMES, [], "Game 1"))
     assert "Your drafted cards: " + ", ".join(mine) in text
@@ -720,7 +730,7 @@ def _choose_first_position(seed: int = 7):
     first = amigos.new_game(seed)
     artifacts = [c.id for c in first.cards[:first.n_art]]
     state = amigos.next_game(seed + 1, [amigos.cards.MAGES[0].id, amigos.cards.MAGES[1].id], artifacts, 0, True)
-    assert state.phase == amigos.state.SETUP_CHOOSE_FIRST
+    assert state.phase == amigos.codes.SETUP_CHOOSE_FIRST
     return state
 
 
@@ -797,6 +807,7 @@ def _screen_session(args, keys, wait_for="Your choice", timeout=90):
     return code, ANSI.sub("", raw.decode("utf-8", "replace"))
 
 
+@pytest.mark.slow  # in a pseudo-terminal
 def test_the_full_screen_in_a_terminal_saves_quits_and_resumes(tmp_path):
     path = tmp_path / "screen.amigos"
     code, text = _screen_session(["play", "--p2", "random", "--seed", str(PTY_SEED), "--save", str(path)],

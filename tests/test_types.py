@@ -11,6 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.slow  # a whole mypy run
+
 
 def test_the_program_type_checks():
     pytest.importorskip("mypy")

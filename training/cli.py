@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import sys
 
-USAGE = """usage: amigos-train {selfplay,fit} [options]   (-h after either for its options)
+USAGE = """usage: amigos-train {selfplay,fit,neural} [options]   (-h after one for its options)
 
   selfplay   play games of an agent against itself into a JSON-lines file (resumable)
-  fit        fit the learned value to self-play files, or run the whole recipe (--pipeline)"""
+  fit        fit the linear learned value to self-play files, or run its whole recipe (--pipeline)
+  neural     train the neural value by TD(lambda) from self-play, in generations (resumable)"""
+COMMANDS = ("selfplay", "fit", "neural")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the subcommand named first in ``argv`` (default: the command line); its exit code."""
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] not in ("selfplay", "fit"):
+    if not args or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr if args and args[0] not in ("-h", "--help") else sys.stdout)
         return 0 if args and args[0] in ("-h", "--help") else 2
     if args[0] == "selfplay":
         from .play import main as command
     else:
         try:
-            from .train import main as command
+            if args[0] == "fit":
+                from .train import main as command
+            else:
+                from .neural import main as command
         except ModuleNotFoundError as exc:  # (numpy: the train extra)
             print(f"amigos-train: {exc.name} is missing; install the train extra: pip install 'amigos[train]'",
                   file=sys.stderr)

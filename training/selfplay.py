@@ -14,22 +14,27 @@ reproducible whatever the number of processes that played it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import amigos
+from amigos.config import GameConfig
 from amigos.rng import derive_seed
-from amigos.state import ACTIONS, COLLECT, GameState
+from amigos.codes import ACTIONS, COLLECT
+from amigos.state import GameState
 
 from ai.agent import Agent
 from ai.agents import make_agent
 from matches.play import Game
 
 
-def selfplay_game(seed: int, spec: str, variant: str = "standard", make: Callable[..., Agent] = make_agent) -> dict:
-    """One game of ``spec`` against itself dealt by ``seed``: {"seed", "variant", "spec", "choices",
-    "values", "winners", "vp", "rounds"}; ``choices`` holds each decision's index among the legal
-    actions, ``values`` the mover's value of it by the search (``info["value"]``, a reward in [0, 1],
-    rounded) or None where the agent did not search."""
-    state = amigos.new_game(seed, variant)
+def selfplay_game(seed: int, spec: str, config: GameConfig = GameConfig(),
+                  make: Callable[..., Agent] = make_agent) -> dict:
+    """One game of ``config`` of ``spec`` against itself dealt by ``seed``: {"seed", "variant", "spec",
+    "choices", "values", "winners", "vp", "rounds"}, and "expansions" where the game has some;
+    ``choices`` holds each decision's index among the legal actions, ``values`` the mover's value of it
+    by the search (``info["value"]``, a reward in [0, 1], rounded) or None where the agent did not
+    search."""
+    state = amigos.deal(seed, config)
     agents = [make(spec, seed=derive_seed(seed, "selfplay", p)) for p in range(state.n_players)]
     game = Game(state, f"self-play game {seed}")
     values: list[float | None] = []
@@ -41,8 +46,17 @@ def selfplay_game(seed: int, spec: str, variant: str = "standard", make: Callabl
         game.decide(action, 0.0, agent.info)
     for agent in agents:
         agent.close()
-    return {"seed": seed, "variant": variant, "spec": spec, "choices": game.choices, "values": values,
-            "winners": state.winners(), "vp": state.victory_points(), "rounds": state.round}
+    record: dict[str, Any] = {"seed": seed, "variant": config.variant, "spec": spec, "choices": game.choices,
+                              "values": values, "winners": state.winners(), "vp": state.victory_points(),
+                              "rounds": state.round}
+    if config.expansions:
+        record["expansions"] = list(config.expansions)
+    return record
+
+
+def dealt(game: dict) -> GameState:
+    """The first position of a self-play record's game (`selfplay_game`)."""
+    return amigos.deal(game["seed"], GameConfig.parse(game["variant"], expansions=game.get("expansions") or ()))
 
 
 VALUE_DIGITS = 4  # a search value's decimals in a record
@@ -59,7 +73,7 @@ def positions(game: dict) -> Iterator[GameState]:
 def searched_positions(game: dict) -> Iterator[tuple[GameState, float | None]]:
     """`positions` with the search's value of each for its mover (None where the record has none:
     a record from before values were kept, or a decision the agent made without searching)."""
-    state = amigos.new_game(game["seed"], game["variant"])
+    state = dealt(game)
     values = game.get("values") or [None] * len(game["choices"])
     for index, value in zip(game["choices"], values):
         legal = state.legal_actions()

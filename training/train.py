@@ -13,10 +13,6 @@ that player's result.  The fit is L2-regularised logistic regression by Newton's
 ``train`` extra).  One game in ten is held out; the report gives the held-out log loss, Brier score
 and accuracy of the new model beside today's hand-tuned leaf value (`ai.value`, squashed as the
 search squashes it) and, with ``--check``, an existing model file.
-
-``--search-weight W`` fits each searched position to ``(1 - W)`` times its TD target plus ``W`` times
-the search's own estimate there (the value the self-play agent gave its choice, a deeper look than
-the model's), where the record has one.
 """
 
 from __future__ import annotations
@@ -31,20 +27,18 @@ from pathlib import Path
 
 import numpy as np
 
-import amigos
 from ai.draft import plan_synergy
 from ai.features import FEATURES, N_FEATURES, player_features
-from ai.heuristics import best_variant
 from ai.learned import ValueModel, progress, use_model
-from ai.rewards import SCALE, UNFINISHED_LOW, UNFINISHED_RANGE
+from ai.rewards import SCALE
 from ai.value import heuristic_value
-from amigos import actions as A
 from amigos import cards as C
 from amigos.rng import derive_seed
-from amigos.state import ACTIONS, COLLECT, IN_PLAY
+from amigos.codes import ACTIONS, COLLECT, IN_PLAY
 
 from .play import play, read_games
-from .selfplay import outcome_for, searched_positions
+from .selfplay import dealt as dealt_state
+from .selfplay import outcome_for, positions
 
 HOLD_OUT = 10  # every tenth game is held out
 PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
@@ -56,26 +50,22 @@ CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their 
 
 
 def examples(games: list[dict], with_heuristic: bool = False
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
-    """(X, y, game index, heuristic probability or None, the search's probability of winning or NaN)
-    over both players' sides of every position."""
-    xs, ys, gi, hs, ss = [], [], [], [], []
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """(X, y, game index, heuristic probability or None) over both players' sides of every position."""
+    xs, ys, gi, hs = [], [], [], []
     for i, game in enumerate(games):
         results = [outcome_for(game, 0), outcome_for(game, 1)]
-        for state, value in searched_positions(game):
+        for state in positions(game):
             rows = player_features(state)
             g = progress(rows)
-            mover = state.current_player()
-            searched = math.nan if value is None else search_probability(value)
             for q in (0, 1):
                 xs.append(encode(rows, q, g))
                 ys.append(results[q])
                 gi.append(i)
-                ss.append(searched if q == mover else 1.0 - searched)
                 if with_heuristic:
                     hs.append(1.0 / (1.0 + math.exp(-heuristic_value(state, q) / SCALE)))
     return (np.array(xs, dtype=float), np.array(ys, dtype=float), np.array(gi),
-            np.array(hs, dtype=float) if with_heuristic else None, np.array(ss, dtype=float))
+            np.array(hs, dtype=float) if with_heuristic else None)
 
 
 def encode(rows: list[list[float]], q: int, g: float) -> list[float]:
@@ -86,47 +76,10 @@ def encode(rows: list[list[float]], q: int, g: float) -> list[float]:
     return zero + zero + d if g >= 1.0 else d + [g * x for x in d] + zero
 
 
-CLAIMS = frozenset((A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP))
-TEMPO = tuple(k * N_FEATURES + FEATURES.index(name) for k in range(3) for name in ("passed", "to_move"))
-
-
-def claim_steps(games: list[dict], kinds: frozenset[int] = CLAIMS) -> np.ndarray:
-    """For every position where the mover can claim a place of power or a monument, and every such
-    claim (its payment by `ai.heuristics.best_variant`): how the mover's model input changes by
-    claiming, the turn's tempo (passed, to move) left out.  A value that sees past the round rates
-    none of these steps below zero: a claim you can pay for is points now and often every round."""
-    steps = []
-    for game in games:
-        for state, _ in searched_positions(game):
-            q = state.current_player()
-            before = None
-            for variants in state.legal_groups():
-                if variants[0][0] not in kinds:
-                    continue
-                if before is None:
-                    rows = player_features(state)
-                    before = np.array(encode(rows, q, progress(rows)))
-                after = state.clone()
-                after.apply_unchecked(best_variant(state, variants))
-                rows = player_features(after)
-                step = np.array(encode(rows, q, progress(rows))) - before
-                step[list(TEMPO)] = 0.0
-                steps.append(step)
-    return np.array(steps, dtype=float).reshape(-1, 3 * N_FEATURES)
-
-
-def search_probability(value: float) -> float:
-    """The probability of winning a search's reward stands for: an unfinished game's reward is the
-    probability mapped into [`UNFINISHED_LOW`, 1 - `UNFINISHED_LOW`] (`ai.rewards.unfinished_reward`);
-    a finished game's rewards lie beyond, and are clipped to 0 and 1."""
-    return min(1.0, max(0.0, (value - UNFINISHED_LOW) / UNFINISHED_RANGE))
-
-
 def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np.ndarray | None = None,
-        offset: np.ndarray | None = None, steps: np.ndarray | None = None, claim_weight: float = 0.0) -> np.ndarray:
+        offset: np.ndarray | None = None) -> np.ndarray:
     """Weights minimising the mean log loss of sigmoid(x @ w + offset) against ``y`` plus
-    ``l2``/2 |w - prior|^2, plus ``claim_weight`` times the mean square of how far each of ``steps``
-    (`claim_steps`) falls below zero under the weights."""
+    ``l2``/2 |w - prior|^2."""
     n, m = x.shape
     prior = np.zeros(m) if prior is None else prior
     offset = np.zeros(n) if offset is None else offset
@@ -135,11 +88,6 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w + offset, -30, 30)))
         grad = x.T @ (p - y) / n + l2 * (w - prior)
         h = (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(m)
-        if claim_weight and steps is not None and len(steps):
-            short = np.minimum(steps @ w, 0.0)  # how far each claim looks worse than not claiming
-            active = steps[short < 0]
-            grad = grad + 2 * claim_weight * (steps.T @ short) / len(steps)
-            h = h + 2 * claim_weight * active.T @ active / len(steps)
         step = np.linalg.solve(h, grad)
         w -= step
         if np.max(np.abs(step)) < 1e-9:
@@ -150,7 +98,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np
 def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
     """The artifacts each player held and the mage they chose once the game's setup was over, and how
     well each player's cards fitted together (`ai.draft.plan_synergy`)."""
-    state = amigos.new_game(game["seed"], game["variant"])
+    state = dealt_state(game)
     for index in game["choices"]:
         if state.phase in (ACTIONS, COLLECT):
             break
@@ -205,11 +153,6 @@ def model_weights(model: ValueModel) -> np.ndarray:
     return np.array(model.base + model.late + model.final)
 
 
-def claims_below(steps: np.ndarray, w: np.ndarray) -> float:
-    """The share of claim steps (`claim_steps`) that the weights ``w`` rate below not claiming."""
-    return float(np.mean(steps @ w < 0)) if len(steps) else 0.0
-
-
 def model_probability(model: ValueModel, x: np.ndarray) -> np.ndarray:
     w = model_weights(model)
     return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
@@ -233,23 +176,18 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
 
 
 def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
-                lam: float = 1.0, search_weight: float = 0.0, claim_weight: float = 0.0,
-                prior: ValueModel | None = None) -> ValueModel:
+                lam: float = 1.0, prior: ValueModel | None = None) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
     leaf value, and ``check``'s model), then fitted again on every game; card worths too.  With
-    ``claim_weight`` the fit also keeps claims from looking worse than not claiming (`claim_steps`).
-    With ``prior`` the weights are pulled by ``l2`` toward that model's, not toward zero: the new games
+    ``prior`` the weights are pulled by ``l2`` toward that model's, not toward zero: the new games
     refine what earlier games taught instead of replacing it."""
     start = time.perf_counter()
-    x, y, gi, heuristic, searched = examples(games, with_heuristic=True)
+    x, y, gi, heuristic = examples(games, with_heuristic=True)
     assert heuristic is not None  # (asked for)
-    steps = claim_steps(games) if claim_weight else None
     held = gi % HOLD_OUT == 0
-    log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay), "
-        f"{int(np.sum(~np.isnan(searched))) // 2} with a search value"
-        + ("" if steps is None else f", {len(steps)} claims"))
+    log(f"{len(games)} games, {len(y) // 2} positions ({time.perf_counter() - start:.0f} s to replay)")
     prior_w = None if prior is None else model_weights(prior)
-    w = _fit_td(x, y, gi, ~held, l2, lam, searched, search_weight, steps, claim_weight, prior=prior_w)
+    w = _fit_td(x, y, gi, ~held, l2, lam, prior=prior_w)
     trial = ValueModel(*_split(w))
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
@@ -257,14 +195,10 @@ def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print
     checked = ValueModel.load(check) if check else None
     if checked is not None:
         log(f"                  {check}: {scores(model_probability(checked, x[held]), y[held])}")
-    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, searched, search_weight, steps, claim_weight,
-                prior=prior_w)
-    if steps is not None:
-        log(f"claims rated below not claiming: {claims_below(steps, w):.1%}"  # (a steps-free fit has none)
-            + (f" ({check}: {claims_below(steps, model_weights(checked)):.1%})" if checked is not None else ""))
+    w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, prior=prior_w)
     model = ValueModel(*_split(w), info={"games": len(games), "positions": int(len(y) // 2),
                         "agents": sorted({g["spec"] for g in games}), "l2": l2, "lambda": lam,
-                        "search_weight": search_weight, "claim_weight": claim_weight, "held_out": held_out}
+                        "held_out": held_out}
                        | ({} if prior is None else {"prior": prior.info}))
     for name, b, late, final in zip(FEATURES, model.base, model.late, model.final):
         log(f"  {name:<18} {b:+.3f} {late:+.3f} {final:+.3f}")
@@ -283,28 +217,15 @@ def _split(w: np.ndarray) -> tuple[list[float], list[float], list[float]]:
 
 
 def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: float, lam: float,
-            searched: np.ndarray | None = None, search_weight: float = 0.0, steps: np.ndarray | None = None,
-            claim_weight: float = 0.0, rounds: int = 3, prior: np.ndarray | None = None) -> np.ndarray:
-    """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far; either
-    blended with the search's values (`blend`), held to ``steps`` by ``claim_weight`` and regularised
-    toward ``prior`` (`fit`)."""
-    w = fit(x[use], blend(y, searched, search_weight)[use], l2, prior=prior, steps=steps, claim_weight=claim_weight)
+            rounds: int = 3, prior: np.ndarray | None = None) -> np.ndarray:
+    """Fit to the results (``lam`` 1), or to TD(lambda) targets recomputed from the fit so far;
+    regularised toward ``prior`` (`fit`)."""
+    w = fit(x[use], y[use], l2, prior=prior)
     if lam < 1:
         for _ in range(rounds):
-            target = blend(lambda_returns(x, y, gi, w, lam), searched, search_weight)
-            w = fit(x[use], target[use], l2, prior=prior, steps=steps, claim_weight=claim_weight)
+            target = lambda_returns(x, y, gi, w, lam)
+            w = fit(x[use], target[use], l2, prior=prior)
     return w
-
-
-def blend(target: np.ndarray, searched: np.ndarray | None, weight: float) -> np.ndarray:
-    """``(1 - weight) * target + weight * searched`` where ``searched`` has a value (not NaN), else
-    ``target``."""
-    if searched is None or weight == 0.0:
-        return target
-    has = ~np.isnan(searched)
-    out = target.copy()
-    out[has] = (1.0 - weight) * target[has] + weight * searched[has]
-    return out
 
 
 def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = print) -> None:
@@ -314,8 +235,7 @@ def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = prin
 
 
 def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
-             lam: float = 0.7, log: Callable[[str], None] = print, search_weight: float = 0.0,
-             claim_weight: float = 0.0) -> ValueModel:
+             lam: float = 0.7, log: Callable[[str], None] = print) -> ValueModel:
     """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
     itself; each later generation is the agent with the previous generation's model; the model is
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
@@ -330,7 +250,7 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
             use_model(model_path)
         everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
                            jobs, log=log)
-        model = train_model(everything, l2, log, lam=lam, search_weight=search_weight, claim_weight=claim_weight)
+        model = train_model(everything, l2, log, lam=lam)
         model.info.update(seed=seed, generations=games, iters=iters)
         model_path = work / f"model{generation}.json"
         write_model(model, model_path, log)
@@ -357,30 +277,21 @@ def main(argv: list[str] | None = None) -> int:
                     help="regularise toward this model file's weights (and card worths), not toward zero")
     ap.add_argument("--lambda", dest="lam", type=float, default=LAMBDA,
                     help="fit to TD(lambda) targets (1: to the games' results)")
-    ap.add_argument("--search-weight", type=float, default=0.0,
-                    help="blend each target with the search's value of the position by this weight (0-1)")
-    ap.add_argument("--claim-weight", type=float, default=0.0,
-                    help="keep claims of places and monuments from looking worse than not claiming, "
-                         "by this weight (0: off)")
     args = ap.parse_args(argv)
-    if not 0.0 <= args.search_weight <= 1.0:
-        print("error: --search-weight must be from 0 to 1", file=sys.stderr)
-        return 2
     if args.pipeline:
         if args.out is None:
             print("error: --pipeline needs --out", file=sys.stderr)
             return 2
         counts = [int(x) for x in args.games.split(",")]
         pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
-                 log=lambda line: print(line, flush=True), search_weight=args.search_weight,
-                 claim_weight=args.claim_weight)
+                 log=lambda line: print(line, flush=True))
         return 0
     games = [g for path in args.data or () for g in read_games(path)]
     if not games:
         print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
         return 2
-    model = train_model(games, args.l2, check=args.check, lam=args.lam, search_weight=args.search_weight,
-                        claim_weight=args.claim_weight, prior=ValueModel.load(args.prior) if args.prior else None)
+    model = train_model(games, args.l2, check=args.check, lam=args.lam,
+                        prior=ValueModel.load(args.prior) if args.prior else None)
     model.info["data"] = [str(p) for p in args.data]
     if args.out:
         write_model(model, args.out)

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import amigos
+from amigos.config import GameConfig
 from amigos.setup import EXPANSIONS
 from matches.match import Match, expansion_title
 from matches.lock import Lock, clean_stale
@@ -101,7 +102,7 @@ def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_pat
     names = ["You" if specs[0] == HUMAN and specs[1] != HUMAN else "Player 1",
              "You" if specs[1] == HUMAN and specs[0] != HUMAN else "Player 2"]
     names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
-    match = Match.new(seed, specs, variant=variant, fmt=fmt, names=names, expansions=expansions)
+    match = Match.new(seed, specs, GameConfig.parse(variant, expansions=expansions), fmt=fmt, names=names)
     console = Console(file=io.StringIO()) if served() else stdout_console()  # the web driver owns the output
     with_expansion = f" with {expansion_title(expansions)}" if expansions else ""
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "

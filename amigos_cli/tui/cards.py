@@ -18,7 +18,8 @@ from textual.widgets.option_list import Option
 
 from amigos.carddata import SETS, components
 from .board import flatten
-from amigos.state import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY, GameState
+from amigos.codes import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY
+from amigos.state import GameState
 
 _DETAILS = {c["id"]: c for c in components(SETS)}  # (every set: a card panel of any game)
 
@@ -51,6 +52,37 @@ def flat_details(state: GameState, e: int, width: int) -> Text:
     return _flat(state.cards[e].id, max(20, width))
 
 
+class CardPanel(VerticalScroll):
+    """The text of one card (`show_card`: the one highlighted or clicked) or another text (`show_text`:
+    the help), in a panel that scrolls.  A card's text is padded to `CARD_LINES`: showing another
+    card then redraws the panel alone, without laying the whole screen out again."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(Static(id="card-text"), id=id, can_focus=False)
+        self.card: int | None = None  # the card whose text is shown
+        self.lines: int = 0  # the lines of the text shown
+
+    def show_card(self, state: GameState, e: int) -> None:
+        """Show card ``e``'s text (nothing to do when it is shown already)."""
+        if e == self.card:
+            return
+        self.card = e
+        width = self.query_one("#card-text").size.width or self.scrollable_content_region.width
+        text = flat_details(state, e, width)
+        same_height = self.lines == CARD_LINES == text.plain.count("\n") + 1
+        self.query_one("#card-text", Static).update(text, layout=not same_height)
+        self.lines = text.plain.count("\n") + 1
+
+    def show_text(self, text: Text) -> None:
+        """Show ``text`` instead of a card's."""
+        self.card, self.lines = None, 0
+        self.query_one("#card-text", Static).update(text)
+
+    def forget(self) -> None:
+        """The card shown is to be laid out again when shown next (the width has changed)."""
+        self.card = None
+
+
 def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
     """(where, entity) for every card ``viewer`` can see: both tableaux, the discard piles, the
     centre (monuments and places of power), the face-up redraft, their own hand."""
@@ -81,10 +113,10 @@ class TableCards(ModalScreen[None]):
     TableCards VerticalScroll { width: 3fr; }
     """
 
-    def __init__(self, state: GameState, viewer: int):
+    def __init__(self, state: GameState, viewer: int) -> None:
         super().__init__()
-        self.state = state
-        self.cards = visible_cards(state, viewer)
+        self.state: GameState = state
+        self.cards: list[tuple[str, int]] = visible_cards(state, viewer)
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -113,9 +145,9 @@ class CardText(ModalScreen[None]):
     CardText > VerticalScroll { width: 70; max-width: 95%; height: auto; max-height: 90%; }
     """
 
-    def __init__(self, state: GameState, e: int):
+    def __init__(self, state: GameState, e: int) -> None:
         super().__init__()
-        self.renderable = details(state, e)
+        self.renderable: RenderableType = details(state, e)
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(Static(self.renderable))

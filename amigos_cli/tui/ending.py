@@ -25,13 +25,13 @@ class GameEnd(ModalScreen[None]):
                                background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, final: GameState, names: list[str], viewer: int, summary: Text, last: bool):
+    def __init__(self, final: GameState, names: list[str], viewer: int, summary: Text, last: bool) -> None:
         super().__init__()
-        self.final = final
-        self.names = names
-        self.viewer = viewer
-        self.summary = summary
-        self.last = last
+        self.final: GameState = final
+        self.names: list[str] = names
+        self.viewer: int = viewer
+        self.summary: Text = summary
+        self.last: bool = last
 
     def compose(self) -> ComposeResult:
         s = self.final

@@ -33,14 +33,14 @@ class VariantPicker(ModalScreen[tuple | None]):
     VariantPicker OptionList { height: auto; max-height: 14; }
     """
 
-    def __init__(self, state: GameState, title: str, variants: list[tuple], preferred: tuple | None):
+    def __init__(self, state: GameState, title: str, variants: list[tuple], preferred: tuple | None) -> None:
         super().__init__()
-        self.state = state
-        self.title_text = title
-        self.variants = ordered_variants(variants)
-        self.preferred = preferred
-        self.number = NumberKeys()
-        self.payments = payments_first(self.variants)
+        self.state: GameState = state
+        self.title_text: str = title
+        self.variants: list[tuple] = ordered_variants(variants)
+        self.preferred: tuple | None = preferred
+        self.number: NumberKeys = NumberKeys()
+        self.payments: list[tuple] | None = payments_first(self.variants)
         self.paying: tuple | None = None  # the payment chosen, while the gains are listed
         self.listed: list[tuple] = []  # the ways the list shows (with payments first: one per payment)
 

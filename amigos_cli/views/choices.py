@@ -9,7 +9,8 @@ import re
 import amigos
 from amigos import actions as A
 from amigos import cards as C
-from amigos.state import COLLECT, GameState
+from amigos.codes import COLLECT
+from amigos.state import GameState
 from amigos.text import essences_text
 
 from .board import LETTERS

@@ -7,7 +7,8 @@ spectator of AI games, a replay) every card is named.
 
 from __future__ import annotations
 
-from amigos.state import (AVAILABLE, DECK, DISCARD, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK, GameState)
+from amigos.codes import AVAILABLE, DECK, DISCARD, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK
+from amigos.state import GameState
 from amigos.text import essences_text
 
 from .board import LETTERS

@@ -1,0 +1,144 @@
+"""What one player may see of a position, as the sparse input of the neural value (`ai.network`).
+
+`encode(state, viewer)` lists ``(input, value)`` pairs over `N_INPUTS` inputs: for every component of
+the game (base game and *Lux et Tenebrae*, by card id) where it is as the viewer sees it (`SLOTS`: in
+play straight or turned, in the viewer's hand, deck or discard pile, in a rival's tableau or discard
+pile, known to be among a rival's hidden cards, in the centre, claimed, on offer to the viewer in a
+draft or a mage choice) and the essences on it; then the pools, points, cards in hand and deck, the
+First Player token, who has passed and is to move, the round and the phase.
+
+It reads a rival's hand, deck and undecided mages only through what the viewer knows of them
+(``known_decks``, the packet the viewer passed on): the encoding of a position and of any
+determinisation of it for the viewer (`amigos.determinize`) are the same, which the no-peeking test
+checks.  The deck orders and the monument deck's order are never read.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from amigos import cards as C
+from amigos.codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, COLLECT, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND,
+                          IN_PLAY, SETUP_DRAFT, SETUP_REDRAFT)
+from amigos.observe import unseen_deck
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
+
+#: Where a component is, as the viewer sees it (one input per component and slot).
+SLOTS: Final = ("mine", "mine_turned", "my_hand", "my_deck", "my_discard", "rival", "rival_turned",
+                "rival_known", "rival_discard", "centre", "offered")
+MINE, MINE_TURNED, MY_HAND, MY_DECK, MY_DISCARD, RIVAL, RIVAL_TURNED, RIVAL_KNOWN, RIVAL_DISCARD, CENTRE, \
+    OFFERED = range(len(SLOTS))
+#: The essences on a component in play, mine or a rival's (the sum of the five kinds, Gold counted
+#: twice: it is worth two of another), scaled by `ESSENCE_SCALE`.
+ON_MINE, ON_RIVAL = len(SLOTS), len(SLOTS) + 1
+PER_CARD: Final = len(SLOTS) + 2
+
+CARD_INDEX: Final = {card.id: i for i, card in enumerate(C.CARDS)}
+N_CARDS: Final = len(C.CARDS)
+ESSENCE_SCALE: Final = 0.25
+POOL_SCALE: Final = 0.2
+POINTS_SCALE: Final = 0.1
+
+#: The inputs after the components', for the viewer ("my_") and the rival ("rival_").
+GLOBALS: Final = (
+    "my_elan", "my_life", "my_calm", "my_death", "my_gold",
+    "rival_elan", "rival_life", "rival_calm", "rival_death", "rival_gold",
+    "my_points", "rival_points", "my_hand_size", "rival_hand_size", "my_deck_size", "rival_deck_size",
+    "my_token", "my_passed", "rival_passed", "my_move", "round", "collect", "actions", "setup", "draft",
+    "bias")
+G = {name: N_CARDS * PER_CARD + i for i, name in enumerate(GLOBALS)}
+N_INPUTS: Final = N_CARDS * PER_CARD + len(GLOBALS)
+_CENTRE_LOCATIONS = frozenset((AVAILABLE, FACE_UP))
+_RIVAL_HIDDEN = frozenset((HAND, DECK, DRAFTING, DRAFT_RESERVE))  # a rival's cards the viewer does not see
+
+
+def encode(state: GameState, viewer: int) -> list[tuple[int, float]]:
+    """The viewer's view of ``state`` as (input, value) pairs, each input at most once and no value 0
+    (see the module docstring); two-player games."""
+    out: list[tuple[int, float]] = []
+    rival = 1 - viewer
+    cards, loc, owner, turned, ess = state.cards, state.loc, state.owner, state.turned, state.ess
+    known = state.known_decks[viewer]
+    passed_on = state.passed_packet[viewer] if state.passed_packet else frozenset()
+    hidden = set(unseen_deck(state, viewer))
+    hand = deck = rival_hand = rival_deck = 0
+    for e in range(len(loc)):
+        where, who, card = loc[e], owner[e], cards[e]
+        base = CARD_INDEX[card.id] * PER_CARD
+        slot = -1
+        if who == viewer:
+            if where == IN_PLAY:
+                slot = MINE_TURNED if turned[e] else MINE
+                load = _load(ess, e)
+                if load:
+                    out.append((base + ON_MINE, load))
+            elif where == HAND:
+                slot, hand = MY_HAND, hand + 1
+            elif where == DECK:
+                deck += 1
+                slot = -1 if e in hidden else MY_DECK
+            elif where == DISCARD:
+                slot = MY_DISCARD
+            elif where in (BEING_CHOSEN, DRAFTING):
+                slot = OFFERED
+        elif who == rival:
+            if where == IN_PLAY:
+                slot = RIVAL_TURNED if turned[e] else RIVAL
+                load = _load(ess, e)
+                if load:
+                    out.append((base + ON_RIVAL, load))
+            elif where == DISCARD:
+                slot = RIVAL_DISCARD
+            elif where in _RIVAL_HIDDEN:
+                if where == HAND:
+                    rival_hand += 1
+                elif where == DECK:
+                    rival_deck += 1
+                if e < state.n_art and (card.id in known or card.id in passed_on):
+                    slot = RIVAL_KNOWN
+        elif where in _CENTRE_LOCATIONS:
+            slot = CENTRE
+        if slot >= 0:
+            out.append((base + slot, 1.0))
+    _globals(state, viewer, rival, (hand, rival_hand, deck, rival_deck), out)
+    return out
+
+
+def _load(ess: list[int], e: int) -> float:
+    i = 5 * e
+    return (ess[i] + ess[i + 1] + ess[i + 2] + ess[i + 3] + 2 * ess[i + 4]) * ESSENCE_SCALE
+
+
+def _globals(state: GameState, viewer: int, rival: int, sizes: tuple[int, int, int, int],
+             out: list[tuple[int, float]]) -> None:
+    pool = state.pool
+    for k in range(5):
+        if pool[5 * viewer + k]:
+            out.append((G["my_elan"] + k, pool[5 * viewer + k] * POOL_SCALE))
+        if pool[5 * rival + k]:
+            out.append((G["rival_elan"] + k, pool[5 * rival + k] * POOL_SCALE))
+    vp = state.victory_points()
+    if vp[viewer]:
+        out.append((G["my_points"], vp[viewer] * POINTS_SCALE))
+    if vp[rival]:
+        out.append((G["rival_points"], vp[rival] * POINTS_SCALE))
+    for name, size in zip(("my_hand_size", "rival_hand_size", "my_deck_size", "rival_deck_size"), sizes):
+        if size:
+            out.append((G[name], size * POOL_SCALE))
+    phase = state.phase
+    flags = (("my_token", state.first_player == viewer), ("my_passed", bool(state.passed[viewer])),
+             ("rival_passed", bool(state.passed[rival])),
+             ("my_move", not state.is_terminal() and state.current_player() == viewer),
+             ("collect", phase == COLLECT), ("actions", phase == ACTIONS),
+             ("setup", phase not in (COLLECT, ACTIONS)), ("draft", phase in (SETUP_DRAFT, SETUP_REDRAFT)),
+             ("bias", True))
+    out.extend((G[name], 1.0) for name, on in flags if on)
+    if state.round:
+        out.append((G["round"], min(state.round, 10) * POINTS_SCALE))
+
+
+def card_input(card_id: str, slot: int) -> int:
+    """The input of a component (by card id) in a slot (`SLOTS`): for tests and for reading weights."""
+    return CARD_INDEX[card_id] * PER_CARD + slot

@@ -1,0 +1,135 @@
+"""The neural value: a player's chance to win from what they see of a position.
+
+A multilayer perceptron over `ai.encoding`'s sparse input::
+
+    h = relu(W1[inputs] . values + b1)          (one hidden layer of `ValueNet.hidden` units)
+    P(viewer wins) = sigmoid(w2 . h + b2)
+
+Its weights are data: a small versioned file (numpy's ``.npz``) holding the arrays, the encoding it was
+trained for (`encoding_key`: a file for other inputs is refused in one line) and its training record
+(games, generations, held-out loss, ...).  Training is the training package's (`training.neural`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from amigos import cards as C
+
+from . import encoding as E
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
+
+NET_FORMAT: Final = "amigos.valuenet"
+NET_VERSION: Final = 1
+
+
+class NetError(ValueError):
+    """A file that is not a value network for today's encoding; the message says why in one line."""
+
+
+def encoding_key() -> str:
+    """A digest of what each input means (slots, globals, the components by id): a network trained on
+    other inputs has another key."""
+    text = json.dumps([E.SLOTS, E.GLOBALS, [c.id for c in C.CARDS], E.ESSENCE_SCALE, E.POOL_SCALE,
+                       E.POINTS_SCALE])
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+class ValueNet:
+    """The weights (float64 arrays) and what the network was trained on (``info``)."""
+
+    __slots__ = ("w1", "b1", "w2", "b2", "info")
+
+    w1: np.ndarray  # (N_INPUTS, hidden)
+    b1: np.ndarray  # (hidden,)
+    w2: np.ndarray  # (hidden,)
+    b2: float
+    info: dict[str, Any]
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float,
+                 info: dict[str, Any] | None = None) -> None:
+        if w1.shape != (E.N_INPUTS, b1.shape[0]) or w2.shape != b1.shape:
+            raise NetError(f"a value network needs {E.N_INPUTS} inputs and matching layers, not {w1.shape}")
+        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, float(b2)
+        self.info = dict(info or {})
+
+    @classmethod
+    def initial(cls, hidden: int, seed: int) -> ValueNet:
+        """A network of small random weights (He initialisation for the ReLU layer, a zero output)."""
+        rng = np.random.default_rng(seed)
+        w1 = rng.normal(0.0, math.sqrt(2.0 / 60.0), (E.N_INPUTS, hidden))  # about 60 inputs are set at once
+        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed})
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    def probability(self, state: GameState, viewer: int) -> float:
+        """The chance that ``viewer`` wins, from what ``viewer`` sees of ``state``."""
+        pairs = E.encode(state, viewer)
+        index = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))
+        value = np.fromiter((v for _, v in pairs), dtype=np.float64, count=len(pairs))
+        h = value @ self.w1[index] + self.b1
+        z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    # -- files -------------------------------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        """Write the network as a ``.npz`` file (arrays, format, version, encoding key, info)."""
+        header = {"format": NET_FORMAT, "version": NET_VERSION, "encoding": encoding_key(), "info": self.info}
+        with open(path, "wb") as f:
+            np.savez_compressed(f, w1=self.w1.astype(np.float32), b1=self.b1, w2=self.w2,
+                                b2=np.array([self.b2]), header=np.array(json.dumps(header)))
+
+    @classmethod
+    def load(cls, path: Path) -> ValueNet:
+        """The network in ``path``; `NetError` (one line) for a file that is not one for today's
+        encoding."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(str(data["header"]))
+                arrays = {k: np.asarray(data[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
+        except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+            raise NetError(f"{path}: not a value network ({str(exc)[:80]})") from None
+        if not isinstance(header, dict) or header.get("format") != NET_FORMAT:
+            raise NetError(f"{path}: not a value network (no '{NET_FORMAT}' header)")
+        if header.get("version") != NET_VERSION:
+            raise NetError(f"{path}: a value network of version {header.get('version')} (this Amigos reads "
+                           f"{NET_VERSION})")
+        if header.get("encoding") != encoding_key():
+            raise NetError(f"{path}: a value network for other inputs (encoding {header.get('encoding')}, "
+                           f"today's {encoding_key()})")
+        if arrays["b2"].shape != (1,) or not all(np.isfinite(a).all() for a in arrays.values()):
+            raise NetError(f"{path}: not a value network (its weights are not finite numbers)")
+        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), header.get("info"))
+
+
+#: The packaged network's file, in the package's data folder, and an environment variable naming a
+#: file to use instead (training and experiments set it; worker processes inherit it).
+NET_FILE: Final = "value_net.npz"
+NET_ENV: Final = "AMIGOS_VALUE_NET"
+_DEFAULT: dict[str, ValueNet] = {}
+
+
+def default_net() -> ValueNet:
+    """The network the agents use, loaded once a process: the file `NET_ENV` names, else the packaged
+    one; `NetError` if there is none."""
+    path = os.environ.get(NET_ENV) or str(resources.files("ai") / "data" / NET_FILE)
+    if path not in _DEFAULT:
+        if not Path(path).exists():
+            raise NetError(f"{path}: no value network there (train one: amigos-train neural)")
+        _DEFAULT.clear()
+        _DEFAULT[path] = ValueNet.load(Path(path))
+    return _DEFAULT[path]
+

@@ -1,0 +1,191 @@
+"""The choosing part of the full screen: the hint's line, the numbered list of the choices of the
+decision asked, and the filter box that narrows the list to the lines with the letters typed.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ai.heuristics import best_variant
+from amigos.state import GameState
+
+from ..views.choices import group_text
+from .board import card_of
+from .keys import NumberKeys
+from .picker import VariantPicker
+
+
+class Choices(Vertical):
+    """The choices of the decision offered (`offer`), one line per action (its ways of paying are
+    asked in a `VariantPicker` when it has several), until `withdraw`.  A choice made is posted as
+    `Choices.Chosen`.  ``groups`` are the offered position's legal groups, ``shown`` the indices into
+    them that the list shows (after the filter) and ``suggested`` the hint's action, if one came."""
+
+    class Chosen(Message):
+        """An action chosen from the list (with its way of paying, when it has several)."""
+
+        def __init__(self, action: tuple) -> None:
+            super().__init__()
+            self.action: tuple = action
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.offered: GameState | None = None  # the position whose choices are listed
+        self.groups: list[list[tuple]] = []
+        self.shown: list[int] = []
+        self.suggested: tuple | None = None
+        self.number: NumberKeys = NumberKeys()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="hint")
+        yield OptionList(id="choices")
+        yield Input(id="filter", placeholder="filter by card name (Esc clears)", select_on_focus=False)
+
+    @property
+    def options(self) -> OptionList:
+        """The list of the choices."""
+        return self.query_one("#choices", OptionList)
+
+    @property
+    def filter_box(self) -> Input:
+        return self.query_one("#filter", Input)
+
+    @property
+    def filtering(self) -> bool:
+        """The filter box is open."""
+        return self.filter_box.has_class("shown")
+
+    # -- offering ---------------------------------------------------------------------------------------
+
+    def offer(self, state: GameState) -> None:
+        """List the choices of ``state`` (no hint yet) with the focus on them; an only action of several
+        ways goes straight to the question of its way."""
+        self.offered = state
+        self.groups = state.legal_groups()
+        self.suggested = None
+        self.fill("")
+        self.options.focus()
+        if len(self.groups) == 1 and len(self.groups[0]) > 1:
+            self.options.action_select()
+
+    def withdraw(self) -> None:
+        """Empty the list (and hide the hint and the filter) until the next offer."""
+        self.offered = None
+        self.query_one("#hint", Static).remove_class("shown")
+        self.groups = []
+        self.hide_filter()
+        self.fill("")
+
+    def fill(self, needle: str) -> None:
+        """List the choices whose lines hold ``needle`` (case ignored), the first highlighted; the hint's
+        choice marked."""
+        options = self.options
+        options.clear_options()
+        if self.offered is None:
+            return
+        needle = needle.lower()
+        self.shown = [i for i, g in enumerate(self.groups) if needle in group_text(self.offered, g).lower()]
+        options.add_options([Option(self.line(i), id=str(i)) for i in self.shown])
+        options.border_title = f"Your choice ({len(self.groups)})" + (f", filter '{needle}'" if needle else "")
+        if self.shown:
+            options.highlighted = 0
+
+    def line(self, i: int) -> Text:
+        """The line of choice ``i``: its number, its text, its ways of paying, and the hint's mark."""
+        assert self.offered is not None
+        g = self.groups[i]
+        t = Text(f"{i + 1:>3}. ", style="bold cyan")
+        t.append(group_text(self.offered, g))
+        if len(g) > 1:
+            t.append(f"  ({len(g)} ways)", style="dim")
+        if self.suggested is not None and self.suggested in g:
+            t.append("  <- hint", style="bold yellow")
+        return t
+
+    def card_of(self, i: int) -> int | None:
+        """The card choice ``i`` is about (for the card panel), if any."""
+        return None if self.offered is None else card_of(self.offered, self.groups[i][0])
+
+    def show_hint(self, state: GameState, action: tuple, text: str) -> None:
+        """Mark and highlight the hint's ``action`` and show its reasons, if ``state`` is still the
+        position offered (a hint that comes after the choice is dropped)."""
+        if self.offered is not state:
+            return
+        self.suggested = action
+        self.hide_filter()
+        self.fill("")
+        index = next((i for i, g in enumerate(self.groups) if action in g), None)
+        if index is not None:
+            self.options.highlighted = self.shown.index(index)
+        hint = self.query_one("#hint", Static)
+        hint.update(Text(text))
+        hint.add_class("shown")
+
+    # -- choosing -----------------------------------------------------------------------------------------
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a choice: chosen, or (several ways) the way asked first."""
+        if event.option_list.id != "choices" or self.offered is None:
+            return
+        event.stop()
+        group = self.groups[int(event.option.id or 0)]
+        if len(group) == 1:
+            self.post_message(self.Chosen(group[0]))
+            return
+        state = self.offered
+        preferred = self.suggested if self.suggested in group else best_variant(state, group)
+        self.app.push_screen(VariantPicker(state, group_text(state, group), group, preferred), self.chose_way)
+
+    def chose_way(self, chosen: tuple | None) -> None:
+        """The payment picker's answer: a way of paying (chosen), or None (back to the choices)."""
+        if chosen is not None:
+            self.post_message(self.Chosen(chosen))
+
+    def jump(self, digit: str) -> None:
+        """A digit typed: the number typed so far (`NumberKeys`) highlighted, if it is a choice shown."""
+        number = self.number.add(digit)
+        if 1 <= number <= len(self.groups) and number - 1 in self.shown:
+            self.options.highlighted = self.shown.index(number - 1)
+            self.options.focus()
+
+    # -- the filter -----------------------------------------------------------------------------------------
+
+    def open_filter(self, first: str = "") -> None:
+        """Open the filter box with ``first`` typed (or add it, if the box is open) and focus it."""
+        box = self.filter_box
+        if box.has_class("shown"):  # keys typed faster than the focus moved: they are the filter's
+            box.insert_text_at_cursor(first)
+        else:
+            box.add_class("shown")
+            box.value = first
+            box.cursor_position = len(first)
+        box.focus()
+        self.fill(box.value)
+
+    def hide_filter(self) -> None:
+        """Close and empty the filter box; the focus back on the list (which is not refilled)."""
+        box = self.filter_box
+        box.value = ""
+        box.remove_class("shown")
+        self.options.focus()
+
+    def clear_filter(self) -> None:
+        """Esc: an open filter closed and every choice listed again."""
+        if self.filtering:
+            self.hide_filter()
+            self.fill("")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.fill(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the filter: the highlighted choice taken, if any is shown."""
+        if event.input.id == "filter" and self.shown:
+            self.options.focus()
+            self.options.action_select()

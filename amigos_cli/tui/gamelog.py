@@ -1,0 +1,57 @@
+"""The log panel of the full screen: the match's decisions as the person at the screen may know them."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from amigos.state import GameState
+
+from ..session import Step, round_line, settled_lines, step_line
+from ..views.outcome import collects
+
+
+class GameLog(RichLog):
+    """A line per decision as ``viewer`` may know it (`step_line`; cyan a person's, magenta an AI's),
+    dim lines for what forced moves did between decisions and as a round begins (its collects), and a
+    bold line with the score once for each round.  Not focusable: Tab goes between the choices and the
+    hand."""
+
+    can_focus = False
+
+    def __init__(self, names: list[str], humans: list[bool], *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, min_width=20)
+        self.names: list[str] = names
+        self.humans: list[bool] = humans
+        self.logged: int = 0  # the session's steps written
+        self.last_logged: Step | None = None  # the last of them (an undo rebuilds the steps anew)
+        self.header: tuple[int, int] | None = None  # the (game, round) of the last round line
+
+    def bring_up_to(self, steps: list[Step], viewer: int | None) -> None:
+        """Write the ``steps`` not written yet (all of them over again after an undo, which rebuilt the
+        session's steps); ``viewer`` None: a spectator's log, which tells everything."""
+        if self.logged and (len(steps) < self.logged or steps[self.logged - 1] is not self.last_logged):
+            self.clear()
+            self.logged, self.header = 0, None
+        for step in steps[self.logged:]:
+            self.write_step(step, viewer)
+        self.logged = len(steps)
+        self.last_logged = steps[-1] if steps else None
+
+    def write_step(self, step: Step, viewer: int | None) -> None:
+        """The lines of one decision: what happened before it, itself, and the collects it began."""
+        self.round_header(step.game, step.before)
+        for line in settled_lines(step, viewer, self.names):
+            self.write(Text(line, style="dim"))
+        self.write(Text(step_line(step, viewer, self.names), style="cyan" if self.humans[step.actor] else "magenta"))
+        began = collects(step.before, step.after, self.names)
+        if began:
+            self.round_header(step.game, step.after)
+            self.write(Text(began, style="dim"))
+
+    def round_header(self, game: int, state: GameState) -> None:
+        """"Game 1, round 3: You 4 VP, AI 5 VP", once for each round."""
+        if (game, state.round) == self.header:
+            return
+        self.header = (game, state.round)
+        self.write(Text(round_line(game, state, self.names), style="bold"))

@@ -1,0 +1,163 @@
+"""The neural value: its encoding sees only what its viewer may see, its file is refused when it is not
+one for today's inputs, and its training (TD(lambda) targets, a step of Adam) does what it says."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import amigos
+from ai import encoding as E
+from ai.network import NetError, ValueNet, encoding_key
+from amigos.config import GameConfig
+from amigos.determinize import determinize
+from training import neural as N
+
+
+def _positions(seed: int, config: GameConfig, limit: int = 250):
+    state = amigos.deal(seed, config)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        yield state
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("config", [GameConfig(), GameConfig("draft"), GameConfig("first_game"),
+                                    GameConfig(expansions=("lux",)), GameConfig("draft", expansions=("lux",))],
+                         ids=["standard", "draft", "first_game", "lux", "lux-draft"])
+def test_the_encoding_of_a_position_and_of_its_determinisations_are_the_same(config):
+    """No peeking: whatever a world deals the viewer's unseen cards, the viewer's input is the same."""
+    checked = 0
+    for seed in range(3):
+        for state in _positions(seed, config):
+            for viewer in (0, 1):
+                seen = sorted(E.encode(state, viewer))
+                world = determinize(state, viewer, seed * 1000 + checked)
+                assert sorted(E.encode(world, viewer)) == seen
+                checked += 1
+    assert checked > 500
+
+
+def test_a_rival_s_hidden_card_changes_nothing_but_a_known_one_shows():
+    for state in _positions(4, GameConfig(), 400):
+        if len(state.hand(1)) >= 2:
+            break
+    e = state.hand(1)[0]
+    card = state.cards[e].id
+    seen = dict(E.encode(state, 0))
+    assert E.card_input(card, E.RIVAL_KNOWN) not in seen  # the rival's hand is not shown
+    assert dict(E.encode(state, 1)).get(E.card_input(card, E.MY_HAND)) == 1.0  # but its owner sees it
+    state.known_decks = tuple(k | {card} if p == 0 else k for p, k in enumerate(state.known_decks))
+    assert dict(E.encode(state, 0)).get(E.card_input(card, E.RIVAL_KNOWN)) == 1.0
+
+
+def test_inputs_are_distinct_and_in_range():
+    for state in _positions(7, GameConfig(expansions=("lux",)), 120):
+        pairs = E.encode(state, 0)
+        inputs = [i for i, _ in pairs]
+        assert len(inputs) == len(set(inputs)) and all(0 <= i < E.N_INPUTS for i in inputs)
+        assert all(v != 0 for _, v in pairs)
+
+
+# -- the file --------------------------------------------------------------------------------------------
+
+def test_a_network_file_round_trips(tmp_path):
+    net = ValueNet.initial(16, 3)
+    net.w2[:] = np.linspace(-1, 1, 16)
+    net.info["games"] = 12
+    net.save(tmp_path / "n.npz")
+    again = ValueNet.load(tmp_path / "n.npz")
+    state = next(_positions(1, GameConfig(), 30))
+    assert again.probability(state, 0) == pytest.approx(net.probability(state, 0), abs=1e-5)
+    assert again.info["games"] == 12
+
+
+def _rewrite(tmp_path: Path, **changes) -> Path:
+    net = ValueNet.initial(8, 1)
+    net.save(tmp_path / "n.npz")
+    with np.load(tmp_path / "n.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    header = json.loads(str(arrays["header"]))
+    header.update(changes.pop("header", {}))
+    arrays["header"] = np.array(json.dumps(header))
+    arrays.update(changes)
+    path = tmp_path / "changed.npz"
+    np.savez(path, **arrays)
+    return path
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ({"header": {"encoding": "0123456789abcdef"}}, "for other inputs"),
+    ({"header": {"version": 99}}, "version 99"),
+    ({"header": {"format": "something else"}}, "no 'amigos.valuenet' header"),
+    ({"b2": np.array([np.nan])}, "not finite"),
+    ({"w1": np.zeros((3, 8))}, "inputs"),
+])
+def test_a_file_that_is_no_network_for_today_s_inputs_is_refused_in_one_line(tmp_path, change, fragment):
+    with pytest.raises(NetError, match=fragment) as refused:
+        ValueNet.load(_rewrite(tmp_path, **change))
+    assert "\n" not in str(refused.value)
+
+
+def test_bytes_that_are_no_network_are_refused(tmp_path):
+    path = tmp_path / "x.npz"
+    path.write_bytes(b"not a zip file at all")
+    with pytest.raises(NetError, match="not a value network"):
+        ValueNet.load(path)
+
+
+def test_the_encoding_key_names_the_inputs():
+    assert len(encoding_key()) == 16 and encoding_key() == encoding_key()
+
+
+# -- training --------------------------------------------------------------------------------------------
+
+def _game(result: list[float], views: int) -> dict:
+    """A made-up game: each view holds the round, and the First Player token for player 0 only."""
+    return {"views": [[[E.G["bias"], E.G["round"]] + ([E.G["my_token"]] if viewer == 0 else []),
+                       [1.0, 0.1 * (t + 1)] + ([1.0] if viewer == 0 else []), viewer]
+                      for t in range(views) for viewer in (0, 1)], "result": result, "rounds": 3}
+
+
+def test_td_lambda_targets_end_with_the_result_and_bootstrap_before_it():
+    net = ValueNet.initial(8, 2)
+    game = _game([1.0, 0.0], 4)
+    for lam in (0.0, 0.5, 1.0):
+        views, y = N.targets(net, [game], lam)
+        mine = [t for v, t in zip(views, y) if v[2] == 0]
+        assert mine[-1] == 1.0
+        _, p = N.forward(net, N.dense([v for v in views if v[2] == 0]))
+        if lam == 1.0:
+            assert all(t == 1.0 for t in mine)
+        if lam == 0.0:
+            assert mine[:-1] == pytest.approx([float(x) for x in p[1:]])
+        if lam == 0.5:
+            assert mine[-2] == pytest.approx(0.5 * float(p[-1]) + 0.5 * 1.0)
+
+
+def test_training_lowers_the_loss_on_what_it_learns():
+    net = ValueNet.initial(8, 5)
+    games = [_game([1.0, 0.0], 5) for _ in range(20)]
+    first = N.train(net, games, 1.0, 1, 1e-2, 32, np.random.default_rng(0))
+    last = N.train(net, games, 1.0, 5, 1e-2, 32, np.random.default_rng(0))
+    assert last < first
+    assert N.held_out(net, games)["log_loss"] < 0.69
+
+
+def test_a_self_play_game_is_a_function_of_its_seed_and_network(tmp_path):
+    ValueNet.initial(16, 1).save(tmp_path / "n.npz")
+    one = N.play_game(3, str(tmp_path / "n.npz"), GameConfig(), 0.1)
+    again = N.play_game(3, str(tmp_path / "n.npz"), GameConfig(), 0.1)
+    assert one == again
+    assert one["result"] in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5]) and one["views"]
+
+
+def test_the_command_refuses_bad_settings(capsys):
+    assert N.main(["--work", "/nonexistent", "--lux", "2"]) == 2
+    assert "go from 0 to 1" in capsys.readouterr().err

@@ -1,0 +1,293 @@
+"""Learning the neural value (`ai.network`) from self-play, by TD(lambda), in generations.
+
+    amigos-train neural --work runs/net --generations 60 --games 500 --jobs 2 --seed 1
+
+Generation g plays ``games`` games with network g (network 0: small random weights), each decision one
+move deep on the network from a world the mover could be in (`amigos.determinize`: it never sees the
+deck's next card), the best move taken but for an ``epsilon`` share of random ones (exploration).
+Every decision among two or more moves gives two training positions, each player's view
+(`ai.encoding.encode`), and each player's sequence of views is labelled with TD(lambda) returns
+computed with the network being trained (TD-Gammon's targets, in the forward view): the game's result
+for the last view, ``(1 - lambda) V(next) + lambda G(next)`` before it.  Network g + 1 is network g
+trained on the positions of the last `WINDOW` generations by Adam on the cross-entropy.  A share of
+the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
+
+Each generation's network is saved as ``net-G.npz`` in ``--work`` with a line of ``progress.jsonl``
+(games, positions, held-out log loss and Brier score of the game's result, rounds, seconds); a stopped
+run goes on from the last saved generation.  Game k of generation g is dealt by
+``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import amigos
+from ai import encoding as E
+from ai.network import ValueNet
+from amigos.config import Expansion, GameConfig
+from amigos.determinize import determinize
+from amigos.rng import derive_seed
+from matches.runner import RunnerError, open_runner
+
+WINDOW = 3          # generations of positions a network is trained on
+HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
+MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
+
+Game = dict[str, Any]  # {"views": [[idx, val, player], ...], "result": [r0, r1], "rounds": n}
+
+
+# -- self-play --------------------------------------------------------------------------------------------
+
+_NETS: dict[str, ValueNet] = {}  # per process: the network of each file, loaded once
+
+
+def _net(path: str) -> ValueNet:
+    if path not in _NETS:
+        _NETS.clear()
+        _NETS[path] = ValueNet.load(Path(path))
+    return _NETS[path]
+
+
+def choose(state: amigos.GameState, net: ValueNet, rng: random.Random, epsilon: float) -> tuple:
+    """The mover's move one deep on ``net`` in a world dealt for it, or (``epsilon`` of the time) a
+    random one."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    mover = state.current_player()
+    world = determinize(state, mover, rng.getrandbits(64))
+    moves = legal if len(legal) <= MOVES_CAP else rng.sample(legal, MOVES_CAP)
+    best, best_v = moves[0], -1.0
+    for action in moves:
+        after = world.clone()
+        after.apply(action)
+        v = _value_after(after, mover, net)
+        if v > best_v:
+            best, best_v = action, v
+    return best
+
+
+def _value_after(state: amigos.GameState, mover: int, net: ValueNet) -> float:
+    if state.is_terminal():
+        won = state.winners()
+        return (1.0 / len(won)) if mover in won else 0.0
+    return net.probability(state, mover)
+
+
+def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float) -> Game:
+    """One self-play game of the network in ``net_path``: every decision's two views and the result."""
+    net = _net(net_path)
+    rng = random.Random(derive_seed(seed, "explore"))
+    state = amigos.deal(seed, config)
+    views: list[list[Any]] = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            for viewer in (0, 1):
+                pairs = E.encode(state, viewer)
+                views.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer])
+        state.apply(choose(state, net, rng, epsilon))
+    won = state.winners()
+    return {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
+            "rounds": state.round, "seed": seed, "expansions": list(config.expansions)}
+
+
+# -- training ---------------------------------------------------------------------------------------------
+
+class Adam:
+    """Adam's moments for a list of arrays, updated in place."""
+
+    def __init__(self, shapes: list[tuple[int, ...]], rate: float) -> None:
+        self.m = [np.zeros(s) for s in shapes]
+        self.v = [np.zeros(s) for s in shapes]
+        self.t = 0
+        self.rate = rate
+
+    def step(self, params: list[np.ndarray], grads: list[np.ndarray]) -> None:
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= self.rate * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + 1e-8)
+
+
+def dense(views: list[list[Any]]) -> np.ndarray:
+    """The views' inputs as a dense (views x `N_INPUTS`) matrix."""
+    x = np.zeros((len(views), E.N_INPUTS), dtype=np.float32)
+    for row, (idx, val, _) in enumerate(views):
+        x[row, idx] = val
+    return x
+
+
+def forward(net: ValueNet, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(hidden activations, win probabilities) of the rows of ``x``."""
+    h = np.maximum(x @ net.w1 + net.b1, 0.0)
+    z = np.clip(h @ net.w2 + net.b2, -30, 30)
+    return h, 1.0 / (1.0 + np.exp(-z))
+
+
+def targets(net: ValueNet, games: list[Game], lam: float) -> tuple[list[list[Any]], np.ndarray]:
+    """Every view of ``games`` and its TD(lambda) return under ``net`` (see the module docstring)."""
+    views: list[list[Any]] = []
+    out: list[float] = []
+    for game in games:
+        for viewer in (0, 1):
+            seq = [v for v in game["views"] if v[2] == viewer]
+            if not seq:
+                continue
+            _, p = forward(net, dense(seq))
+            g = game["result"][viewer]
+            returns = [0.0] * len(seq)
+            for t in range(len(seq) - 1, -1, -1):
+                returns[t] = g
+                g = (1 - lam) * float(p[t]) + lam * g
+            views += seq
+            out += returns
+    return views, np.array(out)
+
+
+def train(net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float, batch: int,
+          rng: np.random.Generator) -> float:
+    """Train ``net`` in place on ``games``; returns the last epoch's mean cross-entropy."""
+    adam = Adam([net.w1.shape, net.b1.shape, net.w2.shape, (1,)], rate)
+    loss = 0.0
+    for _ in range(epochs):
+        views, y = targets(net, games, lam)
+        order = rng.permutation(len(views))
+        total = 0.0
+        for start in range(0, len(order), batch):
+            rows = order[start:start + batch]
+            x = dense([views[i] for i in rows])
+            h, p = forward(net, x)
+            t = y[rows]
+            total += float(-np.sum(t * np.log(p + 1e-9) + (1 - t) * np.log(1 - p + 1e-9)))
+            dz = (p - t) / len(rows)  # d(mean cross-entropy)/dz
+            dh = np.outer(dz, net.w2) * (h > 0)
+            b2 = np.array([net.b2])
+            params = [net.w1, net.b1, net.w2, b2]
+            adam.step(params, [x.T @ dh, dh.sum(0), h.T @ dz, np.array([dz.sum()])])
+            net.b2 = float(b2[0])
+        loss = total / max(1, len(order))
+    return loss
+
+
+def held_out(net: ValueNet, games: list[Game]) -> dict[str, float]:
+    """Log loss and Brier score of the network's prediction of each game's result, over every view."""
+    views = [v for g in games for v in g["views"]]
+    if not views:
+        return {}
+    y = np.array([g["result"][v[2]] for g in games for v in g["views"]])
+    _, p = forward(net, dense(views))
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return {"log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 4),
+            "brier": round(float(np.mean((p - y) ** 2)), 4), "views": len(views)}
+
+
+# -- the generations --------------------------------------------------------------------------------------
+
+def last_generation(work: Path) -> int:
+    """The highest generation whose network is saved in ``work`` (-1 for none)."""
+    done = [int(p.stem.split("-")[1]) for p in work.glob("net-*.npz") if p.stem.split("-")[1].isdigit()]
+    return max(done, default=-1)
+
+
+def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
+        epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
+        log: Callable[[str], object] = print) -> None:
+    """Play and train generations up to ``generations`` (see the module docstring), going on from the
+    last one saved in ``work``."""
+    work.mkdir(parents=True, exist_ok=True)
+    g = last_generation(work)
+    if g < 0:
+        net = ValueNet.initial(hidden, seed)
+        net.info.update(generations=0, games=0)
+        net.save(work / "net-0.npz")
+        g = 0
+    recent: list[list[Game]] = []
+    rng = np.random.default_rng(derive_seed(seed, "train", g))
+    while g < generations:
+        path = work / f"net-{g}.npz"
+        start = time.perf_counter()
+        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log)
+        seconds = time.perf_counter() - start
+        held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
+        recent = (recent + [[game for k, game in enumerate(played) if k % HOLD_OUT]])[-WINDOW:]
+        net = ValueNet.load(path)
+        before = held_out(net, held)
+        loss = train(net, [game for gen in recent for game in gen], lam, epochs, rate, 256, rng)
+        after = held_out(net, held)
+        g += 1
+        net.info.update(generations=g, games=int(net.info.get("games", 0)) + games, hidden=net.hidden,
+                        lam=lam, epsilon=epsilon, seed=seed, held_out=after)
+        net.save(work / f"net-{g}.npz")
+        rounds = [game["rounds"] for game in played]
+        line = {"generation": g, "games": games, "total_games": net.info["games"],
+                "positions": sum(len(game["views"]) for game in played), "train_loss": round(loss, 4),
+                "held_out_before": before, "held_out_after": after,
+                "rounds_mean": round(sum(rounds) / len(rounds), 2), "play_seconds": round(seconds, 1),
+                "train_seconds": round(time.perf_counter() - start - seconds, 1)}
+        with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+        log(f"generation {g}: {net.info['games']} games in all, held out {after}, "
+            f"rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
+
+
+def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsilon: float,
+          scheduler: str | None, log: Callable[[str], object]) -> list[Game]:
+    out: dict[int, Game] = {}
+    with open_runner(jobs, scheduler) as runner:
+        for k in range(games):
+            game_seed = derive_seed(seed, "neural", g, k)
+            expansions: tuple[Expansion, ...] = ("lux",) if random.Random(game_seed).random() < lux else ()
+            runner.submit(str(k), play_game, game_seed, str(path), GameConfig(expansions=expansions), epsilon)
+        for key, game in runner.as_completed():
+            out[int(key)] = game
+            if len(out) % 100 == 0:
+                log(f"generation {g}: {len(out)}/{games} games played")
+    return [out[k] for k in range(games)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="amigos-train neural", description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, required=True, help="the run's folder (networks and progress)")
+    ap.add_argument("--generations", type=int, default=60)
+    ap.add_argument("--games", type=int, default=500, help="games a generation")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786)")
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--lux", type=float, default=0.25, help="share of games with Lux et Tenebrae")
+    ap.add_argument("--epsilon", type=float, default=0.1, help="share of random moves in self-play")
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.7)
+    ap.add_argument("--epochs", type=int, default=2)
+    args = ap.parse_args(argv)
+    if not (0 <= args.lux <= 1 and 0 <= args.epsilon <= 1 and 0 <= args.lam <= 1) or args.games < HOLD_OUT:
+        print(f"amigos-train neural: --lux, --epsilon and --lambda go from 0 to 1, --games from {HOLD_OUT}",
+              file=sys.stderr)
+        return 2
+    try:
+        run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
+            args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True))
+    except RunnerError as exc:
+        print(f"amigos-train neural: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
