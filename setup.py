@@ -26,7 +26,7 @@ COMPILED_MODULES = [
     "amigos/actions.py", "amigos/adjudicate.py", "amigos/apply.py", "amigos/cards.py", "amigos/codes.py",
     "amigos/determinize.py", "amigos/draft.py", "amigos/essences.py", "amigos/flow.py", "amigos/legal.py",
     "amigos/observe.py", "amigos/payments.py", "amigos/rng.py", "amigos/state.py",
-    "ai/evaluate.py", "ai/features.py", "ai/heuristics.py", "ai/leaf.py", "ai/learned.py",
+    "ai/encoding.py", "ai/evaluate.py", "ai/features.py", "ai/heuristics.py", "ai/leaf.py", "ai/learned.py",
     "ai/expectimax.py", "ai/halving.py", "ai/mcts.py", "ai/rewards.py", "ai/value.py",
 ]
 # The setup.py commands that build extensions; the others (egg_info, dist_info, editable_wheel,

@@ -18,8 +18,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from amigos import cards as C
-from amigos.codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, COLLECT, DECK, DISCARD, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND,
-                          IN_PLAY, SETUP_DRAFT, SETUP_REDRAFT)
+from amigos.codes import (
+    ACTIONS,
+    AVAILABLE,
+    BEING_CHOSEN,
+    COLLECT,
+    DECK,
+    DISCARD,
+    DRAFT_RESERVE,
+    DRAFTING,
+    FACE_UP,
+    HAND,
+    IN_PLAY,
+    SETUP_DRAFT,
+    SETUP_REDRAFT,
+)
 from amigos.observe import unseen_deck
 
 if TYPE_CHECKING:

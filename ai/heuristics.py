@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Final
 from amigos import actions as A
 from amigos import cards as C
 from amigos.cards import MONUMENT_COST_GOLD
-from amigos.legal import IdenticalSteps
 from amigos.codes import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
+from amigos.legal import IdenticalSteps
 
 from .features import Scan, row
 from .learned import scan_progress

@@ -388,7 +388,7 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
             weights = [each_pass if kind == PASS else weights_of[kind] for kind in kinds]
             x = rng.random() * sum(weights)
             i = 0
-            for i, w in enumerate(weights):
+            for i, w in enumerate(weights):  # noqa: B007 - ``i`` is read after the loop
                 x -= w
                 if x < 0:
                     break

@@ -10,10 +10,10 @@ The interface every caller uses (a person's prompt, an agent, a replay, the brid
     amigos.determinize(state, player, seed)   # what ``player`` cannot see, re-dealt (for search)
 """
 
+from .config import RULESETS, VARIANTS, GameConfig
 from .determinize import determinize
 from .errors import AmigosError, IllegalAction, SetupError
 from .protocol import dump_state, state_from_setup
-from .config import RULESETS, VARIANTS, GameConfig
 from .setup import build_state, deal, new_game, next_game
 from .state import GameState
 from .steps import action_from_json, action_json

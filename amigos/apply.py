@@ -8,15 +8,51 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import actions as A
 from . import cards as C
+from .codes import (
+    ACTIONS,
+    AVAILABLE,
+    BEING_CHOSEN,
+    CHANCE_PENDING,
+    COLLECT,
+    DECK,
+    DECK_ARTIFACT,
+    DISCARD,
+    HAND,
+    IN_PLAY,
+    MONUMENT_DECK,
+    NOBODY,
+    OUT_OF_GAME,
+    P_BANK,
+    P_DISCARD,
+    P_DRAW,
+    P_GAIN,
+    P_LIFE,
+    P_MONDRAW,
+    P_MONREV,
+    P_PLACE,
+    P_SCRYDECK,
+    P_SCRYORDER,
+    P_SCRYREV,
+    P_TAKE,
+    SETUP_CHOOSE_ITEMS,
+    VICTORY_CHECK,
+)
 from .draft import choose_first, draft_pick, redraft_pick, turn_to_undecided
 from .errors import IllegalAction
+from .flow import (
+    advance_turn,
+    collect_continue,
+    draw,
+    evaluate_victory,
+    random_chance_outcome,
+    resolve_draw,
+    scry_begin,
+    scry_order,
+    start_round,
+    start_victory_check,
+    take_monument,
+)
 from .legal import illusion_points, magic_items
-from .flow import (advance_turn, collect_continue, draw, evaluate_victory, random_chance_outcome, resolve_draw,
-                   scry_begin, scry_order, start_round, start_victory_check, take_monument)
-from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, CHANCE_PENDING, COLLECT, DECK, DECK_ARTIFACT, DISCARD,
-                    HAND, IN_PLAY, MONUMENT_DECK, NOBODY, OUT_OF_GAME, P_BANK, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW,
-                    P_MONREV, P_PLACE, P_SCRYDECK, P_SCRYORDER, P_SCRYREV, P_TAKE, SETUP_CHOOSE_ITEMS,
-                    VICTORY_CHECK)
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Final
 
-from .carddata import BASE_SET, LUX_SET, SETS, load_base, load_packaged, load_set, raw_components
+from .carddata import BASE_SET as BASE_SET  # (part of this module's interface: `cards.BASE_SET`)
+from .carddata import LUX_SET, SETS, load_base, load_packaged, load_set, raw_components
 from .essences import add
 
 ELAN: Final = 0

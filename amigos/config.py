@@ -8,8 +8,8 @@ of three strings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, TypeAlias, cast, get_args
 
 from . import cards as C

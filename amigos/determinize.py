@@ -24,11 +24,20 @@ from typing import TYPE_CHECKING
 
 from . import cards as C
 from . import rng as R
-from .observe import unseen_deck
+from .codes import (
+    BEING_CHOSEN,
+    DECK,
+    DECK_MONUMENT,
+    DRAFT_RESERVE,
+    DRAFTING,
+    HAND,
+    MONUMENT_DECK,
+    OUT_OF_GAME,
+    P_SCRYORDER,
+)
 from .draft import passing_step
+from .observe import unseen_deck
 from .setup import PRESET_ARTIFACTS
-from .codes import (BEING_CHOSEN, DECK, DECK_MONUMENT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK,
-                    OUT_OF_GAME, P_SCRYORDER)
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -8,8 +8,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rng as R
-from .codes import (DECK, DRAFT_RESERVE, DRAFTING, FACE_UP, HAND, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT,
-                    SETUP_REDRAFT)
+from .codes import (
+    DECK,
+    DRAFT_RESERVE,
+    DRAFTING,
+    FACE_UP,
+    HAND,
+    SETUP_CHOOSE_ITEMS,
+    SETUP_CHOOSE_MAGES,
+    SETUP_DRAFT,
+    SETUP_REDRAFT,
+)
 
 if TYPE_CHECKING:
     from .state import GameState

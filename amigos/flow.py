@@ -13,10 +13,30 @@ from . import actions as A
 from . import cards as C
 from . import rng as R
 from .adjudicate import WINNING_POINTS
+from .codes import (
+    ACTIONS,
+    CHECK_END_OF_ROUND,
+    CHECK_MID_ROUND,
+    COLLECT,
+    DECK,
+    DECK_ARTIFACT,
+    DISCARD,
+    GAME_OVER,
+    HAND,
+    IN_PLAY,
+    MONUMENT_DECK,
+    NO_CHECK,
+    P_CCOST,
+    P_DRAW,
+    P_GAIN,
+    P_MONDRAW,
+    P_SCRYORDER,
+    P_SCRYREV,
+    P_TAKE,
+    P_VREACT,
+    VICTORY_CHECK,
+)
 from .legal import victory_react_actions
-from .codes import (ACTIONS, CHECK_END_OF_ROUND, CHECK_MID_ROUND, COLLECT, DECK, DECK_ARTIFACT, DISCARD, GAME_OVER,
-                    HAND, IN_PLAY, MONUMENT_DECK, NO_CHECK, P_CCOST, P_DRAW, P_GAIN, P_MONDRAW, P_SCRYORDER, P_SCRYREV,
-                    P_TAKE, P_VREACT, VICTORY_CHECK)
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -12,13 +12,49 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 from . import actions as A
 from . import cards as C
-from .codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, DISCARD, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
-                    P_CCOST, P_DISCARD, P_DRAW, P_GAIN, P_LIFE, P_MONDRAW, P_MONREV, P_PLACE, P_SCRYDECK,
-                    P_SCRYORDER, P_SCRYREV, P_TAKE, P_VREACT, P_BANK, SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES,
-                    SETUP_DRAFT, DECK, DECK_ARTIFACT, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, FACE_UP)
+from .codes import (
+    ACTIONS,
+    AVAILABLE,
+    BEING_CHOSEN,
+    DECK,
+    DECK_ARTIFACT,
+    DISCARD,
+    DRAFTING,
+    FACE_UP,
+    HAND,
+    IN_PLAY,
+    MONUMENT_DECK,
+    P_BANK,
+    P_CCOST,
+    P_DISCARD,
+    P_DRAW,
+    P_GAIN,
+    P_LIFE,
+    P_MONDRAW,
+    P_MONREV,
+    P_PLACE,
+    P_SCRYDECK,
+    P_SCRYORDER,
+    P_SCRYREV,
+    P_TAKE,
+    P_VREACT,
+    SETUP_CHOOSE_FIRST,
+    SETUP_CHOOSE_ITEMS,
+    SETUP_CHOOSE_MAGES,
+    SETUP_DRAFT,
+    SETUP_REDRAFT,
+)
 from .essences import add, covers, sub
-from .payments import (ZERO, choices, discount_for, gains, gold_discount, life_loss_payments, payments,
-                       placement_payments)
+from .payments import (
+    ZERO,
+    choices,
+    discount_for,
+    gains,
+    gold_discount,
+    life_loss_payments,
+    payments,
+    placement_payments,
+)
 
 if TYPE_CHECKING:
     from .state import GameState

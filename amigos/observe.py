@@ -5,8 +5,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import cards as C
-from .codes import (AVAILABLE, BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, FACE_UP, MONUMENT_DECK,
-                    PHASE_NAMES, P_BANK, P_CCOST, P_GAIN, P_LIFE, P_PLACE, P_SCRYORDER, P_TAKE, P_VREACT)
+from .codes import (
+    AVAILABLE,
+    BEING_CHOSEN,
+    DECK,
+    DECK_ARTIFACT,
+    DRAFTING,
+    FACE_UP,
+    MONUMENT_DECK,
+    P_BANK,
+    P_CCOST,
+    P_GAIN,
+    P_LIFE,
+    P_PLACE,
+    P_SCRYORDER,
+    P_TAKE,
+    P_VREACT,
+    PHASE_NAMES,
+)
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import cards as C
+from .codes import ACTIONS, AVAILABLE, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK, NOBODY
 from .errors import SetupError
 from .setup import build_state
-from .codes import ACTIONS, DECK, DISCARD, HAND, IN_PLAY, MONUMENT_DECK, AVAILABLE, NOBODY
 
 if TYPE_CHECKING:
     from .cards import Card

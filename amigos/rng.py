@@ -7,9 +7,8 @@ keep its generator as a plain int and clone it for free.
 
 from __future__ import annotations
 
-from typing import Final
-
 import hashlib
+from typing import Final
 
 MASK64: Final = (1 << 64) - 1
 

@@ -21,11 +21,22 @@ from . import cards as C
 from . import rng as R
 from .adjudicate import ROUND_LIMIT
 from .carddata import load_lux
-from .config import EXPANSIONS, RULESETS, VARIANTS, Expansion, GameConfig, Ruleset, Variant
-from .errors import SetupError
-from .codes import (AVAILABLE, BEING_CHOSEN, DECK, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK, NO_CHECK, NOBODY,
-                    SETUP_CHOOSE_FIRST, SETUP_CHOOSE_MAGES)
+from .codes import (
+    AVAILABLE,
+    BEING_CHOSEN,
+    DECK,
+    FACE_UP,
+    HAND,
+    IN_PLAY,
+    MONUMENT_DECK,
+    NO_CHECK,
+    NOBODY,
+    SETUP_CHOOSE_FIRST,
+    SETUP_CHOOSE_MAGES,
+)
+from .config import EXPANSIONS, RULESETS, Expansion, GameConfig, Ruleset, Variant
 from .draft import start_draft
+from .errors import SetupError
 from .state import GameState
 
 EXPANSION_NAMES = {C.BASE_SET: "base game", C.LUX: "Lux et Tenebrae"}

@@ -17,11 +17,14 @@ import hashlib
 from itertools import chain as _chain_it
 
 from . import cards as C
-from .apply import apply_action as _apply_action, apply_checked as _apply_checked, checked as _checked
+from .apply import apply_action as _apply_action
+from .apply import apply_checked as _apply_checked
+from .apply import checked as _checked
 from .apply import resolve as _resolve
 from .codes import DECK, DISCARD, GAME_OVER, HAND, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY, TOKEN
 from .draft import redraft_picks_made
-from .legal import legal_actions as _legal_actions, legal_groups as _legal_groups
+from .legal import legal_actions as _legal_actions
+from .legal import legal_groups as _legal_groups
 from .observe import observation as _observation
 
 _chain = _chain_it.from_iterable

@@ -25,8 +25,16 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from .views.board import board
-from .views.choices import (group_text, ordered_variants, parse_essences, payments_first, step_of_two, typed_variant,
-                            variant_text, vectors)
+from .views.choices import (
+    group_text,
+    ordered_variants,
+    parse_essences,
+    payments_first,
+    step_of_two,
+    typed_variant,
+    variant_text,
+    vectors,
+)
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
 CARD_MATCHES = 4
@@ -215,7 +223,8 @@ class Human(BaseAgent):
             ways, lines = step_of_two(variants, pays, pays[i])
             j = self._pick(f"{title}, paying {essences_text(pays[i])}: what do you gain?", lines, "a gain",
                            back="back to the payments",
-                           typed=lambda answer: _index([vectors(a)[1] for a in ways], parse_essences(answer)))
+                           typed=lambda answer: _index([vectors(a)[1] for a in ways],  # noqa: B023 - used at once
+                                                       parse_essences(answer)))
             if j is not None:
                 return ways[j]
 

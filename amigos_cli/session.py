@@ -22,8 +22,8 @@ from rich.text import Text
 import amigos
 from ai.agent import Agent
 from ai.agents import make_agent, parse_spec
-from amigos.rng import derive_seed
 from amigos.codes import COLLECT
+from amigos.rng import derive_seed
 from amigos.state import GameState
 from matches.match import Match, config_of, play
 from matches.record import MatchFileError, save

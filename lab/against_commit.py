@@ -3,7 +3,8 @@
     python lab/against_commit.py --commit 14be741 --a mcts:time=0.25 --b mcts:time=0.25 --pairs 50
 
 ``--a`` is built by this checkout's `ai` package, ``--b`` by the `ai` package of ``--commit`` (taken
-with ``git archive`` and imported as ``ai_then``: `lab.earlier`; it runs on this checkout's `amigos`, so use it for commits whose `ai` needs nothing the engine has since dropped).  The deals and
+with ``git archive`` and imported as ``ai_then``: `lab.earlier`; it runs on this checkout's `amigos`,
+so use it for commits whose `ai` needs nothing the engine has since dropped).  The deals and
 agent seeds are those `strength.py` plays with the same ``--seed``; ``--first-pair`` and ``--record``
 work as there (the records name B ``<commit>:<spec>``).  Prints a line after every pair and the 95%
 Wilson interval.
@@ -19,9 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
-from matches.arena import strength  # noqa: E402
-from lab.earlier import EarlierAgents  # noqa: E402
 from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
+
+from lab.earlier import EarlierAgents  # noqa: E402
+from matches.arena import strength  # noqa: E402
 
 
 def archive(commit: str) -> bytes:

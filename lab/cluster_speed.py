@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
-from matches.runner import DaskRunner, ProcessRunner, Runner, import_distributed  # noqa: E402
 from matches import tournament as T  # noqa: E402
+from matches.runner import DaskRunner, ProcessRunner, Runner, import_distributed  # noqa: E402
 
 WORKERS = 2  # worker processes of the cluster, and local processes (--jobs)
 TARGET = 0.9  # the cluster's rate as a share of the local one

@@ -28,9 +28,10 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from against_commit import Then  # noqa: E402
+from run_report import open_record  # noqa: E402
+
 from matches.arena import strength, tally  # noqa: E402
 from matches.runner import RunnerError  # noqa: E402
-from run_report import open_record  # noqa: E402
 
 SEED = 11
 PREVIOUS = "1088fd9"  # the default agent before the learned value (its own evaluation: 2,800 iterations/s)

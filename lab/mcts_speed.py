@@ -16,9 +16,10 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from test_ai_speed import mid_game  # noqa: E402
+
 from ai.agents import make_agent  # noqa: E402
 from amigos.determinize import Determinizer, determinize  # noqa: E402
-from test_ai_speed import mid_game  # noqa: E402
 
 
 def main(argv=None) -> int:

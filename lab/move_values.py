@@ -19,13 +19,14 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from puzzles import load_puzzles, position_of  # noqa: E402
+
 import amigos  # noqa: E402
 from ai.agents import make_agent  # noqa: E402
 from ai.mcts import MCTSAgent, group  # noqa: E402
 from ai.rewards import learned_rewards  # noqa: E402
 from amigos.determinize import Determinizer  # noqa: E402
 from amigos.state import GameState  # noqa: E402
-from puzzles import load_puzzles, position_of  # noqa: E402
 
 WORLDS_SEED = 1000  # the dealt worlds are Determinizer deals of seeds 1000, 1001, ...
 

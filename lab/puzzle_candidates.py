@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import amigos  # noqa: E402
 from amigos import actions as A  # noqa: E402
-from amigos.position import describe  # noqa: E402
 from amigos.codes import ACTIONS  # noqa: E402
+from amigos.position import describe  # noqa: E402
 from training.play import read_games  # noqa: E402
 
 

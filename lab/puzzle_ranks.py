@@ -18,9 +18,10 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
+from puzzles import is_best, load_puzzles, position_of  # noqa: E402
+
 import amigos  # noqa: E402
 from ai.rewards import learned_rewards  # noqa: E402
-from puzzles import is_best, load_puzzles, position_of  # noqa: E402
 
 
 def ranks(puzzle: dict) -> dict:

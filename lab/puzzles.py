@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import amigos  # noqa: E402
 from ai.agents import SpecError, make_agent, parse_spec  # noqa: E402
-from matches.runner import stop_pool  # noqa: E402
 from amigos.position import build_position  # noqa: E402
+from matches.runner import stop_pool  # noqa: E402
 
 if TYPE_CHECKING:
     from amigos.state import GameState

@@ -19,8 +19,9 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ai.mcts import group, search  # noqa: E402
 from test_ai_speed import mid_game  # noqa: E402
+
+from ai.mcts import group, search  # noqa: E402
 
 
 def positions(count: int) -> list:

@@ -23,9 +23,10 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
+from run_report import add_sprt_options, sprt_settings  # noqa: E402
+
 from matches.arena import paired_difference, tally  # noqa: E402
 from matches.sprt import sprt_over_pairs  # noqa: E402
-from run_report import add_sprt_options, sprt_settings  # noqa: E402
 
 RECORD_KEYS = ("pair", "seed", "a", "b", "points", "games")  # what `matches.arena.pair_record` writes
 PROGRESS = re.compile(r"^(\S+) vs (\S+): ([\d.]+)/(\d+) = ")

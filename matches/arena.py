@@ -14,11 +14,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import amigos
+from ai.agents import make_agent
 from amigos.adjudicate import adjudicated
 from amigos.config import GameConfig
 from amigos.rng import derive_seed
-
-from ai.agents import make_agent
 
 from .play import Game, play_out
 from .runner import open_runner

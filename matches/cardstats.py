@@ -21,15 +21,16 @@ import json
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, cast
 
-from matches.arena import wilson
 from amigos import cards as C
 from amigos.codes import IN_PLAY
 from amigos.state import GameState
+from matches.arena import wilson
 
 from . import files
 from . import tournament as T
-from .report import write_csv
+from .manifest import TournamentError
 from .match import Match
+from .report import write_csv
 
 CARD_STATS_JSON = "card_stats.json"
 CARD_STATS_CSV = "card_stats.csv"
@@ -83,7 +84,7 @@ def write_card_stats(out: Path, rows: list[dict]) -> list[Path]:
     """Write ``rows`` (`card_stats`) to ``card_stats.json`` ({"cards": rows}) and ``card_stats.csv``
     (one line a card: for each of `HOW`, games, win rate, low, high) in ``out``; the files written."""
     files.write_atomic(out / CARD_STATS_JSON, json.dumps({"cards": rows}, indent=1).encode(),
-                       error=T.TournamentError)
+                       error=TournamentError)
     table = []
     for r in rows:
         cells = [r["card"], r["name"]]

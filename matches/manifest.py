@@ -17,8 +17,8 @@ from typing import Any, NoReturn
 
 import amigos
 from ai.agents import SpecError, parse_spec
+from amigos.config import EXPANSIONS
 from matches.sprt import check_rates
-from amigos.setup import EXPANSIONS
 
 from . import files
 

@@ -13,22 +13,22 @@ drawn game, the player who went second in it chooses.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import Any, Callable, cast
 
 import amigos
 from ai.agent import Agent
-
-from .play import play_out
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
-from amigos.steps import action_from_json, action_json
-from amigos.rng import derive_seed
-from amigos.config import GameConfig
-from amigos.setup import EXPANSION_NAMES, card_sets
 from amigos.codes import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT
+from amigos.config import GameConfig
+from amigos.rng import derive_seed
+from amigos.setup import EXPANSION_NAMES, card_sets
 from amigos.state import GameState
+from amigos.steps import action_from_json, action_json
+
+from .play import play_out
 
 FORMAT = "amigos.match"
 VERSION = 2

@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import os
 import zlib
-from pathlib import Path
 from typing import NoReturn
 
 import msgpack
 
 import amigos
-from amigos.setup import EXPANSIONS
+from amigos.config import EXPANSIONS
 
 from . import files, validate
 from .match import FORMAT, VERSION, Match, ReplayError

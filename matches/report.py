@@ -16,6 +16,7 @@ from typing import Any
 
 from . import files
 from . import tournament as T
+from .manifest import TournamentError
 
 SUMMARY_JSON = "summary.json"
 SUMMARY_CSV = "summary.csv"
@@ -111,7 +112,7 @@ def write_csv(path: Path, columns: list[str], rows: list[list[Any]]) -> None:
     w = csv.writer(text)
     w.writerow(columns)
     w.writerows(rows)
-    files.write_atomic(path, text.getvalue().encode(), error=T.TournamentError)
+    files.write_atomic(path, text.getvalue().encode(), error=TournamentError)
 
 
 def write_summary(out: Path) -> dict[str, Any]:
@@ -124,7 +125,7 @@ def write_files(out: Path, settings: dict, outcomes: list[dict]) -> dict[str, An
     """Write ``summary.json``, ``summary.csv`` and ``games.csv`` in ``out`` for ``outcomes``, the
     tournament's finished games in schedule order (`T.collect`); returns the summary (`summary`)."""
     data = summary(settings, outcomes)
-    files.write_atomic(out / SUMMARY_JSON, json.dumps(data, indent=1).encode(), error=T.TournamentError)
+    files.write_atomic(out / SUMMARY_JSON, json.dumps(data, indent=1).encode(), error=TournamentError)
     standings = [[r["agent"], r["spec"], r["games"], r["wins"], r["losses"], r["shared"], f"{r['rate']:.4f}",
                   f"{r['low']:.4f}", f"{r['high']:.4f}", f"{r['elo']:.1f}", f"{r['elo_error']:.1f}"]
                  for r in data["standings"]]

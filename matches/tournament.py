@@ -13,17 +13,17 @@ from __future__ import annotations
 import math
 import os
 import re
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Callable, cast
 
 import amigos
 from ai.agents import make_agent
+from amigos.rng import derive_seed
+from amigos.setup import card_sets
 from matches.arena import wilson
 from matches.runner import Runner, open_runner
 from matches.sprt import Sprt, sprt_over_pairs
-from amigos.rng import derive_seed
-from amigos.setup import card_sets
 
 from . import files
 from . import manifest as M

@@ -201,7 +201,7 @@ def check_decision(d: Any, where: str) -> None:
         integer(d[2], "think ms", 0)
     except ValueError as exc:
         bad(f"malformed decision ({exc})")
-    for key, value in d[1].items():
+    for value in d[1].values():
         if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)
                                         and not -SMALL_LIMIT <= value <= SMALL_LIMIT):
             bad("malformed decision (a step field is not a whole number in range)")

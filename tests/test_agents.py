@@ -11,8 +11,8 @@ import amigos
 from ai.agents import LIMITS, SpecError, make_agent, parse_spec
 from amigos import actions as A
 from amigos import cards as C
-from amigos.determinize import determinize
 from amigos.codes import DECK, DRAFTING, HAND, SETUP_DRAFT
+from amigos.determinize import determinize
 
 
 def test_specs_parse():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ai.value import ESSENCE, GOLD, _WORTH, heuristic_value, player_values, power_income
+from ai.value import _WORTH, ESSENCE, GOLD, heuristic_value, player_values, power_income
 from amigos import cards as C
 from amigos.position import build_position
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from amigos.adjudicate import ROUND_LIMIT
 from amigos.config import GameConfig
 from matches.arena import paired_difference, play_game, score_for, strength, tally, wilson
 from matches.sprt import sprt_over_pairs
-from amigos.adjudicate import ROUND_LIMIT
 
 
 def test_wilson_interval_known_values():

@@ -1,9 +1,9 @@
 """The compiled card table: complete, in the protocol's power order, and nothing left unmodelled."""
 
 
-from amigos.carddata import load_packaged
 from amigos import cards as C
 from amigos import rng as R
+from amigos.carddata import load_packaged
 
 
 def test_counts_and_ids():

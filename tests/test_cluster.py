@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from matches import runner as R
-from matches.arena import strength
 from matches import report
+from matches import runner as R
 from matches import tournament as T
+from matches.arena import strength
 from matches.match import Match
 from matches.record import load
 

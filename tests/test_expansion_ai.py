@@ -7,14 +7,14 @@ import math
 
 import pytest
 
-from amigos.config import GameConfig
 import amigos
 from ai.agents import make_agent
-from matches.arena import play_game
 from ai.draft import pick_scores
 from ai.learned import ValueModel
 from ai.value import card_value
 from amigos import cards as C
+from amigos.config import GameConfig
+from matches.arena import play_game
 
 LUX = ("lux",)
 

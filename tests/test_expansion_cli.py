@@ -24,13 +24,13 @@ import msgpack
 import pytest
 from rich.console import Console
 
-from amigos.config import GameConfig
 import amigos
 from ai.agents import make_agent
 from amigos import actions as A
 from amigos import cards as C
-from amigos.rng import derive_seed
 from amigos.codes import IN_PLAY
+from amigos.config import GameConfig
+from amigos.rng import derive_seed
 from amigos_cli.human import Human
 from amigos_cli.views.board import board
 from amigos_cli.views.choices import group_text, variant_text

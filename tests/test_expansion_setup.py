@@ -8,9 +8,9 @@ import pytest
 
 import amigos
 from amigos import cards as C
+from amigos.codes import AVAILABLE, MONUMENT_DECK, NOBODY
 from amigos.determinize import determinize
 from amigos.setup import expansion_counts
-from amigos.codes import AVAILABLE, MONUMENT_DECK, NOBODY
 
 LUX = ("lux",)
 
@@ -90,8 +90,8 @@ def test_a_determinisation_deals_the_unseen_monuments_from_every_unseen_one():
 
 
 def test_a_position_of_an_expansion_game_is_refused_by_describe():
-    from amigos.position import describe
     from amigos.codes import ACTIONS
+    from amigos.position import describe
     s = amigos.new_game(6, expansions=LUX)
     while not (s.phase == ACTIONS and not s.stack):
         s.apply(s.legal_actions()[0])

@@ -15,9 +15,19 @@ import pytest
 
 import amigos
 from amigos import cards as C
+from amigos.codes import (
+    ACTIONS,
+    DECK,
+    DECK_ARTIFACT,
+    DISCARD,
+    HAND,
+    IN_PLAY,
+    P_SCRYORDER,
+    SETUP_CHOOSE_FIRST,
+    SETUP_DRAFT,
+    SETUP_REDRAFT,
+)
 from amigos.determinize import determinize
-from amigos.codes import (ACTIONS, DECK, DECK_ARTIFACT, DISCARD, HAND, IN_PLAY, P_SCRYORDER, SETUP_CHOOSE_FIRST,
-                          SETUP_DRAFT, SETUP_REDRAFT)
 from amigos.state import GameState
 from amigos_cli.views.board import face_down_line, hand_view, known_deck
 

@@ -89,7 +89,7 @@ def test_resume_killed_again_and_again_finishes_as_if_never_stopped(tmp_path):
     while not (tmp_path / "k.amigos").exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
     kills = 0
-    for attempt in range(12):
+    for _ in range(12):
         time.sleep(rng.uniform(0.2, 0.45) * took)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -206,8 +206,9 @@ def test_many_games_are_refused_before_their_decisions_are_inflated(tmp_path):
     """A small file holding many copies of a game: refused at once (each copy could inflate to
     megabytes), not after unpacking them all."""
     import msgpack
-    from matches.match import Match, play
+
     from ai.agents import make_agent
+    from matches.match import Match, play
     from matches.record import MatchFileError, pack, parse
     match = Match.new(2, ["random", "random"], fmt="game", names=["A", "B"])
     play(match, [make_agent("random", seed=1), make_agent("random", seed=2)])

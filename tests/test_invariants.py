@@ -42,10 +42,10 @@ from hypothesis import strategies as st
 import amigos
 from amigos.actions import macro_key
 from amigos.cards import GOLD
-from amigos.legal import legal_groups as _legal_groups
+from amigos.codes import BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
 from amigos.determinize import determinize
+from amigos.legal import legal_groups as _legal_groups
 from amigos.setup import PRESET_ARTIFACTS
-from amigos.codes import BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFTING, DRAFT_RESERVE, HAND, MONUMENT_DECK, P_SCRYORDER
 
 # Uniform-random play sometimes starves both players of Gold and drags on for hundreds of rounds
 # (new_game(4) with random.Random(4) choices: 3716 decisions, 244 rounds; about 1 game in 1000 exceeds

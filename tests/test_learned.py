@@ -17,10 +17,10 @@ from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
 from ai.mcts import search
 from ai.rewards import WIN_MARGIN, final_rewards, learned_rewards
-from training.selfplay import outcome_for, positions, searched_positions, selfplay_game
 from amigos import actions as A
-from amigos.position import build_position
 from amigos.codes import GAME_OVER
+from amigos.position import build_position
+from training.selfplay import outcome_for, positions, searched_positions, selfplay_game
 
 F = {name: i for i, name in enumerate(FEATURES)}
 

@@ -50,8 +50,8 @@ def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it()
     import random
 
     from amigos import actions as A
-    from amigos.errors import IllegalAction
     from amigos.codes import COLLECT
+    from amigos.errors import IllegalAction
     from amigos.text import essences_text
     from amigos_cli.session import make_step, step_line
 

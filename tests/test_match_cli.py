@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -666,9 +666,10 @@ def test_nonsense_agent_values_are_refused_before_anything_is_printed(spec, fold
 def test_replay_reaches_every_game_and_decision_of_real_matches(tmp_path):
     """``replay --game K --to N`` for every game of finished and unfinished matches, at a sample of N
     (the first, the last, and some between): the position is the one the match passed through."""
-    from amigos_cli.commands.replay import position
     from ai.agents import make_agent
-    from matches.match import Match as M, play as play_match
+    from amigos_cli.commands.replay import position
+    from matches.match import Match as M
+    from matches.match import play as play_match
     finished = M.new(21, ["random", "greedy"], fmt="match", names=["A", "B"])
     play_match(finished, [make_agent("random", seed=1), make_agent("greedy", seed=2)])
     assert finished.is_over() and len(finished.record["games"]) >= 2
@@ -700,7 +701,7 @@ def _replayed(record, k, to):
     match = M.new(record["seed"], [p["spec"] for p in record["players"]], config_of(record),
                   fmt="match" if record["best_of"] > 1 else "game")
     for gi, game in enumerate(record["games"][:k], 1):
-        for di, (actor, step, *_rest) in enumerate(game["decisions"]):
+        for di, (_actor, step, *_rest) in enumerate(game["decisions"]):
             if gi == k and di == to:
                 match.to_act()
                 return match.state
@@ -715,7 +716,8 @@ def test_control_codes_from_a_file_never_reach_the_terminal(tmp_path):
     """A player name with escape sequences (clear the screen, a C1 CSI, a bidi override) is shown
     escaped by show, show --json and replay, and so is a file name in an error."""
     from ai.agents import make_agent
-    from matches.match import Match as M, play as play_match
+    from matches.match import Match as M
+    from matches.match import play as play_match
     from matches.record import save
     hostile = "Eve\x1b[2J\x9b31m\u202e"
     match = M.new(4, ["random", "random"], fmt="game", names=[hostile, "Bob"])
@@ -737,8 +739,9 @@ def test_control_codes_from_a_file_never_reach_the_terminal(tmp_path):
 
 def test_an_agent_spec_from_a_file_starts_no_more_workers_than_cores():
     import os as _os
-    from amigos_cli.session import bounded_spec
+
     from ai.agents import parse_spec
+    from amigos_cli.session import bounded_spec
     cores = _os.cpu_count() or 1
     assert parse_spec(bounded_spec("mcts:time=1,workers=256"))[1]["workers"] == cores
     assert bounded_spec("mcts:iters=50") == "mcts:iters=50"

@@ -14,13 +14,13 @@ from collections import Counter
 import msgpack
 import pytest
 
-from amigos.config import GameConfig
 import amigos
 import amigos.apply as engine_apply
 from ai.agents import make_agent
 from amigos import cards as C
-from amigos.rng import derive_seed
 from amigos.codes import GAME_OVER, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT
+from amigos.config import GameConfig
+from amigos.rng import derive_seed
 from amigos.state import GameState
 from matches.match import Match, play
 

@@ -7,14 +7,15 @@ import random
 import pytest
 
 import amigos
-from ai import make_agent
 from ai import halving as H
+from ai import make_agent
 from ai import mcts as M
 from ai.agents import SpecError, parse_spec
 from amigos import actions as A
+from amigos.codes import ACTIONS, DECK, HAND
 from amigos.determinize import Determinizer
 from amigos.position import build_position
-from amigos.codes import ACTIONS, DECK, HAND
+
 
 def test_a_rollout_ends_with_the_round():
     rng = random.Random(1)
@@ -108,7 +109,6 @@ def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
     """With ``norm`` each node's child values are spread over [0, 1] before UCB1 weighs them, so the
     visits gather on the moves valued best instead of spreading over moves valued a few hundredths
     apart (UCB1 at the root); the spec takes it and the workers get it too."""
-    from ai.agents import SpecError, parse_spec
     s = _rich_position()
     p = s.current_player()
     plain, _ = M.search(s, p, 600, None, 7, M.Settings(norm=0.0, halving=0))
@@ -179,7 +179,6 @@ def test_sequential_halving_keeps_the_better_half_after_each_phase():
 def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_parameter():
     """With sequential halving at the root the search compares Ring of Midas's two powers deeply enough
     to use the repeatable one first; the most visited move is the one halving kept."""
-    from ai.agents import SpecError, parse_spec
     s = _ring_of_midas_position()
     stats, done = M.search(s, s.current_player(), 2000, None, 7, M.Settings(halving=1))
     best = max(stats, key=lambda k: stats[k][0])
@@ -195,7 +194,6 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
 @pytest.mark.parametrize("removed", ["bias=1", "puct=3", "settle=1", "points=0.5", "reveal=1", "worlds=4"])
 def test_the_options_whose_experiments_lost_are_gone(removed):
     """The six options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
-    from ai.agents import SpecError, parse_spec
     with pytest.raises(SpecError, match="has no parameter"):
         parse_spec(f"mcts:iters=50,{removed}")
     assert set(M.Settings._fields) == {"c", "rollout", "value", "norm", "halving"}

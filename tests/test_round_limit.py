@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from amigos.config import GameConfig
 import amigos
 import amigos.setup as engine_setup
+from ai.agents import make_agent
 from amigos import actions as A
 from amigos.adjudicate import ROUND_LIMIT, adjudicated
-from amigos.position import build_position
 from amigos.codes import GAME_OVER
-from ai.agents import make_agent
+from amigos.config import GameConfig
+from amigos.position import build_position
 from matches.match import Match
 
 

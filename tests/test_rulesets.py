@@ -8,9 +8,10 @@ import pytest
 
 from amigos import actions as A
 from amigos.apply import settle
+from amigos.codes import CHECK_END_OF_ROUND, COLLECT, VICTORY_CHECK
+from amigos.errors import IllegalAction
 from amigos.flow import evaluate_victory, start_round
 from amigos.position import build_position
-from amigos.codes import CHECK_END_OF_ROUND, COLLECT, VICTORY_CHECK
 
 RULESETS = ("official", "reference")
 
@@ -109,7 +110,7 @@ def test_short_deck_draw(ruleset):
 def test_official_draw_refuses_an_outcome_that_skips_the_deck():
     s = divination("official")
     skip = (A.R_DRAW, 0, (), tuple(sorted(find(s, c) for c in ("prism", "vault", "athanor"))))
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction):
         s.apply(skip)
     s2 = divination("reference")
     s2.apply((A.R_DRAW, 0, (), tuple(sorted(find(s2, c) for c in ("prism", "vault", "athanor")))))

@@ -309,8 +309,8 @@ def test_replay_steps_through_the_decisions(tmp_path):
     from amigos_cli.tui.replay import ReplayApp
     path = tmp_path / "done.amigos"
     match = Match.new(5, ["random", "random"], fmt="match", names=["Ann (random)", "Bob (random)"])
-    from matches.match import play
     from ai.agents import make_agent
+    from matches.match import play
     play(match, [make_agent("random", seed=1), make_agent("random", seed=2)])
     from matches.record import save
     save(match, path)
@@ -398,8 +398,8 @@ def test_picker_snapshot(snap_compare, tmp_path):
 # -- what a new user's trial found ----------------------------------------------------------------------------
 
 def test_the_blind_monument_claim_does_not_tell_the_hidden_points():
-    from amigos_cli.views.choices import group_text, points_change
     from amigos.position import build_position
+    from amigos_cli.views.choices import group_text, points_change
     state = build_position([{"mage": "seer", "pool": {"gold": 4}}, {"mage": "druid"}],
                            monuments_face_up=["library"], monument_deck=["great_pyramid", "obelisk"])
     blind = [g for g in state.legal_groups() if g[0][0] == A.CLAIM_TOP]
@@ -465,6 +465,7 @@ def test_quitting_twice_in_a_row_does_not_freeze(tmp_path):
 
 def test_the_picker_asks_for_the_payment_then_the_gain_when_the_ways_are_hundreds():
     from textual.app import App
+
     from amigos.position import build_position
     from amigos_cli.views.choices import group_text
     state = build_position(players=[

@@ -64,8 +64,8 @@ def test_search_errors_are_reported():
 
 
 def test_expectimax_takes_a_winning_claim():
-    from amigos.position import build_position
     from amigos import actions as A
+    from amigos.position import build_position
     s = build_position([
         {"mage": "seer", "item": "research", "monuments": ["great_pyramid", "colossus", "oracle"],
          "pool": {"gold": 4}},

@@ -38,7 +38,7 @@ def serving(folder, *args: str):
         except OSError:
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
-                raise AssertionError("amigos serve did not answer: " + proc.stdout.read().decode()[-2000:])
+                raise AssertionError("amigos serve did not answer: " + proc.stdout.read().decode()[-2000:]) from None
             time.sleep(0.3)
     try:
         yield port, page, proc

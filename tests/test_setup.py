@@ -7,8 +7,19 @@ import pytest
 import amigos
 from amigos import actions as A
 from amigos import cards as C
-from amigos.codes import (ACTIONS, AVAILABLE, BEING_CHOSEN, DECK, DRAFTING, HAND, IN_PLAY, MONUMENT_DECK,
-                          SETUP_CHOOSE_ITEMS, SETUP_CHOOSE_MAGES, SETUP_DRAFT)
+from amigos.codes import (
+    ACTIONS,
+    AVAILABLE,
+    BEING_CHOSEN,
+    DECK,
+    DRAFTING,
+    HAND,
+    IN_PLAY,
+    MONUMENT_DECK,
+    SETUP_CHOOSE_ITEMS,
+    SETUP_CHOOSE_MAGES,
+    SETUP_DRAFT,
+)
 
 
 def ids_at(s, where, owner=None, kind=None):

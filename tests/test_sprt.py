@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from matches import sprt as S
-from matches.arena import strength
 from matches import report as R
+from matches import sprt as S
 from matches import tournament as T
+from matches.arena import strength
 
 from .test_tournament import _cli
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 import difflib
-import functools
 import fcntl
+import functools
 import io
 import json
 import os
@@ -32,9 +32,9 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from amigos.config import GameConfig
 import amigos
 from amigos.codes import ACTIONS
+from amigos.config import GameConfig
 from amigos_cli.human import HELP, Human, QuitRequested, UndoRequested, discard_typeahead
 from amigos_cli.session import Session
 from amigos_cli.views.board import board, result_text

@@ -17,13 +17,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import amigos
-from amigos.config import GameConfig
-from amigos.rng import derive_seed
-from amigos.codes import ACTIONS, COLLECT
-from amigos.state import GameState
-
 from ai.agent import Agent
 from ai.agents import make_agent
+from amigos.codes import ACTIONS, COLLECT
+from amigos.config import GameConfig
+from amigos.rng import derive_seed
+from amigos.state import GameState
 from matches.play import Game
 
 

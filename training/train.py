@@ -33,8 +33,8 @@ from ai.learned import ValueModel, progress, use_model
 from ai.rewards import SCALE
 from ai.value import heuristic_value
 from amigos import cards as C
-from amigos.rng import derive_seed
 from amigos.codes import ACTIONS, COLLECT, IN_PLAY
+from amigos.rng import derive_seed
 
 from .play import play, read_games
 from .selfplay import dealt as dealt_state

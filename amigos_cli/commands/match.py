@@ -14,10 +14,9 @@ from rich.console import Console
 from rich.markup import escape
 
 import amigos
-from amigos.config import GameConfig
-from amigos.setup import EXPANSIONS
-from matches.match import Match, expansion_title
+from amigos.config import EXPANSIONS, GameConfig
 from matches.lock import Lock, clean_stale
+from matches.match import Match, expansion_title
 from matches.record import load
 
 from ..errors import CliUsageError
@@ -89,6 +88,12 @@ def full_screen(plain: bool) -> bool:
     return not plain and (served() or sys.stdin.isatty() and sys.stdout.isatty())
 
 
+def say_saved(console: Console, path: Path) -> None:
+    """The line that ends a game left unfinished: where it is saved and how to go on with it."""
+    console.print(f"Saved to {escape(printable(path, None))}. Resume with: "
+                  f"{escape(printable(resume_hint(path), None))}", soft_wrap=True)
+
+
 def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_path: Path | None, plain: bool = False,
             delay: float = 0.0, expansion: Sequence[str] | None = None) -> None:
     specs = [check_spec(p1), check_spec(p2)]
@@ -138,7 +143,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
             console.print(f"The match is over; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
             console.print(match_result_text(final.record, final.state, player_names(final.record)))
             return
-        console.print(f"Saved to {escape(printable(path, None))}. Resume with: {escape(printable(resume_hint(path), None))}", soft_wrap=True)
+        say_saved(console, path)
         raise typer.Exit(130 if outcome == "interrupted" else 0)
     session = Session(match, path, console)
     try:
@@ -147,8 +152,8 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         interrupted = isinstance(stop, Interrupted)
         if interrupted:
             console.print()  # off the line where the terminal echoed ^C
-        console.print(f"Saved to {escape(printable(path, None))}. Resume with: {escape(printable(resume_hint(path), None))}", soft_wrap=True)
-        raise typer.Exit(130 if interrupted else 0)
+        say_saved(console, path)
+        raise typer.Exit(130 if interrupted else 0) from None
 
 
 def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",

@@ -15,12 +15,12 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from matches import runner as RUN
-from matches import sprt as S
 from amigos.errors import AmigosError
 from matches import cardstats as CS
 from matches import charts
 from matches import report as R
+from matches import runner as RUN
+from matches import sprt as S
 from matches import tournament as T
 
 from ..errors import CliUsageError

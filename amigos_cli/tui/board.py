@@ -13,12 +13,21 @@ from rich.text import Text
 from amigos import actions as A
 from amigos import cards as C
 from amigos.adjudicate import WINNING_POINTS
-from amigos.codes import (DECK, DISCARD, FACE_UP, GAME_OVER, HAND, IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT, TEMPORARY,
-                          TOKEN)
+from amigos.codes import (
+    DECK,
+    DISCARD,
+    FACE_UP,
+    GAME_OVER,
+    HAND,
+    IN_PLAY,
+    SETUP_CHOOSE_FIRST,
+    SETUP_REDRAFT,
+    TEMPORARY,
+    TOKEN,
+)
 from amigos.state import GameState
 
 from ..views.board import centre, component, essences, scrolls_line
-
 
 
 def flatten(renderable: RenderableType, width: int) -> Text:

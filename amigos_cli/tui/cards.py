@@ -17,9 +17,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from amigos.carddata import SETS, components
-from .board import flatten
 from amigos.codes import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY
 from amigos.state import GameState
+
+from .board import flatten
 
 _DETAILS = {c["id"]: c for c in components(SETS)}  # (every set: a card panel of any game)
 

@@ -18,8 +18,8 @@ from textual.widgets.option_list import Option
 from amigos.state import GameState
 from amigos.text import essences_text
 
-from .keys import NumberKeys
 from ..views.choices import ordered_variants, payments_first, step_of_two, typed_variant, variant_text, vectors
+from .keys import NumberKeys
 
 
 class VariantPicker(ModalScreen[tuple | None]):

@@ -18,10 +18,10 @@ from amigos.state import GameState
 from matches.match import Match, expansion_title
 
 from ..session import Step, history, step_line
-from .board import middle, tableau
-from .cards import CardText
 from ..views.board import hand_view, result_text
 from ..views.safe import player_names
+from .board import middle, tableau
+from .cards import CardText
 
 
 class ReplayApp(App[None]):

@@ -16,10 +16,23 @@ from rich.table import Table
 from rich.text import Text
 
 from amigos import cards as C
+from amigos.codes import (
+    AVAILABLE,
+    BEING_CHOSEN,
+    DECK,
+    DISCARD,
+    DRAFTING,
+    FACE_UP,
+    HAND,
+    IN_PLAY,
+    MONUMENT_DECK,
+    PHASE_NAMES,
+    SETUP_CHOOSE_FIRST,
+    SETUP_DRAFT,
+    SETUP_REDRAFT,
+)
 from amigos.flow import pool_score
 from amigos.observe import unseen_deck
-from amigos.codes import (AVAILABLE, BEING_CHOSEN, DECK, DISCARD, DRAFTING, FACE_UP, HAND, IN_PLAY, MONUMENT_DECK,
-                          PHASE_NAMES, SETUP_CHOOSE_FIRST, SETUP_DRAFT, SETUP_REDRAFT)
 from amigos.state import GameState
 
 STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")

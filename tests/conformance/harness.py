@@ -415,7 +415,7 @@ def _call(bridge: Any, request: dict) -> dict:
     try:
         reply = json.loads(json.dumps(reply))
     except (TypeError, ValueError) as exc:
-        raise BridgeError(f"reply to {request.get('cmd')!r} is not JSON-serialisable: {exc}")
+        raise BridgeError(f"reply to {request.get('cmd')!r} is not JSON-serialisable: {exc}") from None
     if not isinstance(reply, dict):
         raise BridgeError(f"reply to {request.get('cmd')!r} is not a JSON object: {_dumps(reply)}")
     return reply
@@ -798,7 +798,7 @@ class SubprocessBridge:
             self.proc.stdin.write(line if line.endswith("\n") else line + "\n")
             self.proc.stdin.flush()
         except (OSError, ValueError) as exc:
-            raise BridgeError(self._death_message(f"cannot write to bot: {exc}"))
+            raise BridgeError(self._death_message(f"cannot write to bot: {exc}")) from None
 
     def read_line(self, timeout: float | None = None) -> str:
         timeout = self.timeout if timeout is None else timeout
@@ -806,7 +806,7 @@ class SubprocessBridge:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
             self.kill()
-            raise BridgeError(f"no reply from bot within {timeout} s (process killed)")
+            raise BridgeError(f"no reply from bot within {timeout} s (process killed)") from None
         if line is None:
             self._lines.put(None)  # stay at EOF
             raise BridgeError(self._death_message("bot process closed its output"))
@@ -838,7 +838,7 @@ class SubprocessBridge:
         try:
             reply = json.loads(line)
         except ValueError:
-            raise BridgeError(f"bot wrote a non-JSON reply line: {line[:300]!r}")
+            raise BridgeError(f"bot wrote a non-JSON reply line: {line[:300]!r}") from None
         if not isinstance(reply, dict):
             raise BridgeError(f"bot reply is not a JSON object: {line[:300]!r}")
         return reply
