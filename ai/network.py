@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from amigos import cards as C
+from amigos.errors import AmigosError
 
 from . import encoding as E
 
@@ -33,7 +34,7 @@ NET_FORMAT: Final = "amigos.valuenet"
 NET_VERSION: Final = 1
 
 
-class NetError(ValueError):
+class NetError(AmigosError):
     """A file that is not a value network for today's encoding; the message says why in one line."""
 
 

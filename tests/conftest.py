@@ -40,10 +40,3 @@ def pytest_report_header() -> str:
     import amigos
     build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
     return f"amigos: {build}, from {Path(amigos.__file__ or '').parent}"
-
-
-def pytest_collection_modifyitems(config, items) -> None:
-    """The tests marked slow run first (in their own order, then the others in theirs).  Under pytest-xdist
-    (``-n auto``) the long ones then start at once instead of wherever their file falls: a minute-long
-    test begun near the end kept the run going while the other workers had nothing left to do."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # (a stable sort)

@@ -161,3 +161,24 @@ def test_a_self_play_game_is_a_function_of_its_seed_and_network(tmp_path):
 def test_the_command_refuses_bad_settings(capsys):
     assert N.main(["--work", "/nonexistent", "--lux", "2"]) == 2
     assert "go from 0 to 1" in capsys.readouterr().err
+
+
+def test_the_search_values_leaves_by_the_network_with_value_net(tmp_path, monkeypatch):
+    """``mcts:...,value=net`` searches with the network the environment names, from the searcher's view;
+    without a network it says so in one line."""
+    from ai import mcts as M
+    from ai import network as NW
+    from ai.agents import make_agent, parse_spec
+    net = ValueNet.initial(16, 4)
+    net.w2[:] = 0.5
+    net.save(tmp_path / "n.npz")
+    monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "n.npz"))
+    assert parse_spec("mcts:iters=10,value=net")[1]["value"] == M.NET_VALUE
+    state = next(s for s in _positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
+    agent = make_agent("mcts:iters=120,value=net,seed=3")
+    assert agent.select(state.clone()) in state.legal_actions() and agent.info["iterations"] == 120
+    again = make_agent("mcts:iters=120,value=net,seed=3")
+    assert again.select(state.clone()) == agent.select(state.clone())
+    monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "missing.npz"))
+    with pytest.raises(NetError, match="no value network there"):
+        make_agent("mcts:iters=10,value=net").select(state.clone())

@@ -85,12 +85,12 @@ def test_digits_a_pause_apart_make_two_numbers(monkeypatch):
     assert [typed.add("1"), typed.add("2"), typed.add("3")] == [1, 12, 3]
 
 
-# The seeds of the whole games below make short ones with their choices (100 decisions in game 11 with
+# The seeds of the whole games below make short ones with their choices (73 decisions in game 92 with
 # random.Random(1)'s; seed 5 took 315, a minute of the suite): each decision on the screen costs ~0.2 s.
 @pytest.mark.slow
 def test_a_whole_game_against_an_agent(tmp_path):
     path = tmp_path / "game.amigos"
-    match = Match.new(11, ["human", "random"], fmt="game", names=["You", "AI (random)"])
+    match = Match.new(92, ["human", "random"], fmt="game", names=["You", "AI (random)"])
 
     async def run():
         app = GameApp(match, path)
