@@ -1,7 +1,7 @@
 """Legal-action enumeration, in the canonical order of the engine protocol (PROTOCOL.md §4).
 
 Each distinct choice is listed once.  Where the official rules and the reference engine differ
-(cards/DIFFERENCES.md rows 1, 4 and 5) the state's ruleset decides; see `amigos.setup.RULESETS` and `GameState.reference`.
+(cards/DIFFERENCES.md rows 1, 4 and 5) the state's ruleset decides; see `amigos.config.RULESETS` and `GameState.reference`.
 """
 
 from __future__ import annotations

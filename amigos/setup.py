@@ -34,7 +34,7 @@ from .codes import (
     SETUP_CHOOSE_FIRST,
     SETUP_CHOOSE_MAGES,
 )
-from .config import EXPANSIONS, RULESETS, Expansion, GameConfig, Ruleset, Variant
+from .config import Expansion, GameConfig, Ruleset, Variant
 from .draft import start_draft
 from .errors import SetupError
 from .state import GameState
@@ -59,11 +59,9 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     the round whose victory check ends the game in any case (`amigos.adjudicate`); 0 for none.
     ``expansions``: ``("lux",)`` puts all ten magic items and the eight scrolls in the supply.
     """
-    sets = card_sets(expansions)
+    sets = GameConfig.parse(ruleset=ruleset, expansions=expansions).card_sets  # (checks both)
     if num_players not in (1, 2):
         raise SetupError("the engine plays 1 or 2 players")
-    if ruleset not in RULESETS:
-        raise SetupError(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESETS)})")
     if len(mage_options) < num_players:
         raise SetupError("every player needs mage options")
     entities, loc, owner, n_art, item_first = _lay_out(artifact_decks, mage_options, monument_display,
@@ -187,11 +185,9 @@ def _expect(card: object, kind: int) -> None:
 
 
 def card_sets(expansions: Sequence[str]) -> tuple[str, ...]:
-    """The card sets of a game with these expansions (`EXPANSIONS`): the base game's, then theirs."""
-    for name in expansions:
-        if name not in EXPANSIONS:
-            raise SetupError(f"unknown expansion {name!r} (expected one of {', '.join(EXPANSIONS)})")
-    return (C.BASE_SET,) + tuple(name for name in EXPANSIONS if name in expansions)
+    """The card sets of a game with these expansions (`EXPANSIONS`): the base game's, then theirs;
+    `SetupError` for one it does not know (`GameConfig`'s check)."""
+    return GameConfig.parse(expansions=expansions).card_sets
 
 
 def new_game(seed: int, variant: Variant = "standard", ruleset: Ruleset = "official",

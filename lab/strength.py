@@ -19,8 +19,10 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build
 from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
 
 import amigos  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos.setup import EXPANSIONS  # noqa: E402
+from amigos.config import (
+    EXPANSIONS,  # noqa: E402
+    GameConfig,  # noqa: E402
+)
 from matches.arena import strength  # noqa: E402
 from matches.runner import RunnerError  # noqa: E402
 

@@ -18,7 +18,7 @@ from matches.record import pack, read_record, save
 ENV = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="100")
 
 
-def amigos(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+def amigos(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "amigos_cli", *args], cwd=cwd, env=ENV, capture_output=True,
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 

@@ -8,8 +8,6 @@ import copy
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,25 +20,12 @@ from matches import manifest as M
 from matches import report as R
 from matches import tournament as T
 
+from .test_hardening import amigos
+from .test_hardening import one_line_refusal as refused
+
 AGENTS = ["random", "greedy"]
 SEED = 11
-ENV = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="100")
 ARGS = ["--agent", "random", "--agent", "greedy", "--games", "2", "--seed", str(SEED)]
-
-
-def amigos(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "amigos_cli", *args], env=ENV, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-
-
-def refused(result: subprocess.CompletedProcess, *fragments: str) -> str:
-    """The one line of a refusal (exit 2, nothing on stdout but what came before)."""
-    assert result.returncode == 2, (result.returncode, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("amigos: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

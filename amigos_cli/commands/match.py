@@ -64,7 +64,7 @@ EXPANSION_ALIASES = {"lux": "lux", "lux et tenebrae": "lux"}
 
 
 def expansion_names(values: Sequence[str] | None) -> tuple[str, ...]:
-    """The ``--expansion`` values as the engine names them (`amigos.setup.EXPANSIONS`), each once;
+    """The ``--expansion`` values as the engine names them (`amigos.config.EXPANSIONS`), each once;
     () for none (the base game).  An unknown one is a `CliUsageError`."""
     out: list[str] = []
     for text in values or ():
