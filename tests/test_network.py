@@ -182,3 +182,28 @@ def test_the_search_values_leaves_by_the_network_with_value_net(tmp_path, monkey
     monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "missing.npz"))
     with pytest.raises(NetError, match="no value network there"):
         make_agent("mcts:iters=10,value=net").select(state.clone())
+
+
+def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_a_given_network(
+        tmp_path, monkeypatch):
+    """``--play``: each decision is the search's, with the generation's network as its value (so a
+    game is a function of its seed, spec and network, and another network plays another game);
+    ``--start`` copies network 0; ``--bootstrap`` plays generation 0 with the spec's own value."""
+    from ai import network as NW
+    monkeypatch.setenv(NW.NET_ENV, "")
+    ValueNet.initial(16, 1).save(tmp_path / "a.npz")
+    other = ValueNet.initial(16, 2)
+    other.w2[:] = 1.0
+    other.save(tmp_path / "b.npz")
+    one = N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=20,value=net")
+    assert one == N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=20,value=net")
+    assert one["views"] != N.play_game(5, str(tmp_path / "b.npz"), GameConfig(), 0.0,
+                                       "mcts:iters=20,value=net")["views"]
+    work = tmp_path / "run"
+    N.run(work, 1, 20, 1, 1, epochs=1, play="mcts:iters=10", bootstrap=True, start=tmp_path / "b.npz",
+          log=lambda line: None)
+    assert (work / "net-0.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    record = ValueNet.load(work / "net-1.npz").info
+    assert record["played_by"] == "mcts:iters=10" and record["games"] == 20
+    assert N.main(["--work", str(work), "--play", "mcts:time=1"]) == 2
+    assert N.main(["--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2

@@ -2,9 +2,14 @@
 
     amigos-train neural --work runs/net --generations 60 --games 500 --jobs 2 --seed 1
 
-Generation g plays ``games`` games with network g (network 0: small random weights), each decision one
-move deep on the network from a world the mover could be in (`amigos.determinize`: it never sees the
-deck's next card), the best move taken but for an ``epsilon`` share of random ones (exploration).
+Generation g plays ``games`` games with network g (network 0: small random weights, or a copy of
+``--start``), each decision one move deep on the network from a world the mover could be in
+(`amigos.determinize`: it never sees the deck's next card), the best move taken but for an ``epsilon``
+share of random ones (exploration).  With ``--play SPEC`` (an MCTS agent with an iteration budget,
+``mcts:iters=300``) each decision is that search's instead, valuing its leaves by network g
+(``value=net``), and with ``--bootstrap`` generation 0's games are the spec's own (its value as
+written, the linear learned value by default): expert iteration, the network learning from games
+played better than one move deep on it.
 Every decision among two or more moves gives two training positions, each player's view
 (`ai.encoding.encode`), and each player's sequence of views is labelled with TD(lambda) returns
 computed with the network being trained (TD-Gammon's targets, in the forward view): the game's result
@@ -22,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -33,7 +40,8 @@ import numpy as np
 
 import amigos
 from ai import encoding as E
-from ai.network import ValueNet
+from ai.agents import SpecError, make_agent, parse_spec
+from ai.network import NET_ENV, NetError, ValueNet
 from amigos.config import Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
@@ -86,11 +94,17 @@ def _value_after(state: amigos.GameState, mover: int, net: ValueNet) -> float:
     return net.probability(state, mover)
 
 
-def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float) -> Game:
-    """One self-play game of the network in ``net_path``: every decision's two views and the result."""
-    net = _net(net_path)
+def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec: str | None = None) -> Game:
+    """One self-play game of the network in ``net_path`` (one move deep on it, or, with ``spec``, that
+    agent's search with the network as its value): every decision's two views and the result."""
     rng = random.Random(derive_seed(seed, "explore"))
     state = amigos.deal(seed, config)
+    if spec is None:
+        net = _net(net_path)
+        agents: list[Any] = []
+    else:
+        os.environ[NET_ENV] = net_path  # (the search's value=net reads it, in this worker process)
+        agents = [make_agent(spec, seed=derive_seed(seed, "search", p)) for p in range(state.n_players)]
     views: list[list[Any]] = []
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -98,7 +112,15 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float) -> G
             for viewer in (0, 1):
                 pairs = E.encode(state, viewer)
                 views.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer])
-        state.apply(choose(state, net, rng, epsilon))
+        if not agents:
+            action = choose(state, net, rng, epsilon)
+        elif len(legal) > 1 and rng.random() < epsilon:
+            action = legal[rng.randrange(len(legal))]
+        else:
+            action = agents[state.current_player()].select(state)
+        state.apply(action)
+    for agent in agents:
+        agent.close()
     won = state.winners()
     return {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
             "rounds": state.round, "seed": seed, "expansions": list(config.expansions)}
@@ -208,22 +230,30 @@ def last_generation(work: Path) -> int:
 
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
-        log: Callable[[str], object] = print) -> None:
+        log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
+        start: Path | None = None) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``."""
     work.mkdir(parents=True, exist_ok=True)
     g = last_generation(work)
     if g < 0:
-        net = ValueNet.initial(hidden, seed)
-        net.info.update(generations=0, games=0)
-        net.save(work / "net-0.npz")
+        if start is not None:
+            ValueNet.load(start)  # (refused in one line if it is not a network for today's inputs)
+            shutil.copyfile(start, work / "net-0.npz")
+        else:
+            net = ValueNet.initial(hidden, seed)
+            net.info.update(generations=0, games=0)
+            net.save(work / "net-0.npz")
         g = 0
     recent: list[list[Game]] = []
     rng = np.random.default_rng(derive_seed(seed, "train", g))
     while g < generations:
         path = work / f"net-{g}.npz"
         start = time.perf_counter()
-        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log)
+        spec = play
+        if play is not None and not (bootstrap and g == 0):
+            spec = f"{play},value=net"
+        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec)
         seconds = time.perf_counter() - start
         held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
         recent = (recent + [[game for k, game in enumerate(played) if k % HOLD_OUT]])[-WINDOW:]
@@ -233,7 +263,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         after = held_out(net, held)
         g += 1
         net.info.update(generations=g, games=int(net.info.get("games", 0)) + games, hidden=net.hidden,
-                        lam=lam, epsilon=epsilon, seed=seed, held_out=after)
+                        lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep")
         net.save(work / f"net-{g}.npz")
         rounds = [game["rounds"] for game in played]
         line = {"generation": g, "games": games, "total_games": net.info["games"],
@@ -248,13 +278,14 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
 
 
 def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsilon: float,
-          scheduler: str | None, log: Callable[[str], object]) -> list[Game]:
+          scheduler: str | None, log: Callable[[str], object], spec: str | None) -> list[Game]:
     out: dict[int, Game] = {}
     with open_runner(jobs, scheduler) as runner:
         for k in range(games):
             game_seed = derive_seed(seed, "neural", g, k)
             expansions: tuple[Expansion, ...] = ("lux",) if random.Random(game_seed).random() < lux else ()
-            runner.submit(str(k), play_game, game_seed, str(path), GameConfig(expansions=expansions), epsilon)
+            runner.submit(str(k), play_game, game_seed, str(path), GameConfig(expansions=expansions), epsilon,
+                          spec)
         for key, game in runner.as_completed():
             out[int(key)] = game
             if len(out) % 100 == 0:
@@ -275,15 +306,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epsilon", type=float, default=0.1, help="share of random moves in self-play")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.7)
     ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--play", metavar="SPEC", help="self-play by this MCTS agent with the network as its value "
+                    "(mcts:iters=300), not one move deep")
+    ap.add_argument("--bootstrap", action="store_true", help="with --play: generation 0 plays the spec's own "
+                    "value (the linear learned value), not network 0")
+    ap.add_argument("--start", type=Path, metavar="NET", help="network 0: a copy of this file")
     args = ap.parse_args(argv)
+    try:
+        if args.play is not None:
+            name, params = parse_spec(args.play)
+            if name != "mcts" or "iters" not in params or "value" in params:
+                raise SpecError(f"--play takes an mcts spec with iters and no value, not {args.play!r}")
+    except SpecError as exc:
+        print(f"amigos-train neural: {exc}", file=sys.stderr)
+        return 2
     if not (0 <= args.lux <= 1 and 0 <= args.epsilon <= 1 and 0 <= args.lam <= 1) or args.games < HOLD_OUT:
         print(f"amigos-train neural: --lux, --epsilon and --lambda go from 0 to 1, --games from {HOLD_OUT}",
               file=sys.stderr)
         return 2
     try:
         run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
-            args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True))
-    except RunnerError as exc:
+            args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
+            play=args.play, bootstrap=args.bootstrap, start=args.start)
+    except (RunnerError, NetError) as exc:
         print(f"amigos-train neural: {exc}", file=sys.stderr)
         return 2
     return 0
