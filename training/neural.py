@@ -249,12 +249,12 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
     rng = np.random.default_rng(derive_seed(seed, "train", g))
     while g < generations:
         path = work / f"net-{g}.npz"
-        start = time.perf_counter()
+        began = time.perf_counter()
         spec = play
         if play is not None and not (bootstrap and g == 0):
             spec = f"{play},value=net"
         played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec)
-        seconds = time.perf_counter() - start
+        seconds = time.perf_counter() - began
         held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
         recent = (recent + [[game for k, game in enumerate(played) if k % HOLD_OUT]])[-WINDOW:]
         net = ValueNet.load(path)
@@ -270,7 +270,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
                 "positions": sum(len(game["views"]) for game in played), "train_loss": round(loss, 4),
                 "held_out_before": before, "held_out_after": after,
                 "rounds_mean": round(sum(rounds) / len(rounds), 2), "play_seconds": round(seconds, 1),
-                "train_seconds": round(time.perf_counter() - start - seconds, 1)}
+                "train_seconds": round(time.perf_counter() - began - seconds, 1)}
         with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
         log(f"generation {g}: {net.info['games']} games in all, held out {after}, "
