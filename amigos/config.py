@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias, cast, get_args
+from typing import Final, Literal, TypeAlias, cast, get_args
 
 from . import cards as C
 from .errors import SetupError
@@ -26,6 +26,7 @@ Expansion = Literal["lux"]
 VARIANTS: tuple[Variant, ...] = get_args(Variant)
 RULESETS: tuple[Ruleset, ...] = get_args(Ruleset)
 EXPANSIONS: tuple[Expansion, ...] = get_args(Expansion)  # in the order they apply
+OFFICIAL: Final[Ruleset] = "official"  # the published rules (the default)
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class GameConfig:
     once) and the number of players.  Checked when made: `SetupError` for a word it does not know."""
 
     variant: Variant = "standard"
-    ruleset: Ruleset = "official"
+    ruleset: Ruleset = OFFICIAL
     expansions: tuple[Expansion, ...] = ()
     players: int = 2
 

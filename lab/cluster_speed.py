@@ -31,7 +31,7 @@ TARGET = 0.9  # the cluster's rate as a share of the local one
 def timed(out: Path, runner: Runner, agents: list[str], games: int, seed: int) -> tuple[float, list[dict]]:
     """Seconds to play the tournament into ``out`` with ``runner``, and its outcomes by job id."""
     start = time.perf_counter()
-    results = T.run(out, agents, games, "game", "standard", seed, runner=runner)
+    results = T.run(out, T.TournamentSpec(agents, games, seed), runner=runner)
     return time.perf_counter() - start, sorted(results, key=lambda r: r["id"])
 
 

@@ -29,7 +29,7 @@ RESUME = ["tournament", "--agent", "random", "--agent", "greedy", "--games", "2"
 
 def folder_cases(root: Path) -> list[Case]:
     genuine = root / "genuine"
-    T.run(genuine, AGENTS, 2, "game", "standard", 11, jobs=1)
+    T.run(genuine, T.TournamentSpec(AGENTS, 2, 11), jobs=1)
     R.write_summary(genuine)
     settings = json.loads((genuine / T.MANIFEST).read_text())
     cases: list[Case] = []
@@ -73,7 +73,7 @@ def folder_cases(root: Path) -> list[Case]:
         cases.append((name, ["show", str(out)], "refused", None))
     big = root / "big"
     big.mkdir()
-    (big / T.MANIFEST).write_text(json.dumps(T.manifest(AGENTS, 100_000, "game", "standard", 11, False)))
+    (big / T.MANIFEST).write_text(json.dumps(T.manifest(T.TournamentSpec(AGENTS, 100_000, 11))))
     cases.append(("a schedule of 100,000 games", ["show", str(big)], "ok", None))
     return cases
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
-from matches.sprt import check_rates, parse_bounds  # noqa: E402
+from matches.sprt import SprtTest, check_rates, parse_bounds  # noqa: E402
 
 
 def say_build() -> None:
@@ -79,7 +79,7 @@ def add_sprt_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--beta", type=float, default=0.05, help="the SPRT's false-negative rate")
 
 
-def sprt_settings(args: argparse.Namespace) -> dict | None:
+def sprt_settings(args: argparse.Namespace) -> SprtTest | None:
     """The SPRT settings of `add_sprt_options` (None without ``--sprt``); a bad value ends the
     command with a one-line error and exit code 2."""
     if args.sprt is None:
@@ -90,4 +90,4 @@ def sprt_settings(args: argparse.Namespace) -> dict | None:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
-    return {"elo0": elo0, "elo1": elo1, "alpha": args.alpha, "beta": args.beta}
+    return SprtTest(elo0, elo1, args.alpha, args.beta)

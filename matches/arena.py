@@ -21,7 +21,7 @@ from amigos.rng import derive_seed
 
 from .play import Game, play_out
 from .runner import open_runner
-from .sprt import sprt_over_pairs
+from .sprt import SprtTest, sprt_over_pairs
 
 
 def play_game(seed: int, config: GameConfig, specs: list[str], agent_seed: int | None = None,
@@ -70,14 +70,14 @@ def _pair(args: tuple) -> tuple[int, float, dict, dict]:
 def strength(a: str, b: str, games: int, config: GameConfig = GameConfig(), jobs: int = 1, seed: int = 0,
              out: Callable[[str], object] | None = None, first: int = 0,
              record: Callable[[dict], object] | None = None, make: Callable[..., Any] = make_agent,
-             sprt: dict | None = None, scheduler: str | None = None) -> dict:
+             sprt: SprtTest | None = None, scheduler: str | None = None) -> dict:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`, in pair order whatever order the pairs end
     in.  Splitting a run by ``first`` plays exactly the deals of the whole run.  Pairs are played in
     ``jobs`` local processes, or with ``scheduler`` (a Dask scheduler's address) on its cluster
     (`matches.runner`).  ``make(spec, seed=...)`` builds the agents (it must be picklable when ``jobs > 1``
-    or on a cluster).  With ``sprt`` ({"elo0", "elo1", "alpha", "beta"}) the run stops at the test's
+    or on a cluster).  With ``sprt`` (a `matches.sprt.SprtTest`) the run stops at the test's
     verdict (`matches.sprt`), which the result holds as ``"sprt"``; ``games`` is then the most played.
     Every game is set up by ``config``."""
     pairs = max(1, games // 2)
@@ -97,7 +97,7 @@ def strength(a: str, b: str, games: int, config: GameConfig = GameConfig(), jobs
             total += points
             _progress(out, a, b, total, 2 * len(records), start)
             if sprt is not None:
-                test = sprt_over_pairs([r["points"] for r in records], **sprt)
+                test = sprt_over_pairs([r["points"] for r in records], *sprt)
                 if out is not None:
                     out(test.line())
                 if test.result != "continue":

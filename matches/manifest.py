@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import amigos
 from ai.agents import SpecError, parse_spec
-from amigos.config import EXPANSIONS
+from amigos.config import EXPANSIONS, OFFICIAL, RULESETS
 from matches.sprt import check_rates
 
 from . import files
@@ -76,6 +76,8 @@ def check(settings: Any, where: str) -> None:
         bad(f"'variant' must be one of {', '.join(amigos.VARIANTS)}")
     if not isinstance(settings.get("gauntlet"), bool):
         bad("'gauntlet' must be true or false")
+    if settings.get("ruleset", OFFICIAL) not in RULESETS:
+        bad(f"'ruleset' must be one of {', '.join(RULESETS)}")
     expansions = settings.get("expansions", [])
     if not isinstance(expansions, list) or not all(name in EXPANSIONS for name in expansions):
         bad(f"'expansions' must list known expansions ({', '.join(EXPANSIONS)})")

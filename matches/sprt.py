@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: A's score over a pair (0 to 2, in half points) -> the index of its pentanomial count.
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -92,6 +93,16 @@ def elo_estimate(counts: list[int]) -> tuple[float, float, float]:
     var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
     half = 1.96 * math.sqrt(var / n)
     return elo_of(mean), elo_of(mean - half), elo_of(mean + half)
+
+
+class SprtTest(NamedTuple):
+    """What a sequential test asks: is A ``elo1`` rather than ``elo0`` Elo stronger than B, with these
+    false-positive (``alpha``) and false-negative (``beta``) rates."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
 
 
 @dataclass

@@ -14,16 +14,17 @@ import math
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, cast
+from typing import Any, Callable, Literal, cast, get_args
 
 import amigos
 from ai.agents import make_agent
+from amigos.config import OFFICIAL, GameConfig
 from amigos.rng import derive_seed
-from amigos.setup import card_sets
 from matches.arena import wilson
 from matches.runner import Runner, open_runner
-from matches.sprt import Sprt, sprt_over_pairs
+from matches.sprt import Sprt, SprtTest, sprt_over_pairs
 
 from . import files
 from . import manifest as M
@@ -64,26 +65,48 @@ def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -
     return jobs
 
 
-def manifest(agents: list[str], games: int, fmt: str, variant: str, seed: int, gauntlet: bool,
-             sprt: dict | None = None, expansions: Sequence[str] = ()) -> dict:
-    """The settings and schedule written to ``tournament.json``.  ``sprt`` ({"elo0", "elo1", "alpha",
-    "beta"}) makes the tournament a sequential test of its two agents (`sprt_of`): ``games`` is then
-    the most it plays.  ``expansions`` (e.g. ``("lux",)``) are played in every game and kept as
-    ``"expansions"``; a base-game tournament has no such key (as those made before expansions)."""
-    if sprt is not None and (len(agents) != 2 or gauntlet):
-        raise TournamentError("--sprt tests two agents against each other: give exactly two --agent")
-    expansions = list(dict.fromkeys(expansions))
-    try:
-        card_sets(expansions)
-    except amigos.SetupError as exc:
-        raise TournamentError(str(exc)) from None
-    settings: dict[str, Any] = {"format": MANIFEST_FORMAT, "version": 1, "agents": list(agents), "games": games,
-                                "match_format": fmt, "variant": variant}
-    if expansions:
-        settings["expansions"] = expansions
-    settings.update({"seed": seed, "gauntlet": gauntlet, "schedule": schedule(agents, games, seed, gauntlet)})
-    if sprt is not None:
-        settings["sprt"] = dict(sprt)
+MatchFormat = Literal["game", "match"]
+MATCH_FORMATS: tuple[MatchFormat, ...] = get_args(MatchFormat)
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """What a tournament plays, all of which `manifest` writes to ``tournament.json``: ``games`` games
+    (or best-of-three matches, ``fmt="match"``) per pairing of ``agents`` (a round robin, or the first
+    against each other with ``gauntlet``), dealt from ``seed`` with ``config``'s variant, ruleset and
+    expansions.  ``sprt`` makes it a sequential test of its two agents (`sprt_of`): ``games`` is then
+    the most it plays.  `TournamentError` (one line) for settings no tournament can have."""
+
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+    fmt: MatchFormat = "game"
+    config: GameConfig = GameConfig()
+    gauntlet: bool = False
+    sprt: SprtTest | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "agents", tuple(self.agents))  # (a list given is kept as a tuple)
+        if self.fmt not in MATCH_FORMATS:
+            raise TournamentError(f"--format must be {' or '.join(MATCH_FORMATS)}, not {self.fmt!r}")
+        if self.sprt is not None and (len(self.agents) != 2 or self.gauntlet):
+            raise TournamentError("--sprt tests two agents against each other: give exactly two --agent")
+
+
+def manifest(spec: TournamentSpec) -> dict:
+    """The settings and schedule of ``spec`` as ``tournament.json`` keeps them; ``"expansions"`` and
+    ``"ruleset"`` only where they are not the base game's official rules (as files made before them)."""
+    config = spec.config
+    settings: dict[str, Any] = {"format": MANIFEST_FORMAT, "version": 1, "agents": list(spec.agents),
+                                "games": spec.games, "match_format": spec.fmt, "variant": config.variant}
+    if config.expansions:
+        settings["expansions"] = list(config.expansions)
+    if config.ruleset != OFFICIAL:
+        settings["ruleset"] = config.ruleset
+    settings.update({"seed": spec.seed, "gauntlet": spec.gauntlet,
+                     "schedule": schedule(list(spec.agents), spec.games, spec.seed, spec.gauntlet)})
+    if spec.sprt is not None:
+        settings["sprt"] = spec.sprt._asdict()
     return settings
 
 
@@ -251,9 +274,11 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
     record = match.record
     specs = [settings["agents"][a] for a in job["seats"]]
     expected = {"seed": job["seed"], "agents": specs, "best_of": 3 if settings["match_format"] == "match" else 1,
-                "variant": settings["variant"], "expansions": list(settings.get("expansions") or ())}
+                "variant": settings["variant"], "expansions": list(settings.get("expansions") or ()),
+                "ruleset": settings.get("ruleset", OFFICIAL)}
     found = {"seed": record["seed"], "agents": [p["spec"] for p in record["players"]],
-             "best_of": record["best_of"], "variant": record["variant"], "expansions": list(match.expansions)}
+             "best_of": record["best_of"], "variant": record["variant"], "expansions": list(match.expansions),
+             "ruleset": record.get("ruleset", OFFICIAL)}
     if "tournament" in record:
         tag = record["tournament"]
         found["id"] = tag.get("id") if isinstance(tag, dict) else None
@@ -301,24 +326,17 @@ def outcome(job: dict, match: Match) -> dict:
             "score": result["score"], "games": [g["result"] for g in match.record["games"]]}
 
 
-def run(out: Path, agents: list[str], games: int, fmt: str, variant: str, seed: int, jobs: int = 1,
-        gauntlet: bool = False, resume: bool = False,
-        on_result: Callable[[dict, int, int], object] | None = None, sprt: dict | None = None,
-        warn: Callable[[str], object] | None = None, expansions: Sequence[str] = (),
-        runner: Runner | None = None) -> list[dict]:
-    """Play the tournament (what is left of it), holding the folder's lock (`InUse` if another
-    program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)`` for a game
-    file put aside.  Games are played by ``runner`` (`matches.runner`, e.g. a `DaskRunner` on a cluster;
-    by default ``jobs`` local processes), which this function stops when it returns; whichever
-    plays them, this process writes every file, once per game.  With ``sprt`` (see `manifest`) it
-    stops as soon as the test reaches a verdict: games in flight then are stopped and not counted.
-    ``expansions``: played in every game (see `manifest`)."""
+def run(out: Path, spec: TournamentSpec, jobs: int = 1, resume: bool = False,
+        on_result: Callable[[dict, int, int], object] | None = None,
+        warn: Callable[[str], object] | None = None, runner: Runner | None = None) -> list[dict]:
+    """Play the tournament ``spec`` in ``out`` (what is left of it), holding the folder's lock (`InUse`
+    if another program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)``
+    for a game file put aside.  Games are played by ``runner`` (`matches.runner`, e.g. a `DaskRunner`
+    on a cluster; by default ``jobs`` local processes), which this function stops when it returns;
+    whichever plays them, this process writes every file, once per game.  With ``spec.sprt`` it stops
+    as soon as the test reaches a verdict: games in flight then are stopped and not counted."""
     out = Path(out)
-    if fmt not in ("game", "match"):
-        raise TournamentError("--format must be game or match")
-    if variant not in amigos.VARIANTS:
-        raise TournamentError(f"unknown variant {variant!r}")
-    settings = manifest(agents, games, fmt, variant, seed, gauntlet, sprt, expansions)
+    settings = manifest(spec)
     with runner or open_runner(jobs) as runner:
         out.mkdir(parents=True, exist_ok=True)
         with Lock(out):

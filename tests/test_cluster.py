@@ -29,6 +29,7 @@ from matches import tournament as T
 from matches.arena import strength
 from matches.match import Match
 from matches.record import load
+from matches.sprt import SprtTest
 
 pytestmark = pytest.mark.slow  # Dask clusters, schedulers and workers started as processes
 
@@ -81,10 +82,10 @@ def _free_port() -> int:
 @needs_dask
 def test_a_cluster_plays_the_same_games_as_local_processes(cluster, tmp_path):
     seen = []
-    on_cluster = T.run(tmp_path / "cluster", AGENTS, GAMES, "game", "standard", SEED,
-                       runner=R.DaskRunner(cluster.scheduler_address),
-                       on_result=lambda r, done, total: seen.append((r["id"], done, total)))
-    local = T.run(tmp_path / "local", AGENTS, GAMES, "game", "standard", SEED, jobs=2)
+    on_cluster = T.run(tmp_path / "cluster", T.TournamentSpec(AGENTS, GAMES, SEED),
+                       on_result=lambda r, done, total: seen.append((r["id"], done, total)),
+                       runner=R.DaskRunner(cluster.scheduler_address))
+    local = T.run(tmp_path / "local", T.TournamentSpec(AGENTS, GAMES, SEED), jobs=2)
     ids = [job["id"] for job in T.schedule(AGENTS, GAMES, SEED)]
     assert sorted(r["id"] for r in on_cluster) == sorted(ids)  # every game once
     assert [d for _, d, _ in seen] == [1, 2, 3, 4] and {t for _, _, t in seen} == {4}
@@ -108,11 +109,11 @@ def test_a_strength_run_on_a_cluster_scores_the_pairs_of_a_local_run(cluster):
 
 @needs_dask
 def test_sprt_on_a_cluster_reaches_the_verdict_of_a_serial_run(cluster, tmp_path):
-    sprt = {"elo0": 0.0, "elo1": 150.0, "alpha": 0.2, "beta": 0.2}  # (a verdict after 8 pairs)
+    sprt = SprtTest(0.0, 150.0, 0.2, 0.2)  # (a verdict after 8 pairs)
     records = []
     for runner in (R.DaskRunner(cluster.scheduler_address), R.InProcessRunner()):
         out = tmp_path / type(runner).__name__
-        T.run(out, ["greedy", "random"], 400, "game", "standard", 4, sprt=sprt, runner=runner)
+        T.run(out, T.TournamentSpec(["greedy", "random"], 400, 4, sprt=sprt), runner=runner)
         records.append(T.sprt_of(*T.collect(out)).record())
         assert len(list(out.glob("*.amigos"))) < 400  # stopped, the rest cancelled
     assert records[0] == records[1] and records[0]["result"] == "H1"
@@ -162,8 +163,7 @@ def test_a_worker_killed_mid_game_loses_only_that_game(cluster, tmp_path):
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-        results = T.run(tmp_path / "t", agents, 2, "game", "standard", SEED,
-                        runner=R.DaskRunner(cluster.scheduler_address), on_result=kill_a_busy_worker)
+        results = T.run(tmp_path / "t", T.TournamentSpec(agents, 2, SEED), on_result=kill_a_busy_worker, runner=R.DaskRunner(cluster.scheduler_address))
     assert killed and in_flight
     with pytest.raises(ProcessLookupError):
         os.kill(killed[0], 0)
@@ -201,15 +201,14 @@ def test_a_lost_scheduler_is_an_error_and_the_finished_games_are_kept(tmp_path):
                 scheduler.wait()
 
         with pytest.raises(R.RunnerError, match="lost the Dask scheduler"):
-            T.run(tmp_path / "t", AGENTS, GAMES, "game", "standard", SEED, runner=runner,
-                  on_result=kill_the_scheduler)
+            T.run(tmp_path / "t", T.TournamentSpec(AGENTS, GAMES, SEED), on_result=kill_the_scheduler, runner=runner)
     finally:
         for process in (scheduler, worker):
             process.kill()
             process.wait()
     kept = _ids(tmp_path / "t")
     assert 1 <= len(kept) < 4 and all(load(p).is_over() for p in (tmp_path / "t").glob("*.amigos"))
-    rest = T.run(tmp_path / "t", AGENTS, GAMES, "game", "standard", SEED, resume=True)
+    rest = T.run(tmp_path / "t", T.TournamentSpec(AGENTS, GAMES, SEED), resume=True)
     assert len(rest) == 4 - len(kept)
 
 
@@ -271,7 +270,7 @@ def test_runners_in_process_and_in_local_processes_agree():
 
 def test_a_record_from_another_version_of_amigos_is_refused(tmp_path):
     """A worker with another amigos installed plays other games: its record is not written."""
-    settings = T.manifest(["random", "greedy"], 2, "game", "standard", SEED, False)
+    settings = T.manifest(T.TournamentSpec(["random", "greedy"], 2, SEED))
     job = settings["schedule"][0]
     record = T.play_job(job, settings)
     with pytest.raises(T.TournamentError, match="install the same version on every machine"):

@@ -221,7 +221,7 @@ def test_show_and_replay_name_the_expansion(lux_match, folder, capsys):
 
 def test_tournament_json_records_the_expansion_and_every_game_plays_it(tmp_path):
     out = tmp_path / "t"
-    T.run(out, ["random", "greedy"], 2, "game", "standard", 3, expansions=LUX)
+    T.run(out, T.TournamentSpec(["random", "greedy"], 2, 3, config=GameConfig(expansions=LUX)))
     settings = json.loads((out / T.MANIFEST).read_text())
     assert settings["expansions"] == ["lux"]
     for job in settings["schedule"]:
@@ -230,21 +230,21 @@ def test_tournament_json_records_the_expansion_and_every_game_plays_it(tmp_path)
     R.write_summary(out)
     assert json.loads((out / "summary.json").read_text())["expansions"] == ["lux"]
     # Resuming keeps them: the same settings resume; the base game's are another tournament.
-    assert T.run(out, ["random", "greedy"], 2, "game", "standard", 3, resume=True, expansions=LUX) == []
+    assert T.run(out, T.TournamentSpec(["random", "greedy"], 2, 3, config=GameConfig(expansions=LUX)), resume=True) == []
     with pytest.raises(T.TournamentError, match="different tournament"):
-        T.run(out, ["random", "greedy"], 2, "game", "standard", 3, resume=True)
+        T.run(out, T.TournamentSpec(["random", "greedy"], 2, 3), resume=True)
 
 
 def test_a_base_tournament_manifest_has_no_expansions_key():
-    assert "expansions" not in T.manifest(["random", "greedy"], 2, "game", "standard", 1, False)
-    assert T.manifest(["random", "greedy"], 2, "game", "standard", 1, False, None, LUX)["expansions"] == ["lux"]
-    with pytest.raises(T.TournamentError, match="unknown expansion"):
-        T.manifest(["random", "greedy"], 2, "game", "standard", 1, False, None, ("chaos",))
+    assert "expansions" not in T.manifest(T.TournamentSpec(["random", "greedy"], 2, 1))
+    assert T.manifest(T.TournamentSpec(["random", "greedy"], 2, 1, config=GameConfig(expansions=LUX)))["expansions"] == ["lux"]
+    with pytest.raises(amigos.SetupError, match="unknown expansion"):
+        GameConfig.parse(expansions=("chaos",))
 
 
 def test_a_game_file_of_the_base_game_does_not_count_in_a_lux_tournament(tmp_path):
     out = tmp_path / "t"
-    T.run(out, ["random", "random"], 2, "game", "standard", 3, expansions=LUX)
+    T.run(out, T.TournamentSpec(["random", "random"], 2, 3, config=GameConfig(expansions=LUX)))
     settings = json.loads((out / T.MANIFEST).read_text())
     job = settings["schedule"][0]
     base = Match.new(job["seed"], ["random", "random"], fmt="game")
@@ -276,7 +276,7 @@ def _scrolls_claimed(match: Match) -> list[list[set[str]]]:
 
 def test_card_stats_count_the_new_cards_and_every_scroll_claimed(tmp_path):
     out = tmp_path / "t"
-    T.run(out, ["random", "random"], 6, "game", "standard", 11, expansions=LUX)
+    T.run(out, T.TournamentSpec(["random", "random"], 6, 11, config=GameConfig(expansions=LUX)))
     rows = CS.card_stats(out)
     by_id = {r["card"]: r for r in rows}
     lux_ids = {c.id for c in C.CARDS if c.set == "lux"}

@@ -13,6 +13,7 @@ from matches import report as R
 from matches import sprt as S
 from matches import tournament as T
 from matches.arena import strength
+from matches.sprt import SprtTest
 
 from .test_tournament import _cli
 
@@ -87,12 +88,12 @@ def test_bad_bounds_are_refused(bad):
 
 # -- runs -----------------------------------------------------------------------------------------------
 
-SPRT = {"elo0": 0.0, "elo1": 150.0, "alpha": 0.05, "beta": 0.05}
+SPRT = SprtTest(0.0, 150.0, 0.05, 0.05)
 
 
 def test_a_tournament_with_sprt_stops_at_the_verdict_and_records_it(tmp_path):
     out = tmp_path / "t"
-    T.run(out, ["greedy", "random"], 400, "game", "standard", 3, jobs=1, sprt=SPRT)
+    T.run(out, T.TournamentSpec(["greedy", "random"], 400, 3, sprt=SPRT), jobs=1)
     played = sorted(p.stem for p in out.glob("*.amigos"))
     settings, outcomes = T.collect(out)
     test = T.sprt_of(settings, outcomes)
@@ -101,7 +102,7 @@ def test_a_tournament_with_sprt_stops_at_the_verdict_and_records_it(tmp_path):
     summary = json.loads(R.write_summary(out) and (out / "summary.json").read_text())
     assert summary["sprt"]["result"] == "H1" and summary["sprt"]["llr"] >= summary["sprt"]["upper"]
     # Resumed, a decided tournament plays nothing more.
-    T.run(out, ["greedy", "random"], 400, "game", "standard", 3, jobs=1, resume=True, sprt=SPRT)
+    T.run(out, T.TournamentSpec(["greedy", "random"], 400, 3, sprt=SPRT), jobs=1, resume=True)
     assert sorted(p.stem for p in out.glob("*.amigos")) == played
 
 
@@ -109,14 +110,14 @@ def test_parallel_and_serial_sprt_runs_reach_the_same_verdict(tmp_path):
     records = []
     for jobs in (1, 2):
         out = tmp_path / f"j{jobs}"
-        T.run(out, ["greedy", "random"], 400, "game", "standard", 4, jobs=jobs, sprt=SPRT)
+        T.run(out, T.TournamentSpec(["greedy", "random"], 400, 4, sprt=SPRT), jobs=jobs)
         records.append(T.sprt_of(*T.collect(out)).record())
     assert records[0] == records[1] and records[0]["result"] == "H1"
 
 
 def test_sprt_needs_exactly_two_agents(tmp_path):
     with pytest.raises(T.TournamentError):
-        T.run(tmp_path / "x", ["greedy", "random", "random"], 4, "game", "standard", 1, sprt=SPRT)
+        T.run(tmp_path / "x", T.TournamentSpec(["greedy", "random", "random"], 4, 1, sprt=SPRT))
 
 
 def test_cli_sprt_prints_the_verdict(tmp_path):

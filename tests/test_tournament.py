@@ -20,10 +20,12 @@ import pytest
 
 from ai.agents import SpecError
 from amigos import cards as C
+from amigos.config import GameConfig
 from matches import cardstats as CS
 from matches import report as R
 from matches import tournament as T
 from matches.record import load
+from matches.sprt import SprtTest
 
 AGENTS = ["random", "greedy", "mcts:iters=10"]
 SEED = 5
@@ -37,8 +39,8 @@ def test_schedule_is_a_function_of_the_seed():
     other = T.schedule(AGENTS, 2, SEED + 1)
     assert [j["id"] for j in other] == [j["id"] for j in a]
     assert [j["seed"] for j in other] != [j["seed"] for j in a]
-    assert T.manifest(AGENTS, 2, "game", "standard", SEED, False) == \
-        T.manifest(AGENTS, 2, "game", "standard", SEED, False)
+    assert T.manifest(T.TournamentSpec(AGENTS, 2, SEED)) == \
+        T.manifest(T.TournamentSpec(AGENTS, 2, SEED))
 
 
 def test_round_robin_pairs_every_deal_with_seats_swapped():
@@ -93,8 +95,7 @@ def played(tmp_path_factory):
     """A 3-agent round robin, 2 games per pairing, 2 processes, with its summary written."""
     out = tmp_path_factory.mktemp("tournament") / "t"
     calls = []
-    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2,
-                    on_result=lambda r, done, total: calls.append((r["id"], done, total)))
+    results = T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=2, on_result=lambda r, done, total: calls.append((r["id"], done, total)))
     rows = R.write_summary(out)["standings"]
     return out, results, rows, calls
 
@@ -124,7 +125,7 @@ def _moves(match) -> list:
 def test_run_writes_one_match_file_per_job_and_the_manifest(played):
     out, results, _, calls = played
     settings = json.loads((out / T.MANIFEST).read_text())
-    assert settings == T.manifest(AGENTS, 2, "game", "standard", SEED, False)
+    assert settings == T.manifest(T.TournamentSpec(AGENTS, 2, SEED))
     ids = {j["id"] for j in settings["schedule"]}
     assert set(_files(out)) == ids
     assert {r["id"] for r in results} == ids
@@ -201,7 +202,7 @@ def test_resume_plays_only_the_missing_games(played, tmp_path):
     for job_id in missing:
         _path(out, job_id).unlink()
     (out / "summary.json").unlink()
-    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2, resume=True)
+    results = T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=2, resume=True)
     assert sorted(r["id"] for r in results) == missing
     R.write_summary(out)
     assert (out / "summary.json").read_text() == summary
@@ -211,7 +212,7 @@ def test_resume_plays_only_the_missing_games(played, tmp_path):
         assert _moves(again[job_id]) == _moves(original[job_id])
         assert again[job_id].record["result"] == original[job_id].record["result"]
     # nothing left to play
-    assert T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=2, resume=True) == []
+    assert T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=2, resume=True) == []
 
 
 def test_an_unfinished_match_file_is_played_again_on_resume(played, tmp_path):
@@ -227,7 +228,7 @@ def test_an_unfinished_match_file_is_played_again_on_resume(played, tmp_path):
     from matches.record import save
     save(Match.from_record(record), _path(out, job_id))
     assert [o["id"] for o in T.collect(out)[1]].count(job_id) == 0
-    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1, resume=True)
+    results = T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=1, resume=True)
     assert [r["id"] for r in results] == [job_id]
     assert _moves(load(_path(out, job_id))) == _moves(match)
 
@@ -235,18 +236,20 @@ def test_an_unfinished_match_file_is_played_again_on_resume(played, tmp_path):
 def test_an_existing_folder_needs_resume(played, tmp_path):
     out = _copy(played, tmp_path)
     with pytest.raises(T.TournamentError, match="--resume"):
-        T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1)
+        T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=1)
 
 
 @pytest.mark.parametrize("change", [dict(seed=SEED + 1), dict(games=4), dict(agents=AGENTS[:2]),
                                     dict(variant="draft"), dict(gauntlet=True)])
 def test_a_folder_with_another_tournament_is_refused(played, tmp_path, change):
     out = _copy(played, tmp_path)
-    args = dict(agents=AGENTS, games=2, fmt="game", variant="standard", seed=SEED, jobs=1, gauntlet=False)
+    args: dict = dict(agents=AGENTS, games=2, seed=SEED, gauntlet=False)
     args.update(change)
+    if "variant" in args:
+        args["config"] = GameConfig(args.pop("variant"))
     for resume in (False, True):
         with pytest.raises(T.TournamentError, match="different tournament"):
-            T.run(out, resume=resume, **args)
+            T.run(out, T.TournamentSpec(**args), jobs=1, resume=resume)
     assert _files(out).keys() == _files(played[0]).keys()
 
 
@@ -255,16 +258,31 @@ def test_a_corrupt_manifest_is_refused(tmp_path):
     out.mkdir()
     (out / T.MANIFEST).write_text("{not json")
     with pytest.raises(T.TournamentError, match="not a tournament manifest"):
-        T.run(out, AGENTS[:2], 2, "game", "standard", SEED, resume=True)
+        T.run(out, T.TournamentSpec(AGENTS[:2], 2, SEED), resume=True)
     with pytest.raises(T.TournamentError):
         R.write_summary(tmp_path / "nothing here")
 
 
-def test_run_checks_its_settings(tmp_path):
-    with pytest.raises(T.TournamentError):
-        T.run(tmp_path / "a", AGENTS[:2], 2, "league", "standard", SEED)
-    with pytest.raises(T.TournamentError):
-        T.run(tmp_path / "b", AGENTS[:2], 2, "game", "chess", SEED)
+def test_a_tournament_spec_checks_its_settings(tmp_path):
+    with pytest.raises(T.TournamentError, match="--format must be game or match"):
+        T.TournamentSpec(AGENTS[:2], 2, SEED, fmt="league")  # type: ignore[arg-type]
+    with pytest.raises(T.TournamentError, match="exactly two --agent"):
+        T.TournamentSpec(AGENTS, 2, SEED, sprt=SprtTest(0, 50))
+    with pytest.raises(T.TournamentError, match="at least 1"):
+        T.run(tmp_path / "a", T.TournamentSpec(AGENTS[:2], 0, SEED))
+    assert not (tmp_path / "a").exists()
+    spec = T.TournamentSpec(list(AGENTS), 2, SEED)
+    assert spec.agents == tuple(AGENTS) and hash(spec) == hash(T.TournamentSpec(tuple(AGENTS), 2, SEED))
+
+
+def test_a_ruleset_other_than_the_official_is_kept_and_played(tmp_path):
+    spec = T.TournamentSpec(AGENTS[:2], 2, SEED, config=GameConfig(ruleset="reference"))
+    assert T.manifest(spec)["ruleset"] == "reference" and "ruleset" not in T.manifest(T.TournamentSpec(AGENTS[:2], 2, SEED))
+    T.run(tmp_path / "t", spec, jobs=1)
+    records = [load(f).record for f in (tmp_path / "t").glob("*" + T.MATCH_SUFFIX)]
+    assert len(records) == 2 and all(r["ruleset"] == "reference" for r in records)
+    with pytest.raises(T.TournamentError, match="different tournament"):
+        T.run(tmp_path / "t", T.TournamentSpec(AGENTS[:2], 2, SEED), resume=True)
 
 
 # -- standings ---------------------------------------------------------------------------------------------
@@ -352,7 +370,7 @@ def test_card_stats_agree_with_the_match_files(played):
 
 def test_draft_tournament_of_best_of_three_matches(tmp_path):
     out = tmp_path / "draft"
-    results = T.run(out, ["random", "greedy"], 2, "match", "draft", SEED, jobs=2)
+    results = T.run(out, T.TournamentSpec(["random", "greedy"], 2, SEED, fmt="match", config=GameConfig("draft")), jobs=2)
     assert len(results) == 2
     files = _files(out)
     assert len(files) == 2
@@ -478,7 +496,7 @@ def test_a_damaged_match_file_is_played_again_on_resume(played, tmp_path):
     out = _copy(played, tmp_path)
     original = load(_path(out, "0-1-0-0"))
     _path(out, "0-1-0-0").write_bytes(b"garbage")
-    results = T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1, resume=True)
+    results = T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=1, resume=True)
     assert [r["id"] for r in results] == ["0-1-0-0"]
     assert _moves(load(_path(out, "0-1-0-0"))) == _moves(original)
 

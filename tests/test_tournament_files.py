@@ -31,7 +31,7 @@ ARGS = ["--agent", "random", "--agent", "greedy", "--games", "2", "--seed", str(
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tournament") / "t"
-    T.run(out, AGENTS, 2, "game", "standard", SEED, jobs=1)
+    T.run(out, T.TournamentSpec(AGENTS, 2, SEED), jobs=1)
     R.write_summary(out)
     return out
 
@@ -143,7 +143,7 @@ def test_a_schedule_of_100000_games_is_shown(tmp_path: Path) -> None:
     out = tmp_path / "big"
     out.mkdir()
     games = 100_000
-    M.write(out, T.manifest(AGENTS, games, "game", "standard", SEED, False))
+    M.write(out, T.manifest(T.TournamentSpec(AGENTS, games, SEED)))
     start = time.perf_counter()
     result = amigos("show", str(out), "--json", timeout=120)
     assert result.returncode == 0, result.stderr

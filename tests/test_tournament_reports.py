@@ -35,7 +35,7 @@ GAME_LINE = re.compile(r"(\d+)/(\d+)  P1 (\S+) (1-0|0-1|½-½) P2 (\S+)  VP (\d+
 def twins(tmp_path_factory):
     """random and greedy twice, 2 games per pairing (6 games), with every report written."""
     out = tmp_path_factory.mktemp("twins") / "t"
-    T.run(out, TWINS, 2, "game", "standard", SEED)
+    T.run(out, T.TournamentSpec(TWINS, 2, SEED))
     return out, R.write_summary(out)
 
 
@@ -67,7 +67,7 @@ def test_file_name_parts_are_safe():
 
 
 def test_game_files_are_named_after_the_agents_and_the_deal_and_unique():
-    settings = T.manifest(["greedy", "mcts:iters=60", "greedy"], 8, "game", "standard", 0, False)
+    settings = T.manifest(T.TournamentSpec(["greedy", "mcts:iters=60", "greedy"], 8, 0))
     names = [T.game_file(job, settings) for job in settings["schedule"]]
     assert names[:3] == ["greedy_1-vs-mcts_iters=60-deal000-a.amigos", "mcts_iters=60-vs-greedy_1-deal000-b.amigos",
                          "greedy_1-vs-mcts_iters=60-deal001-a.amigos"]
@@ -123,10 +123,10 @@ def test_a_folder_of_files_named_by_id_still_counts_and_resumes(twins, tmp_path)
     _to_old_names(out)
     assert sorted(p.name for p in out.glob("*.amigos")) == sorted(f"{j['id']}.amigos" for j in jobs)
     assert T.collect(out)[1] == T.collect(twins[0])[1]
-    assert T.run(out, TWINS, 2, "game", "standard", SEED, resume=True) == []
+    assert T.run(out, T.TournamentSpec(TWINS, 2, SEED), resume=True) == []
     assert R.write_summary(out)["standings"] == twins[1]["standings"]
     (out / f"{jobs[3]['id']}.amigos").unlink()  # one lost: played again, under its new name
-    assert [r["id"] for r in T.run(out, TWINS, 2, "game", "standard", SEED, resume=True)] == [jobs[3]["id"]]
+    assert [r["id"] for r in T.run(out, T.TournamentSpec(TWINS, 2, SEED), resume=True)] == [jobs[3]["id"]]
     assert (out / T.game_file(jobs[3], settings)).exists()
     data = R.write_summary(out)
     assert data["standings"] == twins[1]["standings"] and data["played"] == 6
@@ -139,7 +139,7 @@ def test_a_folder_of_files_named_by_id_still_counts_and_resumes(twins, tmp_path)
 
 def _named(names: list[str], gauntlet: bool) -> dict:
     """The settings of a 2-games-a-pairing tournament of three agents, named ``names`` for reading."""
-    return dict(T.manifest(["random", "greedy", "random"], 2, "game", "standard", 0, gauntlet), agents=names)
+    return dict(T.manifest(T.TournamentSpec(["random", "greedy", "random"], 2, 0, gauntlet=gauntlet)), agents=names)
 
 
 def _outcome(a, b, winner, job_id):
@@ -220,7 +220,7 @@ def test_games_csv_is_complete_after_a_resume(twins, tmp_path):
         T.game_path(out, job, settings).unlink()
     R.write_summary(out)
     assert len((out / "games.csv").read_text().splitlines()) == 1 + 4
-    T.run(out, TWINS, 2, "game", "standard", SEED, resume=True)
+    T.run(out, T.TournamentSpec(TWINS, 2, SEED), resume=True)
     R.write_summary(out)
     assert (out / "games.csv").read_text() == before
 

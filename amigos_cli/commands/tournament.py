@@ -15,6 +15,7 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from amigos.config import GameConfig
 from amigos.errors import AmigosError
 from matches import cardstats as CS
 from matches import charts
@@ -36,9 +37,9 @@ def print_command(console: Console, command: str) -> None:
     console.print("  " + command, soft_wrap=True, highlight=False, markup=False)
 
 
-def sprt_settings(bounds: str | None, alpha: float, beta: float) -> dict | None:
-    """The ``--sprt``/``--alpha``/``--beta`` options as the manifest keeps them (None without
-    ``--sprt``); a bad value is a usage error."""
+def sprt_settings(bounds: str | None, alpha: float, beta: float) -> S.SprtTest | None:
+    """The ``--sprt``/``--alpha``/``--beta`` options' test (None without ``--sprt``); a bad value is a
+    usage error."""
     if bounds is None:
         return None
     try:
@@ -46,7 +47,7 @@ def sprt_settings(bounds: str | None, alpha: float, beta: float) -> dict | None:
         S.check_rates(alpha, beta)
     except ValueError as e:
         raise CliUsageError(str(e)) from None
-    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta}
+    return S.SprtTest(elo0, elo1, alpha, beta)
 
 
 def tournament(
@@ -91,7 +92,9 @@ def tournament(
     if games is None:
         games = 10 if test is None else 2000
     out = out or Path(f"tournament-{seed}")
-    settings = T.manifest(agent, games, fmt, variant, seed, gauntlet, test, expansions)  # checks agents and counts
+    spec = T.TournamentSpec(tuple(agent), games, seed, cast("T.MatchFormat", fmt),
+                            GameConfig.parse(variant, expansions=expansions), gauntlet, test)
+    settings = T.manifest(spec)  # checks agents and counts
     T.check_folder(out, settings, resume)
     # Connected before anything is printed or written: a scheduler out of reach is a one-line error.
     runner = RUN.open_runner(jobs, scheduler)
@@ -108,9 +111,7 @@ def tournament(
 
     try:
         play_live(console, out, settings, agent, "games" if fmt == "game" else "matches",
-                  lambda on_result, warn: T.run(out, agent, games, fmt, variant, seed, jobs, gauntlet, resume,
-                                                on_result, test, warn=warn, expansions=expansions,
-                                                runner=runner))
+                  lambda on_result, warn: T.run(out, spec, jobs, resume, on_result, warn, runner))
     except KeyboardInterrupt:
         raise stopped() from None
     except RUN.RunnerError:  # (a lost scheduler: the error is the one line on stderr, exit code 2)
