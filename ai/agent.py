@@ -10,7 +10,9 @@ holds (a search's worker processes).  The loop that asks agents for a game's dec
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from amigos.config import Action
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -21,10 +23,10 @@ class Agent(Protocol):
     """Decides for one seat (see the module docstring)."""
 
     @property
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """What the last `select` took: {"choices", "iterations", "value", ...} (keys vary by agent)."""
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         """One of ``state.legal_actions()`` for ``state.current_player()``; an agent that searches calls
         ``progress(iterations)`` now and then while it does."""
 
@@ -39,12 +41,12 @@ class Agent(Protocol):
 class BaseAgent:
     """An agent's defaults: no randomness to restart, nothing to release."""
 
-    info: dict
+    info: dict[str, Any]
 
     def __init__(self) -> None:
         self.info = {}
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         raise NotImplementedError
 
     def reseed(self, seed: int) -> None:

@@ -34,6 +34,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from amigos.config import Action
 from amigos.errors import AmigosError
 
 from .agent import Agent, BaseAgent
@@ -57,7 +58,7 @@ def _nearest(word: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def parse_spec(spec: str) -> tuple[str, dict]:
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or float)
     """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty agent spec")
@@ -160,7 +161,7 @@ class _Agent(BaseAgent):
         """Restart the agent's random stream (see `ai.agent.Agent.reseed`)."""
         self.rng = random.Random(seed)
 
-    def _forced(self, legal: list) -> tuple:
+    def _forced(self, legal: list[Action]) -> Action:
         """The only legal action, without thinking."""
         self.info = {"choices": 1}
         return legal[0]
@@ -173,7 +174,7 @@ class RandomAgent(_Agent):
         self.rng = random.Random(seed)
         self.info = {}
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         legal = state.legal_actions()
         self.info = {"choices": len(legal)}
         return legal[self.rng.randrange(len(legal))]
@@ -188,14 +189,14 @@ class GreedyAgent(_Agent):
         self.rng = random.Random(seed)
         self.info = {}
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         from amigos.determinize import determinize
         legal = state.legal_actions()
         if len(legal) == 1:
             return self._forced(legal)
         p = state.current_player()
         world = determinize(state, p, self.rng.getrandbits(64))
-        best: tuple | None
+        best: Action | None
         best_value: Any  # None until the first action is valued
         best, best_value = None, None
         for variants in world.legal_groups():
@@ -217,7 +218,7 @@ class ExpectimaxAgent(_Agent):
         self.depth = depth
         self.info = {}
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         from .expectimax import Expectimax
         legal = state.legal_actions()
         if len(legal) == 1:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from amigos import cards as C
 from amigos.codes import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
+from amigos.config import Action
 
 if TYPE_CHECKING:
     from amigos.cards import Card
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 ENGINE = 0.5
 
 
-def _spread(count: int, kinds: tuple) -> list[float]:
+def _spread(count: int, kinds: tuple[int, ...]) -> list[float]:
     out = [0.0] * 5
     for k in kinds:
         out[k] += count / len(kinds)
@@ -127,7 +128,7 @@ def fit(card: Card, plan: tuple[list[float], list[float], int, int, int, int]) -
     return 0.5 * feeds + 0.25 * fed + 0.5 * types
 
 
-def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, tuple, dict]]:
+def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, Action, dict[str, float]]]:
     """Every legal draft or redraft pick of the player to move with its score and the parts of it,
     best first: (score, action, {"worth", "fit", "deny", "engine"}); the score is the card's worth to
     the picker (its learned worth and its fit to their plan) plus its fit to the rival's plan, each
@@ -151,7 +152,7 @@ def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, tuple,
 
 
 
-def winning_engine(state: GameState) -> frozenset:
+def winning_engine(state: GameState) -> frozenset[int]:
     """The artifacts the winner of the game before had in play at its end (none in a first game or
     after a shared one)."""
     previous = state.previous_game

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from amigos import actions as A
 from amigos.codes import GAME_OVER
+from amigos.config import Action
 
 from .evaluate import evaluate
 from .leaf import Base, leaf_value
@@ -31,7 +32,7 @@ class Expectimax:
         self.depth = depth
         self.nodes = 0
 
-    def search(self, state: GameState, q: int | None = None) -> tuple[tuple, float, int, int]:
+    def search(self, state: GameState, q: int | None = None) -> tuple[Action, float, int, int]:
         if q is None:
             q = state.current_player()
         moves = state.legal_actions()
@@ -40,7 +41,7 @@ class Expectimax:
         self.nodes = 0
         best_move, best_value, reached = None, NEG, 0
         for depth in range(1, self.depth + 1):
-            it_move: tuple | None
+            it_move: Action | None
             it_move, it_value = None, NEG
             for m in moves:
                 v = self.child_value(state, m, depth - 1, NEG, POS, q)
@@ -52,7 +53,7 @@ class Expectimax:
         assert best_move is not None  # depth >= 1 and a legal move: the first iteration chose one
         return best_move, best_value, self.nodes, reached
 
-    def child_value(self, s: GameState, m: tuple, depth: int, alpha: float, beta: float, q: int,
+    def child_value(self, s: GameState, m: Action, depth: int, alpha: float, beta: float, q: int,
                     base: Base | None = None) -> float:
         """V of the child reached by ``m``; leaves are valued without building them where possible."""
         if depth == 0:
@@ -103,7 +104,7 @@ class Expectimax:
 
 
 
-def bridge_search(state: GameState, depth: int, player: int) -> tuple[tuple, int, int]:
+def bridge_search(state: GameState, depth: int, player: int) -> tuple[Action, int, int]:
     """The protocol's ``search`` command: ``(action, nodes, depth reached)`` (PROTOCOL.md §7)."""
     action, _value, nodes, reached = Expectimax(depth).search(state, player)
     return action, nodes, reached

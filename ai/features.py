@@ -60,6 +60,10 @@ N_FEATURES = len(FEATURES)
 SPARE_CAP: Final = 10
 
 
+# A card's way to points each round: (points, pay, pay_any, once a round)
+Engine = tuple[int, tuple[int, ...], int, bool]
+
+
 class CardFacts:
     """What the features need of one card, worked out once."""
 
@@ -69,7 +73,7 @@ class CardFacts:
     gold_income: int
     attacks: int
     shields: int
-    engine: tuple[tuple[int, tuple[int, ...], int, bool], ...]  # (points, pay, pay_any, once a round)
+    engine: tuple[Engine, ...]
     place_worth: float
     asks: tuple[int, ...]
     makes: bool
@@ -168,7 +172,7 @@ class Scan:
     hand_points: list[int]
     asks: list[list[int]]
     hands: list[list[Card]]
-    engines: list[list[tuple]]
+    engines: list[list[tuple[Engine, ...]]]
     places: list[Card]
     monuments: int
     first_player: int
@@ -197,7 +201,7 @@ class Scan:
         turned = state.turned
         self.asks = asks = [[0] * 5 for _ in range(n)]
         hands: list[list[Card]]
-        engines: list[list[tuple]]
+        engines: list[list[tuple[Engine, ...]]]
         self.hands = hands = [[] for _ in range(n)]
         self.engines = engines = [[] for _ in range(n)]
         self.places = places = []

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import time as _time
+from typing import Any
+
+from amigos.config import Macro
 
 
 class Halving:
@@ -15,7 +18,7 @@ class Halving:
 
     __slots__ = ("keys", "phases", "phase", "turn", "iters", "planned", "seconds", "start")
 
-    keys: list
+    keys: list[Macro]
     phases: int
     phase: int
     turn: int
@@ -24,7 +27,7 @@ class Halving:
     seconds: float | None
     start: float
 
-    def __init__(self, keys: list, iters: int | None, seconds: float | None, start: float) -> None:
+    def __init__(self, keys: list[Macro], iters: int | None, seconds: float | None, start: float) -> None:
         self.keys = keys
         self.phases = max(1, math.ceil(math.log2(len(keys))))
         self.phase = 0
@@ -47,7 +50,7 @@ class Halving:
         assert self.seconds is not None
         return _time.perf_counter() >= self.start + self.seconds
 
-    def next_key(self, children: dict, done: int) -> tuple | None:
+    def next_key(self, children: dict[Macro, Any], done: int) -> Macro | None:
         """The root move of the next iteration; None once the budget is spent and the one move left
         (the better by mean value of the last phase's two) holds the most visits: the agent plays
         the most visited move.  A budget of more iterations than the phases hold back (phases + 1)

@@ -16,6 +16,7 @@ from amigos import actions as A
 from amigos import cards as C
 from amigos.cards import MONUMENT_COST_GOLD
 from amigos.codes import AVAILABLE, HAND, IN_PLAY, MONUMENT_DECK
+from amigos.config import Action
 from amigos.legal import IdenticalSteps
 
 from .features import Scan, row
@@ -64,7 +65,7 @@ def pool_value(pool: Pool, need: list[int]) -> float:
     return v
 
 
-def worthwhile(state: GameState, variants: Sequence[tuple]) -> Sequence[tuple]:
+def worthwhile(state: GameState, variants: Sequence[Action]) -> Sequence[Action]:
     """The variants worth weighing: all, except that a scroll's ways that gain nothing (it goes back
     to the centre all the same: Projection paying fewer than 3, or nothing) are left out while some
     way gains something."""
@@ -75,7 +76,7 @@ def worthwhile(state: GameState, variants: Sequence[tuple]) -> Sequence[tuple]:
     return useful or variants
 
 
-def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
+def best_variant(state: GameState, variants: Sequence[Action]) -> Action:
     """Among actions of one macro, the one leaving the acting player the most useful pool (by
     `pool_value`; the first of equals), a scroll never used for nothing while it can do something."""
     variants = worthwhile(state, variants)
@@ -85,7 +86,7 @@ def best_variant(state: GameState, variants: Sequence[tuple]) -> tuple:
     if after is None:
         return variants[0]  # the variants do not differ in essences
     need = demand(state, variants[0][1])
-    best: tuple | None = None
+    best: Action | None = None
     best_v = 0.0
     for i in range(len(after)):
         v = pool_value(after[i], need)
@@ -101,9 +102,10 @@ _PAY_GAIN: dict[int, tuple[int, int]] = {
     A.LL_REACT: (5, -1), A.LL_CHOICE: (2, -1), A.V_REACT: (4, -1)}
 
 Pool = C.Essences
+Purchase = tuple[int | str, tuple[int, ...], int]  # (key, fixed cost, total cost): `purchases`
 
 
-def pools_after(state: GameState, variants: Sequence[tuple]) -> list[Pool] | None:
+def pools_after(state: GameState, variants: Sequence[Action]) -> list[Pool] | None:
     """The acting player's pool after each of ``variants`` (actions of one macro: what each pays and
     gains), in their order; None when the variants neither pay nor gain."""
     slots = _PAY_GAIN.get(variants[0][0])
@@ -134,7 +136,7 @@ def pools_after(state: GameState, variants: Sequence[tuple]) -> list[Pool] | Non
     return out
 
 
-def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueModel) -> tuple:
+def learned_variant(state: GameState, variants: Sequence[Action], model: ValueModel) -> Action:
     """Among actions of one macro, the one whose pool the learned value (`ai.learned`) rates best for
     the acting player: it sees which essences complete a purchase (a place of power, a monument, an
     artifact in hand) now or after the next Collect, and which have no use.  Ties (pools the model
@@ -149,7 +151,7 @@ def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueMod
         return variants[0]
     p: int = variants[0][1]
     need = demand(state, p)
-    pools: list[tuple[float, int, Pool, tuple]] = []
+    pools: list[tuple[float, int, Pool, Action]] = []
     for i in range(len(after)):
         have = after[i]
         pools.append((pool_value(have, need), -i, have, variants[i]))
@@ -158,7 +160,7 @@ def learned_variant(state: GameState, variants: Sequence[tuple], model: ValueMod
         del pools[SHORTLIST:]
     scan = Scan(state)
     weights = model.weights_at(scan_progress(scan))
-    best: tuple[int, tuple] | None = None
+    best: tuple[int, Action] | None = None
     best_v = 0.0  # (meaningful once ``best`` is set)
     for tie, minus_i, have, a in pools:
         features = row(scan, p, have)
@@ -179,11 +181,11 @@ SHORTLIST: Final = 12  # variants the model weighs, the best by `pool_value`
 MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost MONUMENT_COST_GOLD)
 
 
-def purchases(state: GameState, p: int) -> list[tuple]:
+def purchases(state: GameState, p: int) -> list[Purchase]:
     """What ``p`` could buy with a main action, as (key, fixed cost, total cost): the places of power
     on offer (keyed by entity), a monument (`MONUMENT`) and the artifacts in hand (by entity; their
     cost before discounts)."""
-    out: list[tuple] = []
+    out: list[Purchase] = []
     loc, owner, cards = state.loc, state.owner, state.cards
     monument = False
     for e in range(len(loc)):
@@ -204,8 +206,8 @@ def purchases(state: GameState, p: int) -> list[tuple]:
     return out
 
 
-def enabled_purchases(state: GameState, variants: Sequence[tuple], targets: Sequence[tuple],
-                      cache: dict | None = None) -> dict:
+def enabled_purchases(state: GameState, variants: Sequence[Action], targets: Sequence[Action],
+                      cache: dict[Any, Any] | None = None) -> dict[Any, list[Action]]:
     """{purchase key: the variants after which the pool pays for it} for every purchase of ``targets``
     (`purchases`) the pool does not pay for now, in the order of the first variant enabling each (then
     of ``targets``).  A discard's own card is not a purchase of it.

@@ -12,11 +12,12 @@ random positions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import ACTIONS, DECK, DISCARD, IN_PLAY, NO_CHECK
+from amigos.config import Action
 
 from .evaluate import ESSENCE_WEIGHT, GOLD_WEIGHT, HAND_WEIGHT, _s
 
@@ -86,7 +87,7 @@ def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: 
     return mine - best
 
 
-def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> float | None:
+def leaf_value(s: GameState, a: Action, q: int, base: Base | None = None) -> float | None:
     """E(child) for the maximising player ``q``, or None when the action needs a real `apply`.
     ``base`` is ``Base(s)`` when the caller has it (siblings share it)."""
     kind = a[0]
@@ -128,7 +129,7 @@ def leaf_value(s: GameState, a: tuple, q: int, base: Base | None = None) -> floa
     return None
 
 
-def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
+def _power_leaf(s: GameState, a: Action, q: int, base: Base) -> float | None:
     p: int = a[1]
     e: int = a[2]
     idx: int = a[3]
@@ -181,7 +182,7 @@ def _power_leaf(s: GameState, a: tuple, q: int, base: Base) -> float | None:
     return _general(s, base, q, changes)
 
 
-def _general(s: GameState, base: Base, q: int, changes: dict) -> float:
+def _general(s: GameState, base: Base, q: int, changes: dict[int, Any]) -> float:
     """E when several players changed: ``changes[p] = (dvp, dhand, pool delta or None)``."""
     scores = base.score[:]
     pool = s.pool

@@ -23,7 +23,7 @@ import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from amigos.adjudicate import WINNING_POINTS
 
@@ -56,10 +56,10 @@ class ValueModel:
     final: tuple[float, ...]
     cards: dict[str, float]
     synergy: float
-    info: dict
+    info: dict[str, Any]
 
     def __init__(self, base: Sequence[float], late: Sequence[float], final: Sequence[float],
-                 info: dict | None = None, cards: dict[str, float] | None = None, synergy: float = 0.0) -> None:
+                 info: dict[str, Any] | None = None, cards: dict[str, float] | None = None, synergy: float = 0.0) -> None:
         if not len(base) == len(late) == len(final) == N_FEATURES:
             raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
         self.base = tuple(float(x) for x in base)
@@ -72,7 +72,7 @@ class ValueModel:
     # -- files ------------------------------------------------------------------------------------
 
     @classmethod
-    def from_json(cls, data: dict) -> "ValueModel":
+    def from_json(cls, data: dict[str, Any]) -> "ValueModel":
         if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
             raise ModelError("not a value model file")
         if data.get("version") != MODEL_VERSION or list(data.get("features", ())) != list(FEATURES):
@@ -82,7 +82,7 @@ class ValueModel:
         return cls(weights["base"], weights["late"], weights["final"], data.get("trained"), data.get("cards"),
                    data.get("synergy", 0.0))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": list(FEATURES),
                 "weights": {name: [round(x, 6) for x in getattr(self, name)] for name in ("base", "late", "final")},
                 "cards": {k: round(v, 4) for k, v in sorted(self.cards.items())}, "synergy": round(self.synergy, 4),

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
+from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
 
 from .draft import pick_scores
@@ -38,6 +39,9 @@ from .heuristics import best_variant, enabled_purchases, learned_variant, purcha
 from .learned import default_model, progress_of
 from .network import default_net
 from .rewards import learned_rewards, net_rewards, rewards
+
+Groups = dict[Macro, Sequence[Action]]  # a state's legal actions by macro (`group`)
+Stats = dict[Macro, tuple[int, float]]  # a root's children: visits and value sum (`search`)
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -71,13 +75,13 @@ class Node:
         self.n = 0
         self.w = 0.0
         self.avail = 0
-        self.children: dict = {}
+        self.children: dict[Macro, Node] = {}
         # The variant last played to reach this node, and the mover's pool it was chosen for.
-        self.pool: tuple | None = None
-        self.action: tuple | None = None
+        self.pool: tuple[int, ...] | None = None
+        self.action: Action | None = None
 
 
-def group(state: GameState, merge_passes: bool = False, cache: dict | None = None) -> dict:
+def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | None = None) -> Groups:
     """The state's legal actions by macro: {macro: variants}, in the canonical order.  With
     ``merge_passes`` the passes (one per magic item to take) are one macro, ``(PASS, player)``: the tree
     decides whether to pass, and the item is chosen like a payment (`pass_variant`); six pass children
@@ -96,7 +100,7 @@ def group(state: GameState, merge_passes: bool = False, cache: dict | None = Non
     apart it would lose in depth (measured: lab/README.md, "Design notes from experiments")."""
     if not merge_passes:
         return {macro_key(g[0]): g for g in state.legal_groups()}
-    out: dict = {}
+    out: Groups = {}
     passes = None
     targets = None
     for g in state.legal_groups():
@@ -117,7 +121,7 @@ def group(state: GameState, merge_passes: bool = False, cache: dict | None = Non
     return out
 
 
-def pass_variant(state: GameState, passes: Sequence[tuple], model: ValueModel) -> tuple:
+def pass_variant(state: GameState, passes: Sequence[Action], model: ValueModel) -> Action:
     """The pass whose magic item the learned value rates best in play (what it adds to the passer's
     features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
     weights = model.weights_at(progress_of(state))
@@ -165,7 +169,7 @@ class Tree:
     c: float
     norm: float
     model: ValueModel | None
-    splits: dict
+    splits: dict[Any, Any]  # `group`'s cache
     rng: random.Random
 
     def __init__(self, settings: Settings, rng: random.Random) -> None:
@@ -177,10 +181,10 @@ class Tree:
 
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
-           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[dict, int]:
+           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[Stats, int]:
     """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations."""
-    leaf: Callable[[GameState], list] = learned_rewards if settings.value else rewards
+    leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value else rewards
     if settings.value == NET_VALUE:
         net = default_net()
         leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
@@ -230,7 +234,7 @@ def _spent(root: Node, done: int, iters: int | None, start: float, deadline: flo
     return (done & 31) == 0 and done > 0 and _settled(root, done, iters, start, deadline)
 
 
-def _descend(tree: Tree, root: Node, s: GameState, groups: dict | None, first: tuple | None = None) -> list[Node]:
+def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first: Macro | None = None) -> list[Node]:
     """Walk world ``s`` down the tree from ``root`` (its macros ``groups`` when known), choosing by UCB1
     with availability counts, and expand one new child (a random untried macro).  Plays the moves on
     ``s``; returns the nodes walked through, the new one last.  ``first``: the root's macro to take
@@ -267,7 +271,7 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: dict | None, first: t
     return path
 
 
-def _choose(tree: Tree, node: Node, groups: dict) -> tuple[tuple, bool]:
+def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
     """(macro, untried): a random macro legal here without a child yet, else UCB1's choice among the
     children (each legal one becoming available once more)."""
     children = node.children
@@ -301,7 +305,7 @@ def _choose(tree: Tree, node: Node, groups: dict) -> tuple[tuple, bool]:
     return best_key, False
 
 
-def _expand(node: Node, key: tuple, s: GameState, groups: dict, model: ValueModel | None) -> Node:
+def _expand(node: Node, key: Macro, s: GameState, groups: Groups, model: ValueModel | None) -> Node:
     """Add ``node``'s child for macro ``key`` (available once) and play its variant on ``s``."""
     child = node.children[key] = Node(s.current_player())
     child.avail = 1
@@ -309,7 +313,7 @@ def _expand(node: Node, key: tuple, s: GameState, groups: dict, model: ValueMode
     return child
 
 
-def _spread(children: dict) -> tuple[float, float]:
+def _spread(children: dict[Macro, Node]) -> tuple[float, float]:
     """The lowest and highest mean value of ``children``."""
     low, high = 2.0, -1.0
     for child in children.values():
@@ -321,7 +325,7 @@ def _spread(children: dict) -> tuple[float, float]:
     return low, high
 
 
-def _variant(s: GameState, variants: Sequence[tuple], child: Node, model: ValueModel | None) -> tuple:
+def _variant(s: GameState, variants: Sequence[Action], child: Node, model: ValueModel | None) -> Action:
     """The variant of a macro to play into ``child``: `learned_variant` with a model, else
     `best_variant`; remembered in the child for the mover's pool (the same in most worlds)."""
     if len(variants) == 1:
@@ -396,7 +400,7 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
         s.apply_unchecked(variants[rng.randrange(len(variants))])
 
 
-def _worker(args: tuple) -> tuple[dict, int]:
+def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:
     state, player, iters, seconds, seed, settings = args
     return search(state, player, iters, seconds, seed, Settings(*settings))
 
@@ -412,7 +416,7 @@ class MCTSAgent:
     rng: random.Random
     settings: Settings
     draft_by_value: bool
-    info: dict
+    info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
@@ -433,7 +437,7 @@ class MCTSAgent:
         self.info = {}
         self._pool = None
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             self.info = {"choices": 1, "iterations": 0}
@@ -459,7 +463,7 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         return self.variant(state, groups[best_key])
 
-    def variant(self, state: GameState, variants: Sequence[tuple]) -> tuple:
+    def variant(self, state: GameState, variants: Sequence[Action]) -> Action:
         """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
         or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
         table."""
@@ -474,7 +478,7 @@ class MCTSAgent:
         self.rng = random.Random(seed)
 
     def root_stats(self, state: GameState, player: int,
-                   progress: Callable[[int], None] | None = None) -> tuple[dict, int]:
+                   progress: Callable[[int], None] | None = None) -> tuple[Stats, int]:
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
@@ -483,7 +487,7 @@ class MCTSAgent:
         settings = tuple(self.settings)  # (a plain tuple crosses to the worker processes as it is)
         jobs = [(state, player, iters, self.seconds, s, settings) for s in seeds]
         results = self._executor().map(_worker, jobs)
-        merged: dict = {}
+        merged: Stats = {}
         total = 0
         for stats, done in results:
             total += done

@@ -32,7 +32,7 @@ UNFINISHED_LOW: Final = WIN_MARGIN
 UNFINISHED_RANGE: Final = 1.0 - 2 * WIN_MARGIN
 
 
-def final_rewards(state: GameState) -> list:
+def final_rewards(state: GameState) -> list[float]:
     """Each player's reward for a finished game: a win is worth 1 - WIN_MARGIN at a margin of one point
     and 1 at MARGIN_FULL points or more; a loser gets what the winner does not; a shared win 1/winners."""
     n = state.n_players
@@ -46,7 +46,7 @@ def final_rewards(state: GameState) -> list:
     return [top if p == w else (1.0 - top) / (n - 1) for p in range(n)]
 
 
-def learned_rewards(state: GameState) -> list:
+def learned_rewards(state: GameState) -> list[float]:
     """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
     probability of winning (`ai.learned`) as `unfinished_reward`."""
     if state.is_terminal():
@@ -61,7 +61,7 @@ def learned_rewards(state: GameState) -> list:
     return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
 
 
-def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list:
+def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list[float]:
     """Each player's reward in [0, 1] as ``viewer`` sees the position: `final_rewards` for a finished
     game, else the neural value's chance that ``viewer`` wins (`ai.network`) as `unfinished_reward`,
     the rest to the rival (two players)."""
@@ -77,7 +77,7 @@ def unfinished_reward(chance: float) -> float:
     return UNFINISHED_LOW + UNFINISHED_RANGE * chance
 
 
-def rewards(state: GameState) -> list:
+def rewards(state: GameState) -> list[float]:
     """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
     the squashed evaluation."""
     n = state.n_players

@@ -83,7 +83,7 @@ def essences_worth(have: C.Essences) -> float:
     return value
 
 
-def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], horizon: float) -> list:
+def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], horizon: float) -> list[float]:
     """Every player's worth: reference score (points ``vp``, ``hand`` cards, essences) plus the
     engine's worth scaled by ``horizon`` in [0, 1].
 

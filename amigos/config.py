@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias, cast, get_args
+from typing import Any, Final, Literal, TypeAlias, cast, get_args
 
 from . import cards as C
 from .errors import SetupError
 
-Action: TypeAlias = tuple[int, ...]  # (kind, player, ...): `amigos.actions`
+# (kind, player, ...): `amigos.actions`; its fields are ints, and pools (five ints) where it pays or gains
+Action: TypeAlias = tuple[Any, ...]
+# An action's key without what its variants differ in (`amigos.actions.macro_key`); the search adds a purchase
+Macro: TypeAlias = tuple[Any, ...]
 Entity: TypeAlias = int  # an index into a state's components (`GameState.cards`)
 Player: TypeAlias = int  # a seat, 0 for the first
 

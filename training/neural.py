@@ -42,7 +42,7 @@ import amigos
 from ai import encoding as E
 from ai.agents import SpecError, make_agent, parse_spec
 from ai.network import NET_ENV, NetError, ValueNet
-from amigos.config import Expansion, GameConfig
+from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
 from matches.runner import RunnerError, open_runner
@@ -66,7 +66,7 @@ def _net(path: str) -> ValueNet:
     return _NETS[path]
 
 
-def choose(state: amigos.GameState, net: ValueNet, rng: random.Random, epsilon: float) -> tuple:
+def choose(state: amigos.GameState, net: ValueNet, rng: random.Random, epsilon: float) -> Action:
     """The mover's move one deep on ``net`` in a world dealt for it, or (``epsilon`` of the time) a
     random one."""
     legal = state.legal_actions()

@@ -21,7 +21,7 @@ from ai.agents import SpecError, parse_spec
 from amigos.rng import derive_seed
 from matches.runner import RunnerError, open_runner
 
-from .selfplay import selfplay_game
+from .selfplay import Record, selfplay_game
 
 
 def game_seed(seed: int, k: int) -> int:
@@ -29,7 +29,7 @@ def game_seed(seed: int, k: int) -> int:
     return derive_seed(seed, "selfplay", k)
 
 
-def read_games(path: Path) -> list[dict]:
+def read_games(path: Path) -> list[Record]:
     """The game records of a self-play file (none if it does not exist)."""
     if not path.exists():
         return []
@@ -37,7 +37,7 @@ def read_games(path: Path) -> list[dict]:
 
 
 def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[str], object] = print,
-         scheduler: str | None = None) -> list[dict]:
+         scheduler: str | None = None) -> list[Record]:
     """Play the games of ``out`` not played yet (0 .. games-1) and append them; returns all of them,
     ordered by game number.  Games run in ``jobs`` local processes, or with ``scheduler`` (a Dask
     scheduler's address) on its cluster (`matches.runner`); this process writes the file."""

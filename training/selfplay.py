@@ -25,9 +25,11 @@ from amigos.rng import derive_seed
 from amigos.state import GameState
 from matches.play import Game
 
+Record = dict[str, Any]  # a self-play game as `selfplay_game` records it (plain JSON data)
+
 
 def selfplay_game(seed: int, spec: str, config: GameConfig = GameConfig(),
-                  make: Callable[..., Agent] = make_agent) -> dict:
+                  make: Callable[..., Agent] = make_agent) -> Record:
     """One game of ``config`` of ``spec`` against itself dealt by ``seed``: {"seed", "variant", "spec",
     "choices", "values", "winners", "vp", "rounds"}, and "expansions" where the game has some;
     ``choices`` holds each decision's index among the legal actions, ``values`` the mover's value of it
@@ -53,7 +55,7 @@ def selfplay_game(seed: int, spec: str, config: GameConfig = GameConfig(),
     return record
 
 
-def dealt(game: dict) -> GameState:
+def dealt(game: Record) -> GameState:
     """The first position of a self-play record's game (`selfplay_game`)."""
     return amigos.deal(game["seed"], GameConfig.parse(game["variant"], expansions=game.get("expansions") or ()))
 
@@ -61,7 +63,7 @@ def dealt(game: dict) -> GameState:
 VALUE_DIGITS = 4  # a search value's decimals in a record
 
 
-def positions(game: dict) -> Iterator[GameState]:
+def positions(game: Record) -> Iterator[GameState]:
     """The states of ``game`` (a `selfplay_game` record) in the Collect and action phases where the
     acting player chose among two or more actions, in order; each is yielded before its decision
     (do not keep or change it: the replay goes on from it)."""
@@ -69,7 +71,7 @@ def positions(game: dict) -> Iterator[GameState]:
         yield state
 
 
-def searched_positions(game: dict) -> Iterator[tuple[GameState, float | None]]:
+def searched_positions(game: Record) -> Iterator[tuple[GameState, float | None]]:
     """`positions` with the search's value of each for its mover (None where the record has none:
     a record from before values were kept, or a decision the agent made without searching)."""
     state = dealt(game)
@@ -81,7 +83,7 @@ def searched_positions(game: dict) -> Iterator[tuple[GameState, float | None]]:
         state.apply(legal[index])
 
 
-def outcome_for(game: dict, p: int) -> float:
+def outcome_for(game: Record, p: int) -> float:
     """Player ``p``'s result: 1 for a win, 0.5 for a shared win, 0 for a loss."""
     won = game["winners"]
     if p not in won:

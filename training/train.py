@@ -37,8 +37,8 @@ from amigos.codes import ACTIONS, COLLECT, IN_PLAY
 from amigos.rng import derive_seed
 
 from .play import play, read_games
+from .selfplay import Record, outcome_for, positions
 from .selfplay import dealt as dealt_state
-from .selfplay import outcome_for, positions
 
 HOLD_OUT = 10  # every tenth game is held out
 PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
@@ -49,7 +49,7 @@ LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare re
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
 
 
-def examples(games: list[dict], with_heuristic: bool = False
+def examples(games: list[Record], with_heuristic: bool = False
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """(X, y, game index, heuristic probability or None) over both players' sides of every position."""
     xs, ys, gi, hs = [], [], [], []
@@ -95,7 +95,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 30, prior: np
     return w
 
 
-def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
+def dealt(game: Record) -> tuple[list[list[str]], list[float]]:
     """The artifacts each player held and the mage they chose once the game's setup was over, and how
     well each player's cards fitted together (`ai.draft.plan_synergy`)."""
     state = dealt_state(game)
@@ -111,7 +111,7 @@ def dealt(game: dict) -> tuple[list[list[str]], list[float]]:
     return held, [plan_synergy(state, p) for p in range(state.n_players)]
 
 
-def fit_card_worths(games: list[dict], model: ValueModel, prior: ValueModel | None = None
+def fit_card_worths(games: list[Record], model: ValueModel, prior: ValueModel | None = None
                     ) -> tuple[dict[str, float], float]:
     """Each artifact's and mage's worth in log-odds of winning, and the worth of a unit of fit between
     a player's cards: a logistic regression of each game's result on the difference of what the two
@@ -139,7 +139,7 @@ def fit_card_worths(games: list[dict], model: ValueModel, prior: ValueModel | No
     return {cid: float(v) for cid, v in zip(ids, w)}, max(0.0, float(w[-1]))
 
 
-def scores(p: np.ndarray, y: np.ndarray) -> dict:
+def scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
     """Log loss, Brier score and accuracy (a shared result counts as half right) of probabilities ``p``."""
     p = np.clip(p, 1e-6, 1 - 1e-6)
     log_loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
@@ -175,7 +175,7 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
     return g
 
 
-def train_model(games: list[dict], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
+def train_model(games: list[Record], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
                 lam: float = 1.0, prior: ValueModel | None = None) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
     leaf value, and ``check``'s model), then fitted again on every game; card worths too.  With
@@ -241,7 +241,7 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
     on from what is there)."""
     model_path = None
-    everything: list[dict] = []
+    everything: list[Record] = []
     model: ValueModel | None = None
     for generation, count in enumerate(games):
         spec = f"mcts:iters={iters}{SEARCH}" + (HAND_TUNED if generation == 0 else "")
