@@ -207,3 +207,22 @@ def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_
     assert record["played_by"] == "mcts:iters=10" and record["games"] == 20
     assert N.main(["--work", str(work), "--play", "mcts:time=1"]) == 2
     assert N.main(["--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2
+
+
+def test_a_generation_s_games_are_kept_compact_and_replay_to_their_views(tmp_path):
+    ValueNet.initial(16, 1).save(tmp_path / "n.npz")
+    game = N.play_game(7, str(tmp_path / "n.npz"), GameConfig(expansions=("lux",)), 0.2)
+    N.write_games(tmp_path, 3, [game])
+    line = (tmp_path / "games-3.jsonl").read_text()
+    assert "views" not in line and len(line) < len(json.dumps(game)) / 10
+    assert N.read_games(tmp_path, 3) == [game]
+
+
+def test_a_stopped_run_goes_on_as_an_unbroken_one_would(tmp_path):
+    unbroken, stopped = tmp_path / "u", tmp_path / "s"
+    N.run(unbroken, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(stopped, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)  # (trains on generation 0's games too)
+    a, b = ValueNet.load(unbroken / "net-2.npz"), ValueNet.load(stopped / "net-2.npz")
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+    assert len((stopped / "progress.jsonl").read_text().splitlines()) == 2

@@ -17,9 +17,10 @@ for the last view, ``(1 - lambda) V(next) + lambda G(next)`` before it.  Network
 trained on the positions of the last `WINDOW` generations by Adam on the cross-entropy.  A share of
 the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
 
-Each generation's network is saved as ``net-G.npz`` in ``--work`` with a line of ``progress.jsonl``
-(games, positions, held-out log loss and Brier score of the game's result, rounds, seconds); a stopped
-run goes on from the last saved generation.  Game k of generation g is dealt by
+Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl``:
+seeds and choices, which replay to the positions) and a line of ``progress.jsonl`` (games, positions,
+held-out log loss and Brier score of the game's result, rounds, seconds); a stopped run goes on from
+the last saved generation, as it would have unbroken.  Game k of generation g is dealt by
 ``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.
 """
 
@@ -51,7 +52,7 @@ WINDOW = 3          # generations of positions a network is trained on
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
 MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
 
-Game = dict[str, Any]  # {"views": [[idx, val, player], ...], "result": [r0, r1], "rounds": n}
+Game = dict[str, Any]  # {"views": [[idx, val, player], ...], "result": [r0, r1], "rounds", "seed", "choices", ...}
 
 
 # -- self-play --------------------------------------------------------------------------------------------
@@ -106,24 +107,24 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
         os.environ[NET_ENV] = net_path  # (the search's value=net reads it, in this worker process)
         agents = [make_agent(spec, seed=derive_seed(seed, "search", p)) for p in range(state.n_players)]
     views: list[list[Any]] = []
+    choices: list[int] = []  # each decision's index among the legal actions: the game replays from them
     while not state.is_terminal():
         legal = state.legal_actions()
         if len(legal) > 1:
-            for viewer in (0, 1):
-                pairs = E.encode(state, viewer)
-                views.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer])
+            views += _views(state)
         if not agents:
             action = choose(state, net, rng, epsilon)
         elif len(legal) > 1 and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
         else:
             action = agents[state.current_player()].select(state)
+        choices.append(legal.index(action))
         state.apply(action)
     for agent in agents:
         agent.close()
     won = state.winners()
     return {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
-            "rounds": state.round, "seed": seed, "expansions": list(config.expansions)}
+            "rounds": state.round, "seed": seed, "expansions": list(config.expansions), "choices": choices}
 
 
 # -- training ---------------------------------------------------------------------------------------------
@@ -245,18 +246,21 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             net.info.update(generations=0, games=0)
             net.save(work / "net-0.npz")
         g = 0
-    recent: list[list[Game]] = []
-    rng = np.random.default_rng(derive_seed(seed, "train", g))
+    # The window's earlier generations, replayed from their records: a resumed run trains as an unbroken one.
+    recent = [_training_part(read_games(work, k)) for k in range(max(0, g - WINDOW + 1), g)
+              if (work / f"games-{k}.jsonl").exists()]
     while g < generations:
         path = work / f"net-{g}.npz"
+        rng = np.random.default_rng(derive_seed(seed, "train", g))
         began = time.perf_counter()
         spec = play
         if play is not None and not (bootstrap and g == 0):
             spec = f"{play},value=net"
         played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec)
+        write_games(work, g, played)
         seconds = time.perf_counter() - began
         held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
-        recent = (recent + [[game for k, game in enumerate(played) if k % HOLD_OUT]])[-WINDOW:]
+        recent = (recent + [_training_part(played)])[-WINDOW:]
         net = ValueNet.load(path)
         before = held_out(net, held)
         loss = train(net, [game for gen in recent for game in gen], lam, epochs, rate, 256, rng)
@@ -275,6 +279,53 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             f.write(json.dumps(line) + "\n")
         log(f"generation {g}: {net.info['games']} games in all, held out {after}, "
             f"rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
+
+
+def _training_part(games: list[Game]) -> list[Game]:
+    """The games of a generation it trains on: all but the held-out ones (one in `HOLD_OUT`)."""
+    return [game for k, game in enumerate(games) if k % HOLD_OUT]
+
+
+def write_games(work: Path, g: int, games: list[Game]) -> None:
+    """Keep generation ``g``'s games in ``work`` as ``games-G.jsonl``, a line each without their views
+    (a few hundred bytes: `read_games` replays them)."""
+    tmp = work / f"games-{g}.jsonl.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        for game in games:
+            f.write(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n")
+    tmp.replace(work / f"games-{g}.jsonl")
+
+
+def read_games(work: Path, g: int) -> list[Game]:
+    """Generation ``g``'s games as `write_games` kept them, each replayed from its seed and choices to
+    its views."""
+    games = []
+    for line in (work / f"games-{g}.jsonl").read_text(encoding="utf-8").splitlines():
+        game = json.loads(line)
+        game["views"] = views_of(game)
+        games.append(game)
+    return games
+
+
+def views_of(game: Game) -> list[list[Any]]:
+    """The views of a game record's decisions, by replaying its choices from its deal."""
+    state = amigos.deal(game["seed"], GameConfig(expansions=tuple(game["expansions"])))
+    views: list[list[Any]] = []
+    for index in game["choices"]:
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            views += _views(state)
+        state.apply(legal[index])
+    return views
+
+
+def _views(state: amigos.GameState) -> list[list[Any]]:
+    """Both players' views of ``state`` as a game record keeps them: [inputs, values, viewer]."""
+    out = []
+    for viewer in (0, 1):
+        pairs = E.encode(state, viewer)
+        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer])
+    return out
 
 
 def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsilon: float,
