@@ -88,32 +88,51 @@ class ValueNet:
 
     def save(self, path: Path) -> None:
         """Write the network as a ``.npz`` file (arrays, format, version, encoding key, info)."""
-        header = {"format": NET_FORMAT, "version": NET_VERSION, "encoding": encoding_key(), "info": self.info}
-        with open(path, "wb") as f:
-            np.savez_compressed(f, w1=self.w1.astype(np.float32), b1=self.b1, w2=self.w2,
-                                b2=np.array([self.b2]), header=np.array(json.dumps(header)))
+        write_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(),
+                     {"w1": self.w1.astype(np.float32), "b1": self.b1, "w2": self.w2, "b2": np.array([self.b2])},
+                     self.info)
 
     @classmethod
     def load(cls, path: Path) -> ValueNet:
         """The network in ``path``; `NetError` (one line) for a file that is not one for today's
         encoding."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(str(data["header"]))
-                arrays = {k: np.asarray(data[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
-        except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
-            raise NetError(f"{path}: not a value network ({str(exc)[:80]})") from None
-        if not isinstance(header, dict) or header.get("format") != NET_FORMAT:
-            raise NetError(f"{path}: not a value network (no '{NET_FORMAT}' header)")
-        if header.get("version") != NET_VERSION:
-            raise NetError(f"{path}: a value network of version {header.get('version')} (this Amigos reads "
-                           f"{NET_VERSION})")
-        if header.get("encoding") != encoding_key():
-            raise NetError(f"{path}: a value network for other inputs (encoding {header.get('encoding')}, "
-                           f"today's {encoding_key()})")
-        if arrays["b2"].shape != (1,) or not all(np.isfinite(a).all() for a in arrays.values()):
-            raise NetError(f"{path}: not a value network (its weights are not finite numbers)")
-        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), header.get("info"))
+        arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), ("w1", "b1", "w2", "b2"))
+        if arrays["b2"].shape != (1,):
+            raise NetError(f"{path}: not a value network (its output bias is not one number)")
+        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info)
+
+
+def write_arrays(path: Path, fmt: str, version: int, key: str, arrays: dict[str, np.ndarray],
+                 info: dict[str, Any]) -> None:
+    """Write a network's ``arrays`` to ``path`` (``.npz``) with a header naming its format and version,
+    the key of the inputs it was trained for and its training record ``info``."""
+    header = {"format": fmt, "version": version, "encoding": key, "info": info}
+    payload: dict[str, Any] = {"header": np.array(json.dumps(header)), **arrays}  # (Any: not savez's flags)
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **payload)
+
+
+def read_arrays(path: Path, fmt: str, version: int, key: str, names: tuple[str, ...],
+                what: str = "value network") -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays ``names`` (float64) and the training record of a file `write_arrays` wrote with this
+    format, version and key; `NetError` (one line, calling the file a ``what``) for any other file, or
+    one whose weights are not finite numbers."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(str(data["header"]))
+            arrays = {k: np.asarray(data[k], dtype=np.float64) for k in names}
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+        raise NetError(f"{path}: not a {what} ({str(exc)[:80]})") from None
+    if not isinstance(header, dict) or header.get("format") != fmt:
+        raise NetError(f"{path}: not a {what} (no '{fmt}' header)")
+    if header.get("version") != version:
+        raise NetError(f"{path}: a {what} of version {header.get('version')} (this Amigos reads {version})")
+    if header.get("encoding") != key:
+        raise NetError(f"{path}: a {what} for other inputs (encoding {header.get('encoding')}, today's {key})")
+    if not all(np.isfinite(a).all() for a in arrays.values()):
+        raise NetError(f"{path}: not a {what} (its weights are not finite numbers)")
+    info = header.get("info")
+    return arrays, info if isinstance(info, dict) else {}
 
 
 #: The packaged network's file, in the package's data folder, and an environment variable naming a

@@ -1,15 +1,16 @@
-"""``amigos-train``: the training commands, ``selfplay`` and ``fit``, each with its own options."""
+"""``amigos-train``: the training commands (``selfplay``, ``fit``, ``neural``, ``policy``), each with its own options."""
 
 from __future__ import annotations
 
 import sys
 
-USAGE = """usage: amigos-train {selfplay,fit,neural} [options]   (-h after one for its options)
+USAGE = """usage: amigos-train {selfplay,fit,neural,policy} [options]   (-h after one for its options)
 
   selfplay   play games of an agent against itself into a JSON-lines file (resumable)
   fit        fit the linear learned value to self-play files, or run its whole recipe (--pipeline)
-  neural     train the neural value by TD(lambda) from self-play, in generations (resumable)"""
-COMMANDS = ("selfplay", "fit", "neural")
+  neural     train the neural value by TD(lambda) from self-play, in generations (resumable)
+  policy     train the model of a player's choices on the games of neural's runs"""
+COMMANDS = ("selfplay", "fit", "neural", "policy")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,8 +25,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if args[0] == "fit":
                 from .train import main as command
-            else:
+            elif args[0] == "neural":
                 from .neural import main as command
+            else:
+                from .policy import main as command
         except ModuleNotFoundError as exc:  # (numpy: the train extra)
             print(f"amigos-train: {exc.name} is missing; install the train extra: pip install 'amigos[train]'",
                   file=sys.stderr)
