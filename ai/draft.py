@@ -152,7 +152,7 @@ def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, Action
 
 
 
-def winning_engine(state: GameState) -> frozenset[int]:
+def winning_engine(state: GameState) -> frozenset[str]:
     """The artifacts the winner of the game before had in play at its end (none in a first game or
     after a shared one)."""
     previous = state.previous_game

@@ -32,7 +32,7 @@ Tuples compare by value, so "is this action legal" is list membership.  The enco
     (BANK, p, entity, kind, count)                 Bank (Infernal Engine: count essences of a kind onto it)
 """
 
-from typing import Final
+from typing import Any, Final
 
 PLACE: Final = 0
 CLAIM_MONUMENT: Final = 1
@@ -81,7 +81,7 @@ TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceO
 TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
 
 
-def is_chance(action: tuple) -> bool:
+def is_chance(action: tuple[Any, ...]) -> bool:
     """True for the four chance outcomes (information nobody chooses)."""
     return action[0] in CHANCE_ACTIONS
 
@@ -90,7 +90,7 @@ def is_chance(action: tuple) -> bool:
 _MACRO_LEN = {PLACE: 3, CLAIM_POP: 3, DISCARD: 3, POWER: 6, LL_REACT: 5, LL_CHOICE: 2, GAIN: 3, V_REACT: 4}
 
 
-def macro_key(action: tuple) -> tuple:
+def macro_key(action: tuple[Any, ...]) -> tuple[Any, ...]:
     """The action without its payment and gain: "place Fire Dragon" for every way of paying for it."""
     n = _MACRO_LEN.get(action[0])
     return action if n is None else action[:n]

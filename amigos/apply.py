@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from . import actions as A
 from . import cards as C
@@ -63,7 +63,7 @@ def apply_checked(s: GameState, action: object) -> None:
     apply_action(s, checked(s, action))
 
 
-def checked(s: GameState, action: object) -> tuple:
+def checked(s: GameState, action: object) -> tuple[Any, ...]:
     """``action`` if it is legal now (a legal action, or a possible chance outcome where chance is
     supplied from outside), else raise `IllegalAction`."""
     if not isinstance(action, tuple) or not action:
@@ -76,7 +76,7 @@ def checked(s: GameState, action: object) -> tuple:
     return action
 
 
-def chance_is_valid(s: GameState, action: tuple) -> bool:
+def chance_is_valid(s: GameState, action: tuple[Any, ...]) -> bool:
     """Semantic check of a chance outcome supplied from outside (the bridge, scenarios, replays)."""
     top = s.stack[-1]
     kind = action[0]
@@ -113,13 +113,13 @@ def chance_is_valid(s: GameState, action: tuple) -> bool:
     return False
 
 
-def apply_action(s: GameState, a: tuple) -> None:
+def apply_action(s: GameState, a: tuple[Any, ...]) -> None:
     """Apply an action known to be legal, then run the game on to the next decision."""
     resolve(s, a)
     settle(s)
 
 
-def resolve(s: GameState, a: tuple) -> None:
+def resolve(s: GameState, a: tuple[Any, ...]) -> None:
     """Apply an action known to be legal and nothing after it: the automatic steps that follow (a
     Collect's fixed collects, the turn passing on) are `settle`'s."""
     s._legal = s._groups = None
@@ -199,7 +199,7 @@ def _spend(s: GameState, e: int) -> None:
 
 # -- setup ---------------------------------------------------------------------------------------------
 
-def _setup_action(s: GameState, a: tuple) -> None:
+def _setup_action(s: GameState, a: tuple[Any, ...]) -> None:
     kind, p = a[0], a[1]
     if kind == A.CHOOSE_MAGE:
         e = a[2]
@@ -241,7 +241,7 @@ def _setup_action(s: GameState, a: tuple) -> None:
 
 # -- main actions --------------------------------------------------------------------------------------
 
-def _main_action(s: GameState, a: tuple) -> None:
+def _main_action(s: GameState, a: tuple[Any, ...]) -> None:
     kind, p = a[0], a[1]
     if kind == A.PLACE:
         _pay(s, p, a[3])
@@ -296,7 +296,7 @@ def _pass(s: GameState, p: int, item: int) -> None:
     s.passed[p] = True
 
 
-def use_power(s: GameState, a: tuple) -> None:
+def use_power(s: GameState, a: tuple[Any, ...]) -> None:
     """Pay a power's cost, then apply its effects in order (§3.5)."""
     _, p, e, idx, target, rival, pay, gain = a
     pw = s.cards[e].powers[idx]
@@ -337,14 +337,14 @@ def use_power(s: GameState, a: tuple) -> None:
 # power ``pw`` in the action ``a`` (``_, p, e, idx, target, rival, pay, gain``), ``destroyed`` the
 # component the power destroyed (or -1).  Ops missing here are done by `use_power` itself.
 
-def _rivals_gain(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _rivals_gain(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     p = a[1]
     for q in range(s.n_players):
         if q != p:
             _gain(s, q, eff[1])
 
 
-def _rivals_lose_life(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _rivals_lose_life(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     p = a[1]
     victims = [(p + i) % s.n_players for i in range(1, s.n_players)]
     for q in victims[::-1]:
@@ -352,7 +352,7 @@ def _rivals_lose_life(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed
             s.stack.append((P_LIFE, q, a[2], eff[1], eff))
 
 
-def _straighten(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _straighten(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     target = a[4]
     if eff[1] == "self":
         s.turned[a[2]] = 0
@@ -365,11 +365,11 @@ def _straighten(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int)
         s.turned[target] = 0
 
 
-def _draw(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _draw(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     draw(s, a[1], eff[1])
 
 
-def _draw_discard(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _draw_discard(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     p = a[1]
     count = draw(s, p, eff[1])
     # Fewer cards drawn (deck and discard pile short), fewer discarded: Divination draws 2 of 3,
@@ -380,59 +380,59 @@ def _draw_discard(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: in
         s.stack.insert(0, (P_DISCARD, p, count))
 
 
-def _scry(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _scry(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     s.stack.append((P_SCRYDECK, a[1], eff[1]))
 
 
-def _place(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _place(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     s.stack.append((P_PLACE, a[1], a[2], eff))
 
 
-def _gain_from_rival(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _gain_from_rival(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     s.pool[5 * a[1] + eff[2]] += s.pool[5 * a[5] + eff[1]]
 
 
-def _gain_from_cost(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _gain_from_cost(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     if eff[3] is not None:
         source = destroyed if eff[1] == "destroyed" else a[4]
         s.pool[5 * a[1] + eff[3]] += s.cards[source].cost_total + eff[2]
 
 
-def _put_paid(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _put_paid(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     _store(s, a[2] if eff[1] == "self" else a[4], a[6])
     # The paid essences were removed from the pool above and now sit on the card.
 
 
-def _check_victory(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _check_victory(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     start_victory_check(s, a[1])
 
 
-def _gain_x_gold(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _gain_x_gold(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     if not pw.pay_any and eff[1] == 1:
         # Athanor: X is what was paid; the Stone and Projection declare their Gold in `gain`
         s.pool[5 * a[1] + 4] += sum(a[6])
 
 
-def _gain_per_rival_type(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _gain_per_rival_type(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     type_name, rival = eff[1], a[5]
     count = sum(1 for x in range(s.n_art) if s.loc[x] == IN_PLAY and s.owner[x] == rival
                 and type_name in s.cards[x].types)
     s.pool[5 * a[1] + eff[2]] += count
 
 
-def _take_all(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _take_all(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     target = a[4]
     if target >= 0:  # (none when no component of the player holds essences)
         _gain(s, a[1], s.essences_on(target))
         _clear(s, target)
 
 
-def _retrieve(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _retrieve(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     if a[4] >= 0:
         s.loc[a[4]] = HAND
 
 
-def _claim_scroll(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: int) -> None:
+def _claim_scroll(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     target = a[4]
     if target >= 0:
         s.loc[target] = IN_PLAY
@@ -440,7 +440,7 @@ def _claim_scroll(s: GameState, a: tuple, eff: tuple, pw: C.Power, destroyed: in
         s.turned[target] = 0
 
 
-_EFFECTS: dict[str, Callable[[GameState, tuple, tuple, C.Power, int], None]] = {
+_EFFECTS: dict[str, Callable[[GameState, tuple[Any, ...], tuple[Any, ...], C.Power, int], None]] = {
     "rivals_gain": _rivals_gain, "rivals_lose_life": _rivals_lose_life, "straighten": _straighten,
     "draw": _draw, "draw_discard": _draw_discard, "scry": _scry, "place": _place,
     "gain_from_rival": _gain_from_rival, "gain_from_cost": _gain_from_cost, "put_paid": _put_paid,
@@ -460,7 +460,7 @@ def bank_next(s: GameState, p: int, e: int, kind: int) -> None:
 
 # -- pending choices -----------------------------------------------------------------------------------
 
-def _resolve_pending(s: GameState, a: tuple) -> None:
+def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
     top = s.stack.pop()
     kind, p = a[0], a[1]
     if kind == A.GAIN:
@@ -486,7 +486,9 @@ def _resolve_pending(s: GameState, a: tuple) -> None:
         if decision == A.DECLINE_COST:
             return
         if decision == A.PAY_COST:
-            _pay(s, p, s.cards[e].collect_cost)
+            cost = s.cards[e].collect_cost
+            assert cost is not None  # (offered only for a card with a collect cost: `flow.collect_continue`)
+            _pay(s, p, cost)
         else:
             s.turned[e] = 1
         if any(s.essences_on(e)):
@@ -576,7 +578,7 @@ def settle(s: GameState) -> None:
         return
 
 
-def apply_chance(s: GameState, a: tuple) -> None:
+def apply_chance(s: GameState, a: tuple[Any, ...]) -> None:
     """Apply a chance outcome to the chance point on top of the stack."""
     s._legal = s._groups = None
     top = s.stack.pop()

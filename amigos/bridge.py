@@ -15,6 +15,7 @@ from .protocol import dump_state, state_from_setup
 from .steps import action_from_json, action_json, match_known_cards
 
 if TYPE_CHECKING:
+    from .config import Action
     from .state import GameState
 
 COMMANDS = ("new_game_from_setup", "legal_actions", "advance", "get_state", "search", "quit")
@@ -24,7 +25,7 @@ class Bridge:
     """Answers protocol requests.  ``finished`` becomes True after ``quit``."""
 
     def __init__(self, ruleset: str = "reference",
-                 search: Callable[[GameState, int, int], tuple[tuple, int, int]] | None = None,
+                 search: Callable[[GameState, int, int], tuple[Action, int, int]] | None = None,
                  expansions: Sequence[str] = ()) -> None:
         """``search(state, depth, player) -> (action, nodes, depth reached)`` answers the ``search``
         command; the engine has no search of its own (the AI layer supplies it).  ``expansions``:
@@ -47,7 +48,7 @@ class Bridge:
             return json.dumps({"error": f"Invalid JSON: {exc}"})
         return json.dumps(self.handle(request))
 
-    def handle(self, request: Any) -> dict:
+    def handle(self, request: Any) -> dict[str, Any]:
         cmd = request.get("cmd") if isinstance(request, dict) else None
         if cmd not in COMMANDS:
             return {"error": f"Unknown command: {cmd!r}"}
@@ -70,7 +71,7 @@ class Bridge:
         except AmigosError as exc:
             return {"error": f"{cmd} failed: {exc}"}
 
-    def _new_game(self, request: dict) -> dict:
+    def _new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         n = request.get("num_players", 2)
         state = state_from_setup(request.get("setup"), num_players=n, ruleset=self.ruleset, auto_chance=False,
                                  expansions=self.expansions)
@@ -78,7 +79,7 @@ class Bridge:
         self.session_player = request.get("player_id", 0)
         return {"status": "ok"}
 
-    def _advance(self, step: Any) -> dict:
+    def _advance(self, step: Any) -> dict[str, Any]:
         s = self.state
         assert s is not None  # (`handle` checks there is a game first)
         try:
@@ -88,7 +89,7 @@ class Bridge:
             return {"status": "error", "msg": str(exc)}
         return {"status": "ok"}
 
-    def _search(self, request: dict) -> dict:
+    def _search(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.search is None:
             raise AmigosError("no search is available in this bridge")
         assert self.state is not None  # (`handle` checks there is a game first)
@@ -104,6 +105,6 @@ class Bridge:
         return {"step": action_json(self.state, action), "nodes": nodes, "depth": reached}
 
 
-def _all_legal(s: GameState) -> list:
+def _all_legal(s: GameState) -> list[Action]:
     from .legal import legal_actions
     return legal_actions(s)

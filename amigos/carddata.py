@@ -17,6 +17,7 @@ import json
 import pathlib
 from collections.abc import Collection
 from importlib import resources
+from typing import Any
 
 #: The five essence names in canonical order, as used for cost keys.
 ESSENCES = ("elan", "life", "calm", "death", "gold")
@@ -50,7 +51,7 @@ SECTIONS = {
 
 
 @functools.cache
-def load_packaged(name: str) -> dict:
+def load_packaged(name: str) -> dict[str, Any]:
     """The parsed packaged data file ``amigos/data/<name>`` (``base.json``, ``reference_cards.json``).
 
     Cached: every call returns the same dict, which callers must not mutate.
@@ -67,7 +68,7 @@ def load_packaged(name: str) -> dict:
         return json.load(f)
 
 
-def load_set(card_set: str) -> dict:
+def load_set(card_set: str) -> dict[str, Any]:
     """The parsed packaged file of ``card_set`` (one of :data:`SETS`; shared: do not mutate it).
 
     Raises ValueError for an unknown set.
@@ -77,23 +78,23 @@ def load_set(card_set: str) -> dict:
     return load_packaged(SET_FILES[card_set])
 
 
-def load_base() -> dict:
+def load_base() -> dict[str, Any]:
     """The parsed packaged ``base.json`` (shared: do not mutate it)."""
     return load_set(BASE_SET)
 
 
-def load_lux() -> dict:
+def load_lux() -> dict[str, Any]:
     """The parsed packaged ``lux_et_tenebrae.json`` (shared: do not mutate it)."""
     return load_set(LUX_SET)
 
 
-def raw_components(card_set: str = BASE_SET) -> list[dict]:
+def raw_components(card_set: str = BASE_SET) -> list[dict[str, Any]]:
     """Every component dict of one set's file (the base game's by default: the engine's table)
     in entity order: artifacts, mages, magic items, monuments, places of power (each side its own
     component, tile by tile, side A first), then scrolls; within a section, the file's order.
     Shared: do not mutate them.  Raises ValueError for an unknown set."""
     data = load_set(card_set)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for kind in KINDS:
         entries = data.get(SECTIONS[kind], [])
         if kind == TILED_KIND:
@@ -102,7 +103,7 @@ def raw_components(card_set: str = BASE_SET) -> list[dict]:
     return out
 
 
-def _cost(raw_cost: dict | None) -> dict | None:
+def _cost(raw_cost: dict[str, Any] | None) -> dict[str, Any] | None:
     """Copy a placement cost with its keys in canonical order (elan..gold, then any).
 
     ``None`` stays ``None`` (mages, magic items, scrolls); ``{}`` means the cost is zero.
@@ -115,7 +116,7 @@ def _cost(raw_cost: dict | None) -> dict | None:
     return {k: raw_cost[k] for k in COST_KEYS if raw_cost.get(k)}
 
 
-def _flat(raw: dict, card_set: str) -> dict:
+def _flat(raw: dict[str, Any], card_set: str) -> dict[str, Any]:
     kind = raw["component_type"]
     if kind not in KINDS:
         raise ValueError(f"{raw['id']}: unknown component type {kind!r}")
@@ -132,7 +133,7 @@ def _flat(raw: dict, card_set: str) -> dict:
     }
 
 
-def components(sets: Collection[str] = (BASE_SET,)) -> list[dict]:
+def components(sets: Collection[str] = (BASE_SET,)) -> list[dict[str, Any]]:
     """Every component of the given sets (by default the base game alone, the game the engine
     plays) as a new flat list of dicts.
 

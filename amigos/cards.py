@@ -88,7 +88,7 @@ EFFECT_OPS = frozenset({
 })
 
 
-def essences5(amount: dict | None) -> tuple[int, ...]:
+def essences5(amount: dict[str, Any] | None) -> tuple[int, ...]:
     """An essence amount object of base.json as a 5-tuple, ignoring its ``any`` key."""
     if not amount:
         return ZERO
@@ -119,7 +119,7 @@ class Power:
     pay_any: int
     any_kinds: tuple[int, ...]
     identical: bool
-    remove_self: tuple | None
+    remove_self: tuple[int, ...] | None
     destroy: str | None
     discard_hand: int
     turn_other: str | None
@@ -128,13 +128,13 @@ class Power:
     mix_count: int
     mix_kinds: tuple[int, ...]
     mix_to_card: bool
-    effects: tuple
+    effects: tuple[tuple[Any, ...], ...]
     text: str
     needs_target: bool
     target_rule: str | None
     chooses_rival: bool
-    places: tuple | None
-    cost_gain: tuple | None
+    places: tuple[Any, ...] | None
+    cost_gain: tuple[Any, ...] | None
     simple: bool
     pool_cap: tuple[int, ...] | None
     spend_self: bool               # a scroll used up by the power: back to the centre
@@ -163,7 +163,7 @@ class Power:
         self.mix_count = 0
         self.mix_kinds = NON_GOLD
         self.mix_to_card = False
-        self.effects: tuple = ()
+        self.effects: tuple[tuple[Any, ...], ...] = ()
         self.text = ""
         self.needs_target = False    # a step without a target is not offered
         self.target_rule = None      # how candidate targets are found (see amigos.legal._targets)
@@ -225,13 +225,13 @@ class Card:
     counts_types: bool             # its points depend on its owner's artifacts in play
     collect: tuple[int, ...]
     collect_choice: tuple[int, tuple[int, ...]] | None
-    collect_special: tuple | None
+    collect_special: tuple[Any, ...] | None  # ("vault", count, kinds) | ("windup",)
     collect_cost: tuple[int, ...] | None
     discounts: tuple[tuple[tuple[str, ...], int, bool], ...]
     powers: tuple[Power, ...]
     first_game_preset: int | None  # the First Game hand (1-4) it belongs to
     text: str
-    raw: dict
+    raw: dict[str, Any]
     tile: str | None
     reverse_id: str | None
     pool_cap: tuple[int, ...]
@@ -265,7 +265,7 @@ class Card:
         return points
 
 
-def _compile_cost(power: Power, cost: dict) -> None:
+def _compile_cost(power: Power, cost: dict[str, Any]) -> None:
     power.turn_self = bool(cost.get("turn_self"))
     pay = cost.get("pay") or {}
     power.pay = essences5(pay)
@@ -298,10 +298,10 @@ def _compile_cost(power: Power, cost: dict) -> None:
     power.spend_self = bool(cost.get("spend_this_scroll"))
 
 
-def _attack(eff: dict) -> tuple:
+def _attack(eff: dict[str, Any]) -> tuple[Any, ...]:
     """A Life loss for the rivals: (amount, from a Dragon?, what ignoring it costs, from a Demon?)."""
     rider = eff.get("ignore_rider")
-    rider_t: tuple | None
+    rider_t: tuple[Any, ...] | None
     if rider is None:
         rider_t = None
     elif "pay" in rider:
@@ -318,7 +318,7 @@ _STRAIGHTEN_TARGETS = {"this_component": "self", "own_turned_component": "own_tu
                        "own_turned_creature": "own_turned_creature", "own_turned_demon": "own_turned_demon",
                        "all_turned_demons_of_all_players": "all_demons"}
 # The effects that compile to a step of the power's effects and nothing else, by op.
-_SIMPLE_EFFECTS: dict[str, Callable[[dict], tuple]] = {
+_SIMPLE_EFFECTS: dict[str, Callable[[dict[str, Any]], tuple[Any, ...]]] = {
     "rivals_gain": lambda eff: ("rivals_gain", essences5(eff["essences"])),
     "rivals_lose_life": _attack,
     "ignore_life_loss": lambda eff: ("ignore_life_loss",),
@@ -336,8 +336,8 @@ _SIMPLE_EFFECTS: dict[str, Callable[[dict], tuple]] = {
 }
 
 
-def _compile_effects(power: Power, effects: list) -> None:
-    compiled: list[tuple] = []
+def _compile_effects(power: Power, effects: list[dict[str, Any]]) -> None:
+    compiled: list[tuple[Any, ...]] = []
     for eff in effects:
         op = eff["op"]
         if op in _SIMPLE_EFFECTS:
@@ -416,7 +416,7 @@ def _target_rule(power: Power) -> None:
 _ENGINE_NOTE = re.compile(r" \(the engine[^)]*\)")
 
 
-def _compile_power(spec: dict, kind: int) -> Power:
+def _compile_power(spec: dict[str, Any], kind: int) -> Power:
     power = Power(0, kind)
     _compile_cost(power, spec["cost"])
     _compile_effects(power, spec["effects"])
@@ -437,7 +437,7 @@ _KIND_BY_TYPE = {"artifact": ARTIFACT, "mage": MAGE, "magic_item": MAGIC_ITEM, "
                  "place_of_power": PLACE_OF_POWER, "scroll": SCROLL}
 
 
-def _compile_card(raw: dict, ref_names: dict) -> Card:
+def _compile_card(raw: dict[str, Any], ref_names: dict[str, str]) -> Card:
     card = Card()
     card.id = raw["id"]
     card.name = raw["name"]
@@ -471,7 +471,7 @@ def _compile_card(raw: dict, ref_names: dict) -> Card:
     return card
 
 
-def _compile_points(card: Card, vp: dict) -> None:
+def _compile_points(card: Card, vp: dict[str, Any]) -> None:
     """The card's victory points: fixed, per essence on it, per own Dragon, Creature, Demon or artifacts."""
     card.points = vp.get("fixed") or 0
     card.vp_per_essence = essences5(vp["per_essence_on_this"]) if vp.get("per_essence_on_this") else None
@@ -484,7 +484,7 @@ def _compile_points(card: Card, vp: dict) -> None:
     card.counts_types = bool(per_type) or per_artifacts is not None
 
 
-def _compile_collect(card: Card, abilities: list) -> None:
+def _compile_collect(card: Card, abilities: list[dict[str, Any]]) -> None:
     """What the card collects: fixed essences, a choice of them, a special collect, a collect cost."""
     fixed: tuple[int, ...] = ZERO
     card.collect_choice = None
@@ -509,13 +509,13 @@ def _compile_collect(card: Card, abilities: list) -> None:
     card.collect = fixed
 
 
-def _kinds_but(excluded: list | None) -> tuple[int, ...]:
+def _kinds_but(excluded: list[str] | None) -> tuple[int, ...]:
     """The kinds of essence, in order, without the ``excluded`` ones (by name)."""
     out = {ESSENCE_INDEX[e] for e in excluded or ()}
     return tuple(k for k in ALL_KINDS if k not in out)
 
 
-def _compile_powers(raw: dict) -> tuple[Power, ...]:
+def _compile_powers(raw: dict[str, Any]) -> tuple[Power, ...]:
     """The card's powers, Reacts and claim effects, in the reference engine's order of power indices
     (the card data's ``reference_powers``; an expansion card's as listed)."""
     powers = [_compile_power(p, ACTION) for p in raw["powers"]]
@@ -543,7 +543,7 @@ def _compile_powers(raw: dict) -> tuple[Power, ...]:
     return tuple(ordered)
 
 
-def _load() -> tuple:
+def _load() -> tuple[tuple[Card, ...], dict[str, Any]]:
     """Every component compiled, set by set (the base game's first, in entity order, then the
     expansion's), and the base game's data."""
     reference = load_packaged("reference_cards.json")

@@ -7,7 +7,7 @@ turn order, victory checks, the end of a round, and chance resolved from the sta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from . import cards as C
@@ -145,7 +145,7 @@ def start_victory_check(s: GameState, trigger: int | None) -> None:
     ready = [e for e in range(len(loc)) if loc[e] == IN_PLAY and not turned[e] and cards[e].idx in _VICTORY_REACT]
     if not ready:
         return
-    order: list[tuple] = []
+    order: list[tuple[Any, ...]] = []
     for p in players:
         pool = s.pool_of(p)
         for e in ready:
@@ -260,7 +260,7 @@ def reshuffle(s: GameState, p: int, pile: list[int]) -> None:
         s.known_decks = tuple(k if q == p else k | seen for q, k in enumerate(s.known_decks))
 
 
-def resolve_draw(s: GameState, p: int, known: tuple, revealed: tuple) -> None:
+def resolve_draw(s: GameState, p: int, known: tuple[int, ...], revealed: tuple[int, ...]) -> None:
     """The drawn cards go to ``p``'s hand; known cards left in the deck move up."""
     loc, order = s.loc, s.order
     shift = len(known)
@@ -297,7 +297,7 @@ def scry_begin(s: GameState, p: int, deck_type: int, count: int) -> None:
         s.stack.append((P_SCRYORDER, p, deck_type, known))
 
 
-def scry_order(s: GameState, top: tuple, perm: tuple) -> None:
+def scry_order(s: GameState, top: tuple[Any, ...], perm: tuple[int, ...]) -> None:
     """Put the looked-at cards back: ``perm[i]`` is the index of the card that goes to position i."""
     _, p, deck_type, looked = top
     loc, owner, order = s.loc, s.owner, s.order
@@ -326,7 +326,7 @@ def take_monument(s: GameState, e: int) -> None:
 
 # -- chance from the state's own RNG --------------------------------------------------------------------
 
-def random_chance_outcome(s: GameState, top: tuple) -> tuple:
+def random_chance_outcome(s: GameState, top: tuple[Any, ...]) -> tuple[Any, ...]:
     """The outcome of the chance point ``top`` (on top of the stack) drawn from ``s.rng``, which it
     advances: the chance action that `amigos.apply.apply_chance` applies (normal play)."""
     kind, p = top[0], top[1]

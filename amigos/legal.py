@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import chain, combinations, permutations
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 from . import actions as A
 from . import cards as C
@@ -59,14 +59,14 @@ from .payments import (
 if TYPE_CHECKING:
     from .state import GameState
 
-def legal_groups(s: GameState) -> list:
+def legal_groups(s: GameState) -> list[Sequence[tuple[Any, ...]]]:
     """The legal actions grouped by `amigos.actions.macro_key` (variants of one action together), in
     the canonical order."""
     if not s.stack and s.phase == ACTIONS:
         if s.passed[s.turn]:
             return []
         return main_groups(s, s.turn)
-    groups: dict[tuple, list[tuple]] = {}
+    groups: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
     for a in legal_actions(s):
         key = A.macro_key(a)
         g = groups.get(key)
@@ -77,7 +77,7 @@ def legal_groups(s: GameState) -> list:
     return list(groups.values())
 
 
-def legal_actions(s: GameState) -> list:
+def legal_actions(s: GameState) -> list[tuple[Any, ...]]:
     """All legal actions of the acting player (see the module docstring)."""
     if s.stack:
         return _pending_actions(s, s.stack[-1])
@@ -117,12 +117,12 @@ def magic_items(s: GameState) -> range:
     return range(first, end)
 
 
-def main_actions(s: GameState, p: int) -> list:
+def main_actions(s: GameState, p: int) -> list[tuple[Any, ...]]:
     """The main actions of §4.2, in order."""
     return list(chain.from_iterable(main_groups(s, p)))
 
 
-def main_groups(s: GameState, p: int) -> list:
+def main_groups(s: GameState, p: int) -> list[Sequence[tuple[Any, ...]]]:
     """The main actions of §4.2 in order, as groups of the variants of one action (same card, power,
     target; different payments and gains).  One pass sorts the artifacts, the rest of the table comes
     from `supply_of`; the steps of each card are cached by what they depend on."""
@@ -143,7 +143,7 @@ def main_groups(s: GameState, p: int) -> list:
     claim_monuments, places, passes, in_play = supply_of(s, p)
     if in_play:
         mine += in_play
-    out: list = []
+    out: list[Sequence[tuple[Any, ...]]] = []
     cap: tuple[int, ...] | None
     if hand:
         every, dragon, creature, demon = discount_for(s, p, None, mine)
@@ -195,7 +195,9 @@ def main_groups(s: GameState, p: int) -> list:
 MONUMENT_KIND, POP_KIND, ITEM_KIND, ACTION_KIND = C.MONUMENT, C.PLACE_OF_POWER, C.MAGIC_ITEM, C.ACTION
 
 
-def supply_of(s: GameState, p: int) -> tuple:
+def supply_of(s: GameState, p: int) -> tuple[tuple[tuple[tuple[Any, ...], ...], ...],
+                                              tuple[tuple[tuple[int, ...], tuple[tuple[Any, ...], ...]], ...],
+                                              tuple[tuple[tuple[Any, ...], ...], ...], tuple[int, ...]]:
     """What the table beyond the artifacts offers ``p``, as parts of `main_groups`: the monument claims
     (displayed, then the deck's top; when ``p`` has the Gold), the places of power as (cost, claim
     group), the passes (one per magic item) and ``p``'s non-artifact components in play (mage, item,
@@ -213,9 +215,9 @@ def supply_of(s: GameState, p: int) -> tuple:
     if found is not None:
         return found
     cards = s.cards
-    monuments: list[tuple[tuple, ...]]
-    places: list[tuple[tuple[int, ...], tuple[tuple, ...]]]
-    items: list[tuple[tuple, ...]]
+    monuments: list[tuple[tuple[Any, ...], ...]]
+    places: list[tuple[tuple[int, ...], tuple[tuple[Any, ...], ...]]]
+    items: list[tuple[tuple[Any, ...], ...]]
     mine: list[int]
     monuments, places, items, mine = [], [], [], []
     for e in range(n_art, len(loc)):
@@ -240,18 +242,18 @@ def supply_of(s: GameState, p: int) -> tuple:
 
 @lru_cache(maxsize=1 << 17)
 def _place_actions(p: int, e: int, card_idx: int, pool: tuple[int, ...], discount: int,
-                   gold_off: int) -> tuple[tuple, ...]:
+                   gold_off: int) -> tuple[tuple[Any, ...], ...]:
     """PlaceArtifact steps of one hand card: depend only on these arguments, so they are cached."""
     return tuple((A.PLACE, p, e, pay) for pay in placement_payments(pool, C.CARDS[card_idx], discount, gold_off))
 
 
 @lru_cache(maxsize=1 << 12)
-def _discard_actions(p: int, e: int) -> tuple[tuple, ...]:
+def _discard_actions(p: int, e: int) -> tuple[tuple[Any, ...], ...]:
     return tuple((A.DISCARD, p, e, g) for g in DISCARD_GAINS)
 
 
 @lru_cache(maxsize=1 << 17)
-def _simple_power_actions(p: int, e: int, card_idx: int, index: int, pool: tuple[int, ...]) -> tuple:
+def _simple_power_actions(p: int, e: int, card_idx: int, index: int, pool: tuple[int, ...]) -> tuple[tuple[Any, ...], ...]:
     """UsePower steps of a power without targets or rivals (placing powers included): a function of
     the pool alone, up to what the power can take from it."""
     pw = C.CARDS[card_idx].powers[index]
@@ -336,7 +338,8 @@ def stand_in(s: GameState, p: int, mine: Sequence[int], type_name: str) -> tuple
     return -1, 0
 
 
-def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: list, mine: Sequence[int] = ()) -> None:
+def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple[int, ...], out: list[Sequence[tuple[Any, ...]]],
+                   mine: Sequence[int] = ()) -> None:
     """Append the UsePower steps of one usable-looking power (§4.4) to ``out``, one group per target
     and rival.  ``mine``: ``p``'s components in play, ascending (where targets are looked for)."""
     fixed = pw.pay
@@ -350,14 +353,15 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
         covered = pw.remove_self is None or covers(s.essences_on(e), pw.remove_self)
         if pw.remove_self is not None and not covered:
             return
-        first_pay = ZERO
+        first_pay: tuple[int, ...] = ZERO
         if pw.pay_any:
             pays = payments(pool, pw.pay_any)
             if not pays:
                 return
             first_pay = pays[0]
-        out.append(IdenticalSteps((p, e, s.cards[e].idx, idx, pool, covered),
-                                  (A.POWER, p, e, idx, -1, -1, first_pay, ZERO)))
+        # (a group as the others are, though no `Sequence` by class: length, indexing, iteration)
+        out.append(cast("Sequence[tuple[Any, ...]]", IdenticalSteps((p, e, s.cards[e].idx, idx, pool, covered),
+                                                           (A.POWER, p, e, idx, -1, -1, first_pay, ZERO))))
         return
     assert pw.pool_cap is not None  # None only for the X-identical powers, handled above
     untargeted = pw.places is not None or pw.target_rule is None and not pw.chooses_rival
@@ -393,7 +397,8 @@ def _power_actions(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: 
         _illusion_steps(s, p, e, pw, pool, out, mine)
 
 
-def _illusion_steps(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out: list, mine: Sequence[int]) -> None:
+def _illusion_steps(s: GameState, p: int, e: int, pw: C.Power, pool: tuple[int, ...], out: list[Sequence[tuple[Any, ...]]],
+                    mine: Sequence[int]) -> None:
     """The steps of a power that turns one of ``p``'s artifacts of a type, with Illusion turned as that
     artifact (for 2 more essences of any kind as a Dragon)."""
     assert pw.turn_other is not None
@@ -408,7 +413,7 @@ def _illusion_steps(s: GameState, p: int, e: int, pw: C.Power, pool: tuple, out:
         out.append(tuple((A.POWER, p, e, pw.index, x, -1, pay, g) for pay in pays for g in gs))
 
 
-def _capped(pool: Sequence[int], cap: Sequence[int]) -> tuple:
+def _capped(pool: Sequence[int], cap: Sequence[int]) -> tuple[int, ...]:
     """The pool as far as a power or a placement can take from it (``cap`` per kind): the key its
     cached steps are kept under."""
     return (pool[0] if pool[0] < cap[0] else cap[0], pool[1] if pool[1] < cap[1] else cap[1],
@@ -418,7 +423,7 @@ def _capped(pool: Sequence[int], cap: Sequence[int]) -> tuple:
 
 @lru_cache(maxsize=1 << 16)
 def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ...], targets: tuple[int, ...],
-                    rivals: tuple[int, ...], costs: tuple[int, ...] | None) -> tuple:
+                    rivals: tuple[int, ...], costs: tuple[int, ...] | None) -> tuple[tuple[tuple[Any, ...], ...], ...]:
     """The step groups of a power with targets or rivals, one per (target, rival): a function of
     these arguments, so cached."""
     pw = C.CARDS[card_idx].powers[idx]
@@ -426,7 +431,7 @@ def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ..
     pays = _any_payments(fixed, pool, pw.pay_any, pw.any_kinds) if pw.pay_any else (fixed,)
     gs = _power_gains(pw.mix_count, pw.mix_kinds, add(pw.gain_pool, pw.store))
     POWER = A.POWER
-    out: list[tuple] = []
+    out: list[tuple[tuple[Any, ...], ...]] = []
     bonus = pw.cost_gain[2] if pw.cost_gain is not None else 0  # (costs are given only with a cost_gain)
     for i, t in enumerate(targets):
         if costs is not None:
@@ -440,14 +445,16 @@ def _targeted_steps(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ..
 
 
 @lru_cache(maxsize=1 << 16)
-def _any_payments(fixed: tuple[int, ...], pool: tuple[int, ...], n: int, kinds: tuple[int, ...]) -> tuple:
+def _any_payments(fixed: tuple[int, ...], pool: tuple[int, ...], n: int,
+                  kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Fixed part plus every payment of the any part from what the pool has left."""
     rest = sub(pool, fixed)
     return tuple(add(fixed, x) for x in payments(rest, n, kinds))
 
 
 @lru_cache(maxsize=1024)
-def _power_gains(mix_count: int, mix_kinds: tuple[int, ...], fixed_gain: tuple[int, ...]) -> tuple:
+def _power_gains(mix_count: int, mix_kinds: tuple[int, ...],
+                 fixed_gain: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     if mix_count:
         return tuple(add(g, fixed_gain) for g in gains(mix_count, mix_kinds))
     return (fixed_gain,)
@@ -461,22 +468,23 @@ class IdenticalSteps:
 
     __slots__ = ("_key", "_first", "_steps")
 
-    def __init__(self, key: tuple, first: tuple) -> None:
+    def __init__(self, key: tuple[int, int, int, int, tuple[int, ...], bool], first: tuple[Any, ...]) -> None:
         self._key = key  # the arguments of `_identical_power_actions`
         self._first = first  # its first step, known without listing the others
-        self._steps: tuple | None = None
+        self._steps: tuple[tuple[Any, ...], ...] | None = None
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[IdenticalSteps],
+                                  tuple[tuple[int, int, int, int, tuple[int, ...], bool], tuple[Any, ...]]]:
         # Pickled by its arguments (a search's worker processes receive positions holding these): a
         # compiled class has no instance dictionary for pickle's default to restore.
         return (IdenticalSteps, (self._key, self._first))
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, int, int, tuple[int, ...], bool]:
         """What the steps are a function of: equal keys, equal steps."""
         return self._key
 
-    def _all(self) -> tuple:
+    def _all(self) -> tuple[tuple[Any, ...], ...]:
         steps = self._steps
         if steps is None:
             steps = self._steps = _identical_power_actions(*self._key)
@@ -488,12 +496,12 @@ class IdenticalSteps:
     def __bool__(self) -> bool:
         return True  # never built empty
 
-    def __getitem__(self, i: int) -> tuple:
+    def __getitem__(self, i: int) -> tuple[Any, ...]:
         if i == 0 and self._steps is None:
             return self._first
         return self._all()[i]
 
-    def __iter__(self) -> Iterator[tuple]:
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
         return iter(self._all())
 
     def __eq__(self, other: object) -> bool:
@@ -510,15 +518,16 @@ class IdenticalSteps:
 
 
 @lru_cache(maxsize=256)
-def _identical_power_actions(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ...], covered: bool) -> tuple:
+def _identical_power_actions(p: int, e: int, card_idx: int, idx: int, pool: tuple[int, ...],
+                             covered: bool) -> tuple[tuple[Any, ...], ...]:
     """The steps of an X-identical power: a function of the pool (and, for Athanor, of whether its
     Elan is on it).  The cache is small because with a large pool one entry holds thousands of steps."""
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     _identical_steps(p, e, C.CARDS[card_idx].powers[idx], pool, covered, out)
     return tuple(out)
 
 
-def _identical_steps(p: int, e: int, pw: C.Power, pool: tuple[int, ...], covered: bool, out: list[tuple]) -> None:
+def _identical_steps(p: int, e: int, pw: C.Power, pool: tuple[int, ...], covered: bool, out: list[tuple[Any, ...]]) -> None:
     idx = pw.index
     if pw.remove_self is not None:  # Athanor: 6 Elan off the card, X identical -> X Gold
         if not covered:
@@ -572,7 +581,7 @@ def _unit(k: int, x: int) -> tuple[int, ...]:
 
 # -- pending choices ---------------------------------------------------------------------------------
 
-def _pending_actions(s: GameState, top: tuple) -> list:
+def _pending_actions(s: GameState, top: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     kind, p = top[0], top[1]
     if kind == P_GAIN:
         e, n, kinds = top[2], top[3], top[4]
@@ -583,8 +592,10 @@ def _pending_actions(s: GameState, top: tuple) -> list:
         return life_loss_actions(s, top)
     if kind == P_CCOST:
         e = top[2]
-        out: list[tuple] = []
-        if covers(s.pool_of(p), s.cards[e].collect_cost):
+        out: list[tuple[Any, ...]] = []
+        cost = s.cards[e].collect_cost
+        assert cost is not None  # (asked only of a card with a collect cost: `flow.collect_continue`)
+        if covers(s.pool_of(p), cost):
             out.append((A.COLLECT_COST, p, e, A.PAY_COST))
         if not s.turned[e]:
             out.append((A.COLLECT_COST, p, e, A.PAY_TURN))
@@ -608,7 +619,7 @@ def _pending_actions(s: GameState, top: tuple) -> list:
     return chance_outcomes(s, top)
 
 
-def victory_react_actions(s: GameState, p: int, e: int, idx: int) -> list:
+def victory_react_actions(s: GameState, p: int, e: int, idx: int) -> list[tuple[Any, ...]]:
     """``p``'s answers to a victory-check React of component ``e`` (power ``idx``), then Decline:
     Golden Statue's (V_REACT, p, e, idx, pay); Dark Cathedral's names the Demon it turns, Illusion
     standing in (V_REACT, p, e, idx, pay, artifact); Illusion's own, at a check ``p``'s power called,
@@ -616,7 +627,7 @@ def victory_react_actions(s: GameState, p: int, e: int, idx: int) -> list:
     card = s.cards[e]
     pw = card.powers[idx]
     pool = s.pool_of(p)
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     if pw.turn_self and s.turned[e]:
         pass  # turned meanwhile (Illusion, as another React's Demon)
     elif pw.trigger == C.TRIGGER_OWN_POWER:
@@ -654,7 +665,7 @@ def illusion_points(s: GameState, p: int, type_name: str) -> int:
     return sum(cards[x].type_points(dragon, creature, demon) for x in s.in_play(p))
 
 
-def placement_choice_actions(s: GameState, top: tuple) -> list:
+def placement_choice_actions(s: GameState, top: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     """Answers to a power's pending placement (§3.8, §4.3): qualifying cards with payments, then
     Decline (always under the reference ruleset; officially only when nothing can be placed)."""
     p, source, place = top[1], top[2], top[3]
@@ -666,7 +677,7 @@ def placement_choice_actions(s: GameState, top: tuple) -> list:
         cands = [x for x in range(s.n_art) if loc[x] == DISCARD and owner[x] == p]
     else:
         cands = [x for x in range(s.n_art) if loc[x] == DISCARD]
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     pool = s.pool_of(p)
     for x in cands:
         card = cards[x]
@@ -683,10 +694,10 @@ def placement_choice_actions(s: GameState, top: tuple) -> list:
     return out
 
 
-def life_loss_actions(s: GameState, top: tuple) -> list:
+def life_loss_actions(s: GameState, top: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     """A victim's answers to a Life loss (§4.5 item 3; official payment rule unless reference)."""
     _, p, attacker, amount, effect = top
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     pool = s.pool_of(p)
     loc, owner, cards, turned = s.loc, s.owner, s.cards, s.turned
     is_dragon, is_demon = effect[2], effect[4]
@@ -723,7 +734,7 @@ def life_loss_actions(s: GameState, top: tuple) -> list:
 
 # -- chance --------------------------------------------------------------------------------------------
 
-def chance_outcomes(s: GameState, top: tuple) -> list:
+def chance_outcomes(s: GameState, top: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     """The possible outcomes of a chance point, as the search enumerates them (§4.6)."""
     kind, p = top[0], top[1]
     if kind == P_DRAW:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import cards as C
 from .codes import (
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def observation(s: GameState, player: int) -> dict:
+def observation(s: GameState, player: int) -> dict[str, Any]:
     """A plain dict of everything ``player`` may see: their own hand, the cards of their deck they have
     seen (sorted, not its order, except cards whose position they learned by scrying; in a First Game
     not the cards dealt face down until they are seen, `unseen_deck`: ``deck_size`` counts those too),
@@ -124,7 +124,7 @@ PENDING_NAMES = ("gain", "take_stored", "collect_cost", "life_loss", "draw", "di
                  "bank")
 
 
-def _pending(s: GameState, top: tuple, player: int) -> dict:
+def _pending(s: GameState, top: tuple[Any, ...], player: int) -> dict[str, Any]:
     """The decision being waited for; what it shows only its own player (the cards being ordered after a
     scry) appears only in that player's observation."""
     kind, who = top[0], top[1]
@@ -139,6 +139,6 @@ def _pending(s: GameState, top: tuple, player: int) -> dict:
     return out
 
 
-def _component(s: GameState, e: int) -> dict:
+def _component(s: GameState, e: int) -> dict[str, Any]:
     return {"id": s.cards[e].id, "turned": bool(s.turned[e]), "essences": list(s.essences_on(e))}
 

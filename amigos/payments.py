@@ -21,7 +21,7 @@ NON_LIFE = (C.ELAN, C.CALM, C.DEATH, C.GOLD)
 
 
 @lru_cache(maxsize=1 << 16)
-def payments(avail: tuple, n: int, kinds: tuple = ALL) -> tuple:
+def payments(avail: tuple[int, ...], n: int, kinds: tuple[int, ...] = ALL) -> tuple[tuple[int, ...], ...]:
     """Every way to pay ``n`` essences of ``kinds`` out of ``avail``, ascending lexicographic (§4.1)."""
     a0, a1, a2, a3, a4 = (avail[k] if k in kinds else 0 for k in range(5))
     out: list[tuple[int, int, int, int, int]] = []
@@ -39,13 +39,13 @@ def payments(avail: tuple, n: int, kinds: tuple = ALL) -> tuple:
 
 
 @lru_cache(maxsize=1024)
-def gains(n: int, kinds: tuple = NON_GOLD) -> tuple:
+def gains(n: int, kinds: tuple[int, ...] = NON_GOLD) -> tuple[tuple[int, ...], ...]:
     """Every gain of ``n`` essences of ``kinds``, ascending lexicographic (the protocol's GainAny)."""
     return payments((n, n, n, n, n), n, kinds)
 
 
 @lru_cache(maxsize=1024)
-def choices(n: int, kinds: tuple) -> tuple:
+def choices(n: int, kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The options of a `Gain` step: multisets in descending lexicographic order (§4.1)."""
     return tuple(reversed(gains(n, kinds)))
 
@@ -90,7 +90,7 @@ def gold_discount(s: GameState, p: int, card: C.Card, mine: Sequence[int]) -> in
     return out
 
 
-def placement_payments(pool: tuple, card: C.Card, discount: int, gold_off: int = 0) -> list[tuple[int, ...]]:
+def placement_payments(pool: tuple[int, ...], card: C.Card, discount: int, gold_off: int = 0) -> list[tuple[int, ...]]:
     """Every payment of ``card``'s placement cost after a discount used as fully as possible (§4.3);
     up to ``gold_off`` of the discount may take off Gold (`gold_discount`), the rest never does."""
     fixed, any_n = card.cost, card.cost_any
@@ -99,7 +99,7 @@ def placement_payments(pool: tuple, card: C.Card, discount: int, gold_off: int =
     return _discounted(pool, fixed, any_n, discount)
 
 
-def _discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int) -> list[tuple[int, ...]]:
+def _discounted(pool: tuple[int, ...], fixed: tuple[int, ...], any_n: int, discount: int) -> list[tuple[int, ...]]:
     """Every payment of the cost ``fixed`` plus ``any_n`` of any kind after a discount taken off its
     non-Gold part as fully as possible (`placement_payments`)."""
     d = min(discount, fixed[0] + fixed[1] + fixed[2] + fixed[3] + any_n)
@@ -129,7 +129,7 @@ def _discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int) 
     return out
 
 
-def _gold_discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: int,
+def _gold_discounted(pool: tuple[int, ...], fixed: tuple[int, ...], any_n: int, discount: int,
                      gold_off: int) -> list[tuple[int, ...]]:
     """`placement_payments` where part of the discount may take off Gold: each share of it taken off
     Gold, the rest of the discount as usual, used as fully as possible overall."""
@@ -146,7 +146,7 @@ def _gold_discounted(pool: tuple, fixed: tuple[int, ...], any_n: int, discount: 
     return sorted(out)
 
 
-def life_loss_payments(pool: tuple, damage: int, reference: bool) -> list:
+def life_loss_payments(pool: tuple[int, ...], damage: int, reference: bool) -> list[tuple[int, ...]]:
     """Ways to suffer a Life loss of ``damage``.
 
     Official rule: lose Life first; for each Life you lack, 2 other essences (Gold allowed) of your
@@ -160,7 +160,7 @@ def life_loss_payments(pool: tuple, damage: int, reference: bool) -> list:
         need = min(2 * (damage - paid), others)
         return [(x[0], paid, x[2], x[3], x[4]) for x in payments(no_life, need, NON_LIFE)]
     if life + others // 2 >= damage:
-        out = []
+        out: list[tuple[int, ...]] = []
         for paid in range(min(life, damage) + 1):
             need = 2 * (damage - paid)
             if others >= need:

@@ -37,10 +37,10 @@ def _card(name: str) -> Card:
     return card
 
 
-def build_position(players: list[dict], monuments_face_up: Iterable[str] = (), monument_deck: Iterable[str] = (),
-                   places_of_power: Iterable[str] = (), first_player: int = 0, turn: int | None = None,
-                   ruleset: str = "official", seed: int = 0, auto_chance: bool = True, round_number: int = 1,
-                   round_limit: int = 0) -> GameState:
+def build_position(players: list[dict[str, Any]], monuments_face_up: Iterable[str] = (),
+                   monument_deck: Iterable[str] = (), places_of_power: Iterable[str] = (), first_player: int = 0,
+                   turn: int | None = None, ruleset: str = "official", seed: int = 0, auto_chance: bool = True,
+                   round_number: int = 1, round_limit: int = 0) -> GameState:
     """A game in the action phase with exactly the given cards, essences and turned components (and no
     round limit unless ``round_limit`` is given, see `amigos.adjudicate`)."""
     zones = ("hand", "deck", "discard", "in_play")
@@ -101,7 +101,7 @@ def build_position(players: list[dict], monuments_face_up: Iterable[str] = (), m
     return s
 
 
-def describe(s: GameState) -> dict:
+def describe(s: GameState) -> dict[str, Any]:
     """The arguments of `build_position` that rebuild ``s`` (a game in the action phase with nothing
     pending): every player's cards by zone, pools, essences on components, turned components and
     passes; the monuments and places of power; the First Player, the turn and the round.  What it

@@ -8,7 +8,7 @@ when reading.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import cards as C
 from .carddata import LUX_SET, components
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def dump_state(state: GameState) -> dict:
+def dump_state(state: GameState) -> dict[str, Any]:
     """The protocol's ``get_state`` form (§5)."""
     players = []
     for p in range(state.n_players):

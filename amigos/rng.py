@@ -8,9 +8,10 @@ keep its generator as a plain int and clone it for free.
 from __future__ import annotations
 
 import hashlib
-from typing import Final
+from typing import Final, TypeVar
 
 MASK64: Final = (1 << 64) - 1
+T = TypeVar("T")
 
 
 def next_u64(state: int) -> tuple[int, int]:
@@ -28,7 +29,7 @@ def below(state: int, n: int) -> tuple[int, int]:
     return (z * n) >> 64, state
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[T]) -> int:
     """Shuffle ``items`` in place (Fisher-Yates); returns the new state."""
     for i in range(len(items) - 1, 0, -1):
         j, state = below(state, i + 1)
@@ -36,13 +37,13 @@ def shuffle(state: int, items: list) -> int:
     return state
 
 
-def sample(state: int, items: list, k: int) -> tuple[list, int]:
+def sample(state: int, items: list[T], k: int) -> tuple[list[T], int]:
     """``k`` distinct items of ``items`` in random order; returns ``(chosen, new_state)``."""
     if k == 1:  # the common case (drawing one card), without copying ``items``
         j, state = below(state, len(items))
         return [items[j]], state
     pool = list(items)
-    chosen = []
+    chosen: list[T] = []
     for _ in range(k):
         j, state = below(state, len(pool))
         chosen.append(pool[j])

@@ -15,7 +15,7 @@ engine behind the protocol where it differs (cards/DIFFERENCES.md rows 1-5).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import cards as C
 from . import rng as R
@@ -47,9 +47,10 @@ PRESET_ARTIFACTS: frozenset[str] = frozenset(
     a for hand in C.FIRST_GAME["preset_hands"] for a in hand["artifacts"])
 
 
-def build_state(num_players: int, artifact_decks: list, mage_options: list, monument_display: list,
-                monument_deck: list, places_of_power: list, first_player: int = 0,
-                starting_essences: list | None = None, ruleset: str = "official",
+def build_state(num_players: int, artifact_decks: list[list[C.Card]], mage_options: list[list[C.Card]],
+                monument_display: list[C.Card], monument_deck: list[C.Card], places_of_power: list[C.Card],
+                first_player: int = 0, starting_essences: Sequence[Sequence[int]] | None = None,
+                ruleset: str = "official",
                 auto_chance: bool = True, round_limit: int = 0,
                 expansions: Sequence[str] = ()) -> GameState:
     """A game at mage choice from explicit card lists (the protocol's ``ResolveGameSetup``).
@@ -116,8 +117,8 @@ def build_state(num_players: int, artifact_decks: list, mage_options: list, monu
     return s
 
 
-def _lay_out(artifact_decks: list, mage_options: list, monument_display: list, monument_deck: list,
-             places_of_power: list, num_players: int, sets: tuple[str, ...]
+def _lay_out(artifact_decks: list[list[C.Card]], mage_options: list[list[C.Card]], monument_display: list[C.Card],
+             monument_deck: list[C.Card], places_of_power: list[C.Card], num_players: int, sets: tuple[str, ...]
              ) -> tuple[list[C.Card], list[int], list[int], int, int]:
     """The game's entities in entity order with their locations and owners, the number of artifacts
     and the first magic item's entity; a card of the wrong kind, of a set not in the game or given
@@ -168,9 +169,9 @@ def _lay_out(artifact_decks: list, mage_options: list, monument_display: list, m
     return entities, loc, owner, n_art, item_first
 
 
-def _starting_pools(num_players: int, starting_essences: list | None) -> list[int]:
+def _starting_pools(num_players: int, starting_essences: Sequence[Sequence[int]] | None) -> list[int]:
     """The players' pools, five counts each: ``starting_essences[p]`` where given, else one of each."""
-    pool = []
+    pool: list[int] = []
     for p in range(num_players):
         if starting_essences is not None and p < len(starting_essences) and starting_essences[p] is not None:
             pool.extend(starting_essences[p])
@@ -289,7 +290,7 @@ def _deal_expansion_centre(rng: int, first_game_sides: bool, sets: tuple[str, ..
 
 # -- games 2 and 3 of a match ---------------------------------------------------------------------------
 
-def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence, chooser: int, redraft: bool,
+def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence[Any], chooser: int, redraft: bool,
               config: GameConfig = GameConfig(), first_game_sides: bool = False,
               previous: GameState | None = None) -> GameState:
     """Game 2 or 3 of a two-player match (rules.md §2.5).

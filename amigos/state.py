@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import chain as _chain_it
+from typing import Any, Sequence
 
 from . import cards as C
 from .apply import apply_action as _apply_action
@@ -75,7 +76,10 @@ class GameState:
     )
 
     # The attributes, typed (``__slots__`` above lists them for speed; these declarations are for
-    # the type checker and create no class attribute).
+    # the type checker and create no class attribute).  The compiled modules write an action or a
+    # pending choice as ``tuple[Any, ...]``, not `amigos.config.Action`: an Any that comes through a
+    # type alias is no Any to mypy when it picks an overload, so the first that fits wins
+    # (``combinations(hand, top[2])`` would yield pairs), and mypyc checks that type at run time.
     n_players: int                   # the number of players
     cards: tuple[C.Card, ...]        # every entity's card, in entity order
     n_art: int                       # the artifacts (entities 0 .. n_art - 1)
@@ -98,7 +102,7 @@ class GameState:
     round: int
     round_limit: int                 # the round whose victory check ends the game (0: none)
     turn: int                        # the player whose turn it is
-    stack: list[tuple]               # pending choices (P_GAIN ...), the last on top
+    stack: list[tuple[Any, ...]]     # pending choices (P_GAIN ...), the last on top
     won: tuple[int, ...]             # the winners once the game is over
     turn_done: bool
     victory_check: int               # NO_CHECK, CHECK_MID_ROUND, CHECK_END_OF_ROUND
@@ -113,10 +117,14 @@ class GameState:
     known_decks: tuple[frozenset[str], ...]  # card ids
     passed_packet: tuple[frozenset[str], ...]
     mon_seer: int
-    previous_game: tuple | None
-    _legal: list | None
-    _groups: list | None
-    memo: dict
+    previous_game: tuple[tuple[int, ...], tuple[frozenset[str], ...]] | None  # winners; card ids in play
+    _legal: list[tuple[Any, ...]] | None
+    _groups: list[Sequence[tuple[Any, ...]]] | None
+    # (what `supply_of` remembers: by the supply's locations and owners, what it offers a player)
+    memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]],
+               tuple[tuple[tuple[tuple[Any, ...], ...], ...],
+                     tuple[tuple[tuple[int, ...], tuple[tuple[Any, ...], ...]], ...],
+                     tuple[tuple[tuple[Any, ...], ...], ...], tuple[int, ...]]]
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -181,10 +189,10 @@ class GameState:
         """The winners in ascending seat order (several on a shared victory); empty until the end."""
         return list(self.winners_t())
 
-    def winners_t(self) -> tuple:
+    def winners_t(self) -> tuple[int, ...]:
         return self.won
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[tuple[Any, ...]]:
         """Every distinct legal action of the acting player, in the protocol's canonical order.
         Empty only when the game is over.  The list is cached until the next `apply`; don't mutate it."""
         if self._legal is None:
@@ -192,23 +200,23 @@ class GameState:
             self._legal = _legal_actions(self) if groups is None else list(_chain(groups))
         return self._legal
 
-    def legal_groups(self) -> list:
+    def legal_groups(self) -> list[Sequence[tuple[Any, ...]]]:
         """The legal actions grouped: each group holds the variants (payments, gains) of one action
         (`amigos.actions.macro_key`), groups in the canonical order.  Don't mutate."""
         if self._groups is None:
             self._groups = _legal_groups(self)
         return self._groups
 
-    def apply(self, action: tuple) -> None:
+    def apply(self, action: tuple[Any, ...]) -> None:
         """Apply a legal action; raises `IllegalAction` (state unchanged) for anything else."""
         _apply_checked(self, action)
 
-    def apply_unchecked(self, action: tuple) -> None:
+    def apply_unchecked(self, action: tuple[Any, ...]) -> None:
         """Fast path for agents: apply an action taken from `legal_actions()` of this very state,
         without checking it.  Anything else may corrupt the state."""
         _apply_action(self, action)
 
-    def after_alone(self, action: tuple) -> "GameState":
+    def after_alone(self, action: tuple[Any, ...]) -> "GameState":
         """A copy of the position after the legal ``action`` alone, before the game runs on (the fixed
         collects of a Collect that follow a choice, the turn passing on): what a decision did, told
         apart from what followed it.  For logs, not a position to play on.  Raises `IllegalAction`."""
@@ -230,7 +238,7 @@ class GameState:
         """Each player's victory points now (First Player token and temporary points included)."""
         return [self.vp(p) for p in range(self.n_players)]
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see; see `amigos.observe`."""
         return _observation(self, player)
 
@@ -277,11 +285,11 @@ class GameState:
         loc, owner = self.loc, self.owner
         return [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
 
-    def pool_of(self, p: int) -> tuple:
+    def pool_of(self, p: int) -> tuple[int, ...]:
         b = 5 * p
         return tuple(self.pool[b:b + 5])
 
-    def essences_on(self, e: int) -> tuple:
+    def essences_on(self, e: int) -> tuple[int, ...]:
         b = 5 * e
         return tuple(self.ess[b:b + 5])
 

@@ -16,6 +16,7 @@ from .codes import P_DRAW
 from .errors import IllegalAction
 
 if TYPE_CHECKING:
+    from .config import Action
     from .state import GameState
 
 ESSENCES = C.ESSENCES
@@ -127,7 +128,7 @@ def _write(state: GameState, codec: str, value: Any) -> object:
     return value
 
 
-def action_json(state: GameState, a: tuple) -> dict:
+def action_json(state: GameState, a: Action) -> dict[str, Any]:
     """The protocol's canonical step form of action ``a`` in ``state`` (§2.1)."""
     layout = LAYOUTS.get(a[0])
     if layout is None:
@@ -144,7 +145,7 @@ def action_json(state: GameState, a: tuple) -> dict:
     return d
 
 
-def action_from_json(state: GameState, step: dict) -> tuple:
+def action_from_json(state: GameState, step: dict[str, Any]) -> Action:
     """Decode a protocol step into an action of ``state``; raises `IllegalAction` when it names no
     card of this game or is malformed.  (Whether the action is legal is `apply`'s business.)"""
     try:
@@ -155,14 +156,14 @@ def action_from_json(state: GameState, step: dict) -> tuple:
         raise IllegalAction(f"malformed step: {exc}") from None
 
 
-def match_known_cards(state: GameState, action: tuple) -> tuple:
+def match_known_cards(state: GameState, action: Action) -> Action:
     """A draw reveal's ``known_cards`` is informational (§2.6): use the engine's own list."""
     if action[0] == A.R_DRAW and state.stack and state.stack[-1][0] == P_DRAW:
         return (action[0], action[1], state.stack[-1][2], action[3])
     return action
 
 
-def _decode(state: GameState, d: object) -> tuple:
+def _decode(state: GameState, d: object) -> Action:
     if not isinstance(d, dict):
         raise ValueError("a step must be an object")
     t = d.get("__type__")
@@ -185,7 +186,7 @@ def _decode(state: GameState, d: object) -> tuple:
     return tuple(fields)
 
 
-def _read(state: GameState, codec: str, key: str, d: dict) -> object:
+def _read(state: GameState, codec: str, key: str, d: dict[str, Any]) -> object:
     """The value of ``key`` in step ``d``, read by ``codec``."""
     value = d.get(key)
     if value is None and codec in MISSING:

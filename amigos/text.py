@@ -9,6 +9,7 @@ from . import cards as C
 from .codes import COLLECT, HAND
 
 if TYPE_CHECKING:
+    from .config import Action
     from .state import GameState
 
 
@@ -33,7 +34,7 @@ ONE_CARD_TEXTS = {
 COLLECT_COST_VERBS = {A.PAY_COST: "Pay", A.PAY_TURN: "Turn", A.DECLINE_COST: "Neither pay nor turn"}
 
 
-def action_text(state: GameState, a: tuple) -> str:
+def action_text(state: GameState, a: Action) -> str:
     """A one-line description of action ``a`` in ``state``."""
     kind, p = a[0], a[1]
     name = lambda e: state.cards[e].name  # noqa: E731
@@ -79,7 +80,7 @@ def action_text(state: GameState, a: tuple) -> str:
     raise ValueError(f"unknown action {a!r}")
 
 
-def _power_text(state: GameState, a: tuple) -> str:
+def _power_text(state: GameState, a: Action) -> str:
     """A power's use: the power's number when its card has several, its target and essences."""
     card = state.cards[a[2]]
     actions = [pw for pw in card.powers if pw.kind == C.ACTION]
@@ -100,7 +101,7 @@ def _power_text(state: GameState, a: tuple) -> str:
     return text + (": " + ", ".join(extra) if extra else "")
 
 
-def _life_loss_react_text(state: GameState, a: tuple) -> str:
+def _life_loss_react_text(state: GameState, a: Action) -> str:
     """A React to a life loss: one's own React, or ignoring a rival's attack (by discarding an
     artifact from hand, destroying a component, or paying)."""
     source, target = state.cards[a[2]].name, a[4]
@@ -115,7 +116,7 @@ def _life_loss_react_text(state: GameState, a: tuple) -> str:
     return f"Ignore the life loss from {source} by {how}"
 
 
-def _victory_react_text(state: GameState, a: tuple) -> str:
+def _victory_react_text(state: GameState, a: Action) -> str:
     """A React at the victory check (with the expansion's turned component or counted type)."""
     name, paying = state.cards[a[2]].name, f" paying {essences_text(a[4])}" if any(a[4]) else ""
     if len(a) > 5 and state.cards[a[2]].powers[a[3]].turn_other is None:  # Illusion's type
@@ -125,7 +126,7 @@ def _victory_react_text(state: GameState, a: tuple) -> str:
     return f"Use {name}{paying or ' paying nothing'}"
 
 
-def _scry_order_text(state: GameState, a: tuple) -> str:
+def _scry_order_text(state: GameState, a: Action) -> str:
     """The order to put looked-at cards back in: by name when the choice is the reader's own."""
     # The looked-at cards, top first, are the pending choice's (its player alone sees them).
     top = state.stack[-1] if state.stack else None

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable, TextIO
+from typing import Callable, Sequence, TextIO
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
 from ai.agent import BaseAgent
+from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
 
@@ -85,7 +86,7 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
-def _index(items: list, item: object) -> int | None:
+def _index(items: Sequence[object], item: object) -> int | None:
     """The index of ``item`` in ``items``; None when it is None or not there."""
     return items.index(item) if item is not None and item in items else None
 
@@ -118,7 +119,7 @@ class Human(BaseAgent):
         self.title = title
         self.info = {}
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
         groups = state.legal_groups()
         self.flush()  # once a decision, before its menu: a retyped answer after a mistake is kept
@@ -142,7 +143,7 @@ class Human(BaseAgent):
         except EOFError:
             raise QuitRequested() from None
 
-    def _menu(self, state: GameState, groups: list[list[tuple]]) -> Text:
+    def _menu(self, state: GameState, groups: list[Sequence[Action]]) -> Text:
         t = Text()
         for i, g in enumerate(groups, 1):
             line = group_text(state, g)
@@ -153,7 +154,7 @@ class Human(BaseAgent):
             t.append("\n")
         return t
 
-    def _interpret(self, state: GameState, groups: list[list[tuple]], answer: str) -> list[tuple] | None:
+    def _interpret(self, state: GameState, groups: list[Sequence[Action]], answer: str) -> Sequence[Action] | None:
         if not answer:
             self.console.print("Type a number (or ? for help).", style="yellow")
             return None
@@ -205,7 +206,7 @@ class Human(BaseAgent):
             self.console.print(Text(f"{i + 1:>3}. ", style="bold cyan") + Text(lines[i]))
         return None
 
-    def _choose_variant(self, state: GameState, variants: list[tuple]) -> tuple | None:
+    def _choose_variant(self, state: GameState, variants: Sequence[Action]) -> Action | None:
         """One of ``variants`` (the ways of one action), or None to go back to the menu."""
         title = group_text(state, variants)
         variants = ordered_variants(variants)

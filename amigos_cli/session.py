@@ -23,6 +23,7 @@ import amigos
 from ai.agent import Agent
 from ai.agents import make_agent, parse_spec
 from amigos.codes import COLLECT
+from amigos.config import Action
 from amigos.rng import derive_seed
 from amigos.state import GameState
 from matches.match import Match, config_of, play
@@ -74,7 +75,7 @@ class Moved:
     """A player decided: the action, its words, the seconds it took and what the deciding agent said
     of it (an AI's ``info``: its iterations, ...; empty for a person)."""
     player: int
-    action: tuple
+    action: Action
     text: str
     think: float
     info: dict[str, Any]
@@ -120,7 +121,7 @@ def session_event(kind: str, data: dict[str, Any]) -> SessionEvent | None:
     return None
 
 
-def make_step(actor: int, action: tuple, text: str, game: int, settled: GameState | None, before: GameState,
+def make_step(actor: int, action: Action, text: str, game: int, settled: GameState | None, before: GameState,
               after: GameState) -> Step:
     """The `Step` of ``action``, decided at ``before``."""
     alone = before.after_alone(action) if before.phase == COLLECT else None
@@ -180,7 +181,7 @@ def check_spec(spec: str) -> str:
     return spec.strip()
 
 
-def history(record: dict) -> list[Step]:
+def history(record: dict[str, Any]) -> list[Step]:
     """Every decision of a match record, in order, as the `Step`s a session logs: the record replayed
     through the engine (forced moves are not decisions and are not listed, as in play)."""
     decisions = [d for g in record["games"] for d in g["decisions"]]
@@ -309,7 +310,7 @@ class Session:
         action, text = self.suggest(state)
         return Text(text, style="cyan")
 
-    def suggest(self, state: GameState) -> tuple[tuple, str]:
+    def suggest(self, state: GameState) -> tuple[Action, str]:
         """The AI's suggestion for the decision asked in ``state`` and the hint that explains it."""
         agent = make_agent(HINT_AGENT, seed=derive_seed(self.match.record["seed"], "hint", len(self.log)))
         action = agent.select(state)
@@ -354,7 +355,7 @@ class Session:
         self.save()
         self.say("Undone.", "green")
 
-    def event(self, kind: str, data: dict) -> None:
+    def event(self, kind: str, data: dict[str, Any]) -> None:
         """`matches.match.play`'s ``on_event``: the event logged, printed (`show`) and told to the listeners."""
         heard = session_event(kind, data)
         if heard is None:
@@ -433,7 +434,7 @@ class _Thinking:
         self.quiet = quiet
 
     @property
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         return self.agent.info
 
     def reseed(self, seed: int) -> None:
@@ -442,7 +443,7 @@ class _Thinking:
     def close(self) -> None:
         self.agent.close()
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
             return self.agent.select(state)
         name = escape(self.name)  # a status line is rich markup; a stored name is any text
@@ -456,7 +457,7 @@ class _Thinking:
         return action
 
 
-def hint_text(state: GameState, action: tuple, info: dict) -> str:
+def hint_text(state: GameState, action: Action, info: dict[str, Any]) -> str:
     """The hint line for ``action``, with the agent's reasons: a draft pick's worth, its fit to your plan
     and to the rival's, and the runners-up; a searched move's share of the search and its value."""
     text = f"Hint: {amigos.action_text(state, action)}"

@@ -26,7 +26,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build
 from run_report import add_sprt_options, sprt_settings  # noqa: E402
 
 from matches.arena import paired_difference, tally  # noqa: E402
-from matches.sprt import sprt_over_pairs  # noqa: E402
+from matches.sprt import SprtTest, sprt_over_pairs  # noqa: E402
 
 RECORD_KEYS = ("pair", "seed", "a", "b", "points", "games")  # what `matches.arena.pair_record` writes
 PROGRESS = re.compile(r"^(\S+) vs (\S+): ([\d.]+)/(\d+) = ")
@@ -80,7 +80,7 @@ def describe(records: list[dict]) -> str:
     return line
 
 
-def sprt_line(records: list[dict], settings: dict) -> str:
+def sprt_line(records: list[dict], settings: SprtTest) -> str:
     """The SPRT over ``records`` (one run, every pair of one seed) in the order of their deals; a
     gap in the deals ends the pairs it counts, as an unfinished pair ends a running test's."""
     by_pair = {r["pair"]: r["points"] for r in records}
@@ -88,7 +88,7 @@ def sprt_line(records: list[dict], settings: dict) -> str:
         raise ValueError("an SPRT is over the pairs of one run; these records are of more than one seed")
     first = min(by_pair)
     scores = [by_pair.get(k) for k in range(first, max(by_pair) + 1)]
-    test = sprt_over_pairs(scores, settings["elo0"], settings["elo1"], settings["alpha"], settings["beta"])
+    test = sprt_over_pairs(scores, *settings)
     line = test.line()
     if test.pairs < len(by_pair):
         line += f" (of {len(by_pair)} pairs recorded)"

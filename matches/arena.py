@@ -25,7 +25,7 @@ from .sprt import SprtTest, sprt_over_pairs
 
 
 def play_game(seed: int, config: GameConfig, specs: list[str], agent_seed: int | None = None,
-              make: Callable[..., Any] = make_agent) -> dict:
+              make: Callable[..., Any] = make_agent) -> dict[str, Any]:
     """One game of ``config`` dealt by ``seed``: ``specs[p]`` plays seat ``p``, built by
     ``make(spec, seed=...)`` (`Agent` each).  Returns winners, points, decision counts (``chose``: each
     seat's decisions among two or more legal actions), each seat's seconds of thought, and whether the
@@ -41,7 +41,7 @@ def play_game(seed: int, config: GameConfig, specs: list[str], agent_seed: int |
             "rounds": state.round, "thought": game.thought, "chose": game.chose, "adjudicated": adjudicated(state)}
 
 
-def score_for(result: dict, seat: int) -> float:
+def score_for(result: dict[str, Any], seat: int) -> float:
     """1 for a win, 0.5 for a shared win, 0 for a loss."""
     won = result["winners"]
     if seat not in won:
@@ -60,7 +60,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _pair(args: tuple) -> tuple[int, float, dict, dict]:
+def _pair(args: tuple[int, GameConfig, str, str, Callable[..., Any]]
+          ) -> tuple[int, float, dict[str, Any], dict[str, Any]]:
     seed, config, a, b, make = args
     first = play_game(seed, config, [a, b], make=make)
     second = play_game(seed, config, [b, a], make=make)
@@ -69,8 +70,8 @@ def _pair(args: tuple) -> tuple[int, float, dict, dict]:
 
 def strength(a: str, b: str, games: int, config: GameConfig = GameConfig(), jobs: int = 1, seed: int = 0,
              out: Callable[[str], object] | None = None, first: int = 0,
-             record: Callable[[dict], object] | None = None, make: Callable[..., Any] = make_agent,
-             sprt: SprtTest | None = None, scheduler: str | None = None) -> dict:
+             record: Callable[[dict[str, Any]], object] | None = None, make: Callable[..., Any] = make_agent,
+             sprt: SprtTest | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Play ``games`` games (``games // 2`` pairs, the deals of pairs ``first``, ``first + 1``, ... of
     ``seed``) of ``a`` against ``b``; returns the tally.  ``out(line)`` hears a progress line after
     every pair, ``record(pair)`` the pair's `pair_record`, in pair order whatever order the pairs end
@@ -123,8 +124,8 @@ def in_order(results: Iterable[tuple[str, Any]], first: int = 0) -> Iterator[tup
             following += 1
 
 
-def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: float, first: dict,
-                second: dict) -> dict:
+def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: float, first: dict[str, Any],
+                second: dict[str, Any]) -> dict[str, Any]:
     """One pair's result as plain data (a JSON line of ``strength.py --record``): the pair's index and
     the run's seed (together they name the deal), A's points out of 2, and per game (A in seat 0, then
     in seat 1) the points, rounds, whether it was adjudicated and each agent's thinking time and
@@ -138,11 +139,11 @@ def pair_record(index: int, seed: int, variant: str, a: str, b: str, points: flo
     return {"pair": index, "seed": seed, "variant": variant, "a": a, "b": b, "points": points, "games": games}
 
 
-def tally(records: Iterable[dict]) -> dict:
+def tally(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Combine pair records (of one run, or of a run split by pairs) into the totals `strength`
     reports; a pair recorded twice must agree with itself.  Returns games, score, rate, the Wilson
     interval, adjudicated games and A's seconds per choice."""
-    by_pair: dict[tuple, dict] = {}
+    by_pair: dict[tuple[int, int], dict[str, Any]] = {}
     for r in records:
         key = (r["seed"], r["pair"])
         if key in by_pair and by_pair[key]["points"] != r["points"]:
@@ -158,7 +159,7 @@ def tally(records: Iterable[dict]) -> dict:
             "a_seconds_per_choice": thought / chose if chose else None}
 
 
-def paired_difference(a: dict, b: dict, z: float = 1.96) -> dict:
+def paired_difference(a: dict[Any, float], b: dict[Any, float], z: float = 1.96) -> dict[str, Any]:
     """Two runs compared deal by deal: ``a`` and ``b`` map a deal (e.g. (seed, pair)) to the points
     out of 2 that each run's agent A scored on it.  Over the deals both played: their number, the
     mean difference a - b in points per 100 games and its 95% half-width (normal approximation),

@@ -37,7 +37,7 @@ CARD_STATS_CSV = "card_stats.csv"
 HOW = ("drafted", "played", "claimed")
 
 
-def card_stats(out: Path) -> list[dict]:
+def card_stats(out: Path) -> list[dict[str, Any]]:
     """One row per card seen, by name: {"card" (id), "name", and for each of `HOW` {"games",
     "win_rate" (None without games), "low", "high"}}; a game's win is shared by its winners."""
     settings = T.read_manifest(out)
@@ -80,7 +80,7 @@ def card_stats(out: Path) -> list[dict]:
     return sorted(rows, key=lambda r: r["name"])
 
 
-def write_card_stats(out: Path, rows: list[dict]) -> list[Path]:
+def write_card_stats(out: Path, rows: list[dict[str, Any]]) -> list[Path]:
     """Write ``rows`` (`card_stats`) to ``card_stats.json`` ({"cards": rows}) and ``card_stats.csv``
     (one line a card: for each of `HOW`, games, win rate, low, high) in ``out``; the files written."""
     files.write_atomic(out / CARD_STATS_JSON, json.dumps({"cards": rows}, indent=1).encode(),
@@ -104,7 +104,7 @@ class _Game(NamedTuple):
     dealt: list[set[str]]     # per player: the artifacts (ids) they had as the first round began
     placed: list[set[str]]    # per player: the artifacts they put into play at some time
     scrolls: list[set[str]]   # per player: the scrolls they held at some time
-    result: dict              # the game's result in the record
+    result: dict[str, Any]    # the game's result in the record
 
 
 class _Replayed(Match):
@@ -112,13 +112,13 @@ class _Replayed(Match):
     included (those are not in the record): who had which artifacts when round 1 began, who put which
     into play, who held which scroll, and the final position."""
 
-    def __init__(self, record: dict) -> None:
+    def __init__(self, record: dict[str, Any]) -> None:
         super().__init__(record)
         self.finals: list[GameState] = []
         self.dealt: list[list[set[str]]] = []
         self.placed: list[list[set[str]]] = []
         self.scrolls: list[list[set[str]]] = []
-        self._cards: tuple | None = None  # the card list of the game the watch below belongs to
+        self._cards: tuple[C.Card, ...] | None = None  # the card list of the game the watch below belongs to
         self._scroll_entities: list[int] = []
         self._in_play: set[int] = set()  # the artifacts in play after the move before
 

@@ -51,7 +51,7 @@ def _figure(width: float, height: float) -> Any:
     return figure
 
 
-def standings_chart(rows: list[dict], path: Path, title: str = "Standings") -> Path:
+def standings_chart(rows: list[dict[str, Any]], path: Path, title: str = "Standings") -> Path:
     """Draw the standings (`matches.tournament.standings`, best first, at the top) to ``path``: Elo
     with its 95% error bar (none for an agent without games), and win rate with its 95% interval
     against the 50% line."""
@@ -74,7 +74,7 @@ def standings_chart(rows: list[dict], path: Path, title: str = "Standings") -> P
     return path
 
 
-def card_chart(rows: list[dict], path: Path, title: str = "Card statistics") -> Path:
+def card_chart(rows: list[dict[str, Any]], path: Path, title: str = "Card statistics") -> Path:
     """Draw the card statistics (`matches.cardstats.card_stats`) to ``path``: per card, the win rate
     of those who drafted, played or claimed it, each with its 95% interval, cards by name."""
     rows = [r for r in rows if any(r[how]["games"] for how in MARKERS)]
@@ -105,7 +105,7 @@ def _spans(intervals: list[tuple[float, float, float]]) -> list[list[float]]:
     return [[max(0.0, x - low) for x, low, _ in intervals], [max(0.0, high - x) for x, _, high in intervals]]
 
 
-def write_charts(out: Path, standings: list[dict], cards: list[dict] | None = None) -> list[Path]:
+def write_charts(out: Path, standings: list[dict[str, Any]], cards: list[dict[str, Any]] | None = None) -> list[Path]:
     """Draw ``standings.png`` and, given card statistics, ``card_stats.png`` in ``out``; the files
     written.  `ChartsUnavailable` (naming what to install) without matplotlib."""
     written = [standings_chart(standings, out / STANDINGS_PNG)]

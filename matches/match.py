@@ -22,7 +22,7 @@ from ai.agent import Agent
 from amigos import cards as C
 from amigos.adjudicate import ROUND_LIMIT, adjudicated  # noqa: F401 - ROUND_LIMIT is part of this module's interface
 from amigos.codes import IN_PLAY, SETUP_CHOOSE_FIRST, SETUP_REDRAFT
-from amigos.config import GameConfig
+from amigos.config import Action, GameConfig
 from amigos.rng import derive_seed
 from amigos.setup import EXPANSION_NAMES, card_sets
 from amigos.state import GameState
@@ -39,7 +39,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def config_of(record: dict) -> GameConfig:
+def config_of(record: dict[str, Any]) -> GameConfig:
     """The `GameConfig` a match record or a tournament manifest states (its ``variant``, ``ruleset`` and
     ``expansions``); `amigos.SetupError` for a word this Amigos does not know."""
     return GameConfig.parse(record["variant"], record.get("ruleset", "official"), record.get("expansions") or ())
@@ -63,7 +63,7 @@ def expansion_title(expansions: Sequence[str]) -> str:
 class Match:
     """A match in progress or finished.  Build one with `Match.new` or `Match.from_record`."""
 
-    def __init__(self, record: dict):
+    def __init__(self, record: dict[str, Any]):
         self.record = record
         # None only until `_start_game`, which `new` and `from_record` call before anything reads it.
         self.state: GameState = cast("GameState", None)
@@ -99,7 +99,7 @@ class Match:
         return match
 
     @classmethod
-    def from_record(cls, record: dict) -> "Match":
+    def from_record(cls, record: dict[str, Any]) -> "Match":
         """Rebuild a match by replaying every recorded decision; raises `ReplayError` on any mismatch."""
         match = cls(dict(record, games=[], status="unfinished", result=None))
         games = record["games"]
@@ -201,7 +201,8 @@ class Match:
         self._advance_forced()
         return self.state.current_player()
 
-    def decide(self, action: tuple, think: float = 0.0, info: dict | None = None, stamp: bool = True) -> None:
+    def decide(self, action: Action, think: float = 0.0, info: dict[str, Any] | None = None,
+               stamp: bool = True) -> None:
         """Apply a decision of the acting player and record it; raises `IllegalAction` if not legal."""
         state = self.state
         actor = state.current_player()
@@ -295,7 +296,7 @@ class Match:
 
     # -- views -------------------------------------------------------------------------------------
 
-    def redraft_picks(self) -> list[dict]:
+    def redraft_picks(self) -> list[dict[str, Any]]:
         """The redraft before game 2, from the record: [{player, card}]."""
         if self.game_number < 2:
             return []
@@ -322,14 +323,14 @@ def _mage_of(state: GameState, p: int) -> str:
     raise amigos.AmigosError("no mage in play")
 
 
-def _info_of(decision: list) -> dict:
+def _info_of(decision: list[Any]) -> dict[str, Any]:
     """The AI details of a recorded decision ``[actor, step, think_ms, iterations?, value?]``."""
     if len(decision) >= 5:
         return {"iterations": decision[3], "value": decision[4]}
     return {}
 
 
-def play(match: Match, controllers: Sequence[Agent], on_event: Callable[[str, dict], object] | None = None,
+def play(match: Match, controllers: Sequence[Agent], on_event: Callable[[str, dict[str, Any]], object] | None = None,
          save: Callable[[Match], object] | None = None) -> Match:
     """Play ``match`` to the end (`matches.play.play_out`): ``controllers[p]`` decides for seat ``p``, an
     `ai.agent.Agent` (an AI or a person's seat), reseeded with `Match.decision_seed` before each decision so that a resumed match plays on exactly
@@ -348,10 +349,10 @@ class _Watched:
     saved after every decision."""
 
     match: Match
-    emit: Callable[[str, dict], object]
+    emit: Callable[[str, dict[str, Any]], object]
     save: Callable[[Match], object] | None
 
-    def __init__(self, match: Match, emit: Callable[[str, dict], object],
+    def __init__(self, match: Match, emit: Callable[[str, dict[str, Any]], object],
                  save: Callable[[Match], object] | None) -> None:
         self.match = match
         self.emit = emit
@@ -371,7 +372,7 @@ class _Watched:
             self.emit("turn", {"player": p, "state": match.state})
         return p
 
-    def decide(self, action: tuple, think: float, info: dict) -> None:
+    def decide(self, action: Action, think: float, info: dict[str, Any]) -> None:
         match = self.match
         p = match.state.current_player()
         before = match.game_number

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ai.agent import Agent
+from amigos.config import Action
 
 from .validate import MAX_DECISIONS  # (the most a game takes before it is given up on, in a file or here)
 
@@ -31,7 +32,7 @@ class Table(Protocol):
     def to_act(self) -> int:
         """The seat whose decision is next (a table may settle forced moves first)."""
 
-    def decide(self, action: tuple, think: float, info: dict) -> None:
+    def decide(self, action: Action, think: float, info: dict[str, Any]) -> None:
         """Apply the acting seat's ``action``, which it took ``think`` seconds to choose, its agent's
         ``info`` after choosing it."""
 
@@ -78,7 +79,7 @@ class Game:
     def to_act(self) -> int:
         return self.state.current_player()
 
-    def decide(self, action: tuple, think: float, info: dict) -> None:
+    def decide(self, action: Action, think: float, info: dict[str, Any]) -> None:
         state = self.state
         p = state.current_player()
         legal = state.legal_actions()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from typing import NoReturn
+from typing import Any, Callable, NoReturn
 
 import msgpack
 
@@ -43,14 +43,14 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_DECISION_BYTES = 16 * 1024 * 1024
 
 
-def _v1_to_v2(record: dict) -> dict:
+def _v1_to_v2(record: dict[str, Any]) -> dict[str, Any]:
     # Version 2 changed only how decisions are stored in the file; the unpacked record is the same.
     return {**record, "version": 2}
 
 
 # Migrations from older format versions: MIGRATIONS[v] turns a version-v record (as unpacked from its
 # file) into version v+1.
-MIGRATIONS: dict = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 class MatchFileError(amigos.AmigosError):
@@ -63,7 +63,7 @@ def save(match: Match, path: str | os.PathLike[str]) -> None:
     files.write_atomic(path, pack(match.record), error=MatchFileError)
 
 
-def pack(record: dict) -> bytes:
+def pack(record: dict[str, Any]) -> bytes:
     """The bytes of a match file holding ``record`` in the current format version: every game's
     decisions packed and compressed.  Nothing is checked here (tests pack broken records with it)."""
     games = record.get("games")
@@ -74,7 +74,7 @@ def pack(record: dict) -> bytes:
     return msgpack.packb(record, use_bin_type=True)
 
 
-def _unpack_decisions(record: dict, name: str) -> None:
+def _unpack_decisions(record: dict[str, Any], name: str) -> None:
     """Replace each game's packed decisions by the plain list, in place (a freshly decoded record)."""
     games = record.get("games")
     if not isinstance(games, list):
@@ -105,7 +105,7 @@ def _unpack_decisions(record: dict, name: str) -> None:
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (not msgpack)") from None
 
 
-def read_record(path: str | os.PathLike[str]) -> dict:
+def read_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The checked, migrated record of a match file (not yet replayed)."""
     return parse(read_bytes(path), str(path))
 
@@ -115,7 +115,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return files.read_regular(path, MAX_BYTES, "match file", error=MatchFileError)
 
 
-def parse(data: bytes, name: str = "match file") -> dict:
+def parse(data: bytes, name: str = "match file") -> dict[str, Any]:
     """Decode and check the bytes of a match file."""
     if not data:
         raise MatchFileError(f"{name}: not a match file (empty)")
@@ -147,7 +147,7 @@ def parse(data: bytes, name: str = "match file") -> dict:
     return record
 
 
-def _check_types(record: dict, name: str) -> None:
+def _check_types(record: dict[str, Any], name: str) -> None:
     def bad(what: str) -> NoReturn:
         raise MatchFileError(f"{name}: malformed match file ({what})")
 

@@ -31,14 +31,14 @@ GAMES_COLUMNS = ["id", "deal", "p1", "p2", "winner", "points1", "points2", "scor
                  "file"]
 
 
-def points(outcome: dict) -> tuple[float, float]:
+def points(outcome: dict[str, Any]) -> tuple[float, float]:
     """The points of the agents in seat 1 and 2 of one finished game or match."""
     if outcome["winner"] is None:
         return 0.5, 0.5
     return (1.0, 0.0) if outcome["winner"] == 0 else (0.0, 1.0)
 
 
-def crosstable(settings: dict, outcomes: list[dict]) -> dict[str, dict[str, dict[str, Any]]]:
+def crosstable(settings: dict[str, Any], outcomes: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
     """Each agent against each other it is scheduled to meet: ``table[name][opponent]`` is
     {"games", "wins", "losses", "shared", "points"} from ``name``'s side (names: `T.agent_names`), in
     the agents' order; a pairing without a finished game has zeros."""
@@ -59,7 +59,7 @@ def crosstable(settings: dict, outcomes: list[dict]) -> dict[str, dict[str, dict
     return table
 
 
-def game_row(settings: dict, outcome: dict, out: Path | None = None) -> dict[str, Any]:
+def game_row(settings: dict[str, Any], outcome: dict[str, Any], out: Path | None = None) -> dict[str, Any]:
     """One finished game or match as the live line and ``games.csv`` show it: {"id", "deal" (number and
     side, e.g. "3b"), "p1", "p2" (names in seat order), "winner" (a name or "shared"), "points1",
     "points2", "score" (games won by each), "vp" (per game, each player's), "rounds" (per game),
@@ -91,7 +91,7 @@ def _half(x: float) -> str:
     return "½" if x == 0.5 else str(int(x))
 
 
-def summary(settings: dict, outcomes: list[dict]) -> dict[str, Any]:
+def summary(settings: dict[str, Any], outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     """What ``summary.json`` holds: the settings people read, progress (played of scheduled), the
     standings (`T.standings`), the crosstable and, with ``--sprt``, the test's record."""
     data: dict[str, Any] = {
@@ -121,7 +121,7 @@ def write_summary(out: Path) -> dict[str, Any]:
     return write_files(out, *T.collect(out))
 
 
-def write_files(out: Path, settings: dict, outcomes: list[dict]) -> dict[str, Any]:
+def write_files(out: Path, settings: dict[str, Any], outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     """Write ``summary.json``, ``summary.csv`` and ``games.csv`` in ``out`` for ``outcomes``, the
     tournament's finished games in schedule order (`T.collect`); returns the summary (`summary`)."""
     data = summary(settings, outcomes)

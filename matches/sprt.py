@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 #: A's score over a pair (0 to 2, in half points) -> the index of its pentanomial count.
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -137,7 +137,7 @@ class Sprt:
     def pairs(self) -> int:
         return sum(self.counts)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         elo, low, high = elo_estimate(list(self.counts))
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "llr": round(self.llr, 4), "lower": round(self.lower, 4), "upper": round(self.upper, 4),

@@ -41,7 +41,7 @@ NAME_CHARS = re.compile(r"[^A-Za-z0-9._=+-]")  # what a file name keeps of an ag
 MAX_NAME_IN_FILE = 40  # of each agent's name in a file name: two of them stay far below 255 bytes
 
 
-def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -> list[dict]:
+def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -> list[dict[str, Any]]:
     """Every game to play: ``games`` per pairing (rounded up to whole seat-swapped pairs)."""
     if len(agents) < 2:
         raise TournamentError("a tournament needs at least two agents")
@@ -93,7 +93,7 @@ class TournamentSpec:
             raise TournamentError("--sprt tests two agents against each other: give exactly two --agent")
 
 
-def manifest(spec: TournamentSpec) -> dict:
+def manifest(spec: TournamentSpec) -> dict[str, Any]:
     """The settings and schedule of ``spec`` as ``tournament.json`` keeps them; ``"expansions"`` and
     ``"ruleset"`` only where they are not the base game's official rules (as files made before them)."""
     config = spec.config
@@ -110,7 +110,7 @@ def manifest(spec: TournamentSpec) -> dict:
     return settings
 
 
-def sprt_of(settings: dict, outcomes: list[dict]) -> Sprt | None:
+def sprt_of(settings: dict[str, Any], outcomes: list[dict[str, Any]]) -> Sprt | None:
     """The SPRT of a tournament run with ``--sprt`` (None without), over its seat-swapped pairs in
     schedule order, the first agent's points over each pair; see `matches.sprt.sprt_over_pairs`."""
     test = settings.get("sprt")
@@ -121,11 +121,11 @@ def sprt_of(settings: dict, outcomes: list[dict]) -> Sprt | None:
     jobs = settings["schedule"]
     for k in range(0, len(jobs) - 1, 2):
         pair = [by_id.get(jobs[k]["id"]), by_id.get(jobs[k + 1]["id"])]
-        scores.append(None if None in pair else sum(_first_agent_score(cast("dict", o)) for o in pair))
+        scores.append(None if None in pair else sum(_first_agent_score(cast("dict[str, Any]", o)) for o in pair))
     return sprt_over_pairs(scores, test["elo0"], test["elo1"], test["alpha"], test["beta"])
 
 
-def _first_agent_score(o: dict) -> float:
+def _first_agent_score(o: dict[str, Any]) -> float:
     """The first agent's points in one finished game or match: 1, 0.5 (shared) or 0."""
     if o["winner"] is None:
         return 0.5
@@ -151,7 +151,7 @@ def agent_names(agents: Sequence[str]) -> list[str]:
     return names
 
 
-def deal_of(job: dict, settings: dict) -> tuple[int, str]:
+def deal_of(job: dict[str, Any], settings: dict[str, Any]) -> tuple[int, str]:
     """The deal a scheduled game plays, numbered from 0 in schedule order, and its side ("a", or "b"
     with the seats swapped): a deal's two games are next to each other in the schedule."""
     n = _positions(settings["schedule"]).get(job["id"])
@@ -160,10 +160,10 @@ def deal_of(job: dict, settings: dict) -> tuple[int, str]:
     return n // 2, SIDES[n % 2]
 
 
-_POSITIONS: list[tuple[list, dict[str, int]]] = []  # the last schedules looked into, with their index
+_POSITIONS: list[tuple[list[dict[str, Any]], dict[str, int]]] = []  # the last schedules looked into, with their index
 
 
-def _positions(jobs: list) -> dict[str, int]:
+def _positions(jobs: list[dict[str, Any]]) -> dict[str, int]:
     """Each scheduled id's place in ``jobs``, built once per schedule (a folder's files are named by
     it: asked for each of a large schedule's games, a scan would be quadratic)."""
     for known, index in _POSITIONS:
@@ -181,7 +181,7 @@ def file_name_part(name: str) -> str:
     return "_" + safe[1:] if safe.startswith(".") else safe
 
 
-def game_file(job: dict, settings: dict) -> str:
+def game_file(job: dict[str, Any], settings: dict[str, Any]) -> str:
     """The name of a scheduled game's match file: the agents in seat order, the deal and its side,
     e.g. ``greedy-vs-mcts_iters=60-deal003-a.amigos``.  Unique in the tournament (the deal and side
     alone are), and safe on any filesystem."""
@@ -191,7 +191,7 @@ def game_file(job: dict, settings: dict) -> str:
     return f"{first}-vs-{second}-deal{deal:03d}-{side}{MATCH_SUFFIX}"
 
 
-def game_path(out: Path, job: dict, settings: dict) -> Path:
+def game_path(out: Path, job: dict[str, Any], settings: dict[str, Any]) -> Path:
     """Where a scheduled game's file is in ``out``: its `game_file`, or the ``ID.amigos`` that
     tournaments before those names wrote, when only that one is there (so they still resume)."""
     path = out / game_file(job, settings)
@@ -199,7 +199,7 @@ def game_path(out: Path, job: dict, settings: dict) -> Path:
     return old if not os.path.lexists(path) and os.path.lexists(old) else path
 
 
-def read_manifest(out: Path) -> dict:
+def read_manifest(out: Path) -> dict[str, Any]:
     """The settings in ``out``'s ``tournament.json``, checked field by field (`matches.manifest`) and
     its schedule compared with the one its settings make; `TournamentError` (one line) otherwise."""
     settings = M.read(out)
@@ -210,7 +210,7 @@ def read_manifest(out: Path) -> dict:
     return settings
 
 
-def check_folder(out: Path, settings: dict, resume: bool) -> None:
+def check_folder(out: Path, settings: dict[str, Any], resume: bool) -> None:
     """Refuse a folder that holds another tournament, or this one without ``resume``, or links that
     point outside it."""
     if not os.path.lexists(out):
@@ -233,7 +233,8 @@ def make_folder(out: Path) -> None:
         raise TournamentError(f"{out}: cannot make the folder ({files.reason(exc)})") from None
 
 
-def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], object] | None = None) -> list[dict]:
+def prepare(out: Path, settings: dict[str, Any], resume: bool,
+            warn: Callable[[str], object] | None = None) -> list[dict[str, Any]]:
     """Create or check the output folder; returns the jobs still to play.  A game file that is corrupt
     or not the scheduled game (`scheduled_match`) is put aside as ``NAME.amigos.rejected``, told to
     ``warn(line)``, and its game played again."""
@@ -263,7 +264,7 @@ def prepare(out: Path, settings: dict, resume: bool, warn: Callable[[str], objec
     return todo
 
 
-def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None, str | None]:
+def scheduled_match(file: Path, job: dict[str, Any], settings: dict[str, Any]) -> tuple[Match | None, str | None]:
     """The match in ``file`` and None, or None and why it cannot count for ``job``: unreadable, or
     another game than the one scheduled (its schedule id, seed, agents and seats, format, variant;
     files written before the id was kept have none, and count by the rest)."""
@@ -289,7 +290,7 @@ def scheduled_match(file: Path, job: dict, settings: dict) -> tuple[Match | None
     return match, None
 
 
-def play_job(job: dict, settings: dict) -> dict:
+def play_job(job: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     """Play one scheduled game or match and return its record (`Match.record`), plain data that any
     runner's worker (a local process or a Dask worker on another machine) hands back to the client,
     which writes the file (`save_job`).  ``settings``: the manifest's agents, match format, variant
@@ -306,7 +307,7 @@ def play_job(job: dict, settings: dict) -> dict:
     return match.record
 
 
-def save_job(out: Path, job: dict, record: dict, settings: dict) -> dict:
+def save_job(out: Path, job: dict[str, Any], record: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     """Write a finished job's match file (`game_file` in ``out``) from its record, in the client;
     returns its outcome.  A record made by another version of amigos (a worker installed apart) is
     refused: its games would not be this tournament's."""
@@ -319,7 +320,7 @@ def save_job(out: Path, job: dict, record: dict, settings: dict) -> dict:
     return outcome(job, match)
 
 
-def outcome(job: dict, match: Match) -> dict:
+def outcome(job: dict[str, Any], match: Match) -> dict[str, Any]:
     """What the standings need from one finished game or match."""
     result = match.record["result"]
     return {"id": job["id"], "seats": job["seats"], "winner": None if result["shared"] else result["winner"],
@@ -327,8 +328,8 @@ def outcome(job: dict, match: Match) -> dict:
 
 
 def run(out: Path, spec: TournamentSpec, jobs: int = 1, resume: bool = False,
-        on_result: Callable[[dict, int, int], object] | None = None,
-        warn: Callable[[str], object] | None = None, runner: Runner | None = None) -> list[dict]:
+        on_result: Callable[[dict[str, Any], int, int], object] | None = None,
+        warn: Callable[[str], object] | None = None, runner: Runner | None = None) -> list[dict[str, Any]]:
     """Play the tournament ``spec`` in ``out`` (what is left of it), holding the folder's lock (`InUse`
     if another program runs it); ``on_result(outcome, done, total)`` after each game, ``warn(line)``
     for a game file put aside.  Games are played by ``runner`` (`matches.runner`, e.g. a `DaskRunner`
@@ -343,12 +344,13 @@ def run(out: Path, spec: TournamentSpec, jobs: int = 1, resume: bool = False,
             return _run(out, settings, runner, resume, on_result, warn)
 
 
-def _run(out: Path, settings: dict, runner: Runner, resume: bool,
-         on_result: Callable[[dict, int, int], object] | None, warn: Callable[[str], object] | None) -> list[dict]:
+def _run(out: Path, settings: dict[str, Any], runner: Runner, resume: bool,
+         on_result: Callable[[dict[str, Any], int, int], object] | None,
+         warn: Callable[[str], object] | None) -> list[dict[str, Any]]:
     todo = prepare(out, settings, resume, warn)
     total = len(settings["schedule"])
     done = total - len(todo)
-    results: list[dict] = []
+    results: list[dict[str, Any]] = []
     decided = _verdict_watch(out, settings) if "sprt" in settings else None
     if decided is not None and decided(None):
         return results
@@ -373,7 +375,7 @@ def _run(out: Path, settings: dict, runner: Runner, resume: bool,
     return results
 
 
-def _verdict_watch(out: Path, settings: dict) -> Callable[[dict | None], bool]:
+def _verdict_watch(out: Path, settings: dict[str, Any]) -> Callable[[dict[str, Any] | None], bool]:
     """A function of each new outcome (or None) that tells whether the tournament's SPRT has reached
     a verdict, counting the games already in ``out``."""
     try:
@@ -381,7 +383,7 @@ def _verdict_watch(out: Path, settings: dict) -> Callable[[dict | None], bool]:
     except amigos.AmigosError:
         outcomes = []
 
-    def decided(outcome: dict | None) -> bool:
+    def decided(outcome: dict[str, Any] | None) -> bool:
         if outcome is not None:
             outcomes.append(outcome)
         return cast("Sprt", sprt_of(settings, outcomes)).result != "continue"  # (settings have an "sprt")
@@ -391,7 +393,7 @@ def _verdict_watch(out: Path, settings: dict) -> Callable[[dict | None], bool]:
 
 # -- standings ------------------------------------------------------------------------------------------
 
-def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dict, list[dict]]:
+def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The manifest and the outcome of every finished game in ``out``, from the files alone; a file
     that is not the scheduled game is told to ``warn(line)`` and not counted."""
     M.check_links(out)
@@ -411,7 +413,7 @@ def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dic
     return settings, outcomes
 
 
-def count_result(counts: dict, winner: int | None, seat: int) -> None:
+def count_result(counts: dict[str, Any], winner: int | None, seat: int) -> None:
     """Add one game, seen from ``seat``, to ``counts`` ("games", "wins", "losses", "shared"):
     ``winner`` is the winning seat, None for a shared game.  The standings' and the crosstable's count."""
     counts["games"] += 1
@@ -423,7 +425,7 @@ def count_result(counts: dict, winner: int | None, seat: int) -> None:
         counts["losses"] += 1
 
 
-def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
+def standings(agents: list[str], outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per agent, best first: its name (`agent_names`), spec and index in ``agents``; games, wins,
     losses, shared, win rate with a 95% interval, Elo with its error."""
     n = len(agents)
@@ -445,7 +447,7 @@ def standings(agents: list[str], outcomes: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["elo"], r["index"]))
 
 
-def _elo(n: int, pairs: list[tuple[int, int, float]]) -> tuple[list, list]:
+def _elo(n: int, pairs: list[tuple[int, int, float]]) -> tuple[list[float], list[float]]:
     """Bradley-Terry ratings on the Elo scale (mean 0) by minorise-maximise, and 95% error bars from
     the Fisher information (each rating's own term; a rough but honest size)."""
     if not pairs:

@@ -4,7 +4,7 @@ the base game and of the *Lux et Tenebrae* expansion."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -33,8 +33,8 @@ def parse_set(card_set: str) -> str:
     return norm
 
 
-def select(all_components: list[dict], name: str | None, kind: str | None,
-           card_set: str | None = None) -> list[dict]:
+def select(all_components: list[dict[str, Any]], name: str | None, kind: str | None,
+           card_set: str | None = None) -> list[dict[str, Any]]:
     """The components of ``kind`` and ``card_set`` (None: any) whose name or id contains ``name``
     (case-insensitive)."""
     chosen = all_components
@@ -48,7 +48,7 @@ def select(all_components: list[dict], name: str | None, kind: str | None,
     return chosen
 
 
-def single(chosen: list[dict], name: str | None) -> dict | None:
+def single(chosen: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
     """The one component to show in full: the only match, or the only exact name/id match."""
     if name is None:
         return None

@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -31,7 +31,7 @@ def expansion_line(expansions: Sequence[str]) -> str:
     return f"Expansion{'s' if len(expansions) > 1 else ''}: {escape(expansion_title(expansions))}"
 
 
-def summary(match: Match) -> dict:
+def summary(match: Match) -> dict[str, Any]:
     record = match.record
     games = []
     for g in record["games"]:

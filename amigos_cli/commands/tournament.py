@@ -7,7 +7,7 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional, cast
+from typing import Annotated, Any, Optional, cast
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -133,17 +133,17 @@ def resume_command(out: Path) -> str:
     return command
 
 
-Run = Callable[[Callable[[dict, int, int], None], Callable[[str], None]], object]
+Run = Callable[[Callable[[dict[str, Any], int, int], None], Callable[[str], None]], object]
 
 
-def play_live(console: Console, out: Path, settings: dict, agents: list[str], unit: str, run: Run) -> None:
+def play_live(console: Console, out: Path, settings: dict[str, Any], agents: list[str], unit: str, run: Run) -> None:
     """Play the tournament by ``run(on_result, warn)`` under a live view: a line a finished game, the
     progress in ``unit`` (games or matches), the standings and the SPRT's line; on --resume the games
     already in ``out`` count from the start."""
     test = settings.get("sprt")
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     task = progress.add_task(unit, total=len(settings["schedule"]))
-    outcomes: list[dict] = []
+    outcomes: list[dict[str, Any]] = []
 
     def view() -> Group:
         parts: list[RenderableType] = [progress, standings_table(T.standings(agents, outcomes))]
@@ -153,7 +153,7 @@ def play_live(console: Console, out: Path, settings: dict, agents: list[str], un
 
     # Transient: the live standings make way for the final ones, so the table is printed once.
     with Live(view(), console=console, refresh_per_second=4, transient=True) as live:
-        def on_result(result: dict, done: int, total: int) -> None:
+        def on_result(result: dict[str, Any], done: int, total: int) -> None:
             outcomes.append(result)
             progress.update(task, completed=done)
             live.console.print(printable(R.game_line(R.game_row(settings, result), done, total), None),

@@ -25,6 +25,7 @@ from amigos.codes import (
     TEMPORARY,
     TOKEN,
 )
+from amigos.config import Action
 from amigos.state import GameState
 
 from ..views.board import centre, component, essences, scrolls_line
@@ -143,7 +144,7 @@ def banner(state: GameState, names: list[str]) -> Text:
     return Text("")
 
 
-def card_of(state: GameState, action: tuple) -> int | None:
+def card_of(state: GameState, action: Action) -> int | None:
     """The card (entity) an action is about (the one placed, used, claimed, discarded, picked), if any."""
     if len(action) > 2 and isinstance(action[2], int) and 0 <= action[2] < len(state.cards):
         return action[2]

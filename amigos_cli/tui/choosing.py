@@ -4,6 +4,8 @@ decision asked, and the filter box that narrows the list to the lines with the l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -12,6 +14,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ai.heuristics import best_variant
+from amigos.config import Action
 from amigos.state import GameState
 
 from ..views.choices import group_text
@@ -29,16 +32,16 @@ class Choices(Vertical):
     class Chosen(Message):
         """An action chosen from the list (with its way of paying, when it has several)."""
 
-        def __init__(self, action: tuple) -> None:
+        def __init__(self, action: Action) -> None:
             super().__init__()
-            self.action: tuple = action
+            self.action: Action = action
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.offered: GameState | None = None  # the position whose choices are listed
-        self.groups: list[list[tuple]] = []
+        self.groups: list[Sequence[Action]] = []
         self.shown: list[int] = []
-        self.suggested: tuple | None = None
+        self.suggested: Action | None = None
         self.number: NumberKeys = NumberKeys()
 
     def compose(self) -> ComposeResult:
@@ -111,7 +114,7 @@ class Choices(Vertical):
         """The card choice ``i`` is about (for the card panel), if any."""
         return None if self.offered is None else card_of(self.offered, self.groups[i][0])
 
-    def show_hint(self, state: GameState, action: tuple, text: str) -> None:
+    def show_hint(self, state: GameState, action: Action, text: str) -> None:
         """Mark and highlight the hint's ``action`` and show its reasons, if ``state`` is still the
         position offered (a hint that comes after the choice is dropped)."""
         if self.offered is not state:
@@ -141,7 +144,7 @@ class Choices(Vertical):
         preferred = self.suggested if self.suggested in group else best_variant(state, group)
         self.app.push_screen(VariantPicker(state, group_text(state, group), group, preferred), self.chose_way)
 
-    def chose_way(self, chosen: tuple | None) -> None:
+    def chose_way(self, chosen: Action | None) -> None:
         """The payment picker's answer: a way of paying (chosen), or None (back to the choices)."""
         if chosen is not None:
             self.post_message(self.Chosen(chosen))

@@ -15,7 +15,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Callable, cast
+from typing import Callable, Sequence, cast
 
 from rich.text import Text
 from textual import events, work
@@ -26,6 +26,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from ai.agent import BaseAgent
+from amigos.config import Action
 from amigos.state import GameState
 from matches.match import Match, expansion_title
 
@@ -64,14 +65,14 @@ class ScreenSeat(BaseAgent):
         self.app: GameApp = app
         self.seat: int = seat
 
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         """The screen's answer: an action, or `UndoRequested` / `QuitRequested` raised."""
         answer = self.app.ask(self.seat, state)
         if answer == UNDO:
             raise UndoRequested()
         if answer == QUIT:
             raise QuitRequested()
-        return cast("tuple", answer)  # (any other answer to a seat is an action)
+        return cast("Action", answer)  # (any other answer to a seat is an action)
 
 
 class GameApp(App[str]):
@@ -117,7 +118,7 @@ class GameApp(App[str]):
         self.game_log: GameLog = GameLog(self.names, self.humans, id="log")
 
     @property
-    def groups(self) -> list[list[tuple]]:
+    def groups(self) -> list[Sequence[Action]]:
         return self.choices.groups
 
     @property
@@ -125,7 +126,7 @@ class GameApp(App[str]):
         return self.choices.shown
 
     @property
-    def suggested(self) -> tuple | None:
+    def suggested(self) -> Action | None:
         return self.choices.suggested
 
     # -- layout ---------------------------------------------------------------------------------
@@ -165,7 +166,7 @@ class GameApp(App[str]):
         return "finished"
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def think_of_hint(self, state: GameState) -> tuple[GameState, tuple, str]:
+    def think_of_hint(self, state: GameState) -> tuple[GameState, Action, str]:
         """Search for a hint in a thread worker: (``state``, the suggested action, the hint's text),
         shown by `hint_found` if ``state`` is still the one asked."""
         action, text = self.session.suggest(state)
@@ -197,7 +198,7 @@ class GameApp(App[str]):
         else:
             self.exit(worker.result)
 
-    def hint_found(self, worker: Worker[tuple[GameState, tuple, str]]) -> None:
+    def hint_found(self, worker: Worker[tuple[GameState, Action, str]]) -> None:
         """Show a hint found, or why there is none (the game goes on without it)."""
         if worker.state == WorkerState.SUCCESS and worker.result is not None:
             self.choices.show_hint(*worker.result)

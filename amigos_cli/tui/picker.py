@@ -6,6 +6,8 @@ many ways that pays and gains (Transmutation's hundreds) lists its payments firs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -15,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
 
@@ -22,7 +25,7 @@ from ..views.choices import ordered_variants, payments_first, step_of_two, typed
 from .keys import NumberKeys
 
 
-class VariantPicker(ModalScreen[tuple | None]):
+class VariantPicker(ModalScreen[Action | None]):
     """Choose one of ``variants`` (the ways of one action); dismissed with the variant or None."""
 
     BINDINGS = [Binding("escape", "back", "Back")]
@@ -33,16 +36,16 @@ class VariantPicker(ModalScreen[tuple | None]):
     VariantPicker OptionList { height: auto; max-height: 14; }
     """
 
-    def __init__(self, state: GameState, title: str, variants: list[tuple], preferred: tuple | None) -> None:
+    def __init__(self, state: GameState, title: str, variants: Sequence[Action], preferred: Action | None) -> None:
         super().__init__()
         self.state: GameState = state
         self.title_text: str = title
-        self.variants: list[tuple] = ordered_variants(variants)
-        self.preferred: tuple | None = preferred
+        self.variants: list[Action] = ordered_variants(variants)
+        self.preferred: Action | None = preferred
         self.number: NumberKeys = NumberKeys()
-        self.payments: list[tuple] | None = payments_first(self.variants)
-        self.paying: tuple | None = None  # the payment chosen, while the gains are listed
-        self.listed: list[tuple] = []  # the ways the list shows (with payments first: one per payment)
+        self.payments: list[tuple[int, ...]] | None = payments_first(self.variants)
+        self.paying: tuple[int, ...] | None = None  # the payment chosen, while the gains are listed
+        self.listed: list[Action] = []  # the ways the list shows (with payments first: one per payment)
 
     def compose(self) -> ComposeResult:
         with Vertical():

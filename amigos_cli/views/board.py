@@ -8,7 +8,7 @@ actions in words.  Only what ``viewer`` may see is shown.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -256,7 +256,7 @@ def result_text(state: GameState, names: list[str]) -> Text:
     return t
 
 
-def match_result_text(record: dict, final: GameState, names: list[str]) -> Text:
+def match_result_text(record: dict[str, Any], final: GameState, names: list[str]) -> Text:
     """How a finished match ended, in one line: "Ann wins the match 2-1", "The match is drawn 1-1",
     or for a single game its `result_text` (``final``: the last game's final position)."""
     if record["best_of"] == 1:

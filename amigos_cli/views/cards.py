@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
+from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -38,7 +39,7 @@ SET_TITLES = {BASE_SET: "the base game", LUX_SET: "Lux et Tenebrae"}
 SET_MARK_STYLE = "bold magenta"
 
 
-def cost_text(cost: dict | None) -> Text:
+def cost_text(cost: dict[str, Any] | None) -> Text:
     """A compact coloured cost, e.g. ``2E 1G``; ``0`` for a zero cost, ``-`` for none."""
     if cost is None:
         return Text("-", style="dim")
@@ -60,12 +61,12 @@ def kind_label(kind: str) -> str:
     return kind.replace("_", " ")
 
 
-def extra_types(component: dict) -> str:
+def extra_types(component: dict[str, Any]) -> str:
     """The component's types other than its kind, e.g. ``dragon, creature``; '' if none."""
     return ", ".join(t for t in component["types"] if t != component["kind"])
 
 
-def kind_cell(component: dict, show_kind: bool) -> Text:
+def kind_cell(component: dict[str, Any], show_kind: bool) -> Text:
     """The kind (when shown) with any further types below it, e.g. ``artifact`` / ``dragon``."""
     lines = [kind_label(component["kind"])] if show_kind else []
     extra = extra_types(component)
@@ -81,7 +82,7 @@ def kind_cell(component: dict, show_kind: bool) -> Text:
 NARROW = 110
 
 
-def cards_table(components: list[dict]) -> RenderableType:
+def cards_table(components: list[dict[str, Any]]) -> RenderableType:
     """One row per component: name, kind and types, cost, fixed points, text.
 
     The kind is left out when every row has the same kind (and the column too when no row has a
@@ -101,7 +102,7 @@ class _WidthAware:
         yield self.build(options.max_width)
 
 
-def table_title(components: list[dict]) -> str:
+def table_title(components: list[dict[str, Any]]) -> str:
     """``78 components``; with expansion components, which sets they come from:
     ``112 components: 78 of the base game, 34 of Lux et Tenebrae``, ``8 components of Lux et
     Tenebrae``."""
@@ -114,7 +115,7 @@ def table_title(components: list[dict]) -> str:
     return title + ": " + ", ".join(f"{n} of {SET_TITLES[s]}" for s, n in counts.items())
 
 
-def name_cell(component: dict, show_set: bool) -> Text:
+def name_cell(component: dict[str, Any], show_set: bool) -> Text:
     """The name, and below it the set's code when ``show_set`` and the component is not from
     the base game (the usual case needs no mark)."""
     out = Text(component["name"])
@@ -123,7 +124,7 @@ def name_cell(component: dict, show_set: bool) -> Text:
     return out
 
 
-def _cards_table(components: list[dict], narrow: bool) -> Table:
+def _cards_table(components: list[dict[str, Any]], narrow: bool) -> Table:
     show_kind = len({c["kind"] for c in components}) > 1
     show_kind_column = show_kind or any(extra_types(c) for c in components)
     show_set = len({c["set"] for c in components}) > 1
@@ -144,7 +145,7 @@ def _cards_table(components: list[dict], narrow: bool) -> Table:
     table.add_column("Pts", justify="right")
     table.add_column("Text")
     for c in components:
-        row: list = [name_cell(c, show_set)]
+        row: list[RenderableType] = [name_cell(c, show_set)]
         if show_kind_column:
             row.append(kind_cell(c, show_kind))
         row += [cost_text(c["cost"]), str(c["points"]), c["text"]]
@@ -152,7 +153,7 @@ def _cards_table(components: list[dict], narrow: bool) -> Table:
     return table
 
 
-def _points_text(component: dict) -> Text:
+def _points_text(component: dict[str, Any]) -> Text:
     vp = component["raw"].get("victory_points") or {}
     out = Text(str(component["points"]))
     for essence, pts in (vp.get("per_essence_on_this") or {}).items():
@@ -168,7 +169,7 @@ def _points_text(component: dict) -> Text:
     return out
 
 
-def _power_lines(raw: dict) -> list[str]:
+def _power_lines(raw: dict[str, Any]) -> list[str]:
     """One line per power or reaction: the data's summaries where there are some (every base
     component), else each described from its cost and effects (the expansion's data has none)."""
     summaries = [p.get("summary") for p in raw.get("reference_powers") or []]
@@ -188,7 +189,7 @@ def _bullets(lines: list[str]) -> Group | Text:
 KIND_TOPICS = {"scroll": "scrolls"}
 
 
-def kind_rulings(component: dict) -> list[str]:
+def kind_rulings(component: dict[str, Any]) -> list[str]:
     """The general rulings of the component's set about every component of its kind (a scroll's: they
     are claimed only with Inscription, kept until used, then go back to the centre); [] for most."""
     topic = KIND_TOPICS.get(component["kind"])
@@ -198,7 +199,7 @@ def kind_rulings(component: dict) -> list[str]:
             if r.get("topic") == topic and r.get("text")]
 
 
-def card_details(component: dict, framed: bool = True) -> RenderableType:
+def card_details(component: dict[str, Any], framed: bool = True) -> RenderableType:
     """Everything a player wants to read about one component: in a panel titled with its name, or
     (``framed`` false, for a panel that frames it itself) headed by its name."""
     raw = component["raw"]
@@ -213,7 +214,7 @@ def card_details(component: dict, framed: bool = True) -> RenderableType:
     facts.add_row("cost", cost_text(component["cost"]))
     facts.add_row("points", _points_text(component))
 
-    parts: list = [facts, Text(), Text(component["text"])]
+    parts: list[RenderableType] = [facts, Text(), Text(component["text"])]
     parts += [Text(), Text("Powers", style="bold"), Padding(_bullets(_power_lines(raw)), (0, 0, 0, 2))]
     rulings = [r["text"] for r in raw.get("rulings") or [] if r.get("text")]
     parts += [Text(), Text("Rulings", style="bold"), Padding(_bullets(rulings), (0, 0, 0, 2))]
@@ -228,7 +229,7 @@ def card_details(component: dict, framed: bool = True) -> RenderableType:
     return Panel(Group(*parts), title=Text(component["name"], style="bold"), title_align="left")
 
 
-def nearest_name(name: str | None, all_components: list[dict]) -> str:
+def nearest_name(name: str | None, all_components: list[dict[str, Any]]) -> str:
     """``" (did you mean Seer?)"`` for a near miss of a component's name, else ""."""
     if not name:
         return ""

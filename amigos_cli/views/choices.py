@@ -5,11 +5,13 @@ way of a group, the ways in a useful order, and the points a choice wins or cost
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import amigos
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import COLLECT
+from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
 
@@ -23,7 +25,7 @@ TWO_STEPS_OVER = 24
 CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
 
 
-def points_change(state: GameState, action: tuple) -> int:
+def points_change(state: GameState, action: Action) -> int:
     """How many victory points the deciding player wins (or loses, negative) by ``action`` at once:
     taking the essences off Sunken Reef costs what they scored.  Zero for claiming the monument deck's
     top card, whose points are hidden until it is claimed."""
@@ -35,7 +37,7 @@ def points_change(state: GameState, action: tuple) -> int:
     return after.vp(p) - state.vp(p)
 
 
-def group_text(state: GameState, group: list[tuple]) -> str:
+def group_text(state: GameState, group: Sequence[Action]) -> str:
     """The action a group stands for, without its payment when there are several; with the points it
     wins or costs at once, if any."""
     a = group[0]
@@ -66,7 +68,7 @@ def power_words(card: C.Card, index: int) -> str:
     return power_summary(listed[index], raw)
 
 
-def _power_summary(state: GameState, a: tuple) -> str:
+def _power_summary(state: GameState, a: Action) -> str:
     """" (turn: draw 1 card)" for a power of a card that has several, else ""."""
     card = state.cards[a[2]]
     if a[0] != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[a[3]].kind) < 2:
@@ -79,11 +81,11 @@ def _power_summary(state: GameState, a: tuple) -> str:
     return f" ({text if len(text) <= POWER_SUMMARY else text[:POWER_SUMMARY - 1] + '…'})"
 
 
-def _group_words(state: GameState, group: list[tuple]) -> str:
+def _group_words(state: GameState, group: Sequence[Action]) -> str:
     return _action_words(state, group) + (_power_summary(state, group[0]) if group[0][0] == A.POWER else "")
 
 
-def _action_words(state: GameState, group: list[tuple]) -> str:
+def _action_words(state: GameState, group: Sequence[Action]) -> str:
     a = group[0]
     if a[0] in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
         card = state.cards[a[2]]
@@ -111,13 +113,13 @@ def _action_words(state: GameState, group: list[tuple]) -> str:
     return re.split(r"[:,] (?:paying|gaining|putting) ", text)[0]
 
 
-def _turns_other(state: GameState, a: tuple) -> bool:
+def _turns_other(state: GameState, a: Action) -> bool:
     """True for a victory-check React that turns another component (Dark Cathedral turning a Demon), whose
     sixth field is that component; false for Illusion's, whose sixth field is a type."""
     return state.cards[a[2]].powers[a[3]].turn_other is not None
 
 
-def _single_words(state: GameState, a: tuple) -> str:
+def _single_words(state: GameState, a: Action) -> str:
     """A one-way action's words: the engine's, but for a few that read better here: a Gain that is not
     a collect (Vial of Light's React) says so, and putting none of an essence on a card says that."""
     kind = a[0]
@@ -128,7 +130,7 @@ def _single_words(state: GameState, a: tuple) -> str:
     return amigos.action_text(state, a)
 
 
-def variant_text(state: GameState, a: tuple) -> str:
+def variant_text(state: GameState, a: Action) -> str:
     """One way of paying or gaining: "pay 2 elan", "pay 1 calm, putting 1 gold on it"."""
     kind = a[0]
     if kind in (A.PLACE, A.CLAIM_POP):
@@ -151,10 +153,10 @@ def variant_text(state: GameState, a: tuple) -> str:
     return _single_words(state, a)
 
 
-def ordered_variants(variants: list[tuple]) -> list[tuple]:
+def ordered_variants(variants: Sequence[Action]) -> list[Action]:
     """The ways of one action, essences before Gold where both work, and last the ways that pay an
     essence to gain the same one back or pay and gain nothing; otherwise in the engine's order."""
-    def key(a: tuple) -> tuple[bool, int, int]:
+    def key(a: Action) -> tuple[bool, int, int]:
         pay, gain = vectors(a)
         gold = pay[4] if pay else 0
         wasted = sum(min(pay[k], gain[k]) for k in range(5)) if pay and gain else 0
@@ -163,7 +165,7 @@ def ordered_variants(variants: list[tuple]) -> list[tuple]:
     return sorted(variants, key=key)
 
 
-def vectors(a: tuple) -> tuple[tuple | None, tuple | None]:
+def vectors(a: Action) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
     """(what an action pays, what it gains): each a 5-vector of essences, or None where it has none."""
     kind = a[0]
     if kind in (A.PLACE, A.CLAIM_POP):
@@ -177,14 +179,14 @@ def vectors(a: tuple) -> tuple[tuple | None, tuple | None]:
     return None, None
 
 
-def payments_first(variants: list[tuple]) -> list[tuple] | None:
+def payments_first(variants: Sequence[Action]) -> list[tuple[int, ...]] | None:
     """The distinct payments of ``variants`` (the ways of one action), in their order, when the ways
     are many (Transmutation's hundreds) and each pays and gains, so that a person chooses the payment
     and then the gain; else None (the ways are one list)."""
     if len(variants) <= TWO_STEPS_OVER:
         return None
-    pays: dict[tuple, None] = {}
-    gains: set[tuple] = set()
+    pays: dict[tuple[int, ...], None] = {}
+    gains: set[tuple[int, ...]] = set()
     for a in variants:
         pay, gain = vectors(a)
         if pay is None or gain is None:
@@ -194,12 +196,13 @@ def payments_first(variants: list[tuple]) -> list[tuple] | None:
     return list(pays) if len(pays) > 1 and len(gains) > 1 else None
 
 
-def step_of_two(variants: list[tuple], payments: list[tuple], paying: tuple | None) -> tuple[list[tuple], list[str]]:
+def step_of_two(variants: Sequence[Action], payments: list[tuple[int, ...]],
+                paying: tuple[int, ...] | None) -> tuple[list[Action], list[str]]:
     """One step of a two-step choice (`payments_first`), as the ways it lists and their lines: before a
     payment is chosen (``paying`` None), the first way of each of ``payments`` as "pay ..."; after,
     the ways that pay ``paying`` as "gain ..."."""
     if paying is None:
-        firsts: dict[tuple | None, tuple] = {}
+        firsts: dict[tuple[int, ...] | None, Action] = {}
         for a in variants:
             firsts.setdefault(vectors(a)[0], a)
         return [firsts[pay] for pay in payments], ["pay " + essences_text(pay) for pay in payments]
@@ -222,7 +225,7 @@ def parse_essences(text: str) -> tuple[int, ...] | None:
     return tuple(counts)
 
 
-def typed_variant(variants: list[tuple], typed: str) -> tuple | None:
+def typed_variant(variants: Sequence[Action], typed: str) -> Action | None:
     """The variant the typed text names: ``PAY`` or ``GAIN`` alone (whichever the action has), or
     ``PAY / GAIN``; None if none matches."""
     halves = typed.split("/")

@@ -14,14 +14,14 @@ from amigos.text import essences_text
 from .board import LETTERS
 
 
-def _delta(before: tuple, after: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _delta(before: tuple[int, ...], after: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(what was added, what was removed) between two essence vectors."""
     added = tuple(max(0, a - b) for a, b in zip(after, before))
     removed = tuple(max(0, b - a) for a, b in zip(after, before))
     return added, removed
 
 
-def signed(before: tuple, after: tuple) -> str:
+def signed(before: tuple[int, ...], after: tuple[int, ...]) -> str:
     """The change of an essence vector as ``-2E +1L +1D`` (losses first); "" for none."""
     diff = [a - b for a, b in zip(after, before)]
     losses = [f"-{-d}{LETTERS[k]}" for k, d in enumerate(diff) if d < 0]

@@ -7,6 +7,7 @@ card does is silently left out; a test checks that the expansion needs no such f
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from amigos.carddata import ANY, ESSENCES
 
@@ -58,7 +59,7 @@ def _type_name(typ: str, plural: bool = False) -> str:
     return name + "s" if plural else name
 
 
-def _amounts(essences: dict) -> str:
+def _amounts(essences: dict[str, Any]) -> str:
     """``{"elan": 1, "death": 1}`` -> ``1 Elan + 1 Death``; ``{"any": 2}`` -> ``2 essences of any
     kind``; in canonical order."""
     parts = [f"{essences[k]} {k.capitalize()}" for k in ESSENCES if essences.get(k)]
@@ -85,13 +86,13 @@ def _kinds(allowed: list[str]) -> str:
     return _or_list([e.capitalize() for e in ESSENCES if e in allowed])
 
 
-def _destination(effect: dict, this: str) -> str:
+def _destination(effect: dict[str, Any], this: str) -> str:
     """Where ``effect`` puts essences, e.g. ``on the Chaos Imp``."""
     dest = effect.get("destination", POOL)
     return DESTINATIONS.get(dest, dest.replace("_", " ")).format(this=this)
 
 
-def _cost_parts(power: dict, raw: dict) -> list[str]:
+def _cost_parts(power: dict[str, Any], raw: dict[str, Any]) -> list[str]:
     """What using ``power`` of the component ``raw`` costs, one phrase per part, in the order a
     player pays: spend or turn it, turn another, pay, take off, destroy, discard."""
     cost = power.get("cost") or {}
@@ -133,7 +134,7 @@ def _cost_parts(power: dict, raw: dict) -> list[str]:
     return parts
 
 
-def _gain(effect: dict, this: str) -> str:
+def _gain(effect: dict[str, Any], this: str) -> str:
     """``gain`` (fixed essences) and ``gain_mix`` (of the player's choice), in the pool or on a
     component."""
     if "essences" in effect:
@@ -143,13 +144,13 @@ def _gain(effect: dict, this: str) -> str:
     return f"put {what} {_destination(effect, this)}" if _on_component(effect) else f"gain {what}"
 
 
-def _gain_x_identical(effect: dict, this: str) -> str:
+def _gain_x_identical(effect: dict[str, Any], this: str) -> str:
     other = " other" if effect.get("different_from_paid_type") else ""
     kind = "non-Gold kind" if effect.get("exclude") == NON_GOLD else "kind"
     return f"gain {effect['amount']} essences all of one{other} {kind}"
 
 
-def _gain_from_artifact_cost(effect: dict, this: str) -> str:
+def _gain_from_artifact_cost(effect: dict[str, Any], this: str) -> str:
     what = "non-Gold essences" if effect.get("exclude") == NON_GOLD else "essences"
     out = f"gain {what} equal to the destroyed artifact's printed cost"
     if effect.get("modifier"):
@@ -159,7 +160,7 @@ def _gain_from_artifact_cost(effect: dict, this: str) -> str:
     return out
 
 
-def _straighten(effect: dict, this: str) -> str:
+def _straighten(effect: dict[str, Any], this: str) -> str:
     target = effect["target"]
     if target.startswith(OWN_TURNED):
         one = "another" if effect.get("exclude_this_component") else "one"
@@ -167,7 +168,7 @@ def _straighten(effect: dict, this: str) -> str:
     return "straighten " + STRAIGHTEN_TARGETS.get(target, target.replace("_", " "))
 
 
-def _retrieve(effect: dict, this: str) -> str:
+def _retrieve(effect: dict[str, Any], this: str) -> str:
     n = effect.get("count", 1)
     what = "a card" if n == 1 else _plural(n, "card")
     return f"take {what} of your choice from your discard pile into your hand"
@@ -175,7 +176,7 @@ def _retrieve(effect: dict, this: str) -> str:
 
 #: How each effect operation is told, from the effect and "the <component's name>". An operation
 #: missing here is shown by its name (the base game's powers all have summaries of their own).
-EFFECT_TEXTS: dict[str, Callable[[dict, str], str]] = {
+EFFECT_TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "gain": _gain,
     "gain_mix": _gain,
     "gain_x": lambda e, this: "gain " + X_AMOUNTS.get(e["amount"], e["amount"] + " {essence}").format(
@@ -205,19 +206,19 @@ EFFECT_TEXTS: dict[str, Callable[[dict, str], str]] = {
 }
 
 
-def _on_component(effect: dict) -> bool:
+def _on_component(effect: dict[str, Any]) -> bool:
     """Whether ``effect`` puts what it gives on a component rather than in the pool."""
     return effect.get("destination", POOL) != POOL
 
 
-def effect_text(effect: dict, raw: dict) -> str:
+def effect_text(effect: dict[str, Any], raw: dict[str, Any]) -> str:
     """One effect of a power of the component ``raw``, e.g. ``put 3 Death on the Chaos Imp``."""
     op = effect.get("op", "?")
     told = EFFECT_TEXTS.get(op)
     return told(effect, f"the {raw['name']}") if told else op.replace("_", " ")
 
 
-def power_summary(power: dict, raw: dict) -> str:
+def power_summary(power: dict[str, Any], raw: dict[str, Any]) -> str:
     """A one-line description of ``power`` (an entry of ``raw``'s ``powers`` or ``reactions``)
     from its data, in the style of the base game's summaries: ``Turn the Fire Demon and pay 1
     Elan: every rival loses 2 Life.``, ``React to a Life loss (turn the Golden Lion): ignore that

@@ -4,6 +4,7 @@ screen or move the cursor, C1 controls, bidirectional overrides) shown escaped, 
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 #: The longest name shown; a longer one is cut with an ellipsis (a file may hold any text).
 MAX_SHOWN = 80
@@ -23,6 +24,6 @@ def printable(text: object, limit: int | None = MAX_SHOWN) -> str:
     return shown if limit is None or len(shown) <= limit else shown[:limit - 1] + "…"
 
 
-def player_names(record: dict) -> list[str]:
+def player_names(record: dict[str, Any]) -> list[str]:
     """The players' names of a match record, safe to show."""
     return [printable(p["name"]) for p in record["players"]]

@@ -37,7 +37,7 @@ def _name(text: str) -> str:
     return escape(printable(text))
 
 
-def standings_table(rows: list[dict], title: str = "Standings") -> Table:
+def standings_table(rows: list[dict[str, Any]], title: str = "Standings") -> Table:
     """The standings (`matches.tournament.standings`), best first."""
     table = Table("agent", "games", "wins", "losses", "shared", "win rate (95%)", f"0%{'100%':>{STRIP_WIDTH - 2}}",
                   "Elo", title=title)
@@ -50,7 +50,7 @@ def standings_table(rows: list[dict], title: str = "Standings") -> Table:
     return table
 
 
-def crosstable_table(rows: list[dict], crosstable: dict[str, dict[str, dict[str, Any]]],
+def crosstable_table(rows: list[dict[str, Any]], crosstable: dict[str, dict[str, dict[str, Any]]],
                      title: str = "Crosstable") -> Table:
     """Each agent (in standings order, numbered) against each other: the row's points of the games
     played against the column's, and its wins-losses-shared."""
@@ -69,7 +69,7 @@ def crosstable_table(rows: list[dict], crosstable: dict[str, dict[str, dict[str,
     return table
 
 
-def card_table(rows: list[dict], title: str = "Card statistics") -> Table:
+def card_table(rows: list[dict[str, Any]], title: str = "Card statistics") -> Table:
     """The card statistics (`matches.cardstats.card_stats`): games and win rate of each kind."""
     table = Table("card", "drafted: games, win rate (95%)", "played", "claimed", title=title)
 
@@ -83,7 +83,7 @@ def card_table(rows: list[dict], title: str = "Card statistics") -> Table:
     return table
 
 
-def settings_lines(folder: str, settings: dict, played: int) -> list[str]:
+def settings_lines(folder: str, settings: dict[str, Any], played: int) -> list[str]:
     """Lines (rich markup) for a tournament's settings and progress: what is played by whom, and how
     many of the scheduled games are finished."""
     agents = settings["agents"]
