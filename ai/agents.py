@@ -18,7 +18,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       by sequential halving, using the whole budget; halving=0: by UCB1, stopping
                       once no move can catch up.  draft=1: draft and redraft picks by learned card
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
-                      player; draft=0: both by search
+                      player; draft=0: both by search.  belief=K: the search's worlds dealt from
+                      K, weighed by how well each explains the rival's choices (`ai.belief`, with
+                      the model of choices `ai.policy`); belief=0 (the default): every world alike
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -83,7 +85,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving"}}[kind]
+                        "halving", "belief"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -115,7 +117,7 @@ LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 2),
-    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1),
+    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "belief": Limit(True, 0, False, 4096),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

@@ -46,10 +46,10 @@ MINE, MINE_TURNED, MY_HAND, MY_DECK, MY_DISCARD, RIVAL, RIVAL_TURNED, RIVAL_KNOW
 #: The essences on a component in play, mine or a rival's (the sum of the five kinds, Gold counted
 #: twice: it is worth two of another), scaled by `ESSENCE_SCALE`.
 ON_MINE, ON_RIVAL = len(SLOTS), len(SLOTS) + 1
-PER_CARD: Final = len(SLOTS) + 2
+PER_CARD: Final[int] = len(SLOTS) + 2
 
 CARD_INDEX: Final = {card.id: i for i, card in enumerate(C.CARDS)}
-N_CARDS: Final = len(C.CARDS)
+N_CARDS: Final[int] = len(C.CARDS)
 ESSENCE_SCALE: Final = 0.25
 POOL_SCALE: Final = 0.2
 POINTS_SCALE: Final = 0.1
@@ -62,7 +62,7 @@ GLOBALS: Final = (
     "my_token", "my_passed", "rival_passed", "my_move", "round", "collect", "actions", "setup", "draft",
     "bias")
 G = {name: N_CARDS * PER_CARD + i for i, name in enumerate(GLOBALS)}
-N_INPUTS: Final = N_CARDS * PER_CARD + len(GLOBALS)
+N_INPUTS: Final[int] = N_CARDS * PER_CARD + len(GLOBALS)
 _CENTRE_LOCATIONS = frozenset((AVAILABLE, FACE_UP))
 _RIVAL_HIDDEN = frozenset((HAND, DECK, DRAFTING, DRAFT_RESERVE))  # a rival's cards the viewer does not see
 

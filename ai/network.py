@@ -16,9 +16,10 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import numpy as np
 
@@ -29,6 +30,8 @@ from . import encoding as E
 
 if TYPE_CHECKING:
     from amigos.state import GameState
+
+T = TypeVar("T")
 
 NET_FORMAT: Final = "amigos.valuenet"
 NET_VERSION: Final = 1
@@ -139,17 +142,22 @@ def read_arrays(path: Path, fmt: str, version: int, key: str, names: tuple[str, 
 #: file to use instead (training and experiments set it; worker processes inherit it).
 NET_FILE: Final = "value_net.npz"
 NET_ENV: Final = "AMIGOS_VALUE_NET"
-_DEFAULT: dict[str, ValueNet] = {}
+_LOADED: dict[str, tuple[str, Any]] = {}  # by environment variable: (the file, what it held)
+
+
+def load_default(env: str, file: str, load: Callable[[Path], T], train: str) -> T:
+    """What the agents use, loaded once a process by ``load``: the file the environment variable
+    ``env`` names, else the package's data file ``file``; `NetError` naming the ``train`` command if
+    there is none."""
+    path = os.environ.get(env) or str(resources.files("ai") / "data" / file)
+    loaded = _LOADED.get(env)
+    if loaded is None or loaded[0] != path:
+        if not Path(path).exists():
+            raise NetError(f"{path}: no such file (train one: {train})")
+        loaded = _LOADED[env] = (path, load(Path(path)))
+    return cast(T, loaded[1])
 
 
 def default_net() -> ValueNet:
-    """The network the agents use, loaded once a process: the file `NET_ENV` names, else the packaged
-    one; `NetError` if there is none."""
-    path = os.environ.get(NET_ENV) or str(resources.files("ai") / "data" / NET_FILE)
-    if path not in _DEFAULT:
-        if not Path(path).exists():
-            raise NetError(f"{path}: no value network there (train one: amigos-train neural)")
-        _DEFAULT.clear()
-        _DEFAULT[path] = ValueNet.load(Path(path))
-    return _DEFAULT[path]
-
+    """The value network the agents use (`load_default`: `NET_ENV`, else the packaged `NET_FILE`)."""
+    return load_default(NET_ENV, NET_FILE, ValueNet.load, "amigos-train neural")

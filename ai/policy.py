@@ -31,25 +31,25 @@ from amigos import actions as A
 from amigos.config import Macro
 
 from . import encoding as E
-from .network import NetError, read_arrays, write_arrays
+from .network import NetError, load_default, read_arrays, write_arrays
 from .network import encoding_key as view_key
 
 if TYPE_CHECKING:
     from amigos.state import GameState
 
-POLICY_FORMAT: Final = "amigos.policynet"
-POLICY_VERSION: Final = 1
+POLICY_FORMAT: Final[str] = "amigos.policynet"
+POLICY_VERSION: Final[int] = 1
 
-N_KINDS: Final = len(A.TYPE_NAMES)
-MAX_POWERS: Final = 4  # a card's powers told apart (the few with more share the last)
-N_DECISIONS: Final = 5  # a Collect's or stored essences' decision (`amigos.actions` PAY_COST ... LEAVE_STORED)
+N_KINDS: Final[int] = len(A.TYPE_NAMES)
+MAX_POWERS: Final[int] = 4  # a card's powers told apart (the few with more share the last)
+N_DECISIONS: Final[int] = 5  # a Collect's or stored essences' decision (`amigos.actions` PAY_COST ... LEAVE_STORED)
 #: Where each block of a move's inputs starts: the kind; the kind with the card it names; a power's
 #: card and index; the card a power targets; a decision.
-SUBJECT_AT: Final = N_KINDS
-POWER_AT: Final = SUBJECT_AT + N_KINDS * E.N_CARDS
-TARGET_AT: Final = POWER_AT + E.N_CARDS * MAX_POWERS
-DECISION_AT: Final = TARGET_AT + E.N_CARDS
-N_MOVE_INPUTS: Final = DECISION_AT + N_DECISIONS
+SUBJECT_AT: Final[int] = N_KINDS
+POWER_AT: Final[int] = SUBJECT_AT + N_KINDS * E.N_CARDS
+TARGET_AT: Final[int] = POWER_AT + E.N_CARDS * MAX_POWERS
+DECISION_AT: Final[int] = TARGET_AT + E.N_CARDS
+N_MOVE_INPUTS: Final[int] = DECISION_AT + N_DECISIONS
 
 #: The kinds whose third field is the entity the move is about (a card, a mage, a magic item).
 _NAMES_ENTITY = frozenset((A.PLACE, A.CLAIM_MONUMENT, A.CLAIM_POP, A.DISCARD, A.POWER, A.PASS, A.DECLINE,
@@ -145,3 +145,14 @@ class PolicyNet:
         arrays, info = read_arrays(path, POLICY_FORMAT, POLICY_VERSION, policy_key(), ("w1", "b1", "u", "v"),
                                    "policy network")
         return cls(arrays["w1"], arrays["b1"], arrays["u"], arrays["v"], info)
+
+
+#: The packaged model's file (the package's data folder), and a variable naming a file to use instead.
+POLICY_FILE: Final[str] = "policy_net.npz"
+POLICY_ENV: Final[str] = "AMIGOS_POLICY_NET"
+
+
+def default_policy() -> PolicyNet:
+    """The model of choices the agents use (`ai.network.load_default`: `POLICY_ENV`, else the packaged
+    `POLICY_FILE`)."""
+    return load_default(POLICY_ENV, POLICY_FILE, PolicyNet.load, "amigos-train policy")

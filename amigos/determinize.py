@@ -206,3 +206,19 @@ class Determinizer:
         s.rng, _ = R.next_u64(rng)
         s._legal = s._groups = None
         return s
+
+
+def recast(past: GameState, world: GameState) -> GameState:
+    """A copy of ``past``, an earlier position of the game ``world`` determinises a later position of,
+    with every component the card ``world`` deals it: that position as it was in the world's history.
+    Components are fixed places (entities), and a world changes only which card a hidden one is, so a
+    card revealed since ``past`` keeps its identity and a hidden one takes the world's, wherever it
+    moved (a card drawn since is the one the world has in hand)."""
+    if len(past.cards) != len(world.cards):
+        raise ValueError("recast: the positions are not of one game")
+    s = past.clone()
+    if s.cards is not world.cards:
+        s.cards = world.cards
+        s.names = None  # rebuilt by `GameState.find` if anyone asks
+        s._legal = s._groups = None
+    return s

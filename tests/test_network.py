@@ -180,7 +180,7 @@ def test_the_search_values_leaves_by_the_network_with_value_net(tmp_path, monkey
     again = make_agent("mcts:iters=120,value=net,seed=3")
     assert again.select(state.clone()) == agent.select(state.clone())
     monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "missing.npz"))
-    with pytest.raises(NetError, match="no value network there"):
+    with pytest.raises(NetError, match=r"no such file \(train one: amigos-train neural\)"):
         make_agent("mcts:iters=10,value=net").select(state.clone())
 
 
