@@ -2,7 +2,8 @@
 
 An agent decides for one seat: ``select(state)`` returns one of ``state.legal_actions()`` for
 ``state.current_player()`` and leaves ``info``, a dict of what the decision took (iterations, value, ...)
-for logs and match files.  ``reseed(seed)`` restarts its random stream and ``close()`` releases what it
+for logs and match files; ``observe(state, action)`` tells it of every decision of the game (what an
+agent that remembers the rival's choices, `ai.belief`, learns from).  ``reseed(seed)`` restarts its random stream and ``close()`` releases what it
 holds (a search's worker processes).  The loop that asks agents for a game's decisions is the harness's
 (`matches.play`).
 """
@@ -30,6 +31,10 @@ class Agent(Protocol):
         """One of ``state.legal_actions()`` for ``state.current_player()``; an agent that searches calls
         ``progress(iterations)`` now and then while it does."""
 
+    def observe(self, state: GameState, action: Action) -> None:
+        """``action`` is about to be made in ``state``: every decision of the game, any seat's, in order
+        (a resumed game's earlier ones first).  ``state`` is the live position: copy what is kept."""
+
     def reseed(self, seed: int) -> None:
         """Restart the agent's random stream (a match does this before every decision, so that a resumed
         match plays on exactly as it would have)."""
@@ -48,6 +53,9 @@ class BaseAgent:
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         raise NotImplementedError
+
+    def observe(self, state: GameState, action: Action) -> None:
+        """Nothing remembered."""
 
     def reseed(self, seed: int) -> None:
         """Nothing to restart."""

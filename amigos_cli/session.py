@@ -437,6 +437,9 @@ class _Thinking:
     def info(self) -> dict[str, Any]:
         return self.agent.info
 
+    def observe(self, state: GameState, action: Action) -> None:
+        self.agent.observe(state, action)
+
     def reseed(self, seed: int) -> None:
         self.agent.reseed(seed)
 

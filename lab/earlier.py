@@ -83,8 +83,8 @@ def unpack(archive: bytes) -> str:
 
 
 class Adapted:
-    """An object with ``select(state)`` and ``info`` as an `Agent`: its own ``reseed`` and ``close``
-    when it has them, else nothing; it is not told a search's progress."""
+    """An object with ``select(state)`` and ``info`` as an `Agent`: its own ``observe``, ``reseed`` and
+    ``close`` when it has them, else nothing; it is not told a search's progress."""
 
     player: Any
 
@@ -99,6 +99,11 @@ class Adapted:
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
         action: tuple = self.player.select(state)
         return action
+
+    def observe(self, state: GameState, action: tuple) -> None:
+        observe = getattr(self.player, "observe", None)
+        if observe is not None:
+            observe(state, action)
 
     def reseed(self, seed: int) -> None:
         reseed = getattr(self.player, "reseed", None)

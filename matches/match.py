@@ -70,6 +70,7 @@ class Match:
         self.previous_state: GameState | None = None  # the final position of the previous game
         self.first_players: list[int] = []   # the first player of each game's round 1
         self.redrafted: list[list[str]] | None = None  # each player's 8 artifacts (ids) from the redraft before game 2
+        self.told: list[tuple[GameState, Action]] = []  # the current game's decisions and their positions
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -196,6 +197,10 @@ class Match:
         return derive_seed(self.record["seed"], "decision", seat, self.game_number,
                            len(self.record["games"][-1]["decisions"]))
 
+    def history(self) -> list[tuple[GameState, Action]]:
+        """The current game's decisions (not its forced moves), each with the position it was made in."""
+        return list(self.told)
+
     def to_act(self) -> int:
         """The player whose decision the match waits for (after forced moves are applied)."""
         self._advance_forced()
@@ -207,7 +212,9 @@ class Match:
         state = self.state
         actor = state.current_player()
         entry = [actor, action_json(state, action), int(round(float(think) * 1000))]
+        before = state.clone()
         state.apply(action)
+        self.told.append((before, action))
         if info and info.get("iterations"):
             entry.append(int(info["iterations"]))
             value = info.get("value")
@@ -285,6 +292,7 @@ class Match:
             # Only the first game uses the first-game sides (rules.md §2.1 step 2), also in a match.
             self.state = amigos.next_game(seed, mages, artifacts, chooser, redraft, config, previous=previous)
         self.record["games"].append({"index": index, "seed": seed, "decisions": [], "result": None})
+        self.told = []
         self._advance_forced()
 
     def _chooser(self, previous: GameState) -> int:
@@ -371,6 +379,9 @@ class _Watched:
         if not match.is_over():
             self.emit("turn", {"player": p, "state": match.state})
         return p
+
+    def history(self) -> list[tuple[GameState, Action]]:
+        return self.match.history()
 
     def decide(self, action: Action, think: float, info: dict[str, Any]) -> None:
         match = self.match

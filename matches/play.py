@@ -36,10 +36,19 @@ class Table(Protocol):
         """Apply the acting seat's ``action``, which it took ``think`` seconds to choose, its agent's
         ``info`` after choosing it."""
 
+    def history(self) -> list[tuple[GameState, Action]]:
+        """The current game's decisions so far, each with the position it was made in (for the agents
+        of a resumed game: `ai.agent.Agent.observe`)."""
+
 
 def play_out(table: Table, agents: Sequence[Agent], seed_of: Callable[[int], int] | None = None) -> None:
     """Play ``table`` to its end: ``agents[p]`` decides for seat ``p`` (reseeded with ``seed_of(p)``
-    before each decision when ``seed_of`` is given), timed, and ``table.decide`` applies it."""
+    before each decision when ``seed_of`` is given), timed, and ``table.decide`` applies it.  Every
+    agent is told of every decision (`ai.agent.Agent.observe`), the game's earlier ones first."""
+    told = list({id(agent): agent for agent in agents}.values())  # (an agent playing both seats told once)
+    for state, action in table.history():
+        for agent in told:
+            agent.observe(state, action)
     while not table.is_over():
         p = table.to_act()
         if table.is_over():
@@ -51,6 +60,8 @@ def play_out(table: Table, agents: Sequence[Agent], seed_of: Callable[[int], int
         start = time.perf_counter()
         action = agent.select(state)
         think = time.perf_counter() - start
+        for other in told:
+            other.observe(state, action)
         table.decide(action, think, agent.info)
 
 
@@ -64,6 +75,7 @@ class Game:
     thought: list[float]
     chose: list[int]
     choices: list[int]
+    told: list[tuple[GameState, Action]]  # each decision with the position it was made in (`history`)
 
     def __init__(self, state: GameState, name: str = "game") -> None:
         """``name`` says which game in the error of a game that does not end ("game 7")."""
@@ -72,6 +84,10 @@ class Game:
         self.thought = [0.0] * state.n_players
         self.chose = [0] * state.n_players
         self.choices = []
+        self.told = []
+
+    def history(self) -> list[tuple[GameState, Action]]:
+        return list(self.told)
 
     def is_over(self) -> bool:
         return self.state.is_terminal()
@@ -83,6 +99,7 @@ class Game:
         state = self.state
         p = state.current_player()
         legal = state.legal_actions()
+        self.told.append((state.clone(), action))
         if len(legal) > 1:
             self.chose[p] += 1
         self.thought[p] += think

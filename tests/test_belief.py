@@ -129,3 +129,35 @@ def test_the_search_with_belief_deals_weighed_worlds_and_is_reproducible(tmp_pat
         agent.observe(state, action)
     with pytest.raises(NetError, match="no such file"):
         agent.select(now.clone())
+
+
+def test_an_agent_is_told_every_decision_and_a_resumed_match_plays_on_as_an_unbroken_one(tmp_path, monkeypatch):
+    """`play_out` tells every agent each decision, a resumed game's earlier ones first, so that an
+    agent with belief decides in a resumed match as it would have without the break."""
+    from ai.agents import make_agent
+    from matches.match import Match, play
+    P.PolicyNet.initial(8, 3).save(tmp_path / "p.npz")
+    monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "p.npz"))
+    specs = ["mcts:iters=30,belief=8", "greedy"]
+
+    def agents():
+        return [make_agent(spec, seed=p) for p, spec in enumerate(specs)]
+    unbroken = play(Match.new(21, specs, fmt="game"), agents())
+    broken = Match.new(21, specs, fmt="game")
+    stop = {"after": 40}
+
+    class Stop(Exception):
+        pass
+
+    def save(match: Match) -> None:
+        if len(match.record["games"][-1]["decisions"]) == stop["after"]:
+            raise Stop
+    with pytest.raises(Stop):
+        play(broken, agents(), save=save)
+    resumed = Match.from_record(broken.record)
+    assert len(resumed.history()) == 40 and resumed.history()[0][0].digest() == amigos.deal(
+        broken.record["games"][0]["seed"], GameConfig()).digest()
+    stop["after"] = -1
+    play(resumed, agents(), save=save)
+    decisions = [d[:2] for d in unbroken.record["games"][0]["decisions"]]
+    assert [d[:2] for d in resumed.record["games"][0]["decisions"]] == decisions
