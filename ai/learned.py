@@ -17,6 +17,7 @@ features is refused.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -135,8 +136,17 @@ class ValueModel:
 
     def win_probability(self, state: GameState, q: int) -> float:
         """P(``q`` wins) from ``state`` (not over: `ai.rewards.final_rewards` scores finished games)."""
+        return _squash(self.win_log_odds(state, q))
+
+    def win_log_odds(self, state: GameState, q: int) -> float:
+        """The log-odds that ``q`` wins from ``state`` (what `win_probability` squashes)."""
         rows = player_features(state)
-        return _squash(self.margin(rows, q, progress(rows)))
+        return self.margin(rows, q, progress(rows))
+
+    def digest(self) -> str:
+        """A digest of the model's weights (a network trained over this model names it)."""
+        text = json.dumps(self.to_json(), sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def _progress(top: float) -> float:

@@ -3,7 +3,11 @@
 A multilayer perceptron over `ai.encoding`'s sparse input::
 
     h = relu(W1[inputs] . values + b1)          (one hidden layer of `ValueNet.hidden` units)
-    P(viewer wins) = sigmoid(w2 . h + b2)
+    P(viewer wins) = sigmoid(w2 . h + b2  [+ the linear learned value's log-odds])
+
+A network with ``base`` learns corrections to the linear value (`ai.learned`): it starts as good as
+that model and trains from there.  Its linear part reads the position it is given, as the linear
+value does: give it a world dealt for the viewer (`amigos.determinize`), as the search does.
 
 Its weights are data: a small versioned file (numpy's ``.npz``) holding the arrays, the encoding it was
 trained for (`encoding_key`: a file for other inputs is refused in one line) and its training record
@@ -27,6 +31,7 @@ from amigos import cards as C
 from amigos.errors import AmigosError
 
 from . import encoding as E
+from .learned import default_model
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -52,27 +57,29 @@ def encoding_key() -> str:
 class ValueNet:
     """The weights (float64 arrays) and what the network was trained on (``info``)."""
 
-    __slots__ = ("w1", "b1", "w2", "b2", "info")
+    __slots__ = ("w1", "b1", "w2", "b2", "base", "info")
 
     w1: np.ndarray  # (N_INPUTS, hidden)
     b1: np.ndarray  # (hidden,)
     w2: np.ndarray  # (hidden,)
     b2: float
+    base: bool      # the linear value's log-odds added to the output (see the module docstring)
     info: dict[str, Any]
 
     def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float,
-                 info: dict[str, Any] | None = None) -> None:
+                 info: dict[str, Any] | None = None, base: bool = False) -> None:
         if w1.shape != (E.N_INPUTS, b1.shape[0]) or w2.shape != b1.shape:
             raise NetError(f"a value network needs {E.N_INPUTS} inputs and matching layers, not {w1.shape}")
-        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, float(b2)
+        self.w1, self.b1, self.w2, self.b2, self.base = w1, b1, w2, float(b2), bool(base)
         self.info = dict(info or {})
 
     @classmethod
-    def initial(cls, hidden: int, seed: int) -> ValueNet:
-        """A network of small random weights (He initialisation for the ReLU layer, a zero output)."""
+    def initial(cls, hidden: int, seed: int, base: bool = False) -> ValueNet:
+        """A network of small random weights (He initialisation for the ReLU layer, a zero output: with
+        ``base``, the linear value itself)."""
         rng = np.random.default_rng(seed)
         w1 = rng.normal(0.0, math.sqrt(2.0 / 60.0), (E.N_INPUTS, hidden))  # about 60 inputs are set at once
-        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed})
+        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed}, base)
 
     @property
     def hidden(self) -> int:
@@ -85,24 +92,32 @@ class ValueNet:
         value = np.fromiter((v for _, v in pairs), dtype=np.float64, count=len(pairs))
         h = value @ self.w1[index] + self.b1
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
+        if self.base:
+            z += default_model().win_log_odds(state, viewer)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     # -- files -------------------------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
         """Write the network as a ``.npz`` file (arrays, format, version, encoding key, info)."""
+        info = dict(self.info, linear_model=default_model().digest()) if self.base else self.info
         write_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(),
-                     {"w1": self.w1.astype(np.float32), "b1": self.b1, "w2": self.w2, "b2": np.array([self.b2])},
-                     self.info)
+                     {"w1": self.w1.astype(np.float32), "b1": self.b1, "w2": self.w2, "b2": np.array([self.b2]),
+                      "base": np.array([float(self.base)])}, info)
 
     @classmethod
     def load(cls, path: Path) -> ValueNet:
         """The network in ``path``; `NetError` (one line) for a file that is not one for today's
         encoding."""
-        arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), ("w1", "b1", "w2", "b2"))
+        arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), ("w1", "b1", "w2", "b2"),
+                                   optional=("base",))
         if arrays["b2"].shape != (1,):
             raise NetError(f"{path}: not a value network (its output bias is not one number)")
-        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info)
+        base = bool(arrays["base"][0]) if "base" in arrays else False  # (files before ``base``: none)
+        if base and info.get("linear_model") != default_model().digest():
+            raise NetError(f"{path}: a value network trained over another linear value "
+                           f"({info.get('linear_model')}, today's {default_model().digest()})")
+        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, base)
 
 
 def write_arrays(path: Path, fmt: str, version: int, key: str, arrays: dict[str, np.ndarray],
@@ -116,14 +131,15 @@ def write_arrays(path: Path, fmt: str, version: int, key: str, arrays: dict[str,
 
 
 def read_arrays(path: Path, fmt: str, version: int, key: str, names: tuple[str, ...],
-                what: str = "value network") -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The arrays ``names`` (float64) and the training record of a file `write_arrays` wrote with this
-    format, version and key; `NetError` (one line, calling the file a ``what``) for any other file, or
-    one whose weights are not finite numbers."""
+                what: str = "value network",
+                optional: tuple[str, ...] = ()) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays ``names`` (float64), those of ``optional`` the file has, and the training record of a
+    file `write_arrays` wrote with this format, version and key; `NetError` (one line, calling the
+    file a ``what``) for any other file, or one whose weights are not finite numbers."""
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
-            arrays = {k: np.asarray(data[k], dtype=np.float64) for k in names}
+            arrays = {k: np.asarray(data[k], dtype=np.float64) for k in names + optional if k in names or k in data}
     except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
         raise NetError(f"{path}: not a {what} ({str(exc)[:80]})") from None
     if not isinstance(header, dict) or header.get("format") != fmt:

@@ -4,6 +4,7 @@ one for today's inputs, and its training (TD(lambda) targets, a step of Adam) do
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -119,9 +120,10 @@ def test_the_encoding_key_names_the_inputs():
 # -- training --------------------------------------------------------------------------------------------
 
 def _game(result: list[float], views: int) -> dict:
-    """A made-up game: each view holds the round, and the First Player token for player 0 only."""
+    """A made-up game: each view holds the round, and the First Player token for player 0 only (and a
+    linear log-odds of 0.5 for player 0, -0.5 for player 1)."""
     return {"views": [[[E.G["bias"], E.G["round"]] + ([E.G["my_token"]] if viewer == 0 else []),
-                       [1.0, 0.1 * (t + 1)] + ([1.0] if viewer == 0 else []), viewer]
+                       [1.0, 0.1 * (t + 1)] + ([1.0] if viewer == 0 else []), viewer, 0.5 - viewer]
                       for t in range(views) for viewer in (0, 1)], "result": result, "rounds": 3}
 
 
@@ -132,7 +134,7 @@ def test_td_lambda_targets_end_with_the_result_and_bootstrap_before_it():
         views, y = N.targets(net, [game], lam)
         mine = [t for v, t in zip(views, y) if v[2] == 0]
         assert mine[-1] == 1.0
-        _, p = N.forward(net, N.dense([v for v in views if v[2] == 0]))
+        _, _, p = N.forward(net, [v for v in views if v[2] == 0])
         if lam == 1.0:
             assert all(t == 1.0 for t in mine)
         if lam == 0.0:
@@ -226,3 +228,32 @@ def test_a_stopped_run_goes_on_as_an_unbroken_one_would(tmp_path):
     a, b = ValueNet.load(unbroken / "net-2.npz"), ValueNet.load(stopped / "net-2.npz")
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
     assert len((stopped / "progress.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_network_over_the_linear_value_starts_as_that_value_and_keeps_to_it(tmp_path, monkeypatch):
+    """``base``: network 0 is the linear learned value (its log-odds added to a zero output); the file
+    keeps which linear value it corrects and is refused over another; training uses each view's
+    log-odds."""
+    from ai.learned import default_model
+    net = ValueNet.initial(16, 1, base=True)
+    for k, state in enumerate(_positions(3, GameConfig(), 120)):
+        if k % 20 == 5 and not state.is_terminal():
+            world = determinize(state, 1, k)
+            assert net.probability(world, 1) == pytest.approx(default_model().win_probability(world, 1))
+    net.save(tmp_path / "r.npz")
+    assert ValueNet.load(tmp_path / "r.npz").base and not ValueNet.load(_saved(tmp_path)).base
+    header = json.loads(str(np.load(tmp_path / "r.npz")["header"]))
+    header["info"]["linear_model"] = "0" * 16
+    arrays = dict(np.load(tmp_path / "r.npz"))
+    arrays["header"] = np.array(json.dumps(header))
+    np.savez(tmp_path / "other.npz", **arrays)
+    with pytest.raises(NetError, match="trained over another linear value"):
+        ValueNet.load(tmp_path / "other.npz")
+    game = _game([1.0, 0.0], 3)
+    _, _, p = N.forward(net, game["views"][:2])
+    assert list(p) == pytest.approx([1 / (1 + math.exp(-0.5)), 1 / (1 + math.exp(0.5))])
+
+
+def _saved(tmp_path: Path) -> Path:
+    ValueNet.initial(8, 2).save(tmp_path / "plain.npz")
+    return tmp_path / "plain.npz"

@@ -9,7 +9,9 @@ share of random ones (exploration).  With ``--play SPEC`` (an MCTS agent with an
 ``mcts:iters=300``) each decision is that search's instead, valuing its leaves by network g
 (``value=net``), and with ``--bootstrap`` generation 0's games are the spec's own (its value as
 written, the linear learned value by default): expert iteration, the network learning from games
-played better than one move deep on it.
+played better than one move deep on it.  With ``--residual`` a new run's network learns corrections
+to the linear learned value (`ai.network`, ``base``): network 0 is that value, and every view keeps
+its log-odds in a world dealt for the viewer.
 Every decision among two or more moves gives two training positions, each player's view
 (`ai.encoding.encode`), and each player's sequence of views is labelled with TD(lambda) returns
 computed with the network being trained (TD-Gammon's targets, in the forward view): the game's result
@@ -42,6 +44,7 @@ import numpy as np
 import amigos
 from ai import encoding as E
 from ai.agents import SpecError, make_agent, parse_spec
+from ai.learned import default_model
 from ai.network import NET_ENV, NetError, ValueNet
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
@@ -52,7 +55,7 @@ WINDOW = 3          # generations of positions a network is trained on
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
 MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
 
-Game = dict[str, Any]  # {"views": [[idx, val, player], ...], "result": [r0, r1], "rounds", "seed", "choices", ...}
+Game = dict[str, Any]  # {"views": [[idx, val, player, linear], ...], "result", "rounds", "seed", "choices", ...}
 
 
 # -- self-play --------------------------------------------------------------------------------------------
@@ -111,7 +114,7 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
     while not state.is_terminal():
         legal = state.legal_actions()
         if len(legal) > 1:
-            views += _views(state)
+            views += _views(state, derive_seed(seed, "view", len(choices)))
         if not agents:
             action = choose(state, net, rng, epsilon)
         elif len(legal) > 1 and rng.random() < epsilon:
@@ -152,16 +155,20 @@ class Adam:
 def dense(views: list[list[Any]]) -> np.ndarray:
     """The views' inputs as a dense (views x `N_INPUTS`) matrix."""
     x = np.zeros((len(views), E.N_INPUTS), dtype=np.float32)
-    for row, (idx, val, _) in enumerate(views):
+    for row, (idx, val, *_) in enumerate(views):
         x[row, idx] = val
     return x
 
 
-def forward(net: ValueNet, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(hidden activations, win probabilities) of the rows of ``x``."""
+def forward(net: ValueNet, views: list[list[Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(inputs, hidden activations, win probabilities) of ``views`` (with the linear value's log-odds
+    of each for a network with ``base``)."""
+    x = dense(views)
     h = np.maximum(x @ net.w1 + net.b1, 0.0)
-    z = np.clip(h @ net.w2 + net.b2, -30, 30)
-    return h, 1.0 / (1.0 + np.exp(-z))
+    z = h @ net.w2 + net.b2
+    if net.base:
+        z += np.array([v[3] for v in views])
+    return x, h, 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
 def targets(net: ValueNet, games: list[Game], lam: float) -> tuple[list[list[Any]], np.ndarray]:
@@ -173,7 +180,7 @@ def targets(net: ValueNet, games: list[Game], lam: float) -> tuple[list[list[Any
             seq = [v for v in game["views"] if v[2] == viewer]
             if not seq:
                 continue
-            _, p = forward(net, dense(seq))
+            _, _, p = forward(net, seq)
             g = game["result"][viewer]
             returns = [0.0] * len(seq)
             for t in range(len(seq) - 1, -1, -1):
@@ -195,8 +202,7 @@ def train(net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float
         total = 0.0
         for start in range(0, len(order), batch):
             rows = order[start:start + batch]
-            x = dense([views[i] for i in rows])
-            h, p = forward(net, x)
+            x, h, p = forward(net, [views[i] for i in rows])
             t = y[rows]
             total += float(-np.sum(t * np.log(p + 1e-9) + (1 - t) * np.log(1 - p + 1e-9)))
             dz = (p - t) / len(rows)  # d(mean cross-entropy)/dz
@@ -215,7 +221,7 @@ def held_out(net: ValueNet, games: list[Game]) -> dict[str, float]:
     if not views:
         return {}
     y = np.array([g["result"][v[2]] for g in games for v in g["views"]])
-    _, p = forward(net, dense(views))
+    _, _, p = forward(net, views)
     p = np.clip(p, 1e-6, 1 - 1e-6)
     return {"log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 4),
             "brier": round(float(np.mean((p - y) ** 2)), 4), "views": len(views)}
@@ -232,7 +238,7 @@ def last_generation(work: Path) -> int:
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
-        start: Path | None = None) -> None:
+        start: Path | None = None, residual: bool = False) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``."""
     work.mkdir(parents=True, exist_ok=True)
@@ -242,7 +248,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             ValueNet.load(start)  # (refused in one line if it is not a network for today's inputs)
             shutil.copyfile(start, work / "net-0.npz")
         else:
-            net = ValueNet.initial(hidden, seed)
+            net = ValueNet.initial(hidden, seed, base=residual)
             net.info.update(generations=0, games=0)
             net.save(work / "net-0.npz")
         g = 0
@@ -311,20 +317,23 @@ def views_of(game: Game) -> list[list[Any]]:
     """The views of a game record's decisions, by replaying its choices from its deal."""
     state = amigos.deal(game["seed"], GameConfig(expansions=tuple(game["expansions"])))
     views: list[list[Any]] = []
-    for index in game["choices"]:
+    for k, index in enumerate(game["choices"]):
         legal = state.legal_actions()
         if len(legal) > 1:
-            views += _views(state)
+            views += _views(state, derive_seed(game["seed"], "view", k))
         state.apply(legal[index])
     return views
 
 
-def _views(state: amigos.GameState) -> list[list[Any]]:
-    """Both players' views of ``state`` as a game record keeps them: [inputs, values, viewer]."""
+def _views(state: amigos.GameState, seed: int) -> list[list[Any]]:
+    """Both players' views of ``state`` as a game record keeps them: [inputs, values, viewer, the
+    linear value's log-odds for the viewer in a world dealt for them from ``seed``]."""
     out = []
+    model = default_model()
     for viewer in (0, 1):
         pairs = E.encode(state, viewer)
-        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer])
+        linear = round(model.win_log_odds(determinize(state, viewer, seed + viewer), viewer), 4)
+        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear])
     return out
 
 
@@ -362,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bootstrap", action="store_true", help="with --play: generation 0 plays the spec's own "
                     "value (the linear learned value), not network 0")
     ap.add_argument("--start", type=Path, metavar="NET", help="network 0: a copy of this file")
+    ap.add_argument("--residual", action="store_true", help="a new run's network learns corrections to the "
+                    "linear learned value (network 0 is that value)")
     args = ap.parse_args(argv)
     try:
         if args.play is not None:
@@ -378,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
             args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
-            play=args.play, bootstrap=args.bootstrap, start=args.start)
+            play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual)
     except (RunnerError, NetError) as exc:
         print(f"amigos-train neural: {exc}", file=sys.stderr)
         return 2
