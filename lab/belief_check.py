@@ -7,6 +7,10 @@ made a choice) it deals ``--worlds`` worlds for player 1, adds the real position
 weighs them all (`ai.belief.Belief.weights`).  A belief that knows something gives the real position
 more than an equal share: the mean of (its share x the number of worlds) is above 1.  Prints that mean,
 its median, and the effective number of worlds, for each temper given.
+
+With ``--records FILE`` (games as `amigos-train neural` keeps them) it measures the model alone: at
+every other decision of the first 60 games, the log-likelihood of the move made with the mover's
+real cards and with their hidden cards dealt again at that moment (a world of the rival's).
 """
 
 from __future__ import annotations
@@ -30,6 +34,36 @@ from amigos.determinize import Determinizer  # noqa: E402
 SEARCHER = 0
 
 
+def sensitivity(records: Path) -> str:
+    """The model's log-likelihood of the moves made, with the real hand and with a dealt one."""
+    import json
+
+    from ai.policy import moves_of
+    from amigos.actions import macro_key
+    from amigos.determinize import determinize
+    policy = default_policy()
+    real, dealt, impossible = [], [], 0
+    for line in records.read_text(encoding="utf-8").splitlines()[:60]:
+        game = json.loads(line)
+        state = amigos.deal(game["seed"], GameConfig(expansions=tuple(game["expansions"])))
+        for i, index in enumerate(game["choices"]):
+            action = state.legal_actions()[index]
+            moves = moves_of(state)
+            if len(moves) > 1 and state.round >= 1 and i % 2 == 0:
+                move, mover = macro_key(action), state.current_player()
+                world = determinize(state, 1 - mover, i)
+                theirs = moves_of(world)
+                if move in theirs:
+                    real.append(float(np.log(policy.probabilities(state, moves)[moves.index(move)])))
+                    dealt.append(float(np.log(policy.probabilities(world, theirs)[theirs.index(move)])))
+                else:
+                    impossible += 1
+            state.apply(action)
+    return (f"{len(real) + impossible} decisions: the move made has log-likelihood {statistics.mean(real):.3f} "
+            f"with the real hand and {statistics.mean(dealt):.3f} with a dealt one; it is not legal in "
+            f"{impossible} of the dealt worlds")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10)
@@ -37,7 +71,11 @@ def main() -> int:
     ap.add_argument("--agent", default="mcts:iters=200")
     ap.add_argument("--temper", type=float, nargs="+", default=[B.TEMPER])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--records", type=Path, help="measure the model alone on these games' decisions")
     args = ap.parse_args()
+    if args.records is not None:
+        print(sensitivity(args.records))
+        return 0
     policy = default_policy()
     found: dict[float, tuple[list[float], list[float]]] = {t: ([], []) for t in args.temper}
     for seed in range(args.seed, args.seed + args.games):
