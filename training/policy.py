@@ -203,9 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     missing = [str(p) for p in args.games if not p.exists()]
-    if missing or args.epochs < 1 or args.hidden < 1:
-        print(f"amigos-train policy: {'no such file or folder: ' + ', '.join(missing) if missing else ''}"
-              f"{'--epochs and --hidden must be at least 1' if not missing else ''}", file=sys.stderr)
+    problem = f"no such file or folder: {', '.join(missing)}" if missing else \
+        "--epochs and --hidden must be at least 1" if args.epochs < 1 or args.hidden < 1 else None
+    if problem is not None:
+        print(f"amigos-train policy: {problem}", file=sys.stderr)
         return 2
     try:
         fit(args.games, args.out, args.hidden, args.epochs, seed=args.seed, log=lambda line: print(line, flush=True))
