@@ -105,6 +105,20 @@ def _unpack_decisions(record: dict[str, Any], name: str) -> None:
             raise MatchFileError(f"{name}: game {gi + 1}: corrupt decisions (not msgpack)") from None
 
 
+_MAP_STARTS = frozenset(range(0x80, 0x90)) | {0xDE, 0xDF}  # the bytes a msgpack map begins with
+
+
+def _is_text(head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes) reads as UTF-8 text: printable characters and whitespace."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:  # (not a character cut at the end of the head)
+            return False
+        text = head[:exc.start].decode("utf-8")
+    return bool(text) and all(c.isprintable() or c in "\n\r\t" for c in text)
+
+
 def read_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The checked, migrated record of a match file (not yet replayed)."""
     return parse(read_bytes(path), str(path))
@@ -119,6 +133,9 @@ def parse(data: bytes, name: str = "match file") -> dict[str, Any]:
     """Decode and check the bytes of a match file."""
     if not data:
         raise MatchFileError(f"{name}: not a match file (empty)")
+    if data[0] not in _MAP_STARTS:  # (a match file is one msgpack map: anything else is another file)
+        what = "a text file" if _is_text(data[:4096]) else "its first byte does not start a record"
+        raise MatchFileError(f"{name}: not an Amigos match file ({what}; amigos writes them with --save)")
     try:
         record = validate.unpack(data)
     except validate.Budget as exc:

@@ -128,12 +128,21 @@ def test_kind_filter(kind, n):
     assert {r["kind"] for r in rows} == {kind.lower().replace("-", "_")}
 
 
-def test_name_filter_is_a_case_insensitive_substring_of_name_or_id():
+def test_name_filter_finds_words_starting_with_it_in_any_case():
     names = {r["name"] for r in json.loads(run("DRAGON", "--json").stdout)}
     assert {"Fire Dragon", "Bone Dragon", "Dragon Egg", "Dragon Bridle", "Dragon's Lair"} <= names
     assert all("dragon" in n.lower() for n in names)
     by_id = json.loads(run("sacrificial_pit", "--json").stdout)
     assert [r["id"] for r in by_id] == ["sacrificial_pit"]
+    assert [r["name"] for r in json.loads(run("fire d", "--json").stdout)] == ["Fire Dragon", "Fire Demon"]
+
+
+def test_a_misspelt_name_is_offered_not_a_name_that_merely_contains_it():
+    """"sear" is in Research, but a player typing it meant Seer; "arch", close to no name, still
+    finds Research inside a word."""
+    result = run("sear")
+    assert result.exit_code != 0 and "did you mean Seer?" in str(result.exception)
+    assert [r["name"] for r in json.loads(run("arch", "--json").stdout)] == ["Research"]
 
 
 def test_name_and_kind_filters_combine():
@@ -230,6 +239,7 @@ def test_unknown_kind_raises_an_expected_error():
 
 @pytest.mark.parametrize("args, words", [
     (["--kind", "dragon-invalid"], "unknown kind 'dragon-invalid'"),
+    (["--kind", "artefact"], "unknown kind 'artefact' (did you mean artifact?); expected one of: artifact,"),
     (["no-such-card"], "no component named like 'no-such-card'"),
     (["fire dragon", "--kind", "mage"], "no component"),
     (["--set", "tenebrae"], "unknown set 'tenebrae'; expected one of: base, lux"),

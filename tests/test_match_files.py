@@ -353,15 +353,16 @@ def test_version_99_message_is_clear(tmp_path, finished):
 
 @pytest.mark.parametrize("data,reason", [
     (b"", "empty"),
-    (b"\xc1", "not msgpack"),
-    (b"\xc1" * 100, "not msgpack"),
-    (b"PK\x03\x04 this is a zip, not a match", "not a match file"),
-    (b"hello", "not a match file"),
+    (b"\xc1", "its first byte does not start a record"),
+    (b"\xc1" * 100, "its first byte does not start a record"),
+    (b"PK\x03\x04 this is a zip, not a match", "not an Amigos match file (its first byte"),
+    (b"hello", "not an Amigos match file (a text file; amigos writes them with --save)"),
+    ("# Amigos\n\nA README, in UTF-8: \u00e9t\u00e9\n".encode() * 300, "not an Amigos match file (a text file"),
     (b"\x80", "no 'amigos.match' header"),
-    (msgpack.packb([1, 2, 3]), "no 'amigos.match' header"),
+    (msgpack.packb([1, 2, 3]), "its first byte does not start a record"),
     (msgpack.packb({1: 2}), "not a match file"),
-    (msgpack.packb("amigos.match"), "no 'amigos.match' header"),
-], ids=["empty", "c1", "c1x100", "zip", "text", "empty-map", "list", "int-keys", "string"])
+    (msgpack.packb("amigos.match"), "its first byte does not start a record"),
+], ids=["empty", "c1", "c1x100", "zip", "text", "readme", "empty-map", "list", "int-keys", "string"])
 def test_not_a_match_file(data, reason, tmp_path):
     path = write(tmp_path / "x.amigos", data)
     assert_refused(path, reason)

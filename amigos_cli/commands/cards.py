@@ -3,6 +3,7 @@ the base game and of the *Lux et Tenebrae* expansion."""
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Annotated, Any, Optional
 
@@ -18,10 +19,13 @@ JSON_KEYS = ("id", "name", "set", "kind", "types", "cost", "points", "text")
 
 
 def parse_kind(kind: str) -> str:
-    """``place-of-power`` / ``Place_Of_Power`` -> ``place_of_power``; unknown kinds raise."""
+    """``place-of-power`` / ``Place_Of_Power`` -> ``place_of_power``; unknown kinds raise, naming the
+    nearest kind (``artefact``: did you mean artifact?)."""
     norm = kind.strip().lower().replace("-", "_").replace(" ", "_")
     if norm not in KINDS:
-        raise CliUsageError(f"unknown kind {kind!r}; expected one of: {', '.join(KINDS)}")
+        close = difflib.get_close_matches(norm, KINDS, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise CliUsageError(f"unknown kind {kind!r}{hint}; expected one of: {', '.join(KINDS)}")
     return norm
 
 
@@ -35,17 +39,34 @@ def parse_set(card_set: str) -> str:
 
 def select(all_components: list[dict[str, Any]], name: str | None, kind: str | None,
            card_set: str | None = None) -> list[dict[str, Any]]:
-    """The components of ``kind`` and ``card_set`` (None: any) whose name or id contains ``name``
-    (case-insensitive)."""
+    """The components of ``kind`` and ``card_set`` (None: any) named like ``name`` (any case): those
+    with a word of their name (or id) starting with it ("dragon", "fire d"); else, unless it is a
+    near miss of a name ("sear" for Seer: none, so that the caller offers it), those whose name or id
+    contains it ("arch" for Research)."""
     chosen = all_components
     if kind is not None:
         chosen = [c for c in chosen if c["kind"] == kind]
     if card_set is not None:
         chosen = [c for c in chosen if c["set"] == card_set]
-    if name is not None:
-        needle = name.strip().lower()
-        chosen = [c for c in chosen if needle in c["name"].lower() or needle in c["id"]]
-    return chosen
+    if name is None:
+        return chosen
+    needle = name.strip().lower()
+    starting = [c for c in chosen if _starts_a_word(needle, c)]
+    if starting:
+        return starting
+    names = [c["name"].lower() for c in chosen]
+    if difflib.get_close_matches(needle, names, n=1, cutoff=NEAR_MISS):
+        return []
+    return [c for c in chosen if needle in c["name"].lower() or needle in c["id"]]
+
+
+NEAR_MISS = 0.7  # difflib's ratio from which a name typed is taken for a misspelt one
+
+
+def _starts_a_word(needle: str, component: dict[str, Any]) -> bool:
+    text = component["name"].lower()
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch in " -'’"]
+    return any(text.startswith(needle, i) for i in starts) or component["id"].startswith(needle.replace(" ", "_"))
 
 
 def single(chosen: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
@@ -62,7 +83,8 @@ def single(chosen: list[dict[str, Any]], name: str | None) -> dict[str, Any] | N
 def cards(
     name: Annotated[
         Optional[str],
-        typer.Argument(help="Show only components whose name or id contains this (any case).", metavar="NAME"),
+        typer.Argument(help="Show only components named like this: a word of the name starting with it, any case "
+                                 "(else the name containing it).", metavar="NAME"),
     ] = None,
     kind: Annotated[
         Optional[str],

@@ -51,7 +51,7 @@ def sprt_settings(bounds: str | None, alpha: float, beta: float) -> S.SprtTest |
 
 
 def tournament(
-    agent: Annotated[list[str], typer.Option("--agent", help="An agent spec; give two or more.")],
+    agent: Annotated[list[str], typer.Option("--agent", metavar="SPEC", help="An agent spec; give two or more.")],
     games: Annotated[Optional[int], typer.Option(
         "--games", help="Games (or matches) per pairing (default 10; with --sprt, the most to play, "
                         "default 2000).")] = None,
@@ -62,7 +62,7 @@ def tournament(
     scheduler: Annotated[Optional[str], typer.Option(
         "--scheduler", metavar="tcp://HOST:8786",
         help="Play every game on the workers of this Dask scheduler instead of local processes "
-             "(needs pip install 'amigos[cluster]').")] = None,
+             "(needs pip install 'amigos\\[cluster]').")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed: same seed, same schedule.")] = 0,
     out: Annotated[Optional[Path], typer.Option(
         "--out", help="Folder for the match files and the summary (default tournament-SEED, "
