@@ -297,7 +297,7 @@ def _bad_files(good: bytes) -> dict[str, bytes]:
             "digest": pack(digest), "newer": pack(newer), "undecodable": pack(illegal)}
 
 
-BAD_FRAGMENTS = {"not-msgpack": "not msgpack", "empty": "empty", "truncated": "truncated",
+BAD_FRAGMENTS = {"not-msgpack": "not an Amigos match file", "empty": "empty", "truncated": "truncated",
                  "digest": "digest mismatch", "newer": "newer", "undecodable": "game 1, decision 0"}
 
 

@@ -322,6 +322,12 @@ def test_replay_steps_through_the_decisions(tmp_path):
         app = ReplayApp(loaded, path.name, 0, False, game=1)
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
+            assert app.at == 0  # (a step-through viewer opens at the deal)
+            moves = app.query_one("#moves")
+            lines = [str(moves.get_option_at_index(i).prompt) for i in range(moves.option_count)]
+            assert "Ann (random) against Bob (random)" in lines[0]
+            assert all("(random)" not in line for line in lines[1:]) and any("Ann" in line for line in lines[1:])
+            await pilot.press("end")
             assert app.at == len(first)
             await pilot.press("home")
             assert app.at == 0

@@ -69,7 +69,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
            plain: Annotated[bool, typer.Option("--plain", help="Print the position even in a terminal.")] = False,
            ) -> None:
     """Show the position after any decision of a match file; in a terminal (without --to or --json),
-    step through its decisions with the arrows.
+    step through its decisions with the arrows, from the first deal (End: the last decision).
 
     The board is seen from a person's seat when the match has one (their hand, not the AI's), else from
     player 1's.  --json follows the same rule: the whole state (the protocol's get_state form) only for
@@ -78,7 +78,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     state, k, n = position(match, game, to, str(file))
     viewer, person = viewer_of(match)
     if to is None and not as_json and full_screen(plain):
-        ReplayApp(match, printable(file.name), viewer, person, game=k).run()
+        ReplayApp(match, printable(file.name), viewer, person, game=game or 1).run()  # (from the first deal)
         return
     console = stdout_console()
     if as_json:

@@ -19,7 +19,7 @@ from matches.match import Match, expansion_title
 
 from ..session import Step, history, step_line
 from ..views.board import hand_view, result_text
-from ..views.safe import player_names
+from ..views.safe import player_names, short_names
 from .board import middle, tableau
 from .cards import CardText
 
@@ -44,13 +44,14 @@ class ReplayApp(App[None]):
         super().__init__()
         self.file_name = name
         self.names = player_names(match.record)
+        self.short = short_names(match.record)  # (the list's lines: the agents' specs once, in the deal's line)
         self.viewer = viewer
         self.seen_by = viewer if person else None  # None: a spectator, who sees every decision
         self.you = person and self.names[viewer] == "You"
         self.steps: list[Step] = history(match.record)
         self.count = len(match.record["games"])
-        self.game = game or self.count
-        self.at = to  # decisions of the current game applied; None: all
+        self.game = game or 1
+        self.at = 0 if to is None else to  # decisions of the current game applied (the viewer opens at the deal)
         self.match = match
 
     def compose(self) -> ComposeResult:
@@ -75,10 +76,12 @@ class ReplayApp(App[None]):
         steps = self.game_steps()
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
-        moves.add_option(Option(Text(f"Game {self.game}: the deal", style="bold"), id="0"))
+        players = " against ".join(self.names)
+        moves.add_option(Option(Text(f"Game {self.game}: the deal ({players}; End: the last decision)", style="bold"),
+                                id="0"))
         for i, s in enumerate(steps, 1):
-            moves.add_option(Option(Text(f"{i:>4}. r{s.before.round} {step_line(s, self.seen_by, self.names)}"), id=str(i)))
-        self.at = len(steps) if self.at is None else max(0, min(self.at, len(steps)))
+            moves.add_option(Option(Text(f"{i:>4}. r{s.before.round} {step_line(s, self.seen_by, self.short)}"), id=str(i)))
+        self.at = max(0, min(self.at or 0, len(steps)))
         moves.focus()
         self.draw()
 
@@ -98,7 +101,7 @@ class ReplayApp(App[None]):
         head = Text(f" {self.file_name}: game {self.game} of {self.count}{with_expansion}, decision {self.at} of "
                     f"{len(steps)} ", style="bold reverse")
         if self.at:
-            head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.names))
+            head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.short))
         if state is not None and state.is_terminal():
             head.append("  ")
             head.append_text(result_text(state, self.names))

@@ -27,3 +27,11 @@ def printable(text: object, limit: int | None = MAX_SHOWN) -> str:
 def player_names(record: dict[str, Any]) -> list[str]:
     """The players' names of a match record, safe to show."""
     return [printable(p["name"]) for p in record["players"]]
+
+
+def short_names(record: dict[str, Any]) -> list[str]:
+    """`player_names` without the agent spec a name ends with ("Player 2 (mcts:time=1.0)" -> "Player 2"),
+    for lines that repeat them; the full names where the short ones would be the same."""
+    names = player_names(record)
+    short = [name.removesuffix(f" ({printable(p['spec'])})") or name for name, p in zip(names, record["players"])]
+    return short if len(set(short)) == len(short) else names
