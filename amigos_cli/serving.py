@@ -2,8 +2,9 @@
 game process ended when its tab closes.
 
 Each tab's game runs in a process group of its own (the game and any search workers it starts).  When
-the tab closes, the game is asked to quit (it has saved every decision already); if it is still running
-`GRACE` seconds later (a search it cannot interrupt, say) the group gets SIGTERM, then SIGKILL.  Past
+the tab closes, or the server stops, the game is asked to quit (it has saved every decision already);
+if it is still running `GRACE` seconds later (a search it cannot interrupt, say) the group gets
+SIGTERM, then SIGKILL.  Past
 ``max_games`` live games the page and the websocket answer 503 with a page that says so.
 
 textual-serve has no hooks for either, so `GameServer` overrides its websocket handler and `GameService`
@@ -21,7 +22,7 @@ import signal
 from asyncio.subprocess import Process
 from typing import Any
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
@@ -63,7 +64,15 @@ class GameServer(Server):
     def __init__(self, command: str, host: str, port: int, max_games: int) -> None:
         super().__init__(command, host=host, port=port, title="Amigos")
         self.max_games = max_games
-        self.live: set[GameService] = set()
+        self.live: dict[GameService, web.WebSocketResponse] = {}  # each live game and its tab
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """The server stopping (Ctrl-C, SIGTERM): every tab told so and its game ended at once (saved,
+        as when a tab closes; `GameService.stop`), not when aiohttp's shutdown would cancel it."""
+        tabs = list(self.live.items())
+        await asyncio.gather(*(websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the server stopped")
+                               for _, websocket in tabs), return_exceptions=True)
+        await asyncio.gather(*(service.stop() for service, _ in tabs), return_exceptions=True)
 
     def full(self) -> web.Response:
         """The 503 page of a server whose every game is taken."""
@@ -88,7 +97,7 @@ class GameServer(Server):
 
         service = GameService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                               close=close, download_manager=self.download_manager, debug=self.debug)
-        self.live.add(service)
+        self.live[service] = websocket
         try:
             await websocket.prepare(request)
             await service.start(_size(request, "width", 80), _size(request, "height", 24))
@@ -99,7 +108,7 @@ class GameServer(Server):
             log.warning("a tab's connection failed: %s", error)
         finally:
             await service.stop()
-            self.live.discard(service)
+            self.live.pop(service, None)
         return websocket
 
 

@@ -178,6 +178,48 @@ def test_a_game_that_ignores_quit_is_ended_all_the_same(tmp_path):
     assert not alive(child), "the game's own children go with it"
 
 
+def _stubborn_service(tmp_path):
+    """A tab's game whose process ignores the quit message and SIGTERM (a search that holds on)."""
+    from textual_serve.download_manager import DownloadManager
+
+    from amigos_cli import serving
+    script = tmp_path / "stubborn.py"
+    script.write_text("import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('up', flush=True)\n"
+                      "time.sleep(120)\n")
+
+    async def ignore(data) -> None:
+        pass
+    return serving.GameService(f"{sys.executable} {script}", write_bytes=ignore, write_str=ignore, close=ignore,
+                               download_manager=DownloadManager())
+
+
+def test_stopping_the_server_tells_every_tab_and_ends_its_game_at_once(tmp_path):
+    """The server's shutdown closes each open tab (1001, "the server stopped") and ends its game, a
+    stubborn one too, without waiting for aiohttp to cancel the tab's handler."""
+    from amigos_cli import serving
+
+    class Tab:
+        closed: tuple | None = None
+
+        async def close(self, code: int, message: bytes) -> None:
+            self.closed = (code, message)
+
+    async def run():
+        server = serving.GameServer("unused", "127.0.0.1", free_port(), 4)
+        service, tab = _stubborn_service(tmp_path), Tab()
+        process = await service._open_app_process()
+        await process.stdout.readline()
+        service._task = asyncio.create_task(service.run())
+        server.live[service] = tab
+        start = time.monotonic()
+        await server.on_shutdown(None)
+        return process, tab, time.monotonic() - start
+
+    process, tab, seconds = asyncio.run(run())
+    assert tab.closed == (1001, b"the server stopped")
+    assert process.returncode == -9 and seconds < serving.GRACE + serving.KILL_WAIT + 3
+
+
 def alive(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie, killed and not yet reaped, does not)."""
     time.sleep(0.3)
@@ -197,10 +239,12 @@ def test_stopping_the_server_ends_the_games_of_open_tabs(tmp_path):
                     await screen_until(ws, b"Your choice")
                     games = games_of(proc)
                     proc.send_signal(15)
-                    await screen_until(ws, b"never shown", 10)
+                    await screen_until(ws, b"never shown", 10)  # (returns when the server closes the tab)
                     return games
 
+        start = time.monotonic()
         games = asyncio.run(open_tab_then_stop_the_server())
         assert len(games) == 1
         proc.wait(timeout=20)
+        assert time.monotonic() - start < 8, "the server waited for the open tab instead of ending its game"
         assert not alive(games[0]), "the open tab's game outlived the server"
