@@ -17,7 +17,7 @@ from ai.heuristics import best_variant
 from amigos.config import Action
 from amigos.state import GameState
 
-from ..views.choices import group_text
+from ..views.choices import group_text, keeps_a_bonus
 from .board import card_of
 from .keys import NumberKeys
 from .picker import VariantPicker
@@ -96,7 +96,9 @@ class Choices(Vertical):
         options.add_options([Option(self.line(i), id=str(i)) for i in self.shown])
         options.border_title = f"Your choice ({len(self.groups)})" + (f", filter '{needle}'" if needle else "")
         if self.shown:
-            options.highlighted = 0
+            offered = self.offered
+            options.highlighted = next((k for k, i in enumerate(self.shown) if keeps_a_bonus(offered, self.groups[i][0])),
+                                       0)
 
     def line(self, i: int) -> Text:
         """The line of choice ``i``: its number, its text, its ways of paying, and the hint's mark."""

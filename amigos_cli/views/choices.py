@@ -39,15 +39,41 @@ def points_change(state: GameState, action: Action) -> int:
 
 def group_text(state: GameState, group: Sequence[Action]) -> str:
     """The action a group stands for, without its payment when there are several; with the points it
-    wins or costs at once, if any."""
+    wins or costs at once, if any, and what else it gains or gives up (`consequence`)."""
     a = group[0]
     text = _group_words(state, group)
     change = points_change(state, a) if len(group) == 1 or a[0] == A.TAKE else 0
-    if change < 0:
-        return f"{text}  (costs {-change} VP)"
-    if change > 0:
-        return f"{text}  (+{change} VP)"
-    return text
+    notes = [f"costs {-change} VP"] if change < 0 else [f"+{change} VP"] if change > 0 else []
+    if consequence(state, a):
+        notes.append(consequence(state, a))
+    return f"{text}  ({'; '.join(notes)})" if notes else text
+
+
+def consequence(state: GameState, action: Action) -> str:
+    """What a choice gains or gives up that its words do not say, for a player who does not know the
+    card by heart: at Collect, leaving the essences on Vault (with Gold on it) earns its interest and
+    on Windup Man winds it up; taking them forgoes that.  "" for any other choice."""
+    if action[0] != A.TAKE:
+        return ""
+    e = action[2]
+    special = state.cards[e].collect_special
+    on = state.ess[5 * e:5 * e + 5]
+    if special is None or not (on[4] if special[0] == "vault" else sum(on)):
+        return ""
+    if special[0] == "vault":
+        count, kinds = special[1], special[2]
+        which = "any kind but Gold" if len(kinds) == 4 and 4 not in kinds else "of your choice"
+        bonus = f"earns its interest: {count} essences, {which}"
+        lost = "no interest this round"
+    else:
+        bonus, lost = "it adds 2 more of each kind on it", "no wind-up this round"
+    return bonus if action[3] == A.LEAVE_STORED else lost
+
+
+def keeps_a_bonus(state: GameState, action: Action) -> bool:
+    """Whether ``action`` is the choice that keeps a `consequence`'s bonus (the full screen highlights it
+    first, so that Enter does not give the bonus up unnoticed)."""
+    return action[0] == A.TAKE and action[3] == A.LEAVE_STORED and bool(consequence(state, action))
 
 
 #: The longest summary of a power added to "Use X power N" (the card panel has the whole text).

@@ -1,0 +1,70 @@
+"""Choices say what they gain or give up when the words alone do not: Vault's interest and Windup
+Man's wind-up at Collect (leaving the essences keeps them; the full screen highlights that choice)."""
+
+from __future__ import annotations
+
+from amigos import actions as A
+from amigos.apply import settle
+from amigos.codes import COLLECT
+from amigos.flow import start_round
+from amigos.position import build_position
+from amigos_cli.views.choices import consequence, group_text, keeps_a_bonus
+
+
+def _at_collect(card: str, essences: dict[str, int]):
+    s = build_position([{"mage": "seer", "item": "research", "in_play": [card], "essences_on": {card: essences}}])
+    start_round(s)
+    settle(s)
+    s._legal = s._groups = None
+    assert s.phase == COLLECT
+    e = next(e for e, c in enumerate(s.cards) if c.id == card)
+    return s, (A.TAKE, 0, e, A.TAKE_STORED), (A.TAKE, 0, e, A.LEAVE_STORED)
+
+
+def test_leaving_gold_on_the_vault_says_it_earns_the_interest_and_taking_it_says_it_forgoes_it():
+    s, take, leave = _at_collect("vault", {"gold": 1})
+    assert take in s.legal_actions() and leave in s.legal_actions()
+    assert group_text(s, [leave]) == "Leave the essences on Vault  (earns its interest: 2 essences, any kind but Gold)"
+    assert group_text(s, [take]) == "Take the essences on Vault  (no interest this round)"
+    assert keeps_a_bonus(s, leave) and not keeps_a_bonus(s, take)
+
+
+def test_a_vault_without_gold_promises_nothing():
+    s, take, leave = _at_collect("vault", {"calm": 2})
+    assert take in s.legal_actions()
+    assert consequence(s, take) == "" and group_text(s, [take]) == "Take the essences on Vault"
+
+
+def test_windup_man_says_what_leaving_its_essences_does():
+    s, take, leave = _at_collect("windup_man", {"elan": 1})
+    assert leave in s.legal_actions()
+    assert consequence(s, leave) == "it adds 2 more of each kind on it" and keeps_a_bonus(s, leave)
+    assert consequence(s, take) == "no wind-up this round"
+
+
+def test_the_full_screen_highlights_the_choice_that_keeps_the_interest():
+    """Enter on the list as offered leaves the Gold on the Vault (the choice listed second)."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    from amigos_cli.tui.choosing import Choices
+
+    s, take, leave = _at_collect("vault", {"gold": 1})
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Choices(id="c")
+
+    async def run() -> tuple[int | None, list[int]]:
+        app = One()
+        async with app.run_test(size=(100, 30)) as pilot:
+            choices = app.query_one(Choices)
+            choices.offer(s)
+            await pilot.pause()
+            return choices.options.highlighted, choices.shown
+
+    highlighted, shown = asyncio.run(run())
+    groups = s.legal_groups()
+    assert groups[shown[0]][0] == take  # (the engine lists Take first)
+    assert highlighted is not None and groups[shown[highlighted]][0] == leave
