@@ -238,7 +238,7 @@ def enabled_purchases(state: GameState, variants: Sequence[Action], targets: Seq
         t = targets[position]
         cost: Pool = t[1]
         total: int = t[2]
-        if t[0] == own or _pays(now, cost, total):
+        if t[0] == own or pays(now, cost, total):
             continue
         memo = (known, now, cost, total)
         entry = None if cache is None else cache.get(memo)
@@ -246,7 +246,7 @@ def enabled_purchases(state: GameState, variants: Sequence[Action], targets: Seq
             if after is None:
                 after = pools_after(state, variants)
                 assert after is not None  # (only the macros of `GAINS`, which gain, come here)
-            entry = (holder, [i for i in range(len(after)) if _pays(after[i], cost, total)])
+            entry = (holder, [i for i in range(len(after)) if pays(after[i], cost, total)])
             if cache is not None:
                 cache[memo] = entry
         enabling: list[int] = entry[1]
@@ -260,7 +260,7 @@ def _first_two(entry: tuple[int, int, Any, list[int]]) -> tuple[int, int]:
     return entry[0], entry[1]
 
 
-def _pays(have: Pool, cost: Pool, total: int) -> bool:
+def pays(have: tuple[int, ...], cost: tuple[int, ...], total: int) -> bool:
     """Whether pool ``have`` pays ``cost`` (fixed essences) and ``total`` essences in all."""
     return (have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2] and have[3] >= cost[3]
             and have[4] >= cost[4] and have[0] + have[1] + have[2] + have[3] + have[4] >= total)

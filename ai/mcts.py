@@ -483,6 +483,11 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         if self.believed_worlds:
             self.info["believed_worlds"] = self.believed_worlds
+        second = max((k for k in groups if k != best_key and stats.get(k, (0, 0.0))[0]),
+                     key=lambda k: stats[k][0], default=None)
+        if second is not None:  # (what a hint compares the move with)
+            n, w = stats[second]
+            self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
 
     def variant(self, state: GameState, variants: Sequence[Action]) -> Action:

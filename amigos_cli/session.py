@@ -31,6 +31,7 @@ from matches.record import MatchFileError, save
 
 from .human import Human, QuitRequested, UndoRequested
 from .views.board import board, match_result_text, wins
+from .views.hints import hint_text
 from .views.outcome import collects, outcome
 from .views.safe import player_names
 
@@ -458,28 +459,6 @@ class _Thinking:
 
             action = self.agent.select(state, progress=progress)
         return action
-
-
-def hint_text(state: GameState, action: Action, info: dict[str, Any]) -> str:
-    """The hint line for ``action``, with the agent's reasons: a draft pick's worth, its fit to your plan
-    and to the rival's, and the runners-up; a searched move's share of the search and its value."""
-    text = f"Hint: {amigos.action_text(state, action)}"
-    picks = info.get("picks")
-    if picks:
-        best, rest = picks[0], picks[1:]
-        text += (f"  (worth {best['worth']:+.2f} in self-play, fits your plan {best['fit']:.1f}, "
-                 f"the rival's {best['deny']:.1f}" + (", part of the engine that won the last game"
-                                                      if best["engine"] else ""))
-        if rest:
-            text += "; next: " + ", ".join(f"{r['card']} {r['score']:+.2f}" for r in rest)
-        return text + ")"
-    total = info.get("iterations") or 0
-    if not total:
-        return text
-    visits = info.get("visits") or 0
-    value = info.get("value")
-    chance = f", about {value:.0%} to win" if value is not None else ""
-    return text + f"  ({visits / total:.0%} of {total} searches went there{chance})"
 
 
 def resume_hint(path: Path) -> str:

@@ -199,7 +199,9 @@ class GameApp(App[str]):
             self.exit(worker.result)
 
     def hint_found(self, worker: Worker[tuple[GameState, Action, str]]) -> None:
-        """Show a hint found, or why there is none (the game goes on without it)."""
+        """Show a hint found, or why there is none (the game goes on without it); the "Thinking of a
+        hint" notice goes either way."""
+        self.clear_notifications()
         if worker.state == WorkerState.SUCCESS and worker.result is not None:
             self.choices.show_hint(*worker.result)
         else:
