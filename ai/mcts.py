@@ -483,7 +483,8 @@ class MCTSAgent:
                      "value": value / visits if visits else None, "visits": visits}
         if self.believed_worlds:
             self.info["believed_worlds"] = self.believed_worlds
-        second = max((k for k in groups if k != best_key and stats.get(k, (0, 0.0))[0]),
+        best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")
+        second = max((k for k in groups if stats.get(k, (0, 0.0))[0] and macro_key(groups[k][0]) != best_macro),
                      key=lambda k: stats[k][0], default=None)
         if second is not None:  # (what a hint compares the move with)
             n, w = stats[second]

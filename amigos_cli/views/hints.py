@@ -16,7 +16,7 @@ from amigos import actions as A
 from amigos.config import Action
 from amigos.state import GameState
 
-from .choices import consequence, points_change
+from .choices import consequence, group_text, points_change
 
 MAX_NAMED = 2  # purchases a hint names at most ("then you can pay for A or B")
 
@@ -34,7 +34,7 @@ def hint_text(state: GameState, action: Action, info: dict[str, Any]) -> str:
         rated = f"about {value:.0%} to win"
         second = info.get("runner_up")
         if second:
-            rated += f" (next best: {amigos.action_text(state, second['action'])}, {second['value']:.0%})"
+            rated += f" (next best: {_move_words(state, second['action'])}, {second['value']:.0%})"
         said.append(rated)
     if not said:
         return text
@@ -91,6 +91,12 @@ def _before_the_rival(state: GameState, action: Action, p: int) -> str:
         if key == wanted and pays(state.pool_of(rival), cost, total):
             return "before the rival, who can pay for it too"
     return ""
+
+
+def _move_words(state: GameState, action: Action) -> str:
+    """``action`` as the list of choices words its move (without a payment when it has several)."""
+    group = next((g for g in state.legal_groups() if action in g), [action])
+    return group_text(state, group)
 
 
 def _pick_reasons(picks: list[dict[str, Any]]) -> str:
