@@ -505,3 +505,31 @@ def test_the_picker_asks_for_the_payment_then_the_gain_when_the_ways_are_hundred
     asyncio.run(run())
     pay, gain = vectors(chosen[0])
     assert chosen[0] in group and sum(pay) == 3 and sum(gain) == 3 and pay != (1, 0, 0, 2, 0)
+
+
+def test_a_resize_lays_the_board_and_the_log_out_again_at_once(tmp_path):
+    """After the terminal shrinks (or grows), the board and the log fit the new width before any move."""
+    match = _position(5, 40)
+
+    async def run():
+        app = GameApp(match, tmp_path / "resize.amigos")
+        async with app.run_test(size=LARGE) as pilot:
+            await until(pilot, lambda: asked(app))
+
+            def fits() -> bool:
+                board_width = app.board.scrollable_content_region.width
+                board = max(len(line) for line in app.query_one("#mine").content.plain.splitlines())
+                log = max((line.cell_length for line in app.game_log.lines), default=0)
+                return board <= board_width and log <= app.game_log.size.width
+
+            assert fits()
+            wide = max(line.cell_length for line in app.game_log.lines)
+            await pilot.resize_terminal(*SMALL)
+            await pilot.pause(0.3)
+            assert fits()
+            await pilot.resize_terminal(*LARGE)
+            await pilot.pause(0.3)
+            assert fits() and max(line.cell_length for line in app.game_log.lines) == wide
+            await pilot.press("q")
+
+    asyncio.run(run())

@@ -4,6 +4,7 @@ viewer's hand, each drawn from a position for a viewer (only what the viewer may
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
@@ -19,13 +20,21 @@ class Board(VerticalScroll):
     """The rival's tableau, the centre and the viewer's tableau, top to bottom, each laid out as text
     at the board's width (`flatten`): `draw` lays them out again (after a resize too)."""
 
+    drawn: tuple[GameState, int, list[str]] | None = None  # what `draw` drew last, laid out again on a resize
+
     def compose(self) -> ComposeResult:
         yield Static(id="rival")
         yield Static(id="centre")
         yield Static(id="mine")
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the board out again at its new width (the screen's own resize comes before the board's)."""
+        if self.drawn is not None:
+            self.draw(*self.drawn)
+
     def draw(self, state: GameState, viewer: int, names: list[str]) -> None:
         """Draw ``state`` as ``viewer`` sees it (of two players, the other is the rival)."""
+        self.drawn = (state, viewer, names)
         width = max(20, self.scrollable_content_region.width)
         self.query_one("#rival", Static).update(flatten(tableau(state, 1 - viewer, viewer, names), width))
         self.query_one("#centre", Static).update(flatten(middle(state, names, viewer), width))

@@ -274,9 +274,9 @@ class GameApp(App[str]):
         self.game_log.bring_up_to(list(self.session.steps), self.viewer if any(self.humans) else None)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Lay the board out again at the new width (its parts are laid out text, see `flatten`)."""
+        """The card panel forgets what it showed (the board and the log lay themselves out again at
+        their new widths: `Board`, `GameLog`)."""
         self.card_panel.forget()
-        self.call_after_refresh(self.redraw, self.state)
 
     def turn_begins(self, player: int, state: GameState) -> None:
         """A turn's position drawn, for the player to move when it is a person's or no person plays."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.widgets import RichLog
 
 from amigos.state import GameState
@@ -26,10 +27,20 @@ class GameLog(RichLog):
         self.logged: int = 0  # the session's steps written
         self.last_logged: Step | None = None  # the last of them (an undo rebuilds the steps anew)
         self.header: tuple[int, int] | None = None  # the (game, round) of the last round line
+        self.told: tuple[list[Step], int | None] = ([], None)  # the steps written and for whom
+        self.wrapped_at = 0  # the width the lines were wrapped at
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap the whole log again at its new width (a written line keeps the width it was written at)."""
+        if self.logged and event.size.width != self.wrapped_at:
+            self.clear()
+            self.logged, self.header = 0, None
+            self.bring_up_to(*self.told)
 
     def bring_up_to(self, steps: list[Step], viewer: int | None) -> None:
         """Write the ``steps`` not written yet (all of them over again after an undo, which rebuilt the
         session's steps); ``viewer`` None: a spectator's log, which tells everything."""
+        self.told, self.wrapped_at = (steps, viewer), self.size.width
         if self.logged and (len(steps) < self.logged or steps[self.logged - 1] is not self.last_logged):
             self.clear()
             self.logged, self.header = 0, None
