@@ -533,3 +533,35 @@ def test_a_resize_lays_the_board_and_the_log_out_again_at_once(tmp_path):
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_help_opens_on_a_screen_of_its_own_and_a_card_text_shows_whole(tmp_path, size):
+    """``?`` shows every key on a screen of its own (Esc closes it); the card panel shows the text of the
+    highlighted choice's card whole, its head in one line, even at 100x30."""
+    from textual.widgets import Static
+
+    from amigos_cli.tui.cards import _DETAILS
+    from amigos_cli.tui.help import KEYS, HelpScreen
+    match = _position(5, 40)
+
+    async def run():
+        app = GameApp(match, tmp_path / "help.amigos")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            shown = text_of(app.screen.query_one(Static))
+            assert all(what.split(";")[0].split("(")[0].strip() in shown for _, what in KEYS)
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+            panel = app.card_panel
+            card = panel.card
+            assert card is not None
+            lines = app.query_one("#card-text").content.plain.split("\n")
+            last_word = _DETAILS[app.state.cards[card].id]["text"].split()[-1]
+            end = next(i for i, line in enumerate(lines) if i and last_word in line)  # (where its text ends)
+            assert end < panel.scrollable_content_region.height, lines[:end + 1]
+            await pilot.press("q")
+
+    asyncio.run(run())

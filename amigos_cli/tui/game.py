@@ -40,15 +40,11 @@ from .cards import CardPanel, TableCards
 from .choosing import Choices
 from .ending import GameEnd
 from .gamelog import GameLog
+from .help import HelpScreen
 from .workers import DaemonThreads
 
 UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
 RESERVED = set("hustq?/")  # keys that are commands, not the start of a filter
-HELP = ("Up/Down choose, Enter plays, a number jumps to that choice, letters filter by card name "
-        "(Esc clears).  h hint (Enter then plays it), u undo, s save, q save and quit, t every card "
-        "on the table with its text, Tab to your hand and back: the card panel shows the text of what is "
-        "highlighted; a click on a card's name shows its text too.")
-
 
 def short_names(names: list[str]) -> list[str]:
     """The players' names without their agent specs ("AI (mcts:time=1.0)" -> "AI"), where that keeps
@@ -394,7 +390,7 @@ class GameApp(App[str]):
     def action_help(self) -> None:
         if self.elsewhere("?"):
             return
-        self.card_panel.show_text(Text(HELP))
+        self.push_screen(HelpScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Pausing and stepping are for watching AI against AI: not shown when a person plays."""

@@ -201,20 +201,31 @@ def kind_rulings(component: dict[str, Any]) -> list[str]:
 
 def card_details(component: dict[str, Any], framed: bool = True) -> RenderableType:
     """Everything a player wants to read about one component: in a panel titled with its name, or
-    (``framed`` false, for a panel that frames it itself) headed by its name."""
+    (``framed`` false, for the game's card panel, which frames it itself) headed by its name and one
+    line of its kind, cost and points, so that its text comes first even in a short panel."""
     raw = component["raw"]
-    facts = Table.grid(padding=(0, 2))
-    facts.add_column(style="dim", no_wrap=True)
-    facts.add_column()
-    facts.add_row("id", component["id"])
-    if component["set"] != BASE_SET:  # base components (the game's card panel) stay as they were
-        facts.add_row("set", f"{SET_TITLES[component['set']]} ({component['set']})")
-    facts.add_row("kind", kind_label(component["kind"]))
-    facts.add_row("types", ", ".join(component["types"]))
-    facts.add_row("cost", cost_text(component["cost"]))
-    facts.add_row("points", _points_text(component))
+    if framed:
+        facts = Table.grid(padding=(0, 2))
+        facts.add_column(style="dim", no_wrap=True)
+        facts.add_column()
+        facts.add_row("id", component["id"])
+        if component["set"] != BASE_SET:
+            facts.add_row("set", f"{SET_TITLES[component['set']]} ({component['set']})")
+        facts.add_row("kind", kind_label(component["kind"]))
+        facts.add_row("types", ", ".join(component["types"]))
+        facts.add_row("cost", cost_text(component["cost"]))
+        facts.add_row("points", _points_text(component))
+        head: RenderableType = facts
+    else:
+        kinds = ", ".join(t for t in component["types"] if t != component["kind"]) or kind_label(component["kind"])
+        where = f" ({SET_TITLES[component['set']]})" if component["set"] != BASE_SET else ""
+        points = _points_text(component).plain
+        points = f"{points} point{'' if points == '1' else 's'}" if points.isdigit() else f"points {points}"
+        head = Text(f"{kinds}{where} · cost {cost_text(component['cost'])} · {points}", style="dim")
 
-    parts: list[RenderableType] = [facts, Text(), Text(component["text"])]
+    parts: list[RenderableType] = [head, Text(component["text"])]
+    if framed:
+        parts.insert(1, Text())
     parts += [Text(), Text("Powers", style="bold"), Padding(_bullets(_power_lines(raw)), (0, 0, 0, 2))]
     rulings = [r["text"] for r in raw.get("rulings") or [] if r.get("text")]
     parts += [Text(), Text("Rulings", style="bold"), Padding(_bullets(rulings), (0, 0, 0, 2))]
