@@ -565,3 +565,26 @@ def test_help_opens_on_a_screen_of_its_own_and_a_card_text_shows_whole(tmp_path,
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_the_picker_shows_its_title_and_instructions_whole_and_uses_the_width(tmp_path, size):
+    match, index = _to_many_ways()
+
+    async def run():
+        app = GameApp(match, tmp_path / "picker.amigos")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.press(*str(index + 1), "enter")
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            await pilot.pause(0.2)
+            box = app.screen.query_one("Vertical")
+            heading = app.screen.query_one("#heading")
+            shown = " ".join(line.text for line in (heading.render_line(y) for y in range(heading.size.height)))
+            words = heading.content.plain.split()
+            assert " ".join(shown.split()) == " ".join(words)  # (every word of the title on the screen)
+            assert heading.size.height >= 1 and box.size.width >= 0.65 * size[0]
+            await pilot.press("escape")
+            await pilot.press("q")
+
+    asyncio.run(run())

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from amigos.config import Action
@@ -31,8 +31,9 @@ class VariantPicker(ModalScreen[Action | None]):
     BINDINGS = [Binding("escape", "back", "Back")]
     DEFAULT_CSS = """
     VariantPicker { align: center middle; }
-    VariantPicker > Vertical { width: 70; max-width: 95%; height: auto; max-height: 90%;
+    VariantPicker > Vertical { width: 72%; min-width: 60; max-width: 95%; height: auto; max-height: 90%;
                                border: thick $accent; background: $surface; padding: 0 1; }
+    VariantPicker Static { width: 100%; height: auto; }
     VariantPicker OptionList { height: auto; max-height: 14; }
     """
 
@@ -49,8 +50,8 @@ class VariantPicker(ModalScreen[Action | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(id="heading")
-            yield Label(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
+            yield Static(id="heading")  # (Statics wrap: a long card name or payment is not cut)
+            yield Static(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
             yield OptionList(id="ways")
             yield Input(placeholder="or Tab and type it: 2E 1D (pay / gain: 2E / 1G)",
                         id="typed")
@@ -77,7 +78,7 @@ class VariantPicker(ModalScreen[Action | None]):
             else:
                 heading = (f"{self.title_text}, paying {essences_text(self.paying)}: what do you gain? "
                            "(Esc: the payments)")
-        self.query_one("#heading", Label).update(Text(heading, style="bold"))
+        self.query_one("#heading", Static).update(Text(heading, style="bold"))
         for i, (v, line) in enumerate(zip(self.listed, lines), 1):
             mark = "  (suggested)" if v == preferred else ""
             ways.add_option(Option(f"{i:>3}. {line}{mark}", id=str(i - 1)))
