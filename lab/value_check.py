@@ -4,9 +4,10 @@
 
 The positions are those of the games `amigos-train neural` held out of training (one in
 `training.neural.HOLD_OUT` of each generation's ``games-G.jsonl``), replayed: every decision among two
-or more actions, seen by each player.  The network values what that player sees; the linear value
-(`ai.learned`, the packaged model unless ``--model``) values a world dealt for that player
-(`amigos.determinize`), as the search uses it.  Prints the log loss and Brier score of each against
+or more actions, seen by each player.  Both values judge a world dealt for that player
+(`amigos.determinize`), as the search uses them: the network reads what that player sees (and, over
+the linear value, that value's log-odds there); the linear value (`ai.learned`, the packaged model
+unless ``--model``) the world's features.  Prints the log loss and Brier score of each against
 the game's result, overall and by round.
 """
 
@@ -48,7 +49,7 @@ def predictions(records: list[dict], net: ValueNet, model: ValueModel) -> list[t
             if len(legal) > 1 and state.round >= 1:
                 for viewer in range(state.n_players):
                     world = determinize(state, viewer, k * 2 + viewer)
-                    rows.append((state.round, game["result"][viewer], net.probability(state, viewer),
+                    rows.append((state.round, game["result"][viewer], net.probability(world, viewer),
                                  model.win_probability(world, viewer)))
             state.apply(legal[index])
     return rows
