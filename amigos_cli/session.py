@@ -30,7 +30,9 @@ from matches.match import Match, config_of, play
 from matches.record import MatchFileError, save
 
 from .human import Human, QuitRequested, UndoRequested
+from .settings import Settings, load_settings
 from .views.board import board, match_result_text, wins
+from .views.choices import automatic_collect
 from .views.hints import hint_text
 from .views.outcome import collects, outcome
 from .views.safe import player_names
@@ -239,7 +241,7 @@ class Session:
     is a spectator's and shows every decision in full, as ``amigos replay`` shows the whole position."""
 
     def __init__(self, match: Match, path: Path, console: Console | None, ask: Callable[[str], str] | None = None,
-                 quiet: bool = False, seat_for: Callable[[int], object] | None = None) -> None:
+                 quiet: bool = False, seat_for: Callable[[int], Agent] | None = None) -> None:
         """``console`` None prints nothing (the full-screen game listens to the events instead); then
         ``seat_for(seat)`` makes the controller of each person's seat."""
         self.match = match
@@ -258,12 +260,14 @@ class Session:
         self.humans = [s == HUMAN for s in specs]
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
         self.rebuild_logs()  # a resumed match: what was played before
+        self.settings: Settings = load_settings()
         self.controllers: list[Any] = []  # each with `select(state)`: a Human, an agent, ...
         for seat, spec in enumerate(specs):
             if spec == HUMAN:  # (callers give a console or `seat_for`: see the docstring)
-                self.controllers.append(seat_for(seat) if seat_for is not None else
-                                        Human(seat, self.names, cast(Console, console), ask=ask, on_save=self.save,
-                                              hinter=self.hint, log=self.seen[seat], title=self.title()))
+                person = seat_for(seat) if seat_for is not None else \
+                    Human(seat, self.names, cast(Console, console), ask=ask, on_save=self.save,
+                          hinter=self.hint, log=self.seen[seat], title=self.title())
+                self.controllers.append(_AutoCollect(person, self.settings))
                 continue
             agent = make_agent(bounded_spec(spec), seed=derive_seed(match.record["seed"], "seat", seat))
             if console is None:
@@ -342,7 +346,7 @@ class Session:
         seats = [i for i, h in enumerate(self.humans) if h]
         record = copy.deepcopy(self.match.record)
         game = record["games"][-1]
-        mine = [i for i, d in enumerate(game["decisions"]) if d[0] in seats]
+        mine = asked_decisions(game["decisions"], self.match.history(), seats, self.settings.auto_collect)
         if not mine:
             self.say("Nothing of yours to undo in this game.", "yellow")
             return
@@ -413,8 +417,9 @@ class Session:
             f"round {event.result['rounds']}); match score {event.score[0]}-{event.score[1]}"
         console.print(Text(text, style="bold green"))
         for c in self.controllers:
-            if isinstance(c, Human):
-                c.title = self.title()
+            person = c.person if isinstance(c, _AutoCollect) else c
+            if isinstance(person, Human):
+                person.title = self.title()
         final = self.match.state if self.match.is_over() else self.match.previous_state
         if any(self.humans) and final is not None:
             seat = self.humans.index(True)
@@ -423,6 +428,41 @@ class Session:
 
 class Interrupted(QuitRequested):
     """Ctrl-C stopped the match; the file is saved."""
+
+
+def asked_decisions(decisions: list[list[Any]], told: list[tuple[GameState, Action]], seats: list[int],
+                    auto_collect: bool) -> list[int]:
+    """The indices of a game's ``decisions`` that ``seats`` were asked (with ``told``, the positions
+    they were made in): not those auto-collect made (`automatic_collect`), which an undo goes back past,
+    since it would make them again at once."""
+    return [i for i, d in enumerate(decisions) if d[0] in seats
+            and not (auto_collect and i < len(told) and automatic_collect(told[i][0]) == told[i][1])]
+
+
+class _AutoCollect:
+    """A person's seat that makes the decisions `automatic_collect` makes while the setting is on (the
+    setting may change during the game: it is read at every decision)."""
+
+    def __init__(self, person: Agent, settings: Settings) -> None:
+        self.person = person
+        self.settings = settings
+
+    @property
+    def info(self) -> dict[str, Any]:
+        return self.person.info
+
+    def observe(self, state: GameState, action: Action) -> None:
+        self.person.observe(state, action)
+
+    def reseed(self, seed: int) -> None:
+        self.person.reseed(seed)
+
+    def close(self) -> None:
+        self.person.close()
+
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
+        made = automatic_collect(state) if self.settings.auto_collect else None
+        return made if made is not None else self.person.select(state, progress)
 
 
 class _Thinking:

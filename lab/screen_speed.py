@@ -28,7 +28,7 @@ import amigos  # noqa: E402
 from ai.heuristics import best_variant  # noqa: E402
 from amigos_cli.session import HUMAN  # noqa: E402
 from amigos_cli.tui.game import GameApp  # noqa: E402
-from amigos_cli.views.choices import ordered_variants, vectors  # noqa: E402
+from amigos_cli.views.choices import automatic_collect, keeps_a_bonus, ordered_variants, vectors  # noqa: E402
 from matches.match import Match, config_of  # noqa: E402
 from matches.record import load  # noqa: E402
 
@@ -40,23 +40,29 @@ def typed_length(action: tuple) -> int:
     return len(" / ".join(words) or "0e") + 1  # Tab to the line, then the text (Enter is counted apart)
 
 
-def keystrokes(path: Path) -> tuple[float, float, int]:
-    """(line prompt, full screen) keystrokes per decision of the file's person, and the decisions."""
+def keystrokes(path: Path, auto_collect: bool = False) -> tuple[float, float, int, int]:
+    """(line prompt, full screen) keystrokes per decision of the file's person, their decisions, and
+    the rounds they played; with ``auto_collect`` the decisions it makes cost no key (and count as
+    none)."""
     record = load(path).record
     seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
     replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], config_of(record),
                        fmt="match" if record["best_of"] > 1 else "game")
     line = screen = count = 0
+    rounds: set[tuple[int, int]] = set()
     for actor, step, *_ in (d for g in record["games"] for d in g["decisions"]):
         replay.to_act()
         state = replay.state
         action = amigos.action_from_json(state, step)
         if actor in seats:
+            rounds.add((replay.game_number, state.round))
+        if actor in seats and not (auto_collect and automatic_collect(state) == action):
             groups = state.legal_groups()
             i = next(k for k, g in enumerate(groups) if action in g)
             line += len(str(i + 1)) + 1
+            lit = next((k for k, g in enumerate(groups) if keeps_a_bonus(state, g[0])), 0)  # (as `Choices.fill`)
             if not (len(groups) == 1 and len(groups[0]) > 1):  # else the picker opens at once
-                screen += 1 if i == 0 else min(i, len(str(i + 1))) + 1
+                screen += 1 if i == lit else min(abs(i - lit), len(str(i + 1))) + 1
             if len(groups[i]) > 1:
                 ways = ordered_variants(groups[i])
                 line += len(str(ways.index(action) + 1)) + 1
@@ -65,7 +71,7 @@ def keystrokes(path: Path) -> tuple[float, float, int]:
                 screen += 1 if k == preferred else min(abs(k - preferred), len(str(k + 1)), typed_length(action)) + 1
             count += 1
         replay.decide(action, stamp=False)
-    return line / count, screen / count, count
+    return line / count, screen / count, count, len(rounds)
 
 
 async def latency(match: Match, presses: int) -> tuple[float, float]:
@@ -121,9 +127,11 @@ def main() -> None:
     ap.add_argument("--file", type=Path, default=Path("lab/data/g101.amigos"))
     ap.add_argument("--presses", type=int, default=60)
     args = ap.parse_args()
-    line, screen, count = keystrokes(args.file)
-    print(f"{args.file}: {count} decisions of the person; keystrokes per decision: "
-          f"line prompt {line:.2f}, full screen {screen:.2f}")
+    for auto in (False, True):
+        line, screen, count, rounds = keystrokes(args.file, auto)
+        print(f"{args.file}, auto-collect {'on' if auto else 'off'}: {count} decisions of the person asked in "
+              f"{rounds} rounds; keystrokes per decision: line prompt {line:.2f}, full screen {screen:.2f}; "
+              f"per round: line prompt {line * count / rounds:.1f}, full screen {screen * count / rounds:.1f}")
     match = late_position(args.file)
     moves, offers = asyncio.run(latency(match, args.presses))
     print(f"late game (round {match.state.round}): key to redrawn screen, median {moves:.1f} ms "

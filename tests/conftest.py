@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 INSTALLED = os.environ.get("AMIGOS_TEST_INSTALLED", "0") not in ("", "0")
 
@@ -40,3 +42,10 @@ def pytest_report_header() -> str:
     import amigos
     build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
     return f"amigos: {build}, from {Path(amigos.__file__ or '').parent}"
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test has a settings folder of its own (never the user's `amigos_cli.settings` file); the
+    subprocesses it starts inherit it."""
+    monkeypatch.setenv("AMIGOS_CONFIG", str(tmp_path_factory.mktemp("config")))

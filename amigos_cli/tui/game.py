@@ -32,6 +32,7 @@ from matches.match import Match, expansion_title
 
 from ..human import QuitRequested, UndoRequested
 from ..session import GameOver, Interrupted, Moved, Notice, Session, SessionEvent, TurnBegins
+from ..settings import save_settings
 from ..views.board import result_text
 from ..views.safe import printable
 from .board import banner
@@ -84,6 +85,7 @@ class GameApp(App[str]):
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
         Binding("q", "quit_game", "save & quit"), Binding("question_mark", "help", "help"),
         Binding("slash", "filter", "filter"), Binding("t", "table", "table cards"),
+        Binding("ctrl+a", "auto_collect", "auto-collect"),
         Binding("space", "pause", "pause AI"),
         Binding("right", "step", "one AI move"),
         Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
@@ -378,6 +380,15 @@ class GameApp(App[str]):
             self.notify("Undo waits for your turn.")
             return
         self.answer(UNDO)
+
+    def action_auto_collect(self) -> None:
+        """Turn auto-collect on or off (remembered between games: `amigos_cli.settings`)."""
+        settings = self.session.settings
+        settings.auto_collect = not settings.auto_collect
+        kept = save_settings(settings)
+        state = ("on: essences stored on a card are taken at Collect without asking, unless taking them "
+                 "costs points or leaving them earns something") if settings.auto_collect else "off: every Collect is asked"
+        self.notify(f"Auto-collect {state}" + ("" if kept else " (this time only: the settings could not be saved)"))
 
     def action_save(self) -> None:
         if self.elsewhere("s") or self.stopped.is_set():

@@ -20,6 +20,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("u", "undo back to your previous decision"),
     ("s / q", "save / save and quit (the resume command is printed)"),
     ("t", "every card on the table, with its text"),
+    ("Ctrl-A", "auto-collect on or off: essences stored on a card taken at Collect without asking, unless "
+               "taking them costs points or leaving them earns something (remembered between games)"),
     ("Tab", "your hand and back (its cards' texts in the card panel)"),
     ("a click", "on a card's name: its text in the card panel"),
     ("?", "this help; Ctrl-C is q"),

@@ -70,6 +70,22 @@ def consequence(state: GameState, action: Action) -> str:
     return bonus if action[3] == A.LEAVE_STORED else lost
 
 
+def automatic_collect(state: GameState) -> Action | None:
+    """The decision an auto-collect setting makes without asking: at Collect, taking the essences stored
+    on a card, where taking them costs no point, leaving them earns nothing (`consequence`) and the card
+    has no power that spends essences on it.  None for any other decision, which is asked."""
+    legal = state.legal_actions()
+    if state.phase != COLLECT or not legal or any(a[0] != A.TAKE for a in legal):
+        return None
+    take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
+    if take is None or consequence(state, take) or points_change(state, take):
+        return None
+    card = state.cards[take[2]]
+    if card.vp_per_essence is not None or any(pw.remove_self for pw in card.powers):
+        return None
+    return take
+
+
 def keeps_a_bonus(state: GameState, action: Action) -> bool:
     """Whether ``action`` is the choice that keeps a `consequence`'s bonus (the full screen highlights it
     first, so that Enter does not give the bonus up unnoticed)."""

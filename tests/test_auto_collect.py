@@ -1,0 +1,77 @@
+"""Auto-collect: a setting remembered between games (a small file of the person's), that takes the
+essences stored on a card at Collect without asking where the choice does not matter, and that undo
+goes back past."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+
+from amigos import actions as A
+from amigos.apply import settle
+from amigos.codes import COLLECT
+from amigos.flow import start_round
+from amigos.position import build_position
+from amigos_cli.settings import Settings, load_settings, save_settings, settings_path
+from amigos_cli.views.choices import automatic_collect
+from matches.match import Match
+
+
+def _at_collect(card: str, essences: dict[str, int], zone: str = "in_play"):
+    s = build_position([{"mage": "seer", "item": "research", zone: [card], "essences_on": {card: essences}}])
+    start_round(s)
+    settle(s)
+    s._legal = s._groups = None
+    assert s.phase == COLLECT
+    return s, next(e for e, c in enumerate(s.cards) if c.id == card)
+
+
+def test_the_setting_is_remembered_and_a_damaged_file_gives_the_defaults():
+    assert load_settings() == Settings()  # (a folder of the test's own: nothing saved yet)
+    assert save_settings(Settings(auto_collect=True))
+    assert load_settings().auto_collect is True
+    assert json.loads(settings_path().read_text()) == {"auto_collect": True}
+    for text in ("{not json", '{"auto_collect": "yes"}', "[1, 2]", "[" * 100_000):
+        settings_path().write_text(text)
+        assert load_settings() == Settings()
+
+
+def test_only_a_choice_that_does_not_matter_is_made_without_asking():
+    s, e = _at_collect("vault", {"calm": 2})  # (no Gold on it: no interest to lose)
+    assert automatic_collect(s) == (A.TAKE, 0, e, A.TAKE_STORED)
+    s, _ = _at_collect("vault", {"gold": 1})  # leaving it earns the interest: asked
+    assert automatic_collect(s) is None
+    s, _ = _at_collect("windup_man", {"elan": 1})
+    assert automatic_collect(s) is None
+    s, _ = _at_collect("sunken_reef", {"calm": 2}, "places")  # (its points are the essences on it)
+    assert automatic_collect(s) is None
+    before = build_position([{"mage": "seer", "item": "research"}])
+    assert automatic_collect(before) is None  # (not at Collect)
+
+
+def test_a_person_with_auto_collect_is_not_asked_and_undo_goes_back_past_it(tmp_path):
+    """A person's seat with the setting on makes the Take that does not matter without a prompt (and
+    asks it with the setting off); an undo counts only the decisions the person was asked."""
+    from amigos_cli.session import Session, asked_decisions
+    match = Match.new(7, ["human", "random"], fmt="game", names=["You", "AI"])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return "1"
+    console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=False)
+    session = Session(match, tmp_path / "auto.amigos", console, ask=ask)
+    seat = session.controllers[0]
+    s, e = _at_collect("vault", {"calm": 2})
+    take = (A.TAKE, 0, e, A.TAKE_STORED)
+    session.settings.auto_collect = True
+    assert seat.select(s.clone()) == take and not asked
+    session.settings.auto_collect = False
+    assert seat.select(s.clone()) in s.legal_actions() and asked
+    other = build_position([{"mage": "seer", "item": "research"}])
+    told = [(other, other.legal_actions()[0]), (s, take)]
+    decisions = [[0, None, 0], [0, None, 0]]
+    assert asked_decisions(decisions, told, [0], auto_collect=True) == [0]
+    assert asked_decisions(decisions, told, [0], auto_collect=False) == [0, 1]
