@@ -34,7 +34,7 @@ from ..human import QuitRequested, UndoRequested
 from ..session import GameOver, Interrupted, Moved, Notice, Session, SessionEvent, TurnBegins
 from ..settings import save_settings
 from ..views.board import result_text
-from ..views.safe import printable
+from ..views.safe import printable, short_names
 from .board import banner
 from .boardview import Board, Hand
 from .cards import CardPanel, TableCards
@@ -46,13 +46,6 @@ from .workers import DaemonThreads
 
 UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
 RESERVED = set("hustq?/")  # keys that are commands, not the start of a filter
-
-def short_names(names: list[str]) -> list[str]:
-    """The players' names without their agent specs ("AI (mcts:time=1.0)" -> "AI"), where that keeps
-    them apart: the board's lines have no room for a spec (the log's first line names it)."""
-    short = [n.split(" (")[0] for n in names]
-    return short if len(set(short)) == len(short) else list(names)
-
 
 class ScreenSeat(BaseAgent):
     """A person's seat: asks the screen for each decision (from the match's worker thread)."""

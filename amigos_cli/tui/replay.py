@@ -44,7 +44,7 @@ class ReplayApp(App[None]):
         super().__init__()
         self.file_name = name
         self.names = player_names(match.record)
-        self.short = short_names(match.record)  # (the list's lines: the agents' specs once, in the deal's line)
+        self.short = short_names(self.names)  # (the list's lines: the agents' specs once, in the deal's line)
         self.viewer = viewer
         self.seen_by = viewer if person else None  # None: a spectator, who sees every decision
         self.you = person and self.names[viewer] == "You"

@@ -29,9 +29,8 @@ def player_names(record: dict[str, Any]) -> list[str]:
     return [printable(p["name"]) for p in record["players"]]
 
 
-def short_names(record: dict[str, Any]) -> list[str]:
-    """`player_names` without the agent spec a name ends with ("Player 2 (mcts:time=1.0)" -> "Player 2"),
-    for lines that repeat them; the full names where the short ones would be the same."""
-    names = player_names(record)
-    short = [name.removesuffix(f" ({printable(p['spec'])})") or name for name, p in zip(names, record["players"])]
-    return short if len(set(short)) == len(short) else names
+def short_names(names: list[str]) -> list[str]:
+    """The players' names without their agent specs ("AI (mcts:time=1.0)" -> "AI"), where that keeps
+    them apart: for lines that repeat them (the board's, a replay's list of moves)."""
+    short = [n.split(" (")[0] for n in names]
+    return short if len(set(short)) == len(short) else list(names)
