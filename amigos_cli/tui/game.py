@@ -19,7 +19,7 @@ from typing import Callable, Sequence, cast
 
 from rich.text import Text
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, OptionList, Static
@@ -42,6 +42,7 @@ from .choosing import Choices
 from .ending import GameEnd
 from .gamelog import GameLog
 from .help import HelpScreen
+from .terminal import LeavingApp
 from .workers import DaemonThreads
 
 UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
@@ -65,7 +66,7 @@ class ScreenSeat(BaseAgent):
         return cast("Action", answer)  # (any other answer to a seat is an action)
 
 
-class GameApp(App[str]):
+class GameApp(LeavingApp[str]):
     """One match on the full screen.  Ends with "finished", "quit", "interrupted" (Ctrl-C) or "failed"
     (`failure` then holds what stopped the match).
 

@@ -8,7 +8,7 @@ cards) or, for a match of AIs, a spectator's, who sees every move in full.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, OptionList, Static
@@ -22,9 +22,10 @@ from ..views.board import hand_view, result_text
 from ..views.safe import player_names, short_names
 from .board import middle, tableau
 from .cards import CardText
+from .terminal import LeavingApp
 
 
-class ReplayApp(App[None]):
+class ReplayApp(LeavingApp[None]):
     """Step through the decisions of ``match``, starting in game ``game`` after ``to`` decisions."""
 
     ENABLE_COMMAND_PALETTE = False
