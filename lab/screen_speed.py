@@ -20,12 +20,15 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 import amigos  # noqa: E402
+from ai.agents import make_agent  # noqa: E402
 from ai.heuristics import best_variant  # noqa: E402
+from amigos.config import GameConfig  # noqa: E402
 from amigos_cli.session import HUMAN  # noqa: E402
 from amigos_cli.tui.game import GameApp  # noqa: E402
 from amigos_cli.views.choices import automatic_collect, keeps_a_bonus, ordered_variants, vectors  # noqa: E402
@@ -40,37 +43,66 @@ def typed_length(action: tuple) -> int:
     return len(" / ".join(words) or "0e") + 1  # Tab to the line, then the text (Enter is counted apart)
 
 
-def keystrokes(path: Path, auto_collect: bool = False) -> tuple[float, float, int, int]:
-    """(line prompt, full screen) keystrokes per decision of the file's person, their decisions, and
-    the rounds they played; with ``auto_collect`` the decisions it makes cost no key (and count as
-    none)."""
+def cost(state: amigos.GameState, action: tuple) -> tuple[int, int]:
+    """Keystrokes (line prompt, full screen) of one decision, as the module docstring counts them."""
+    groups = state.legal_groups()
+    i = next(k for k, g in enumerate(groups) if action in g)
+    line = len(str(i + 1)) + 1
+    screen = 0
+    lit = next((k for k, g in enumerate(groups) if keeps_a_bonus(state, g[0])), 0)  # (as `Choices.fill`)
+    if not (len(groups) == 1 and len(groups[0]) > 1):  # else the picker opens at once
+        screen += 1 if i == lit else min(abs(i - lit), len(str(i + 1))) + 1
+    if len(groups[i]) > 1:
+        ways = ordered_variants(groups[i])
+        line += len(str(ways.index(action) + 1)) + 1
+        preferred = ways.index(best_variant(state, groups[i]))
+        k = ways.index(action)
+        screen += 1 if k == preferred else min(abs(k - preferred), len(str(k + 1)), typed_length(action)) + 1
+    return line, screen
+
+
+Decisions = Iterator[tuple[amigos.GameState, tuple, tuple[int, int]]]  # the person's: position, action, round
+
+
+def file_decisions(path: Path) -> Decisions:
+    """The decisions of the file's person (its seats played by ``human``), with (game, round)."""
     record = load(path).record
     seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
     replay = Match.new(record["seed"], [p["spec"] for p in record["players"]], config_of(record),
                        fmt="match" if record["best_of"] > 1 else "game")
-    line = screen = count = 0
-    rounds: set[tuple[int, int]] = set()
     for actor, step, *_ in (d for g in record["games"] for d in g["decisions"]):
         replay.to_act()
         state = replay.state
         action = amigos.action_from_json(state, step)
         if actor in seats:
-            rounds.add((replay.game_number, state.round))
-        if actor in seats and not (auto_collect and automatic_collect(state) == action):
-            groups = state.legal_groups()
-            i = next(k for k, g in enumerate(groups) if action in g)
-            line += len(str(i + 1)) + 1
-            lit = next((k for k, g in enumerate(groups) if keeps_a_bonus(state, g[0])), 0)  # (as `Choices.fill`)
-            if not (len(groups) == 1 and len(groups[0]) > 1):  # else the picker opens at once
-                screen += 1 if i == lit else min(abs(i - lit), len(str(i + 1))) + 1
-            if len(groups[i]) > 1:
-                ways = ordered_variants(groups[i])
-                line += len(str(ways.index(action) + 1)) + 1
-                preferred = ways.index(best_variant(state, groups[i]))
-                k = ways.index(action)
-                screen += 1 if k == preferred else min(abs(k - preferred), len(str(k + 1)), typed_length(action)) + 1
-            count += 1
+            yield state, action, (replay.game_number, state.round)
         replay.decide(action, stamp=False)
+
+
+def selfplay_decisions(games: int, spec: str, seed: int) -> Decisions:
+    """The first seat's decisions among two or more choices in ``games`` games of ``spec`` against
+    itself (a stand-in for a person who plays like it), with (game, round)."""
+    for k in range(games):
+        state = amigos.deal(seed + k, GameConfig())
+        agents = [make_agent(spec, seed=seed + k + p) for p in range(2)]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = legal[0] if len(legal) == 1 else agents[state.current_player()].select(state)
+            if len(legal) > 1 and state.current_player() == 0:
+                yield state, action, (k, state.round)
+            state.apply(action)
+
+
+def keystrokes(decisions: Decisions, auto_collect: bool = False) -> tuple[float, float, int, int]:
+    """(line prompt, full screen) keystrokes per decision of the person, their decisions, and the
+    rounds they played; with ``auto_collect`` the decisions it makes cost no key (and count as none)."""
+    line = screen = count = 0
+    rounds: set[tuple[int, int]] = set()
+    for state, action, when in decisions:
+        rounds.add(when)
+        if not (auto_collect and automatic_collect(state) == action):
+            a, b = cost(state, action)
+            line, screen, count = line + a, screen + b, count + 1
     return line / count, screen / count, count, len(rounds)
 
 
@@ -126,16 +158,27 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", type=Path, default=Path("lab/data/g101.amigos"))
     ap.add_argument("--presses", type=int, default=60)
+    ap.add_argument("--selfplay", type=int, default=0, metavar="N",
+                    help="also count the first seat's keys in N games of --agent against itself")
+    ap.add_argument("--agent", default="greedy")
     args = ap.parse_args()
-    for auto in (False, True):
-        line, screen, count, rounds = keystrokes(args.file, auto)
-        print(f"{args.file}, auto-collect {'on' if auto else 'off'}: {count} decisions of the person asked in "
-              f"{rounds} rounds; keystrokes per decision: line prompt {line:.2f}, full screen {screen:.2f}; "
-              f"per round: line prompt {line * count / rounds:.1f}, full screen {screen * count / rounds:.1f}")
+    sources = [(str(args.file), lambda: file_decisions(args.file))]
+    if args.selfplay:
+        sources.append((f"{args.selfplay} games of {args.agent}",
+                        lambda: selfplay_decisions(args.selfplay, args.agent, 1)))
+    for name, source in sources:
+        for auto in (False, True):
+            report(name, auto, *keystrokes(source(), auto))
     match = late_position(args.file)
     moves, offers = asyncio.run(latency(match, args.presses))
     print(f"late game (round {match.state.round}): key to redrawn screen, median {moves:.1f} ms "
           f"(highlight moved); a new decision's whole board {offers:.1f} ms")
+
+
+def report(name: str, auto: bool, line: float, screen: float, count: int, rounds: int) -> None:
+    print(f"{name}, auto-collect {'on' if auto else 'off'}: {count} decisions of the person asked in "
+              f"{rounds} rounds; keystrokes per decision: line prompt {line:.2f}, full screen {screen:.2f}; "
+              f"per round: line prompt {line * count / rounds:.1f}, full screen {screen * count / rounds:.1f}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import json
 from rich.console import Console
 
 from amigos import actions as A
+from amigos import cards as C
 from amigos.apply import settle
 from amigos.codes import COLLECT
 from amigos.flow import start_round
@@ -75,3 +76,36 @@ def test_a_person_with_auto_collect_is_not_asked_and_undo_goes_back_past_it(tmp_
     decisions = [[0, None, 0], [0, None, 0]]
     assert asked_decisions(decisions, told, [0], auto_collect=True) == [0]
     assert asked_decisions(decisions, told, [0], auto_collect=False) == [0, 1]
+
+
+def _at_item_collect(hand: list[str], pool: dict[str, int], item: str = "calm_elan"):
+    """A position at the Collect choice of ``item`` (a magic item that collects one kind or another),
+    with no Place of Power on offer (Alchemist collects nothing)."""
+    s = build_position([{"mage": "alchemist", "item": item, "hand": hand, "pool": pool}, {"mage": "seer"}])
+    start_round(s)
+    settle(s)
+    s._legal = s._groups = None
+    while s.phase == COLLECT and s.legal_actions()[0][0] != A.GAIN:
+        s.apply(s.legal_actions()[0])
+    assert s.phase == COLLECT and all(a[0] == A.GAIN for a in s.legal_actions())
+    return s
+
+
+def test_a_choice_of_kinds_is_made_only_when_one_kind_alone_is_still_wanted():
+    """Calm / Elan collects 1 Calm or 1 Elan: with a hand that asks for Calm and nothing for Elan, the
+    Calm is taken; once the pool covers the Calm it asks for, or when the hand asks for both, it is
+    asked."""
+    s = _at_item_collect(["hawk"], {})  # Hawk costs 1 Life 1 Calm
+    made = automatic_collect(s)
+    assert made is not None and made[3][C.CALM] == 1
+    assert automatic_collect(_at_item_collect(["hawk"], {"calm": 1})) is None  # nothing lacking
+    assert automatic_collect(_at_item_collect(["hawk", "fire_dragon"], {})) is None  # Fire Dragon: 6 Elan
+    s = _at_item_collect(["fire_dragon"], {})
+    made = automatic_collect(s)
+    assert made is not None and made[3][C.ELAN] == 1
+    s = build_position([{"mage": "alchemist", "item": "calm_elan", "hand": ["hawk"]}, {"mage": "seer"}],
+                       places_of_power=["coral_castle"])  # (5 Elan 5 Life 5 Calm: both kinds wanted)
+    start_round(s)
+    settle(s)
+    s._legal = s._groups = None
+    assert automatic_collect(s) is None

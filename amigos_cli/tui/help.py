@@ -21,7 +21,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s / q", "save / save and quit (the resume command is printed)"),
     ("t", "every card on the table, with its text"),
     ("Ctrl-A", "auto-collect on or off: essences stored on a card taken at Collect without asking, unless "
-               "taking them costs points or leaving them earns something (remembered between games)"),
+               "taking them costs points or leaving them earns something, and a collect of one kind or "
+               "another made for you when only one of them is a kind your cards still lack (remembered "
+               "between games)"),
     ("Tab", "your hand and back (its cards' texts in the card panel)"),
     ("a click", "on a card's name: its text in the card panel"),
     ("?", "this help; Ctrl-C is q"),

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 import amigos
+from ai.features import Scan
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import COLLECT
@@ -71,12 +72,22 @@ def consequence(state: GameState, action: Action) -> str:
 
 
 def automatic_collect(state: GameState) -> Action | None:
-    """The decision an auto-collect setting makes without asking: at Collect, taking the essences stored
-    on a card, where taking them costs no point, leaving them earns nothing (`consequence`) and the card
-    has no power that spends essences on it.  None for any other decision, which is asked."""
+    """The decision an auto-collect setting makes without asking, at Collect: taking the essences stored
+    on a card (`_free_take`), or a collect of one kind or another that gives the only kind still
+    wanted (`_wanted_kind`).  None for any other decision, which is asked."""
     legal = state.legal_actions()
-    if state.phase != COLLECT or not legal or any(a[0] != A.TAKE for a in legal):
+    if state.phase != COLLECT or len(legal) < 2:
         return None
+    if all(a[0] == A.TAKE for a in legal):
+        return _free_take(state, legal)
+    if all(a[0] == A.GAIN and a[2] == legal[0][2] for a in legal):
+        return _wanted_kind(state, legal)
+    return None
+
+
+def _free_take(state: GameState, legal: list[Action]) -> Action | None:
+    """Taking the essences stored on a card, where taking them costs no point, leaving them earns
+    nothing (`consequence`) and the card has no power that spends essences on it."""
     take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
     if take is None or consequence(state, take) or points_change(state, take):
         return None
@@ -84,6 +95,20 @@ def automatic_collect(state: GameState) -> Action | None:
     if card.vp_per_essence is not None or any(pw.remove_self for pw in card.powers):
         return None
     return take
+
+
+def _wanted_kind(state: GameState, legal: list[Action]) -> Action | None:
+    """Of a card's collects of one kind or another (Calm / Elan: 1 Calm or 1 Elan), the one that gains
+    a kind the player still lacks, when it is the only such one: some cost of theirs (a card in hand, a
+    power in play, a Place of Power on offer) asks for more of that kind than they have, and for none
+    of the other kinds offered.  Gold is always wanted (monuments cost it, and it counts twice in a tie),
+    so a choice with Gold in it and another wanted kind is asked."""
+    p = legal[0][1]
+    scan = Scan(state)
+    asks, stored, pool = scan.asks[p], scan.stored[p], state.pool[5 * p:5 * p + 5]
+    lacking = [k == C.GOLD or asks[k] > pool[k] + stored[k] for k in range(5)]
+    wanted = [a for a in legal if any(n and lacking[k] for k, n in enumerate(a[3]))]
+    return wanted[0] if len(wanted) == 1 else None
 
 
 def keeps_a_bonus(state: GameState, action: Action) -> bool:
