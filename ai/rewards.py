@@ -77,6 +77,12 @@ def unfinished_reward(chance: float) -> float:
     return UNFINISHED_LOW + UNFINISHED_RANGE * chance
 
 
+def chance_of_reward(reward: float) -> float:
+    """The chance of winning a reward stands for: the inverse of `unfinished_reward`, a finished game's
+    reward clipped to a certain win (at least 1 - UNFINISHED_LOW) or loss (at most UNFINISHED_LOW)."""
+    return min(1.0, max(0.0, (reward - UNFINISHED_LOW) / UNFINISHED_RANGE))
+
+
 def rewards(state: GameState) -> list[float]:
     """Each player's reward in [0, 1] by the hand-tuned value: 1 for a win (split on a shared win), else
     the squashed evaluation."""

@@ -143,6 +143,28 @@ def test_td_lambda_targets_end_with_the_result_and_bootstrap_before_it():
             assert mine[-2] == pytest.approx(0.5 * float(p[-1]) + 0.5 * 1.0)
 
 
+def test_a_searched_target_blends_the_search_s_chance_into_the_return():
+    """``searched``: a view whose decision the record gives a searched chance (player 0's) gets
+    (1 - S) return + S chance (1 - chance for player 1); a view without one keeps the return."""
+    net = ValueNet.initial(8, 2)
+    game = _game([1.0, 0.0], 3)
+    for k, view in enumerate(game["views"]):
+        view.append(k // 2)  # (two views a decision)
+    game["values"] = [0.8, None, 0.3]
+    views, plain = N.targets(net, [game], 0.5)
+    _, blended = N.targets(net, [game], 0.5, searched=0.25)
+    for view, a, b in zip(views, plain, blended):
+        q = game["values"][view[4]]
+        if q is None:
+            assert b == a
+        else:
+            assert b == pytest.approx(0.75 * a + 0.25 * (q if view[2] == 0 else 1 - q))
+    assert N._searched_chance({"iterations": 0, "value": 0.7}, 0) is None
+    assert N._searched_chance({"iterations": 50, "value": 0.5}, 1) == 0.5
+    assert N._searched_chance({"iterations": 50, "value": 0.9}, 0) == 1.0
+    assert N._searched_chance({"iterations": 50, "value": 0.1}, 1) == 1.0
+
+
 def test_training_lowers_the_loss_on_what_it_learns():
     net = ValueNet.initial(8, 5)
     games = [_game([1.0, 0.0], 5) for _ in range(20)]
@@ -199,6 +221,9 @@ def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_
     other.save(tmp_path / "b.npz")
     one = N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=20,value=net")
     assert one == N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=20,value=net")
+    assert len(one["values"]) == len(one["choices"])  # (each searched decision's chance, None elsewhere)
+    searched = [q for q in one["values"] if q is not None]
+    assert searched and all(0.0 <= q <= 1.0 for q in searched) and None in one["values"]
     assert one["views"] != N.play_game(5, str(tmp_path / "b.npz"), GameConfig(), 0.0,
                                        "mcts:iters=20,value=net")["views"]
     work = tmp_path / "run"

@@ -15,7 +15,10 @@ its log-odds in a world dealt for the viewer.
 Every decision among two or more moves gives two training positions, each player's view
 (`ai.encoding.encode`), and each player's sequence of views is labelled with TD(lambda) returns
 computed with the network being trained (TD-Gammon's targets, in the forward view): the game's result
-for the last view, ``(1 - lambda) V(next) + lambda G(next)`` before it.  Network g + 1 is network g
+for the last view, ``(1 - lambda) V(next) + lambda G(next)`` before it.  With ``--searched-target
+S`` a searched decision's target is ``(1 - S) return + S q``, q the search's own chance of winning
+there (its chosen move's mean reward, which a searched game's record keeps): a target that depends on
+the position rather than on one game's result, which a network can memorise deal by deal.  Network g + 1 is network g
 trained on the positions of the last `WINDOW` generations by Adam on the cross-entropy.  A share of
 the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
 
@@ -46,6 +49,7 @@ from ai import encoding as E
 from ai.agents import SpecError, make_agent, parse_spec
 from ai.learned import default_model
 from ai.network import NET_ENV, NetError, ValueNet
+from ai.rewards import chance_of_reward
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
@@ -111,23 +115,40 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
         agents = [make_agent(spec, seed=derive_seed(seed, "search", p)) for p in range(state.n_players)]
     views: list[list[Any]] = []
     choices: list[int] = []  # each decision's index among the legal actions: the game replays from them
+    values: list[float | None] = []  # each decision's searched chance that player 0 wins (None: not searched)
     while not state.is_terminal():
         legal = state.legal_actions()
         if len(legal) > 1:
-            views += _views(state, derive_seed(seed, "view", len(choices)))
+            views += _views(state, derive_seed(seed, "view", len(choices)), len(choices))
+        value = None
         if not agents:
             action = choose(state, net, rng, epsilon)
         elif len(legal) > 1 and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
         else:
-            action = agents[state.current_player()].select(state)
+            mover = agents[state.current_player()]
+            action = mover.select(state)
+            value = _searched_chance(mover.info, state.current_player())
+        values.append(value)
         choices.append(legal.index(action))
         state.apply(action)
     for agent in agents:
         agent.close()
     won = state.winners()
-    return {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
+    game = {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
             "rounds": state.round, "seed": seed, "expansions": list(config.expansions), "choices": choices}
+    if agents:
+        game["values"] = values
+    return game
+
+
+def _searched_chance(info: dict[str, Any], mover: int) -> float | None:
+    """The chance that player 0 wins by the mover's search (its chosen move's mean reward), or None
+    where the move was not searched."""
+    if not info.get("iterations") or info.get("value") is None:
+        return None
+    chance = chance_of_reward(float(info["value"]))
+    return round(chance if mover == 0 else 1.0 - chance, 4)
 
 
 # -- training ---------------------------------------------------------------------------------------------
@@ -171,11 +192,14 @@ def forward(net: ValueNet, views: list[list[Any]]) -> tuple[np.ndarray, np.ndarr
     return x, h, 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
-def targets(net: ValueNet, games: list[Game], lam: float) -> tuple[list[list[Any]], np.ndarray]:
-    """Every view of ``games`` and its TD(lambda) return under ``net`` (see the module docstring)."""
+def targets(net: ValueNet, games: list[Game], lam: float, searched: float = 0.0) -> tuple[list[list[Any]], np.ndarray]:
+    """Every view of ``games`` and its target: its TD(lambda) return under ``net`` (see the module
+    docstring), blended with a ``searched`` share of the search's own chance at that decision where the
+    game's record has one (`_searched_chance`)."""
     views: list[list[Any]] = []
     out: list[float] = []
     for game in games:
+        values = game.get("values") or ()
         for viewer in (0, 1):
             seq = [v for v in game["views"] if v[2] == viewer]
             if not seq:
@@ -186,18 +210,21 @@ def targets(net: ValueNet, games: list[Game], lam: float) -> tuple[list[list[Any
             for t in range(len(seq) - 1, -1, -1):
                 returns[t] = g
                 g = (1 - lam) * float(p[t]) + lam * g
+                q = values[seq[t][4]] if searched and len(seq[t]) > 4 and seq[t][4] < len(values) else None
+                if q is not None:
+                    returns[t] = (1 - searched) * returns[t] + searched * (q if viewer == 0 else 1.0 - q)
             views += seq
             out += returns
     return views, np.array(out)
 
 
 def train(net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float, batch: int,
-          rng: np.random.Generator) -> float:
+          rng: np.random.Generator, searched: float = 0.0) -> float:
     """Train ``net`` in place on ``games``; returns the last epoch's mean cross-entropy."""
     adam = Adam([net.w1.shape, net.b1.shape, net.w2.shape, (1,)], rate)
     loss = 0.0
     for _ in range(epochs):
-        views, y = targets(net, games, lam)
+        views, y = targets(net, games, lam, searched)
         order = rng.permutation(len(views))
         total = 0.0
         for start in range(0, len(order), batch):
@@ -238,7 +265,7 @@ def last_generation(work: Path) -> int:
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
-        start: Path | None = None, residual: bool = False) -> None:
+        start: Path | None = None, residual: bool = False, searched: float = 0.0) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``."""
     work.mkdir(parents=True, exist_ok=True)
@@ -269,11 +296,12 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         recent = (recent + [_training_part(played)])[-WINDOW:]
         net = ValueNet.load(path)
         before = held_out(net, held)
-        loss = train(net, [game for gen in recent for game in gen], lam, epochs, rate, 256, rng)
+        loss = train(net, [game for gen in recent for game in gen], lam, epochs, rate, 256, rng, searched)
         after = held_out(net, held)
         g += 1
         net.info.update(generations=g, games=int(net.info.get("games", 0)) + games, hidden=net.hidden,
-                        lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep")
+                        lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep",
+                        searched_target=searched)
         net.save(work / f"net-{g}.npz")
         rounds = [game["rounds"] for game in played]
         line = {"generation": g, "games": games, "total_games": net.info["games"],
@@ -320,20 +348,21 @@ def views_of(game: Game) -> list[list[Any]]:
     for k, index in enumerate(game["choices"]):
         legal = state.legal_actions()
         if len(legal) > 1:
-            views += _views(state, derive_seed(game["seed"], "view", k))
+            views += _views(state, derive_seed(game["seed"], "view", k), k)
         state.apply(legal[index])
     return views
 
 
-def _views(state: amigos.GameState, seed: int) -> list[list[Any]]:
+def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]:
     """Both players' views of ``state`` as a game record keeps them: [inputs, values, viewer, the
-    linear value's log-odds for the viewer in a world dealt for them from ``seed``]."""
+    linear value's log-odds for the viewer in a world dealt for them from ``seed``, the index of the
+    ``decision`` among the game's choices]."""
     out = []
     model = default_model()
     for viewer in (0, 1):
         pairs = E.encode(state, viewer)
         linear = round(model.win_log_odds(determinize(state, viewer, seed + viewer), viewer), 4)
-        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear])
+        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear, decision])
     return out
 
 
@@ -373,6 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=Path, metavar="NET", help="network 0: a copy of this file")
     ap.add_argument("--residual", action="store_true", help="a new run's network learns corrections to the "
                     "linear learned value (network 0 is that value)")
+    ap.add_argument("--searched-target", dest="searched", type=float, default=0.0, metavar="SHARE",
+                    help="with --play: each searched decision's target blends this share of the search's own "
+                    "chance of winning into the TD(lambda) return (0: the return alone)")
     args = ap.parse_args(argv)
     try:
         if args.play is not None:
@@ -382,14 +414,16 @@ def main(argv: list[str] | None = None) -> int:
     except SpecError as exc:
         print(f"amigos-train neural: {exc}", file=sys.stderr)
         return 2
-    if not (0 <= args.lux <= 1 and 0 <= args.epsilon <= 1 and 0 <= args.lam <= 1) or args.games < HOLD_OUT:
-        print(f"amigos-train neural: --lux, --epsilon and --lambda go from 0 to 1, --games from {HOLD_OUT}",
-              file=sys.stderr)
+    if not (0 <= args.lux <= 1 and 0 <= args.epsilon <= 1 and 0 <= args.lam <= 1 and 0 <= args.searched <= 1) \
+            or args.games < HOLD_OUT:
+        print(f"amigos-train neural: --lux, --epsilon, --lambda and --searched-target go from 0 to 1, --games "
+              f"from {HOLD_OUT}", file=sys.stderr)
         return 2
     try:
         run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
             args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
-            play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual)
+            play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual,
+            searched=args.searched)
     except (RunnerError, NetError) as exc:
         print(f"amigos-train neural: {exc}", file=sys.stderr)
         return 2
