@@ -30,13 +30,18 @@ VARIANTS: tuple[Variant, ...] = get_args(Variant)
 RULESETS: tuple[Ruleset, ...] = get_args(Ruleset)
 EXPANSIONS: tuple[Expansion, ...] = get_args(Expansion)  # in the order they apply
 OFFICIAL: Final[Ruleset] = "official"  # the published rules (the default)
+#: The player counts a game may be dealt for (rules.md §2.3: the expansion makes it 2-5).
+FEWEST_PLAYERS: Final = 2
+MOST_PLAYERS: Final = 4
+MOST_PLAYERS_LUX: Final = 5
 
 
 @dataclass(frozen=True)
 class GameConfig:
     """How a game is set up: the variant (rules.md §2), the ruleset (``official``; ``reference``
     lists moves as the reference engine does), the expansions played (in `EXPANSIONS` order, each
-    once) and the number of players.  Checked when made: `SetupError` for a word it does not know."""
+    once) and the number of players (2 to 4, 5 with the expansion).  Checked when made: `SetupError` for
+    a word or a player count it does not know."""
 
     variant: Variant = "standard"
     ruleset: Ruleset = OFFICIAL
@@ -51,8 +56,13 @@ class GameConfig:
         for name in self.expansions:
             if name not in EXPANSIONS:
                 raise SetupError(f"unknown expansion {name!r} (expected one of {', '.join(EXPANSIONS)})")
-        if self.players != 2:
-            raise SetupError("the engine deals two-player games")
+        most = MOST_PLAYERS_LUX if "lux" in self.expansions else MOST_PLAYERS
+        if not isinstance(self.players, int) or not FEWEST_PLAYERS <= self.players <= most:
+            raise SetupError(f"Res Arcana is for {FEWEST_PLAYERS} to {MOST_PLAYERS} players "
+                             f"({MOST_PLAYERS_LUX} with Lux et Tenebrae), not {self.players!r}")
+        presets = len(C.FIRST_GAME["preset_hands"])
+        if self.variant == "first_game" and self.players > presets:
+            raise SetupError(f"a First Game deals its {presets} preset hands: at most {presets} players")
         object.__setattr__(self, "expansions", tuple(e for e in EXPANSIONS if e in self.expansions))
 
     @classmethod

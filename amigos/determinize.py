@@ -62,6 +62,8 @@ class Determinizer:
     known_cards: list[C.Card]            # cards known to be the rival's, for its hidden places
     short: int                           # the rival's hidden places no known card fills
     slots: list[tuple[int, int, int]]    # the rival's hidden places: (entity, location, owner)
+    held: list[tuple[list[tuple[int, int, int]], list[C.Card]]]  # three players or more: a rival's
+    # hidden places and the cards ``player`` knows that rival holds (`GameState.known_held`)
     packet_slots: list[tuple[int, int, int]]  # the places of the packet ``player`` passed on
     packet_cards: list[C.Card]           # the cards of that packet
     rival_mages: list[int]               # the rival's undecided mage options
@@ -94,6 +96,7 @@ class Determinizer:
         # preset hand's (so never a card some player records having seen, as `unseen_deck` needs).
         self.face_down_pool = [c for c in self.unseen if c.id not in PRESET_ARTIFACTS] if self.face_down else []
         self._plan_rival_places(player, hidden, known, known_set)
+        self._plan_held(player)
         self._plan_mages(player)
         # Deck orders nobody told ``player`` (the rival's deck is re-dealt with no order anyway).
         self.forget_order = [e for e in range(len(loc)) if state.order[e] >= 0 and (
@@ -128,6 +131,31 @@ class Determinizer:
                 self.slots = [slot for slot in self.slots if slot not in packet_slots]
                 self.packet_cards = [C.BY_ID[cid] for cid in sorted(passed)]
                 self.known_cards = [c for c in self.known_cards if c.id not in passed]
+
+    def _plan_held(self, player: int) -> None:
+        """With three players or more a card ``player`` has seen may be with any rival, but one they
+        know a given rival holds (`GameState.known_held`) is dealt only among that rival's hidden
+        places; the rest of that rival's places join the others'.  (With two players every known card
+        is the one rival's: nothing to plan.)"""
+        self.held = []
+        state = self.state
+        if state.n_players <= 2:
+            return
+        known_ids = [c.id for c in self.known_cards]
+        for rival in range(state.n_players):
+            if rival == player:
+                continue
+            slots = [slot for slot in self.slots if slot[2] == rival]
+            cards = [C.BY_ID[cid] for cid in known_ids if cid in state.known_held[player][rival]][:len(slots)]
+            if cards:
+                self.held.append((slots, cards))
+                self.slots = [slot for slot in self.slots if slot[2] != rival]
+                taken = {c.id for c in cards}
+                known_ids = [cid for cid in known_ids if cid not in taken]
+        if self.held:
+            self.known_cards = [C.BY_ID[cid] for cid in known_ids]
+            self.short = len(self.slots) + sum(len(slots) - len(cards) for slots, cards in self.held) \
+                - len(self.known_cards)
 
     def _plan_mages(self, player: int) -> None:
         """The rival's undecided mage options, and the mages they may be."""
@@ -176,8 +204,19 @@ class Determinizer:
                 owner[e] = who
                 order[e] = -1
                 cards[e] = card
+        slots = self.slots
+        if self.held:
+            slots = list(slots)
+            for places, known in self.held:  # (each known card in a random one of its holder's places)
+                shuffled, rng = R.sample(rng, places, len(places))
+                for (e, where, who), card in zip(shuffled, known):
+                    loc[e] = where
+                    owner[e] = who
+                    order[e] = -1
+                    cards[e] = card
+                slots += shuffled[len(known):]
         rng = R.shuffle(rng, deal)
-        for e, where, who in self.slots:
+        for e, where, who in slots:
             loc[e] = where
             owner[e] = who
             order[e] = -1

@@ -49,6 +49,13 @@ def _see_packets(s: GameState) -> None:
     s.known_decks = tuple(frozenset(k) for k in seen)
 
 
+def _learn_held(s: GameState, observer: int, holder: int, card_id: str) -> None:
+    """``observer`` now knows that ``holder`` holds the artifact ``card_id`` (`GameState.known_held`)."""
+    held = s.known_held[observer]
+    row = held[:holder] + (held[holder] | {card_id},) + held[holder + 1:]
+    s.known_held = s.known_held[:observer] + (row,) + s.known_held[observer + 1:]
+
+
 def passing_step(draft_stage: int) -> int:
     """Where the packets of this draft stage go: +1 (to the left) in the first half, -1 in the second."""
     return 1 if draft_stage < 3 else -1
@@ -83,7 +90,9 @@ def draft_pick(s: GameState, p: int, e: int) -> None:
     s.draft_picked = [False] * s.n_players
     _see_packets(s)
     if s.draft_stage in (3, 6):
-        # One card left in each packet: the last card received is kept.
+        # One card left in each packet: the last card received is kept, which its passer now knows.
+        for e2, q in held:
+            _learn_held(s, q, s.owner[e2], s.cards[e2].id)
         for e2 in range(s.n_art):
             if s.loc[e2] == DRAFTING:
                 s.loc[e2] = DECK
@@ -157,6 +166,7 @@ def _deal_hands(s: GameState) -> None:
             s.loc[e] = HAND
         ids.append(frozenset(s.cards[e].id for e in deck))
     s.known_decks = (ids[1], ids[0])
+    s.known_held = ((frozenset(), ids[1]), (ids[0], frozenset()))
     s.phase = SETUP_CHOOSE_ITEMS
     s.item_picks = 0
     s.turn = (s.first_player - 1) % s.n_players

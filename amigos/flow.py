@@ -249,8 +249,8 @@ def draw(s: GameState, p: int, n: int) -> int:
 
 def reshuffle(s: GameState, p: int, pile: list[int]) -> None:
     """``p``'s discard pile (entities ``pile``) goes into their deck, order unknown.  Every card of it
-    was in view, so each rival now knows it is among ``p``'s hidden cards (`known_decks`, which
-    determinisation deals back to ``p``)."""
+    was in view, so each rival now knows it is among ``p``'s hidden cards (`known_decks` and
+    `known_held`, which determinisation deals back to ``p``)."""
     loc, order = s.loc, s.order
     for e in pile:
         loc[e] = DECK
@@ -258,6 +258,8 @@ def reshuffle(s: GameState, p: int, pile: list[int]) -> None:
     if pile and s.n_players > 1:
         seen = frozenset(s.cards[e].id for e in pile)
         s.known_decks = tuple(k if q == p else k | seen for q, k in enumerate(s.known_decks))
+        s.known_held = tuple(held if q == p else held[:p] + (held[p] | seen,) + held[p + 1:]
+                             for q, held in enumerate(s.known_held))
 
 
 def resolve_draw(s: GameState, p: int, known: tuple[int, ...], revealed: tuple[int, ...]) -> None:

@@ -62,8 +62,14 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
                                            if s.loc[e] == DRAFTING and s.owner[e] == p)
             entry["passed_packet"] = sorted(s.passed_packet[p])
         if not mine:
+            # Two players: every artifact ``player`` knows of beyond their own is the rival's.  More:
+            # those they know this rival holds; the rest of what they have seen is named apart.
             own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
-            entry["known_artifacts"] = sorted(s.known_decks[player] - own)
+            held = s.known_decks[player] if s.n_players == 2 else s.known_held[player][p]
+            entry["known_artifacts"] = sorted(held - own)
+        elif s.n_players > 2:
+            own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
+            entry["seen_artifacts"] = sorted(s.known_decks[player] - own)
         players.append(entry)
     monument_deck = [e for e in range(len(s.loc)) if s.loc[e] == MONUMENT_DECK]
     known_monuments = sorted((e for e in monument_deck if s.order[e] >= 0), key=lambda e: s.order[e])

@@ -34,7 +34,7 @@ from .codes import (
     SETUP_CHOOSE_FIRST,
     SETUP_CHOOSE_MAGES,
 )
-from .config import Expansion, GameConfig, Ruleset, Variant
+from .config import MOST_PLAYERS_LUX, Expansion, GameConfig, Ruleset, Variant
 from .draft import start_draft
 from .errors import SetupError
 from .state import GameState
@@ -61,8 +61,8 @@ def build_state(num_players: int, artifact_decks: list[list[C.Card]], mage_optio
     ``expansions``: ``("lux",)`` puts all ten magic items and the eight scrolls in the supply.
     """
     sets = GameConfig.parse(ruleset=ruleset, expansions=expansions).card_sets  # (checks both)
-    if num_players not in (1, 2):
-        raise SetupError("the engine plays 1 or 2 players")
+    if not 1 <= num_players <= MOST_PLAYERS_LUX:
+        raise SetupError(f"the engine plays 1 to {MOST_PLAYERS_LUX} players")
     if len(mage_options) < num_players:
         raise SetupError("every player needs mage options")
     entities, loc, owner, n_art, item_first = _lay_out(artifact_decks, mage_options, monument_display,
@@ -110,6 +110,7 @@ def build_state(num_players: int, artifact_decks: list[list[C.Card]], mage_optio
     s.rng = 0
     s.auto_chance = auto_chance
     s.known_decks = tuple(frozenset() for _ in range(num_players))
+    s.known_held = tuple(tuple(frozenset() for _ in range(num_players)) for _ in range(num_players))
     s.passed_packet = tuple(frozenset() for _ in range(num_players))
     s.previous_game = None
     s.mon_seer = -1
@@ -199,22 +200,24 @@ def new_game(seed: int, variant: Variant = "standard", ruleset: Ruleset = "offic
 
 def deal(seed: int, config: GameConfig) -> GameState:
     """A game of ``config`` dealt from ``seed``; chance is resolved from the state's own RNG.  It ends at
-    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`).  With *Lux et
-    Tenebrae* (rules.md §2.3) all its cards join the base game's; 7 of the 14 monuments and 4 of the 7
-    place-of-power tiles are in a two-player game; the base game is dealt exactly as it always was."""
-    variant, ruleset, expansions = config.variant, config.ruleset, config.expansions
+    the latest at the victory check of round `ROUND_LIMIT` (`amigos.adjudicate`).  Each player gets 2
+    mages and 8 artifacts (a First Game: a preset hand and 5 face down); the base game uses every
+    monument and place of power whatever the number of players.  With *Lux et Tenebrae* (rules.md
+    §2.3) all its cards join the base game's, and the table's number of monuments and place-of-power
+    tiles are in the game (2 players: 7 and 4).  A two-player game is dealt exactly as it always was."""
+    variant, ruleset, expansions, n = config.variant, config.ruleset, config.expansions, config.players
     sets = config.card_sets
     rng = R.derive_seed(seed, "deal")
-    fp, rng = R.below(rng, 2)
+    fp, rng = R.below(rng, n)
     if len(sets) > 1:
-        tiles, monuments, rng = _deal_expansion_centre(rng, variant == "first_game", sets)
+        tiles, monuments, rng = _deal_expansion_centre(rng, variant == "first_game", sets, n)
     else:
         tiles, monuments, rng = _deal_centre(rng, variant == "first_game")
     mages = list(C.set_cards(C.MAGE, sets))
     artifacts = list(C.set_cards(C.ARTIFACT, sets))
     if variant == "first_game":
         presets = list(C.FIRST_GAME["preset_hands"])
-        chosen, rng = R.sample(rng, presets, 2)
+        chosen, rng = R.sample(rng, presets, n)
         rest = [c for c in artifacts if c.id not in PRESET_ARTIFACTS]
         rng = R.shuffle(rng, rest)
         decks = []
@@ -226,9 +229,9 @@ def deal(seed: int, config: GameConfig) -> GameState:
     else:
         rng = R.shuffle(rng, mages)
         rng = R.shuffle(rng, artifacts)
-        mage_options = [mages[0:2], mages[2:4]]
-        decks = [artifacts[0:8], artifacts[8:16]]
-    s = build_state(2, decks, mage_options, monuments[:2], monuments[2:], tiles, first_player=fp,
+        mage_options = [mages[2 * p:2 * p + 2] for p in range(n)]
+        decks = [artifacts[8 * p:8 * p + 8] for p in range(n)]
+    s = build_state(n, decks, mage_options, monuments[:2], monuments[2:], tiles, first_player=fp,
                     ruleset=ruleset, round_limit=ROUND_LIMIT, expansions=expansions)
     s.rng = R.derive_seed(seed, "chance")
     if variant == "first_game":
@@ -268,7 +271,7 @@ def expansion_counts(n_players: int) -> tuple[int, int]:
 
 
 def _deal_expansion_centre(rng: int, first_game_sides: bool, sets: tuple[str, ...],
-                           n_players: int = 2) -> tuple[list[C.Card], list[C.Card], int]:
+                           n_players: int) -> tuple[list[C.Card], list[C.Card], int]:
     """`_deal_centre` with an expansion: the table's number of tiles (`expansion_counts`), shuffled
     unseen, each on a random side (in a First Game a base tile on its first-game side: the
     expansion's tiles have none), and the table's number of the shuffled monuments, the rest going
@@ -306,7 +309,7 @@ def next_game(seed: int, mages: Sequence[C.Card | str], artifacts: Sequence[Any]
     ruleset, expansions = config.ruleset, config.expansions
     sets = config.card_sets
     if len(sets) > 1:
-        tiles, monuments, rng = _deal_expansion_centre(R.derive_seed(seed, "deal"), first_game_sides, sets)
+        tiles, monuments, rng = _deal_expansion_centre(R.derive_seed(seed, "deal"), first_game_sides, sets, 2)
     else:
         tiles, monuments, rng = _deal_centre(R.derive_seed(seed, "deal"), first_game_sides)
     if redraft:

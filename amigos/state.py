@@ -64,8 +64,11 @@ class GameState:
         # a draft packet they passed on, a face-up redraft, a reshuffled discard pile; in a draft
         # every card they held; in a First Game the preset hand they saw, which marks the rest of
         # their deal as face down: `amigos.observe.unseen_deck`); and the ids of the draft packet each
-        # player last passed on (what the rival now picks from), empty outside a draft's passing
-        "known_decks", "passed_packet",
+        # player last passed on (what the rival now picks from), empty outside a draft's passing;
+        # ``known_held[q][p]``: the artifacts ``q`` knows to be among ``p``'s hidden cards (a reshuffled
+        # discard pile, the last card of a draft packet passed to ``p``, ``p``'s redraft picks), which a
+        # game of three or more players needs apart from the rest of what ``q`` has seen
+        "known_decks", "passed_packet", "known_held",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1
         "mon_seer",
         # games 2 and 3 of a match: (winners of the game before, the artifacts each player had in play
@@ -116,6 +119,7 @@ class GameState:
     auto_chance: bool                # chance is resolved by the engine (not offered as actions)
     known_decks: tuple[frozenset[str], ...]  # card ids
     passed_packet: tuple[frozenset[str], ...]
+    known_held: tuple[tuple[frozenset[str], ...], ...]  # [observer][holder]: card ids
     mon_seer: int
     previous_game: tuple[tuple[int, ...], tuple[frozenset[str], ...]] | None  # winners; card ids in play
     _legal: list[tuple[Any, ...]] | None
@@ -168,6 +172,7 @@ class GameState:
         s.auto_chance = self.auto_chance
         s.known_decks = self.known_decks
         s.passed_packet = self.passed_packet
+        s.known_held = self.known_held
         s.mon_seer = self.mon_seer
         s.previous_game = self.previous_game
         s._legal = self._legal

@@ -43,6 +43,7 @@ import amigos
 from amigos.actions import macro_key
 from amigos.cards import GOLD
 from amigos.codes import BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
+from amigos.config import GameConfig
 from amigos.determinize import determinize
 from amigos.legal import legal_groups as _legal_groups
 from amigos.setup import PRESET_ARTIFACTS
@@ -60,7 +61,9 @@ EXAMPLES = int(os.environ.get("AMIGOS_INVARIANT_EXAMPLES", "10"))
 
 HIDDEN_LOCS = (HAND, DECK, DRAFTING, DRAFT_RESERVE, BEING_CHOSEN)
 CONFIGS = [(v, r) for v in ("standard", "first_game", "draft") for r in ("official", "reference")] + [
-    (v + "+lux", "official") for v in ("standard", "first_game", "draft")]  # with the expansion
+    (v + "+lux", "official") for v in ("standard", "first_game", "draft")] + [  # with the expansion
+    (f"{v}/{n}", "official") for v in ("standard", "first_game", "draft") for n in (3, 4)] + [  # 3 and 4 players
+    (v + "+lux/5", "official") for v in ("standard", "draft")]  # five, with the expansion
 
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -69,9 +72,16 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
 # -- helpers ----------------------------------------------------------------------------------------------
 
 def new_game(seed: int, variant: str, ruleset: str) -> amigos.GameState:
-    """`amigos.new_game`, where ``variant`` may name an expansion after a plus: ``"draft+lux"``."""
-    base, _, expansion = variant.partition("+")
-    return amigos.new_game(seed, base, ruleset, expansions=(expansion,) if expansion else ())
+    """`amigos.deal`, where ``variant`` may name an expansion after a plus and a number of players after
+    a slash: ``"draft+lux/5"`` (two by default)."""
+    name, _, players = variant.partition("/")
+    base, _, expansion = name.partition("+")
+    return amigos.deal(seed, GameConfig.parse(base, ruleset, (expansion,) if expansion else (), int(players or 2)))
+
+
+def base_variant(variant: str) -> str:
+    """The variant's name without its expansion and number of players: ``"draft+lux/5"`` is a draft."""
+    return variant.partition("/")[0].partition("+")[0]
 
 
 def replay_indices(seed: int, variant: str, ruleset: str, indices) -> amigos.GameState:
@@ -142,8 +152,7 @@ def _swap(c, a: int, b: int) -> None:
 
 def check_hidden_swaps(s, rng: random.Random, ctx: str, face_down: FaceDown | None = None) -> None:
     """Changing only what ``p`` can't see leaves ``p``'s observation as it was."""
-    for p in range(s.n_players):
-        r = 1 - p
+    for p, r in ((p, r) for p in range(s.n_players) for r in range(s.n_players) if r != p):
         base = s.observation(p)
         mine = [e for e in range(s.n_art) if s.owner[e] == r]
         by_loc = {where: [e for e in mine if s.loc[e] == where and s.order[e] < 0] for where in HIDDEN_LOCS}
@@ -218,7 +227,7 @@ def check_illegal_refused(s, legal, stale, rng: random.Random, ctx: str) -> None
     digest = s.digest()
     legal_copy = list(legal)
     a = rng.choice(legal)
-    candidates = [(a[0], 1 - a[1]) + tuple(a[2:]),  # the right move by the wrong player
+    candidates = [(a[0], (a[1] + 1) % s.n_players) + tuple(a[2:]),  # the right move by the wrong player
                   (), (99, a[1]), ("Pass", a[1]), (a[0],)]
     candidates += [x for x in stale if x not in legal][:3]  # moves from other steps
     for bad in candidates:
@@ -259,7 +268,7 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
     rng = random.Random(choice_seed)
     side = random.Random(choice_seed ^ 0xA5A5)  # for the checks, so they don't steer the game
     s = new_game(seed, variant, ruleset)
-    face_down = FaceDown(s, variant.partition("+")[0])
+    face_down = FaceDown(s, base_variant(variant))
     indices: list[int] = []
     digests = [s.digest()]
     stale: list = []
