@@ -9,7 +9,8 @@ has 10 points (then only what can still score this round counts)::
     P(q wins) = 1 / (1 + exp(-(sum_j (base_j + g * late_j) * d_j)))      while g < 1
     P(q wins) = 1 / (1 + exp(-(sum_j final_j * d_j)))                     once g = 1
 
-With more than one rival, the rival that leaves ``q`` the lowest chance counts.  The weights are
+With more than one rival, `margin` counts the rival that leaves ``q`` the lowest chance, and the
+search values each player by `scores` (`ai.rewards.chances`).  The weights are
 data: a small versioned JSON file (`MODEL_FILE`, written by ``amigos-train fit`` (`training.train`)), loaded once.
 A change of features changes `ai.features.FEATURES` and the model's version; a file for other
 features is refused.
@@ -116,6 +117,13 @@ class ValueModel:
             if worst is None or z < worst:
                 worst = z
         return 0.0 if worst is None else worst
+
+    def scores(self, rows: list[list[float]], progress: float) -> list[float]:
+        """Each player's score s_p (the weights at this progress times their features): the log-odds
+        that ``p`` beats ``q`` is s_p - s_q, and with more players `ai.rewards.chances` turns them into
+        each one's chance of winning."""
+        weights = self.weights_at(progress)
+        return [sum(w * x for w, x in zip(weights, row)) for row in rows]
 
     def card_worth(self, card: Card) -> float:
         """What holding ``card`` (an artifact or mage) is worth in self-play, in log-odds of winning;

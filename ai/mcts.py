@@ -63,6 +63,8 @@ NORM: Final = 0.02
 # an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
 # `Settings.value` of the neural value (`ai.network`); 1 is the linear learned value, 0 the hand-tuned.
+# The network is trained on two-player games: with more players the search values leaves by the linear
+# learned value, which rates each player (`ai.rewards.learned_rewards`).
 NET_VALUE: Final = 2
 
 
@@ -194,7 +196,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     a world for ``player`` (`amigos.determinize`); with ``believed`` (the seeds of some worlds and
     their cumulative shares, `ai.belief`) it deals one of those, drawn by its share."""
     leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value else rewards
-    if settings.value == NET_VALUE:
+    if settings.value == NET_VALUE and state.n_players == 2:  # (more players: the linear value, `NET_VALUE`)
         net = default_net()
         leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
     rng = random.Random(seed)
@@ -514,8 +516,8 @@ class MCTSAgent:
         """With ``belief``: the seeds of that many worlds for ``player`` and their cumulative shares
         (`ai.belief.Belief.weights`); None without, or before the rival has made a choice."""
         self.believed_worlds = 0.0
-        if not self.belief_worlds or not self.belief.rival_choices(player):
-            return None
+        if not self.belief_worlds or state.n_players != 2 or not self.belief.rival_choices(player):
+            return None  # (the model of choices reads a two-player view: `ai.policy`)
         seeds = tuple(self.rng.getrandbits(64) for _ in range(self.belief_worlds))
         dealer = Determinizer(state, player)
         shares = self.belief.weights([dealer.deal(s) for s in seeds], default_policy(), player)

@@ -1,10 +1,13 @@
 """What a position is worth to each player, as the search's leaves and finished games are scored.
 
-Every function returns a list of rewards in [0, 1], one a player.  A finished game is worth 1 to its
-winner, a little less for a narrow win (`final_rewards`), so that a won position still prefers more
-points; an unfinished one lies strictly between a lost and a won game (`unfinished_reward`): the learned
-value's probability of winning (`learned_rewards`), or the hand-tuned evaluation squashed (`rewards`,
-the search's ``value=0``).
+Every function returns a list of rewards in [0, 1], one a player, that sum to 1.  A finished game is
+worth 1 to its winner, a little less for a narrow win (`final_rewards`), so that a won position still
+prefers more points; an unfinished one lies strictly between a lost and a won game
+(`unfinished_rewards`): each player's chance of winning by the learned value (`learned_rewards`), or by
+the hand-tuned evaluation (`rewards`, the search's ``value=0``).  With three players or more a value
+that rates each player on its own (a score s_p) gives the chances as Plackett-Luce's first place does,
+exp(s_p) over the sum of all exp(s_q) (`chances`): with two it is the logistic of s_0 - s_1, the two-player
+value itself.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from .features import player_features
 from .learned import default_model, progress
-from .value import heuristic_value
+from .value import heuristic_value, player_worths
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -48,7 +51,7 @@ def final_rewards(state: GameState) -> list[float]:
 
 def learned_rewards(state: GameState) -> list[float]:
     """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
-    probability of winning (`ai.learned`) as `unfinished_reward`."""
+    chances of winning (`ai.learned`) as `unfinished_rewards`."""
     if state.is_terminal():
         return final_rewards(state)
     model = default_model()
@@ -58,7 +61,7 @@ def learned_rewards(state: GameState) -> list[float]:
     if n == 2:
         p0 = unfinished_reward(model.probability(rows, 0, g))
         return [p0, 1.0 - p0]
-    return [unfinished_reward(model.probability(rows, p, g)) for p in range(n)]
+    return unfinished_rewards(chances(model.scores(rows, g)))
 
 
 def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list[float]:
@@ -72,9 +75,27 @@ def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list[float]:
 
 
 def unfinished_reward(chance: float) -> float:
-    """The reward of a game still being played that its player wins with probability ``chance``: between
-    UNFINISHED_LOW and 1 - UNFINISHED_LOW, below every game won and above every game lost (`final_rewards`)."""
+    """The reward of a two-player game still being played that its player wins with probability
+    ``chance`` (`unfinished_rewards` of ``[chance, 1 - chance]``, written out for the search's hot path)."""
     return UNFINISHED_LOW + UNFINISHED_RANGE * chance
+
+
+def unfinished_rewards(shares: list[float]) -> list[float]:
+    """The rewards of a game still being played whose players win with probabilities ``shares`` (summing
+    to 1): each between a lost game's most (WIN_MARGIN shared among the losers) and a won game's least
+    (1 - WIN_MARGIN), and summing to 1."""
+    low = WIN_MARGIN / (len(shares) - 1)
+    spread = 1.0 - len(shares) * low
+    return [low + spread * share for share in shares]
+
+
+def chances(scores: list[float]) -> list[float]:
+    """Each player's chance of winning from a score each (log-odds scale): exp(s_p) over the sum of
+    exp(s_q), the first place of a Plackett-Luce model (with two players, the logistic of s_0 - s_1)."""
+    top = max(scores)
+    weights = [math.exp(max(-60.0, x - top)) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def chance_of_reward(reward: float) -> float:
@@ -95,4 +116,4 @@ def rewards(state: GameState) -> list[float]:
     if n == 2:  # the value for one player is minus the value for the other
         r0 = 1.0 / (1.0 + math.exp(-heuristic_value(state, 0) / SCALE))
         return [r0, 1.0 - r0]
-    return [1.0 / (1.0 + math.exp(-heuristic_value(state, p) / SCALE)) for p in range(n)]
+    return chances([x / SCALE for x in player_worths(state)])

@@ -109,8 +109,8 @@ def player_values(state: GameState, vp: Sequence[float], hand: Sequence[float], 
     return [vp[p] + essence_worth(have, 5 * p) + HAND_WEIGHT * hand[p] + horizon * engine[p] for p in range(n)]
 
 
-def heuristic_value(state: GameState, q: int) -> float:
-    """The leaf value for ``q``: own worth minus the best rival's."""
+def player_worths(state: GameState) -> list[float]:
+    """Each player's worth in points by the hand-tuned value (what `heuristic_value` compares)."""
     points, hand = state.scores()
     vp: list[float] = [float(x) for x in points]
     # The nearer anyone is to winning, the less future income is worth.
@@ -119,7 +119,12 @@ def heuristic_value(state: GameState, q: int) -> float:
     # FIRST_PLAYER_EARLY.
     if max(vp) < NEAR_WIN:
         vp[state.first_player] -= 1.0 - FIRST_PLAYER_EARLY
-    values = player_values(state, vp, hand, horizon)
+    return player_values(state, vp, hand, horizon)
+
+
+def heuristic_value(state: GameState, q: int) -> float:
+    """The leaf value for ``q``: own worth minus the best rival's."""
+    values = player_worths(state)
     mine = values[q]
     if state.n_players == 1:
         return mine

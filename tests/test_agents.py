@@ -12,6 +12,7 @@ from ai.agents import LIMITS, SpecError, make_agent, parse_spec
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import DECK, DRAFTING, HAND, SETUP_DRAFT
+from amigos.config import GameConfig
 from amigos.determinize import determinize
 
 
@@ -117,16 +118,17 @@ def test_mcts_with_two_workers_is_reproducible():
         agent2.close()
 
 
-def mid_game(seed, steps=30):
-    """A position after ``steps`` random decisions where the acting player has a real choice and the
+def mid_game(seed, steps=30, players=2):
+    """A position after ``steps`` random decisions where the acting player has a real choice and each
     rival still holds at least two unseen cards."""
-    state = amigos.new_game(seed)
+    state = amigos.deal(seed, GameConfig(players=players))
     rnd = random.Random(seed)
     n = 0
     while True:
-        rival = 1 - state.current_player()
-        hidden = [e for e in range(state.n_art) if state.owner[e] == rival and state.loc[e] in (HAND, DECK)]
-        if n >= steps and len(state.legal_actions()) >= 3 and len(hidden) >= 2 and state.round >= 1:
+        p = state.current_player()
+        hidden = [[e for e in range(state.n_art) if state.owner[e] == r and state.loc[e] in (HAND, DECK)]
+                  for r in range(players) if r != p]
+        if n >= steps and len(state.legal_actions()) >= 3 and min(map(len, hidden)) >= 2 and state.round >= 1:
             return state
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
@@ -134,12 +136,11 @@ def mid_game(seed, steps=30):
 
 
 def hidden_twin(state):
-    """The same position except what the acting player cannot see: the rival's hidden cards are other
-    cards, and which of them is in hand and which in the deck is swapped."""
+    """The same position except what the acting player cannot see: every rival's hidden cards are
+    other cards, and which of them is in hand and which in the deck is swapped."""
     p = state.current_player()
     twin = state.clone()
-    rival = 1 - p
-    hidden = [e for e in range(twin.n_art) if twin.owner[e] == rival and twin.loc[e] in (HAND, DECK)]
+    hidden = [e for e in range(twin.n_art) if twin.owner[e] != p and twin.loc[e] in (HAND, DECK)]
     assert len(hidden) >= 2
     seen = {c.id for e, c in enumerate(twin.cards) if e not in hidden}
     spare = [c for c in C.ARTIFACTS if c.id not in seen]
@@ -147,10 +148,11 @@ def hidden_twin(state):
     for e, card in zip(hidden, reversed(spare)):
         cards[e] = card
     twin.cards = tuple(cards)
-    hand = [e for e in hidden if twin.loc[e] == HAND]
-    deck = [e for e in hidden if twin.loc[e] == DECK]
-    if hand and deck:
-        twin.loc[hand[0]], twin.loc[deck[0]] = DECK, HAND
+    for rival in range(twin.n_players):
+        hand = [e for e in hidden if twin.loc[e] == HAND and twin.owner[e] == rival]
+        deck = [e for e in hidden if twin.loc[e] == DECK and twin.owner[e] == rival]
+        if hand and deck:
+            twin.loc[hand[0]], twin.loc[deck[0]] = DECK, HAND
     twin.names = {c.id: e for e, c in enumerate(cards)}
     twin._legal = twin._groups = None
     assert twin.digest() != state.digest()
@@ -158,9 +160,9 @@ def hidden_twin(state):
     return twin
 
 
-@pytest.mark.parametrize("seed", [4, 6, 10])
-def test_determinisation_depends_only_on_the_observation(seed):
-    state = mid_game(seed)
+@pytest.mark.parametrize("seed,players", [(4, 2), (6, 2), (10, 2), (4, 3), (6, 4)])
+def test_determinisation_depends_only_on_the_observation(seed, players):
+    state = mid_game(seed, players=players)
     twin = hidden_twin(state)
     p = state.current_player()
     assert determinize(state, p, 77).digest() == determinize(twin, p, 77).digest()
@@ -222,10 +224,11 @@ def test_a_determinisation_finds_cards_where_they_were_dealt(seed):
 
 
 @pytest.mark.parametrize("spec", ["mcts:iters=120,seed=3", "greedy", "random"])
-def test_agents_never_read_hidden_information(spec):
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_agents_never_read_hidden_information(spec, players):
     """Two states that differ only in what the player cannot see get the same decision."""
     for seed in (4, 6):
-        state = mid_game(seed)
+        state = mid_game(seed, players=players)
         twin = hidden_twin(state)
         assert make_agent(spec, seed=1).select(state) == make_agent(spec, seed=1).select(twin)
 
