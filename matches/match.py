@@ -31,7 +31,7 @@ from amigos.steps import action_from_json, action_json
 from .play import play_out
 
 FORMAT = "amigos.match"
-VERSION = 2
+VERSION = 3
 FORMATS = ("game", "match")
 
 
@@ -40,9 +40,13 @@ def now() -> str:
 
 
 def config_of(record: dict[str, Any]) -> GameConfig:
-    """The `GameConfig` a match record or a tournament manifest states (its ``variant``, ``ruleset`` and
-    ``expansions``); `amigos.SetupError` for a word this Amigos does not know."""
-    return GameConfig.parse(record["variant"], record.get("ruleset", "official"), record.get("expansions") or ())
+    """The `GameConfig` a match record or a tournament manifest states (its ``variant``, ``ruleset``,
+    ``expansions`` and players: a record's list of players, a manifest's ``table``, two where neither
+    is); `amigos.SetupError` for a word or a player count this Amigos does not know."""
+    players = record.get("players")
+    count = len(players) if isinstance(players, list) else record.get("table", 2)
+    return GameConfig.parse(record["variant"], record.get("ruleset", "official"), record.get("expansions") or (),
+                            count)
 
 
 def card_digest(expansions: Sequence[str] = ()) -> str:
@@ -82,6 +86,12 @@ class Match:
         file has no such key (as files had before there were expansions)."""
         if fmt not in FORMATS:
             raise amigos.AmigosError(f"unknown format {fmt!r} (expected game or match)")
+        n = config.players
+        if fmt == "match" and n != 2:
+            raise amigos.AmigosError("a best-of-three match (with the redraft) is for two players: "
+                                     "play a single game with more")
+        if len(specs) != n:
+            raise amigos.AmigosError(f"{n} players need {n} agents or people, not {len(specs)}")
         variant, ruleset, expansions = config.variant, config.ruleset, list(config.expansions)
         stamp = now()
         record = {
@@ -89,8 +99,8 @@ class Match:
             "app_version": amigos.__version__, "card_digest": card_digest(expansions),
             "created_at": stamp, "updated_at": stamp,
             "seed": int(seed), "variant": variant, "best_of": 3 if fmt == "match" else 1, "ruleset": ruleset,
-            "players": [{"name": (names or [f"player {p + 1}" for p in range(2)])[p], "spec": specs[p]}
-                        for p in range(2)],
+            "players": [{"name": (names or [f"player {p + 1}" for p in range(n)])[p], "spec": specs[p]}
+                        for p in range(n)],
             "status": "unfinished", "games": [], "result": None,
         }
         if expansions:
@@ -184,7 +194,7 @@ class Match:
         return self.record["status"] == "finished"
 
     def score(self) -> list[int]:
-        wins = [0, 0]
+        wins = [0] * len(self.record["players"])
         for game in self.record["games"]:
             result = game.get("result")
             if result and len(result["winners"]) == 1:
@@ -260,10 +270,11 @@ class Match:
 
     def _finish(self, wins: list[int]) -> None:
         result: dict[str, Any]
-        if wins[0] == wins[1]:
+        leaders = [p for p, w in enumerate(wins) if w == max(wins)]
+        if len(leaders) > 1:
             result = {"score": wins, "winner": None, "shared": True}
         else:
-            result = {"score": wins, "winner": 0 if wins[0] > wins[1] else 1, "shared": False}
+            result = {"score": wins, "winner": leaders[0], "shared": False}
         self.record["result"] = result
         self.record["status"] = "finished"
 

@@ -5,7 +5,7 @@ it)::
 
     format "amigos.match", version, rules_version, app_version, card_digest, created_at, updated_at,
     seed, variant, best_of (1 or 3), ruleset, expansions? (e.g. ["lux"]; no key: the base game),
-    players [{name, spec}], status ("unfinished"/"finished"),
+    players [{name, spec}] (2 to 5; a best of three: 2), status ("unfinished"/"finished"),
     games [{index, seed, decisions, result {winners, vp, rounds} | None, final_digest?}],
     result {score, winner, shared} | None
 
@@ -18,6 +18,7 @@ the decisions are always the plain list; `pack` and `parse` convert.
 Format versions (a changelog; every version that ever shipped keeps a fixture in tests/data/):
     1  2026-11  first version: decisions as a plain msgpack list (~75 bytes a decision).
     2  2026-11  decisions packed and zlib-compressed per game.
+    3  2026-12  a single game of 2 to 5 players (a score, winner and vp for each).
 
 Loading never modifies the file and never crashes on bad input: every problem is a `MatchFileError`
 naming it (and the game and decision where there is one).
@@ -48,9 +49,14 @@ def _v1_to_v2(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "version": 2}
 
 
+def _v2_to_v3(record: dict[str, Any]) -> dict[str, Any]:
+    # Version 3 lets a single game have 2 to 5 players; a version-2 record is one of two players.
+    return {**record, "version": 3}
+
+
 # Migrations from older format versions: MIGRATIONS[v] turns a version-v record (as unpacked from its
 # file) into version v+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 class MatchFileError(amigos.AmigosError):

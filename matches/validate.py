@@ -15,6 +15,8 @@ from typing import Any
 
 import msgpack
 
+from amigos.config import FEWEST_PLAYERS, MOST_PLAYERS_LUX
+
 #: Containers (lists and maps) one unpacking may build: a best of three to the round limit holds about
 #: 7,000 decisions of a few containers each.
 MAX_CONTAINERS = 200_000
@@ -127,8 +129,12 @@ def check_record(record: Any) -> None:
         if len(set(expansions)) != len(expansions):
             raise ValueError("'expansions' names an expansion twice")
     players = record.get("players")
-    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
-        raise ValueError("'players' must be two {name, spec} maps")
+    if not isinstance(players, list) or not FEWEST_PLAYERS <= len(players) <= MOST_PLAYERS_LUX \
+            or not all(isinstance(p, dict) for p in players):
+        raise ValueError(f"'players' must be {FEWEST_PLAYERS} to {MOST_PLAYERS_LUX} {{name, spec}} maps")
+    n = len(players)
+    if record["best_of"] > 1 and n != 2:
+        raise ValueError("a best-of-three match is for two players")
     for p, player in enumerate(players):
         text(player.get("name"), f"players[{p}].name")
         text(player.get("spec"), f"players[{p}].spec")
@@ -138,23 +144,23 @@ def check_record(record: Any) -> None:
     if len(games) > record["best_of"]:
         raise ValueError("more games than the format allows")
     for gi, game in enumerate(games):
-        check_game(game, gi + 1)
+        check_game(game, gi + 1, n)
     result = record.get("result")
     if result is not None:
         if not isinstance(result, dict):
             raise ValueError("'result' must be a map")
         score = result.get("score")
-        if not isinstance(score, list) or len(score) != 2:
-            raise ValueError("'result.score' must be two numbers")
+        if not isinstance(score, list) or len(score) != n:
+            raise ValueError("'result.score' must be a number for each player")
         for s in score:
             integer(s, "result.score", 0, MAX_GAMES)
         if result.get("winner") is not None:
-            integer(result.get("winner"), "result.winner", 0, 1)
+            integer(result.get("winner"), "result.winner", 0, n - 1)
         if not isinstance(result.get("shared"), bool):
             raise ValueError("'result.shared' must be true or false")
 
 
-def check_game(game: Any, number: int) -> None:
+def check_game(game: Any, number: int, players: int = 2) -> None:
     where = f"game {number}"
     if not isinstance(game, dict):
         raise ValueError(f"{where} is not a map with a seed and decisions")
@@ -165,7 +171,7 @@ def check_game(game: Any, number: int) -> None:
     if not isinstance(decisions, list) or len(decisions) > MAX_DECISIONS:
         raise ValueError(f"{where} decisions must be a list of at most {MAX_DECISIONS}")
     for di, d in enumerate(decisions):
-        check_decision(d, f"{where}, decision {di}")
+        check_decision(d, f"{where}, decision {di}", players)
     digest = game.get("final_digest")
     if digest is not None and (not isinstance(digest, str) or len(digest) != 32):
         raise ValueError(f"{where} final_digest must be 32 hexadecimal digits")
@@ -175,11 +181,11 @@ def check_game(game: Any, number: int) -> None:
     if not isinstance(result, dict):
         raise ValueError(f"{where} has a malformed result")
     winners, vp = result.get("winners"), result.get("vp")
-    if not isinstance(winners, list) or not 1 <= len(winners) <= 2:
+    if not isinstance(winners, list) or not 1 <= len(winners) <= players:
         raise ValueError(f"{where} has a malformed result (winners)")
     for w in winners:
-        integer(w, f"{where} result winners", 0, 1)
-    if not isinstance(vp, list) or len(vp) != 2:
+        integer(w, f"{where} result winners", 0, players - 1)
+    if not isinstance(vp, list) or len(vp) != players:
         raise ValueError(f"{where} has a malformed result (vp)")
     for v in vp:
         integer(v, f"{where} result vp", -1_000, 1_000)
@@ -188,16 +194,17 @@ def check_game(game: Any, number: int) -> None:
         raise ValueError(f"{where} is finished but its final_digest is missing")
 
 
-def check_decision(d: Any, where: str) -> None:
+def check_decision(d: Any, where: str, players: int = 2) -> None:
     """Raise `DecisionError` unless ``d`` is ``[actor, step, think ms]`` or that with
-    ``[iterations, value]``, each in range (a step's numbers whole and bounded)."""
+    ``[iterations, value]``, each in range (the actor one of ``players``; a step's numbers whole and
+    bounded)."""
     def bad(what: str) -> None:
         raise DecisionError(f"{where}: {what}")
 
     if not isinstance(d, list) or len(d) not in (3, 5) or not isinstance(d[1], dict):
         bad("malformed decision (not [actor, step, think ms])")
     try:
-        integer(d[0], "actor", 0, 1)
+        integer(d[0], "actor", 0, players - 1)
         integer(d[2], "think ms", 0)
     except ValueError as exc:
         bad(f"malformed decision ({exc})")

@@ -33,6 +33,7 @@ from matches.record import MatchFileError, load, pack, parse, read_record, save
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURE_V1 = DATA / "match_v1.amigos"
 FIXTURE_V2 = DATA / "match_v2.amigos"
+FIXTURE_V3 = DATA / "match_v3.amigos"
 
 
 def played(seed: int, specs: list[str], fmt: str = "match") -> Match:
@@ -330,7 +331,7 @@ def test_a_version_1_file_has_plain_decisions_and_loads_through_the_migration():
     raw = msgpack.unpackb(FIXTURE_V1.read_bytes(), raw=False)
     assert raw["version"] == 1 and isinstance(raw["games"][0]["decisions"], list)
     record = parse(FIXTURE_V1.read_bytes())
-    assert record["version"] == VERSION == 2
+    assert record["version"] == VERSION == 3
     assert record["games"][0]["decisions"] == raw["games"][0]["decisions"]
 
 
@@ -550,6 +551,11 @@ FIXTURES = {
         "winners": [[1], [0], [1]], "decisions": [254, 238, 275],
         "result": {"score": [1, 2], "winner": 1, "shared": False},
         "final_digest": "50ba6610c223c1385ef4eb55b55c52fe"},
+    3: {"path": FIXTURE_V3, "seed": 0, "players": [{"name": "Player 1 (greedy)", "spec": "greedy"},
+                                                   {"name": "Player 2 (random)", "spec": "random"}],
+        "winners": [[1], [0], [1]], "decisions": [210, 238, 275],
+        "result": {"score": [1, 2], "winner": 1, "shared": False},
+        "final_digest": "50ba6610c223c1385ef4eb55b55c52fe"},
 }
 
 
@@ -589,3 +595,49 @@ def test_fixture_generator_writes_a_finished_best_of_three(tmp_path):
     fresh = load(out)
     assert fresh.is_over() and fresh.record["version"] == VERSION and fresh.record["best_of"] == 3
     assert os.listdir(tmp_path) == ["fresh.amigos"]
+
+
+# -- games of three to five players (format version 3) ---------------------------------------------------
+
+def _table(players: int, lux: bool = False) -> Match:
+    config = GameConfig(players=players, expansions=("lux",) if lux else ())
+    match = Match.new(5, ["random"] * players, config, fmt="game")
+    play(match, [make_agent("random", seed=p) for p in range(players)])
+    return match
+
+
+@pytest.mark.parametrize("players,lux", [(3, False), (4, False), (5, True)])
+def test_a_game_of_more_players_saves_loads_and_replays(tmp_path, players, lux):
+    match = _table(players, lux)
+    path = tmp_path / "table.amigos"
+    save(match, path)
+    again = load(path)
+    assert again.record["players"] == match.record["players"] and len(again.record["players"]) == players
+    assert again.state.digest() == match.state.digest()
+    assert again.record["result"] == match.record["result"] and len(again.record["result"]["score"]) == players
+    assert again.config.players == players
+
+
+def test_a_best_of_three_is_for_two_players_and_specs_must_match_the_seats():
+    with pytest.raises(amigos.AmigosError, match="best-of-three match .* two players"):
+        Match.new(1, ["random"] * 3, GameConfig(players=3), fmt="match")
+    with pytest.raises(amigos.AmigosError, match="3 players need 3"):
+        Match.new(1, ["random"] * 2, GameConfig(players=3), fmt="game")
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (lambda r: r.update(players=r["players"][:1]), "'players' must be 2 to 5"),
+    (lambda r: r.update(players=r["players"] * 3), "'players' must be 2 to 5"),
+    (lambda r: r.update(best_of=3), "best-of-three match is for two players"),
+    (lambda r: r["result"].update(score=[1, 0]), "result.score"),
+    (lambda r: r["games"][0]["result"].update(vp=[1, 2]), "malformed result \\(vp\\)"),
+    (lambda r: r["games"][0]["result"].update(winners=[3]), "result winners"),
+    (lambda r: r["games"][0]["decisions"][0].__setitem__(0, 3), "actor"),
+])
+def test_a_file_of_three_players_with_a_field_out_of_range_is_refused(change, fragment):
+    from matches.validate import check_record
+    record = copy.deepcopy(_table(3).record)
+    check_record(record)
+    change(record)
+    with pytest.raises(ValueError, match=fragment):
+        check_record(record)
