@@ -6,6 +6,7 @@ Nothing here prints; the command decides where a renderable goes.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -148,7 +149,7 @@ def _cards_table(components: list[dict[str, Any]], narrow: bool) -> Table:
         row: list[RenderableType] = [name_cell(c, show_set)]
         if show_kind_column:
             row.append(kind_cell(c, show_kind))
-        row += [cost_text(c["cost"]), str(c["points"]), c["text"]]
+        row += [cost_text(c["cost"]), str(c["points"]), for_players(c["text"])]
         table.add_row(*row)
     return table
 
@@ -169,11 +170,30 @@ def _points_text(component: dict[str, Any]) -> Text:
     return out
 
 
+#: The card data's asides about other engines, as a player reads them: the self-straightening powers
+#: (Chalice of Fire, Witch, Reanimate) may straighten the component turned to pay for them, which our
+#: rules allow (`amigos.legal`); any other aside naming an engine ("the engine lets you decline the
+#: placement", "B and D engines") is about a program's move list, not the card, and is left out.
+ENGINE_ASIDES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r" \(the engine also accepts (the [\w ]+?) itself or no target\)"),
+     r" (\1 itself, turned to pay, may be the one straightened)"),
+    (re.compile(r" ?\([^()]*\bengines?\b[^()]*\)"), ""),
+)
+
+
+def for_players(text: str) -> str:
+    """``text`` from the card data with its asides about engines (`ENGINE_ASIDES`) told as a rule or
+    left out."""
+    for pattern, replacement in ENGINE_ASIDES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def _power_lines(raw: dict[str, Any]) -> list[str]:
     """One line per power or reaction: the data's summaries where there are some (every base
     component), else each described from its cost and effects (the expansion's data has none)."""
     summaries = [p.get("summary") for p in raw.get("reference_powers") or []]
-    lines = [s for s in summaries if s]
+    lines = [for_players(s) for s in summaries if s]
     if not lines:
         lines = [power_summary(p, raw) for p in (raw.get("powers") or []) + (raw.get("reactions") or [])]
     return lines
@@ -223,18 +243,18 @@ def card_details(component: dict[str, Any], framed: bool = True) -> RenderableTy
         points = f"{points} point{'' if points == '1' else 's'}" if points.isdigit() else f"points {points}"
         head = Text(f"{kinds}{where} · cost {cost_text(component['cost'])} · {points}", style="dim")
 
-    parts: list[RenderableType] = [head, Text(component["text"])]
+    parts: list[RenderableType] = [head, Text(for_players(component["text"]))]
     if framed:
         parts.insert(1, Text())
     parts += [Text(), Text("Powers", style="bold"), Padding(_bullets(_power_lines(raw)), (0, 0, 0, 2))]
-    rulings = [r["text"] for r in raw.get("rulings") or [] if r.get("text")]
+    rulings = [for_players(r["text"]) for r in raw.get("rulings") or [] if r.get("text")]
     parts += [Text(), Text("Rulings", style="bold"), Padding(_bullets(rulings), (0, 0, 0, 2))]
     general = kind_rulings(component)
     if general:  # what every component of its kind does (a scroll: how it is claimed, kept and used)
         parts += [Text(), Text(f"Every {kind_label(component['kind'])}", style="bold"),
                   Padding(_bullets(general), (0, 0, 0, 2))]
     if raw.get("notes"):
-        parts += [Text(), Text("Notes", style="bold"), Padding(Text(raw["notes"]), (0, 0, 0, 2))]
+        parts += [Text(), Text("Notes", style="bold"), Padding(Text(for_players(raw["notes"])), (0, 0, 0, 2))]
     if not framed:
         return Group(Text(component["name"], style="bold"), *parts)
     return Panel(Group(*parts), title=Text(component["name"], style="bold"), title_align="left")
