@@ -588,3 +588,30 @@ def test_the_picker_shows_its_title_and_instructions_whole_and_uses_the_width(tm
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def screen_lines(app) -> list[str]:
+    """The text of the screen as the terminal shows it, one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_the_log_and_the_card_panel_are_framed_on_the_screen(tmp_path, size):
+    """The right column's two panels have their four corners on the screen (the log's top line ran to
+    the last column with no corner)."""
+    match = _position(5, 40)
+
+    async def run():
+        app = GameApp(match, tmp_path / "frame.amigos")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.pause(0.2)
+            rows = screen_lines(app)
+            for panel in (app.game_log, app.card_panel):
+                r = panel.region
+                assert r.right <= size[0]
+                assert rows[r.y][r.x] == "╭" and rows[r.y][r.right - 1] == "╮", rows[r.y]
+                assert rows[r.bottom - 1][r.x] == "╰" and rows[r.bottom - 1][r.right - 1] == "╯", rows[r.bottom - 1]
+            await pilot.press("q")
+
+    asyncio.run(run())
