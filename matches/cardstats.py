@@ -57,7 +57,7 @@ def card_stats(out: Path) -> list[dict[str, Any]]:
             continue
         for game in _replayed_games(cast("Match", match)):
             won = game.result["winners"]
-            for p in range(2):
+            for p in range(game.final.n_players):
                 share = (1.0 / len(won)) if p in won else 0.0
                 for cid in game.dealt[p]:
                     add(cid, "drafted", share)
@@ -123,8 +123,9 @@ class _Replayed(Match):
         self._in_play: set[int] = set()  # the artifacts in play after the move before
 
     def _start_game(self, expected_seed: int | None = None) -> None:
-        self.placed.append([set(), set()])
-        self.scrolls.append([set(), set()])
+        players = len(self.record["players"])
+        self.placed.append([set() for _ in range(players)])
+        self.scrolls.append([set() for _ in range(players)])
         super()._start_game(expected_seed)
 
     def _after_move(self) -> None:
@@ -136,14 +137,14 @@ class _Replayed(Match):
         if len(self.dealt) < self.game_number and state.round >= 1:
             # The first position of round 1: every draft and redraft is over and nothing is placed yet.
             self.dealt.append([{state.cards[e].id for e in range(state.n_art) if state.owner[e] == p}
-                               for p in range(2)])
+                               for p in range(state.n_players)])
         in_play = {e for e in range(state.n_art) if state.loc[e] == IN_PLAY}
         for e in in_play - self._in_play:
             self.placed[-1][state.owner[e]].add(state.cards[e].id)
         self._in_play = in_play
         held = self.scrolls[-1]
         for e in self._scroll_entities:
-            if state.loc[e] == IN_PLAY and state.owner[e] in (0, 1):
+            if state.loc[e] == IN_PLAY and 0 <= state.owner[e] < state.n_players:
                 held[state.owner[e]].add(state.cards[e].id)
         if state.is_terminal() and len(self.finals) < self.game_number:
             self.finals.append(state)  # (the next game gets a state of its own)

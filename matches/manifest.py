@@ -2,8 +2,8 @@
 
 `read` takes a regular file only, of at most `MAX_BYTES`, JSON at most a few levels deep (`files`), and
 `check` then types and ranges every field: the agents are specs `ai.agents.parse_spec` accepts, the
-counts are whole numbers in range, the schedule is a list of games with two distinct seats among the
-agents.  Whether the schedule is the one the settings make is compared by `matches.tournament`, which
+counts are whole numbers in range, the schedule is a list of games with distinct seats among the
+agents, as many as the ``table`` (two where it is not given).  Whether the schedule is the one the settings make is compared by `matches.tournament`, which
 makes schedules.  `check_links` refuses a folder whose files point outside it.
 """
 
@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import amigos
 from ai.agents import SpecError, parse_spec
-from amigos.config import EXPANSIONS, OFFICIAL, RULESETS
+from amigos.config import EXPANSIONS, FEWEST_PLAYERS, MOST_PLAYERS_LUX, OFFICIAL, RULESETS
 from matches.sprt import check_rates
 
 from . import files
@@ -83,7 +83,11 @@ def check(settings: Any, where: str) -> None:
         bad(f"'expansions' must list known expansions ({', '.join(EXPANSIONS)})")
     if "sprt" in settings:
         _check_sprt(settings["sprt"], bad)
-    _check_schedule(settings.get("schedule"), len(agents), bad)
+    table = settings.get("table", 2)  # (no key: two-player games, as every folder before it)
+    _whole_in(table, "table", FEWEST_PLAYERS, MOST_PLAYERS_LUX, bad)
+    if table > len(agents):
+        bad("'table' seats more players than there are agents")
+    _check_schedule(settings.get("schedule"), len(agents), table, bad)
 
 
 def _whole(value: Any) -> bool:
@@ -109,7 +113,7 @@ def _check_sprt(test: Any, bad: Any) -> None:
         bad(f"'sprt': {str(exc).lstrip('-')}")
 
 
-def _check_schedule(jobs: Any, agents: int, bad: Any) -> None:
+def _check_schedule(jobs: Any, agents: int, table: int, bad: Any) -> None:
     if not isinstance(jobs, list) or not 1 <= len(jobs) <= MAX_SCHEDULE:
         bad(f"'schedule' must be a list of 1 to {MAX_SCHEDULE} games")
     ids = set()
@@ -120,9 +124,9 @@ def _check_schedule(jobs: Any, agents: int, bad: Any) -> None:
         if not isinstance(key, str) or not 1 <= len(key) <= 40 or key in ids:
             bad(f"schedule[{n}].id must be a distinct short text")
         ids.add(key)
-        if not isinstance(seats, list) or len(seats) != 2 or not all(_whole(s) and 0 <= s < agents for s in seats) \
-                or seats[0] == seats[1]:
-            bad(f"schedule[{n}].seats must be two different agents' numbers from 0 to {agents - 1}")
+        if not isinstance(seats, list) or len(seats) != table or not all(_whole(s) and 0 <= s < agents for s in seats) \
+                or len(set(seats)) != table:
+            bad(f"schedule[{n}].seats must be {table} different agents' numbers from 0 to {agents - 1}")
         _whole_in(seed, f"schedule[{n}].seed", 0, SEED_LIMIT - 1, bad)
 
 

@@ -15,8 +15,9 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
-from typing import Any, Callable, Literal, cast, get_args
+from typing import Any, Callable, Final, Literal, cast, get_args
 
 import amigos
 from ai.agents import make_agent
@@ -36,32 +37,35 @@ from .record import MatchFileError, load, save
 MANIFEST = M.NAME
 MANIFEST_FORMAT = M.FORMAT
 MATCH_SUFFIX = ".amigos"
-SIDES = "ab"  # a deal's two games: "a" with the pairing's first agent in seat 1, "b" with the seats swapped
+SIDES = "abcde"  # a deal's games: "a" with the table's first agent in seat 1, "b" with the seats turned once, ...
 NAME_CHARS = re.compile(r"[^A-Za-z0-9._=+-]")  # what a file name keeps of an agent's name; the rest is "_"
 MAX_NAME_IN_FILE = 40  # of each agent's name in a file name: two of them stay far below 255 bytes
 
 
-def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False) -> list[dict[str, Any]]:
-    """Every game to play: ``games`` per pairing (rounded up to whole seat-swapped pairs)."""
-    if len(agents) < 2:
-        raise TournamentError("a tournament needs at least two agents")
+def schedule(agents: list[str], games: int, seed: int, gauntlet: bool = False, table: int = 2) -> list[dict[str, Any]]:
+    """Every game to play: each table of ``table`` agents (every pairing with two; every combination
+    of that many with more; with ``gauntlet`` only those the first agent sits at) plays ``games`` games,
+    rounded up to whole deals: a deal is played once in each rotation of the seats."""
+    if len(agents) < max(2, table):
+        raise TournamentError(f"a tournament of {table}-player games needs at least {max(2, table)} agents "
+                              "(give an agent twice to seat it twice)")
     for spec in agents:
         make_agent(spec)  # a spec that parses but cannot be built is refused here, before any file
     if len(agents) > M.MAX_AGENTS:
         raise TournamentError(f"a tournament takes at most {M.MAX_AGENTS} agents")
     if games < 1:
         raise TournamentError("--games must be at least 1")
-    pairings = [(0, j) for j in range(1, len(agents))] if gauntlet else \
-        [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
-    if len(pairings) * 2 * ((games + 1) // 2) > M.MAX_SCHEDULE:
+    tables = [t for t in combinations(range(len(agents)), table) if not gauntlet or t[0] == 0]
+    deals = -(-games // table)
+    if len(tables) * table * deals > M.MAX_SCHEDULE:
         raise TournamentError(f"a tournament plays at most {M.MAX_SCHEDULE} games: fewer --games or agents")
     jobs = []
-    for i, j in pairings:
-        for k in range((games + 1) // 2):
-            deal = derive_seed(seed, "deal", i, j, k)
-            for swap in (0, 1):
-                seats = (i, j) if swap == 0 else (j, i)
-                jobs.append({"id": f"{i}-{j}-{k}-{swap}", "seats": list(seats), "seed": deal})
+    for seats in tables:
+        for k in range(deals):
+            deal = derive_seed(seed, "deal", *seats, k)
+            for turn in range(table):  # (with two: the seats as listed, then swapped)
+                jobs.append({"id": "-".join(map(str, seats)) + f"-{k}-{turn}",
+                             "seats": list(seats[turn:] + seats[:turn]), "seed": deal})
     return jobs
 
 
@@ -72,10 +76,11 @@ MATCH_FORMATS: tuple[MatchFormat, ...] = get_args(MatchFormat)
 @dataclass(frozen=True)
 class TournamentSpec:
     """What a tournament plays, all of which `manifest` writes to ``tournament.json``: ``games`` games
-    (or best-of-three matches, ``fmt="match"``) per pairing of ``agents`` (a round robin, or the first
-    against each other with ``gauntlet``), dealt from ``seed`` with ``config``'s variant, ruleset and
-    expansions.  ``sprt`` makes it a sequential test of its two agents (`sprt_of`): ``games`` is then
-    the most it plays.  `TournamentError` (one line) for settings no tournament can have."""
+    (or best-of-three matches, ``fmt="match"``) per table of ``agents`` (a round robin of pairings, or
+    of every ``config.players`` of them at a table; the first against each other with ``gauntlet``),
+    dealt from ``seed`` with ``config``'s variant, ruleset and expansions.  ``sprt`` makes it a
+    sequential test of its two agents (`sprt_of`): ``games`` is then the most it plays.
+    `TournamentError` (one line) for settings no tournament can have."""
 
     agents: tuple[str, ...]
     games: int
@@ -89,8 +94,10 @@ class TournamentSpec:
         object.__setattr__(self, "agents", tuple(self.agents))  # (a list given is kept as a tuple)
         if self.fmt not in MATCH_FORMATS:
             raise TournamentError(f"--format must be {' or '.join(MATCH_FORMATS)}, not {self.fmt!r}")
-        if self.sprt is not None and (len(self.agents) != 2 or self.gauntlet):
+        if self.sprt is not None and (len(self.agents) != 2 or self.gauntlet or self.config.players != 2):
             raise TournamentError("--sprt tests two agents against each other: give exactly two --agent")
+        if self.fmt == "match" and self.config.players != 2:
+            raise TournamentError("a best-of-three match is for two players: --format game with --players")
 
 
 def manifest(spec: TournamentSpec) -> dict[str, Any]:
@@ -103,8 +110,10 @@ def manifest(spec: TournamentSpec) -> dict[str, Any]:
         settings["expansions"] = list(config.expansions)
     if config.ruleset != OFFICIAL:
         settings["ruleset"] = config.ruleset
+    if config.players != 2:
+        settings["table"] = config.players
     settings.update({"seed": spec.seed, "gauntlet": spec.gauntlet,
-                     "schedule": schedule(list(spec.agents), spec.games, spec.seed, spec.gauntlet)})
+                     "schedule": schedule(list(spec.agents), spec.games, spec.seed, spec.gauntlet, config.players)})
     if spec.sprt is not None:
         settings["sprt"] = spec.sprt._asdict()
     return settings
@@ -152,12 +161,14 @@ def agent_names(agents: Sequence[str]) -> list[str]:
 
 
 def deal_of(job: dict[str, Any], settings: dict[str, Any]) -> tuple[int, str]:
-    """The deal a scheduled game plays, numbered from 0 in schedule order, and its side ("a", or "b"
-    with the seats swapped): a deal's two games are next to each other in the schedule."""
+    """The deal a scheduled game plays, numbered from 0 in schedule order, and its side ("a", or "b",
+    "c", ... with the seats turned once, twice, ...): a deal's games are next to each other in the
+    schedule."""
     n = _positions(settings["schedule"]).get(job["id"])
     if n is None:
         raise TournamentError(f"game {job['id']!r} is not in the tournament's schedule")
-    return n // 2, SIDES[n % 2]
+    table = len(job["seats"])
+    return n // table, SIDES[n % table]
 
 
 _POSITIONS: list[tuple[list[dict[str, Any]], dict[str, int]]] = []  # the last schedules looked into, with their index
@@ -187,8 +198,8 @@ def game_file(job: dict[str, Any], settings: dict[str, Any]) -> str:
     alone are), and safe on any filesystem."""
     names = agent_names(settings["agents"])
     deal, side = deal_of(job, settings)
-    first, second = (file_name_part(names[a]) for a in job["seats"])
-    return f"{first}-vs-{second}-deal{deal:03d}-{side}{MATCH_SUFFIX}"
+    seated = "-vs-".join(file_name_part(names[a]) for a in job["seats"])
+    return f"{seated}-deal{deal:03d}-{side}{MATCH_SUFFIX}"
 
 
 def game_path(out: Path, job: dict[str, Any], settings: dict[str, Any]) -> Path:
@@ -203,7 +214,8 @@ def read_manifest(out: Path) -> dict[str, Any]:
     """The settings in ``out``'s ``tournament.json``, checked field by field (`matches.manifest`) and
     its schedule compared with the one its settings make; `TournamentError` (one line) otherwise."""
     settings = M.read(out)
-    made = schedule(settings["agents"], settings["games"], settings["seed"], settings["gauntlet"])
+    made = schedule(settings["agents"], settings["games"], settings["seed"], settings["gauntlet"],
+                    settings.get("table", 2))
     if made != settings["schedule"]:
         raise TournamentError(f"{out / MANIFEST}: not a tournament manifest (its schedule is not the one "
                               "its agents, games and seed make)")
@@ -297,7 +309,7 @@ def play_job(job: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     and expansions (the schedule is not needed).  A function of the job and the settings alone: the
     same job gives the same game on any worker (with iteration budgets)."""
     specs = [settings["agents"][a] for a in job["seats"]]
-    names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(2)]
+    names = [f"{specs[p]} #{job['seats'][p] + 1}" for p in range(len(specs))]
     match = Match.new(job["seed"], specs, config_of(settings), fmt=settings["match_format"], names=names)
     match.record["tournament"] = {"id": job["id"]}  # which scheduled game the file holds (`scheduled_match`)
     agents = [make_agent(spec, seed=derive_seed(job["seed"], "seat", p, spec)) for p, spec in enumerate(specs)]
@@ -321,10 +333,24 @@ def save_job(out: Path, job: dict[str, Any], record: dict[str, Any], settings: d
 
 
 def outcome(job: dict[str, Any], match: Match) -> dict[str, Any]:
-    """What the standings need from one finished game or match."""
+    """What the standings need from one finished game or match: its seats, its winning seat (None when
+    shared), the games won by each seat and each game's result."""
     result = match.record["result"]
     return {"id": job["id"], "seats": job["seats"], "winner": None if result["shared"] else result["winner"],
             "score": result["score"], "games": [g["result"] for g in match.record["games"]]}
+
+
+def places(outcome: dict[str, Any]) -> list[int]:
+    """Each seat's place in a finished game or match: the winners first (equal), then, in a game of
+    more than two, the others by their points (equal points, an equal place); each place one more than
+    the players ahead of it."""
+    seats = len(outcome["seats"])
+    if seats == 2:
+        winner = outcome["winner"]
+        return [1, 1] if winner is None else [1 + (winner != seat) for seat in range(2)]
+    result = outcome["games"][0]
+    key = [(p in result["winners"], result["vp"][p]) for p in range(seats)]
+    return [1 + sum(1 for q in range(seats) if key[q] > key[p]) for p in range(seats)]
 
 
 def run(out: Path, spec: TournamentSpec, jobs: int = 1, resume: bool = False,
@@ -413,38 +439,77 @@ def collect(out: Path, warn: Callable[[str], object] | None = None) -> tuple[dic
     return settings, outcomes
 
 
-def count_result(counts: dict[str, Any], winner: int | None, seat: int) -> None:
-    """Add one game, seen from ``seat``, to ``counts`` ("games", "wins", "losses", "shared"):
-    ``winner`` is the winning seat, None for a shared game.  The standings' and the crosstable's count."""
-    counts["games"] += 1
-    if winner is None:
-        counts["shared"] += 1
-    elif winner == seat:
-        counts["wins"] += 1
-    else:
-        counts["losses"] += 1
+def winning_seats(outcome: dict[str, Any]) -> list[int]:
+    """The seats that won a finished game or match: one, or those sharing the victory (a shared
+    two-player game or drawn match: both)."""
+    if outcome["winner"] is not None:
+        return [outcome["winner"]]
+    if len(outcome["seats"]) == 2:
+        return [0, 1]
+    return list(outcome["games"][0]["winners"])
 
 
 def standings(agents: list[str], outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per agent, best first: its name (`agent_names`), spec and index in ``agents``; games, wins,
-    losses, shared, win rate with a 95% interval, Elo with its error."""
-    n = len(agents)
+    losses, shared (victories shared with others), the points they make (a win 1, a victory shared by k
+    players 1/k) as a rate with a 95% interval, the mean place, and a rating with its 95% error on the
+    Elo scale (mean 0): Bradley-Terry's from two-player games (`_elo`), OpenSkill's Plackett-Luce from
+    games of more (`_openskill`)."""
     rows: list[dict[str, Any]] = [{"agent": name, "spec": spec, "index": i, "games": 0, "wins": 0, "losses": 0,
-                                   "shared": 0} for i, (name, spec) in enumerate(zip(agent_names(agents), agents))]
-    pairs = []  # (a, b, score of a)
+                                   "shared": 0, "points": 0.0, "places": 0}
+                                  for i, (name, spec) in enumerate(zip(agent_names(agents), agents))]
     for o in outcomes:
-        a, b = o["seats"]
+        won, placed = winning_seats(o), places(o)
         for seat, agent in enumerate(o["seats"]):
-            count_result(rows[agent], o["winner"], seat)
-        pairs.append((a, b, 0.5 if o["winner"] is None else (1.0 if o["winner"] == 0 else 0.0)))
-    elo, err = _elo(n, pairs)
+            row = rows[agent]
+            row["games"] += 1
+            row["places"] += placed[seat]
+            if seat not in won:
+                row["losses"] += 1
+            else:
+                row["wins" if len(won) == 1 else "shared"] += 1
+                row["points"] += 1.0 / len(won)
+    if any(len(o["seats"]) > 2 for o in outcomes):
+        elo, err = _openskill(len(agents), outcomes)
+    else:
+        pairs = []  # (a, b, score of a): 1, 0 or ½ by their places 1 and 2
+        for o in outcomes:
+            first, second = places(o)
+            pairs.append((o["seats"][0], o["seats"][1], 0.5 + 0.5 * (second - first)))
+        elo, err = _elo(len(agents), pairs)
     for row in rows:
-        points = row["wins"] + 0.5 * row["shared"]
-        row["rate"] = points / row["games"] if row["games"] else 0.0
-        row["low"], row["high"] = wilson(points, row["games"])
+        played = row["games"]
+        row["rate"] = row["points"] / played if played else 0.0
+        row["low"], row["high"] = wilson(row["points"], played)
+        row["mean_place"] = row.pop("places") / played if played else None
         row["elo"] = elo[row["index"]]
         row["elo_error"] = err[row["index"]]
     return sorted(rows, key=lambda r: (-r["elo"], r["index"]))
+
+
+#: OpenSkill's ratings on the Elo scale: its Plackett-Luce model gives a player rated d more the chance
+#: exp(d/c) / (1 + exp(d/c)) of placing ahead, c = sqrt(2) beta for two certain ratings, where Elo gives
+#: 1 / (1 + 10^(-d/400)).
+OPENSKILL_TO_ELO: Final = 400.0 / (math.log(10.0) * math.sqrt(2.0) * 25.0 / 6.0)
+
+
+def _openskill(n: int, outcomes: list[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """OpenSkill's Plackett-Luce ratings of ``n`` agents from games of several players, each game a
+    ranking by its placings, taken in schedule order (the order `collect` gives, so that the same
+    games give the same ratings); on the Elo scale with mean 0, and a 95% error (1.96 sigma)."""
+    from openskill.models import PlackettLuce  # (a rating made for games of several players)
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(n)]
+    for o in outcomes:
+        if len(set(o["seats"])) != len(o["seats"]):
+            continue  # (an agent against itself tells nothing of its rating)
+        teams = model.rate([[ratings[a]] for a in o["seats"]], ranks=[float(x) for x in places(o)])
+        for a, (rated,) in zip(o["seats"], teams):
+            ratings[a] = rated
+    mean = sum(r.mu for r in ratings) / n
+    return ([(r.mu - mean) * OPENSKILL_TO_ELO for r in ratings],
+            [1.96 * r.sigma * OPENSKILL_TO_ELO if any(a in o["seats"] for o in outcomes) else float("inf")
+             for a, r in enumerate(ratings)])
 
 
 def _elo(n: int, pairs: list[tuple[int, int, float]]) -> tuple[list[float], list[float]]:

@@ -194,7 +194,8 @@ def test_games_csv_has_a_row_per_game_that_agrees_with_its_file(twins):
     names = T.agent_names(TWINS)
     with open(out / "games.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert list(rows[0]) == R.GAMES_COLUMNS
+    assert list(rows[0]) == R.games_columns(2) == ["id", "deal", "p1", "p2", "winner", "points1", "points2",
+                                                     "score", "vp1", "vp2", "rounds", "file"]
     assert [r["id"] for r in rows] == [j["id"] for j in jobs]
     for row, job in zip(rows, jobs):
         match = load(out / row["file"])
@@ -226,7 +227,7 @@ def test_games_csv_is_complete_after_a_resume(twins, tmp_path):
 
 
 def test_game_line_of_a_match_lists_its_games():
-    row = {"p1": "a", "p2": "b", "points1": 0.5, "points2": 0.5, "score": [1, 1], "vp": [[10, 4], [3, 11], [9, 9]],
+    row = {"players": ["a", "b"], "points": [0.5, 0.5], "score": [1, 1], "vp": [[10, 4], [3, 11], [9, 9]],
            "rounds": [8, 9, 12], "deal": "2b"}
     assert R.game_line(row, 3, 10) == "3/10  P1 a ½-½ P2 b  games 1-1  VP 10-4 3-11 9-9  8 9 12 rounds  deal 2b"
 

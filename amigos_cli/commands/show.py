@@ -62,8 +62,8 @@ def show_tournament(folder: Path, as_json: bool) -> None:
     console = stdout_console()
     for line in settings_lines(str(folder), settings, len(outcomes)):
         console.print(line, highlight=False)
-    console.print(standings_table(data["standings"]))
-    console.print(crosstable_table(data["standings"], data["crosstable"]))
+    console.print(standings_table(data["standings"], table_size=data["table"]))
+    console.print(crosstable_table(data["standings"], data["crosstable"], table_size=data["table"]))
     test = T.sprt_of(settings, outcomes)
     if test is not None:
         console.print(escape(test.line()), highlight=False)

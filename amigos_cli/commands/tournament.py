@@ -53,8 +53,11 @@ def sprt_settings(bounds: str | None, alpha: float, beta: float) -> S.SprtTest |
 def tournament(
     agent: Annotated[list[str], typer.Option("--agent", metavar="SPEC", help="An agent spec; give two or more.")],
     games: Annotated[Optional[int], typer.Option(
-        "--games", help="Games (or matches) per pairing (default 10; with --sprt, the most to play, "
-                        "default 2000).")] = None,
+        "--games", help="Games (or matches) per pairing, or per table with --players (default 10; with "
+                        "--sprt, the most to play, default 2000).")] = None,
+    players: Annotated[int, typer.Option(
+        "--players", help="Players at each game: every table of that many agents plays, each deal in "
+                          "every rotation of the seats (2 to 4; 5 with --expansion lux).")] = 2,
     fmt: Annotated[str, typer.Option("--format", help="game or match (best of three with the redraft).")] = "game",
     variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
     expansion: EXPANSION = None,
@@ -92,8 +95,8 @@ def tournament(
     if games is None:
         games = 10 if test is None else 2000
     out = out or Path(f"tournament-{seed}")
-    spec = T.TournamentSpec(tuple(agent), games, seed, cast("T.MatchFormat", fmt),
-                            GameConfig.parse(variant, expansions=expansions), gauntlet, test)
+    config = GameConfig.parse(variant, expansions=expansions, players=players)  # (a count it refuses: one line)
+    spec = T.TournamentSpec(tuple(agent), games, seed, cast("T.MatchFormat", fmt), config, gauntlet, test)
     settings = T.manifest(spec)  # checks agents and counts
     T.check_folder(out, settings, resume)
     # Connected before anything is printed or written: a scheduler out of reach is a one-line error.
@@ -146,7 +149,8 @@ def play_live(console: Console, out: Path, settings: dict[str, Any], agents: lis
     outcomes: list[dict[str, Any]] = []
 
     def view() -> Group:
-        parts: list[RenderableType] = [progress, standings_table(T.standings(agents, outcomes))]
+        parts: list[RenderableType] = [progress, standings_table(T.standings(agents, outcomes),
+                                                                 table_size=settings.get("table", 2))]
         if test is not None:
             parts.append(cast("S.Sprt", T.sprt_of(settings, outcomes)).line())  # (a test: the settings have it)
         return Group(*parts)
@@ -175,9 +179,10 @@ def report(console: Console, out: Path, card_stats: bool) -> None:
     settings, outcomes = T.collect(out)
     data = R.write_files(out, settings, outcomes)
     folder = escape(str(out))
+    size = settings.get("table", 2)
     console.print(standings_table(data["standings"], title=f"Final standings ({folder}/{R.SUMMARY_JSON}, "
-                                                           f"{R.SUMMARY_CSV}, {R.GAMES_CSV})"))
-    console.print(crosstable_table(data["standings"], data["crosstable"]))
+                                                           f"{R.SUMMARY_CSV}, {R.GAMES_CSV})", table_size=size))
+    console.print(crosstable_table(data["standings"], data["crosstable"], table_size=size))
     if "sprt" in data:
         console.print(escape(cast("S.Sprt", T.sprt_of(settings, outcomes)).line()), highlight=False)
     cards = None

@@ -37,26 +37,35 @@ def _name(text: str) -> str:
     return escape(printable(text))
 
 
-def standings_table(rows: list[dict[str, Any]], title: str = "Standings") -> Table:
-    """The standings (`matches.tournament.standings`), best first."""
-    table = Table("agent", "games", "wins", "losses", "shared", "win rate (95%)", f"0%{'100%':>{STRIP_WIDTH - 2}}",
-                  "Elo", title=title)
+def standings_table(rows: list[dict[str, Any]], title: str = "Standings", table_size: int = 2) -> Table:
+    """The standings (`matches.tournament.standings`), best first; for games of more than two players
+    (``table_size``) with each agent's mean place and its rating labelled as OpenSkill's."""
+    many = table_size > 2
+    columns = ["agent", "games", "wins", "losses", "shared", "win rate (95%)", f"0%{'100%':>{STRIP_WIDTH - 2}}"]
+    columns += ["mean place", "rating (Elo scale)"] if many else ["Elo"]
+    table = Table(*columns, title=title, caption="rating: OpenSkill's Plackett-Luce, on the Elo scale, 95%"
+                  if many else None)
     for r in rows:
         played = r["games"] > 0
-        table.add_row(_name(r["agent"]), str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
-                      f"{r['rate']:.0%} ({r['low']:.0%}-{r['high']:.0%})" if played else "-",
-                      rate_strip(r["rate"], r["low"], r["high"]) if played else "",
-                      f"{r['elo']:+.0f} ± {r['elo_error']:.0f}" if played and r["elo_error"] != float("inf") else "-")
+        cells = [_name(r["agent"]), str(r["games"]), str(r["wins"]), str(r["losses"]), str(r["shared"]),
+                 f"{r['rate']:.0%} ({r['low']:.0%}-{r['high']:.0%})" if played else "-",
+                 rate_strip(r["rate"], r["low"], r["high"]) if played else ""]
+        if many:
+            cells.append(f"{r['mean_place']:.2f}" if played else "-")
+        cells.append(f"{r['elo']:+.0f} ± {r['elo_error']:.0f}" if played and r["elo_error"] != float("inf") else "-")
+        table.add_row(*cells)
     return table
 
 
 def crosstable_table(rows: list[dict[str, Any]], crosstable: dict[str, dict[str, dict[str, Any]]],
-                     title: str = "Crosstable") -> Table:
+                     title: str = "Crosstable", table_size: int = 2) -> Table:
     """Each agent (in standings order, numbered) against each other: the row's points of the games
-    played against the column's, and its wins-losses-shared."""
+    played against the column's, and its wins-losses-shared (with more than two players at a game,
+    ``table_size``, head to head: placed ahead, behind, equal)."""
     order = [r["agent"] for r in rows]
-    table = Table("", "agent", *(str(k + 1) for k in range(len(order))), title=title,
-                  caption="row against column: points/games (wins-losses-shared)")
+    caption = "row against column: points/games (wins-losses-shared)" if table_size == 2 else \
+        "row against column, head to head in the games they played together: points/games (ahead-behind-equal)"
+    table = Table("", "agent", *(str(k + 1) for k in range(len(order))), title=title, caption=caption)
     for k, name in enumerate(order):
         cells = []
         for other in order:
@@ -90,8 +99,10 @@ def settings_lines(folder: str, settings: dict[str, Any], played: int) -> list[s
     kind = "gauntlet" if settings.get("gauntlet") else "round robin"
     unit = "games" if settings["match_format"] == "game" else "matches (best of three)"
     scheduled = len(settings["schedule"])
+    table = settings.get("table", 2)
+    per = "per pairing" if table == 2 else f"per table of {table}"
     lines = [f"[bold]{escape(printable(folder, None))}[/]: {kind} of {len(agents)} agents, "
-             f"{settings['games']} {unit} per pairing, {escape(str(settings['variant']).replace('_', ' '))}, "
+             f"{settings['games']} {unit} {per}, {escape(str(settings['variant']).replace('_', ' '))}, "
              f"seed {settings['seed']}",
              "Agents: " + ", ".join(_name(name) for name in agent_names(agents))]
     if settings.get("expansions"):
