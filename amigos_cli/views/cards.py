@@ -170,23 +170,32 @@ def _points_text(component: dict[str, Any]) -> Text:
     return out
 
 
+#: Other engines and sources as the card data names them: "the engine", "B and D engines", "G says",
+#: "D unit test", "R's wording", "a Python port of A".
+_SOURCE = r"[A-Z](?:(?:, | and )[A-Z])*"
+_CITED = (rf"\bengines?\b|\b{_SOURCE} (?:says|agree|describes|fires|builds|sends|accept|unit test)\b"
+          r"|\b[A-Z]'s wording|\bPython port")
+
 #: The card data's asides about other engines, as a player reads them: the self-straightening powers
 #: (Chalice of Fire, Witch, Reanimate) may straighten the component turned to pay for them, which our
-#: rules allow (`amigos.legal`); any other aside naming an engine ("the engine lets you decline the
-#: placement", "B and D engines") is about a program's move list, not the card, and is left out.
+#: rules allow (`amigos.legal`); any other aside citing an engine or a source ("the engine lets you
+#: decline the placement", "(G says 'any artifact')", "; D sends it to ...") is about a program or a
+#: reference, not the card, and is left out.
 ENGINE_ASIDES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r" \(the engine also accepts (the [\w ]+?) itself or no target\)"),
      r" (\1 itself, turned to pay, may be the one straightened)"),
-    (re.compile(r" ?\([^()]*\bengines?\b[^()]*\)"), ""),
+    (re.compile(rf" ?\([^()]*(?:{_CITED})[^()]*\)"), ""),
+    (re.compile(rf"; {_SOURCE} (?:says|sends|accept)\b[^;.]*(?=\.)"), ""),
+    (re.compile(rf"^{_SOURCE} (?:says|sends|accept)\b[^;.]*; "), ""),
 )
 
 
 def for_players(text: str) -> str:
-    """``text`` from the card data with its asides about engines (`ENGINE_ASIDES`) told as a rule or
-    left out."""
+    """``text`` from the card data with its asides about engines and sources (`ENGINE_ASIDES`) told as
+    a rule or left out."""
     for pattern, replacement in ENGINE_ASIDES:
         text = pattern.sub(replacement, text)
-    return text
+    return text[:1].upper() + text[1:]
 
 
 def _power_lines(raw: dict[str, Any]) -> list[str]:
