@@ -615,3 +615,71 @@ def test_the_log_and_the_card_panel_are_framed_on_the_screen(tmp_path, size):
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def _entity(state, name: str) -> int:
+    return next(e for e, c in enumerate(state.cards) if c.name == name)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_r_reads_the_card_whole_and_the_panel_scrolls_only_a_text_too_tall(tmp_path, size):
+    """``r`` shows the card panel's card on a screen of its own, whole (the longest text, Sorcerer's
+    Bestiary's, at 100x30 too), any other key closes it; the panel has no scrollbar for a text that
+    fits, and one for a text that does not."""
+    from amigos_cli.tui.cards import CardText, WholeCard, flat_details
+    match = _position(5, 40)
+
+    async def run():
+        app = GameApp(match, tmp_path / "read.amigos")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.pause(0.3)  # (the highlighted choice's card shown first)
+            panel = app.card_panel
+            app.action_show_card(_entity(app.state, "Research"))
+            await pilot.pause(0.2)
+            assert not panel.show_vertical_scrollbar and panel.max_scroll_y == 0
+            bestiary = _entity(app.state, "Sorcerer's Bestiary")
+            app.action_show_card(bestiary)
+            await pilot.pause(0.2)
+            if size == SMALL:
+                assert panel.show_vertical_scrollbar
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, CardText))
+            await pilot.pause(0.2)
+            box = app.screen.query_one(WholeCard)
+            assert box.max_scroll_y == 0  # (all of it on the screen)
+            r = box.content_region
+            inside = [row[r.x:r.right] for row in screen_lines(app)[r.y:r.bottom]]
+            whole = flat_details(app.state, bestiary, 200).plain
+            assert " ".join(" ".join(inside).split()) == " ".join(whole.split())
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, CardText))
+            await pilot.press("q")
+
+    asyncio.run(run())
+
+
+def test_a_resize_lays_the_card_panel_out_again(tmp_path):
+    """After the terminal shrinks from 160x50 to 100x30, the card shown is wrapped at the panel's new
+    width (it kept its lines of the wide panel, ragged)."""
+    from amigos_cli.tui.cards import flat_details
+    match = _position(5, 40)
+
+    async def run():
+        app = GameApp(match, tmp_path / "resize-card.amigos")
+        async with app.run_test(size=LARGE) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.pause(0.3)  # (the highlighted choice's card shown first)
+            e = _entity(app.state, "Dragon Teeth")
+            app.action_show_card(e)
+            await pilot.pause(0.2)
+            await pilot.resize_terminal(*SMALL)
+            await pilot.pause(0.3)
+            panel = app.card_panel
+            shown = app.query_one("#card-text").content.plain
+            width = panel.scrollable_content_region.width
+            assert max(len(line) for line in shown.splitlines()) <= width
+            assert shown.rstrip("\n") == flat_details(app.state, e, width).plain
+            await pilot.press("q")
+
+    asyncio.run(run())

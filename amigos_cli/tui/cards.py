@@ -1,6 +1,6 @@
-"""Card texts on the full screen: every card one can see on the table, listed with the text of the
-highlighted one (key ``t``), and the text of one card (a click on its name where there is no card
-panel)."""
+"""Card texts on the full screen: the card panel beside the choices, every card one can see on the
+table listed with the text of the highlighted one (key ``t``), and one card's whole text on a screen
+of its own (key ``r``, or a click on its name where there is no card panel)."""
 
 from __future__ import annotations
 
@@ -31,57 +31,55 @@ def details(state: GameState, e: int) -> RenderableType:
     return card_details(_DETAILS[state.cards[e].id])
 
 
-#: The lines every card text is padded to in the card panel: its height then never changes, and
-#: showing another card redraws the panel alone, without laying the whole screen out again.
-CARD_LINES = 60
-
-
 @functools.lru_cache(maxsize=256)
 def _flat(card_id: str, width: int) -> Text:
     from ..views.cards import card_details
-    text = flatten(card_details(_DETAILS[card_id], framed=False), width)
-    lines = text.plain.count("\n") + 1
-    if lines < CARD_LINES:
-        text.append("\n" * (CARD_LINES - lines))
-    return text
+    return flatten(card_details(_DETAILS[card_id], framed=False), width)
 
 
-def flat_details(state: GameState, e: int, width: int) -> Text:
+def flat_details(state: GameState, e: int, width: int, lines: int = 0) -> Text:
     """`details` without its frame (the card panel has its own, which stays whole however far the
-    text scrolls), laid out once for a panel ``width`` columns wide, as styled text of at least
-    `CARD_LINES` lines."""
-    return _flat(state.cards[e].id, max(20, width))
+    text scrolls), laid out for a panel ``width`` columns wide, as styled text padded with empty
+    lines to at least ``lines``."""
+    text = _flat(state.cards[e].id, max(20, width))
+    short = lines - (text.plain.count("\n") + 1)
+    return text + Text("\n" * short) if short > 0 else text
 
 
 class CardPanel(VerticalScroll):
-    """The text of one card (`show_card`: the one highlighted or clicked) or another text (`show_text`:
-    the help), in a panel that scrolls.  A card's text is padded to `CARD_LINES`: showing another
-    card then redraws the panel alone, without laying the whole screen out again."""
+    """The text of one card (`show_card`: the one highlighted or clicked) in a panel that scrolls when
+    the text is taller than the panel (its frame then says that ``r`` shows it whole), and has no
+    scrollbar when it fits.  A text that fits is padded
+    to the panel's height: showing another such card then redraws the panel alone, without laying the
+    whole screen out again.  A resize lays the card shown out again at the panel's new size."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Static(id="card-text"), id=id, can_focus=False)
+        self.state: GameState | None = None  # the position the card shown was read from
         self.card: int | None = None  # the card whose text is shown
+        self.laid: tuple[int, int, int] | None = None  # (card, width, height) of the text laid out
         self.lines: int = 0  # the lines of the text shown
 
     def show_card(self, state: GameState, e: int) -> None:
-        """Show card ``e``'s text (nothing to do when it is shown already)."""
-        if e == self.card:
+        """Show card ``e``'s text (nothing to do when it is shown already at this size)."""
+        region = self.content_region
+        if (e, region.width, region.height) == self.laid:
             return
-        self.card = e
-        width = self.query_one("#card-text").size.width or self.scrollable_content_region.width
-        text = flat_details(state, e, width)
-        same_height = self.lines == CARD_LINES == text.plain.count("\n") + 1
-        self.query_one("#card-text", Static).update(text, layout=not same_height)
-        self.lines = text.plain.count("\n") + 1
+        self.state, self.card, self.laid = state, e, (e, region.width, region.height)
+        text = flat_details(state, e, region.width, region.height)
+        too_tall = text.plain.count("\n") + 1 > region.height
+        if too_tall:  # (it scrolls: the scrollbar takes its columns)
+            text = flat_details(state, e, region.width - self.styles.scrollbar_size_vertical)
+        self.border_subtitle = "r: the whole text" if too_tall else ""
+        lines = text.plain.count("\n") + 1
+        self.query_one("#card-text", Static).update(text, layout=lines != self.lines)
+        self.lines = lines
+        self.scroll_home(animate=False)
 
-    def show_text(self, text: Text) -> None:
-        """Show ``text`` instead of a card's."""
-        self.card, self.lines = None, 0
-        self.query_one("#card-text", Static).update(text)
-
-    def forget(self) -> None:
-        """The card shown is to be laid out again when shown next (the width has changed)."""
-        self.card = None
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the card shown out again at the panel's new size."""
+        if self.state is not None and self.card is not None:
+            self.show_card(self.state, self.card)
 
 
 def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
@@ -138,22 +136,55 @@ class TableCards(ModalScreen[None]):
         self.dismiss(None)
 
 
+#: The keys that scroll a card's text on its own screen; any other key closes it.
+SCROLL_KEYS = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
+
+
+class WholeCard(VerticalScroll):
+    """A card's text laid out at the box's width (a column kept for the scrollbar of a text too tall
+    for the screen), again whenever that width changes."""
+
+    def __init__(self, state: GameState, e: int) -> None:
+        super().__init__(Static())
+        self.state: GameState = state
+        self.card: int = e
+        self.width_laid: int = 0
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
+        if width != self.width_laid:
+            self.width_laid = width
+            self.query_one(Static).update(flat_details(self.state, self.card, width))
+
+
 class CardText(ModalScreen[None]):
-    """One card's text; any key closes."""
+    """One card's whole text on a screen of its own, as wide as the screen allows (at 100x30 the
+    longest text fits without scrolling); the arrows and the page keys scroll, any other key (Esc)
+    or a click closes it."""
 
     DEFAULT_CSS = """
     CardText { align: center middle; }
-    CardText > VerticalScroll { width: 70; max-width: 95%; height: auto; max-height: 90%; }
+    CardText > WholeCard { width: 90%; max-width: 100; height: auto; max-height: 100%;
+                           border: thick $accent; background: $surface; padding: 0 1;
+                           scrollbar-size-vertical: 1; }
     """
 
     def __init__(self, state: GameState, e: int) -> None:
         super().__init__()
-        self.renderable: RenderableType = details(state, e)
+        self.state: GameState = state
+        self.card: int = e
 
     def compose(self) -> ComposeResult:
-        yield VerticalScroll(Static(self.renderable))
+        box = WholeCard(self.state, self.card)
+        box.border_subtitle = "Esc closes"
+        yield box
+
+    def on_mount(self) -> None:
+        self.query_one(WholeCard).focus()
 
     def on_key(self, event: events.Key) -> None:
+        if event.key in SCROLL_KEYS:
+            return  # (the box's own bindings scroll it)
         event.stop()
         self.dismiss(None)
 

@@ -37,7 +37,7 @@ from ..views.board import result_text
 from ..views.safe import printable, short_names
 from .board import banner
 from .boardview import Board, Hand
-from .cards import CardPanel, TableCards
+from .cards import CardPanel, CardText, TableCards
 from .choosing import Choices
 from .ending import GameEnd
 from .gamelog import GameLog
@@ -46,7 +46,7 @@ from .terminal import LeavingApp
 from .workers import DaemonThreads
 
 UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
-RESERVED = set("hustq?/")  # keys that are commands, not the start of a filter
+RESERVED = set("hustrq?/")  # keys that are commands, not the start of a filter
 
 class ScreenSeat(BaseAgent):
     """A person's seat: asks the screen for each decision (from the match's worker thread)."""
@@ -79,6 +79,7 @@ class GameApp(LeavingApp[str]):
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
         Binding("q", "quit_game", "save & quit"), Binding("question_mark", "help", "help"),
         Binding("slash", "filter", "filter"), Binding("t", "table", "table cards"),
+        Binding("r", "read_card", "read card"),
         Binding("ctrl+a", "auto_collect", "auto-collect"),
         Binding("space", "pause", "pause AI"),
         Binding("right", "step", "one AI move"),
@@ -265,11 +266,6 @@ class GameApp(LeavingApp[str]):
         them with no person at the table)."""
         self.game_log.bring_up_to(list(self.session.steps), self.viewer if any(self.humans) else None)
 
-    def on_resize(self, event: events.Resize) -> None:
-        """The card panel forgets what it showed (the board and the log lay themselves out again at
-        their new widths: `Board`, `GameLog`)."""
-        self.card_panel.forget()
-
     def turn_begins(self, player: int, state: GameState) -> None:
         """A turn's position drawn, for the player to move when it is a person's or no person plays."""
         if self.humans[player] or not any(self.humans):
@@ -304,6 +300,12 @@ class GameApp(LeavingApp[str]):
             entity = int(event.option.id)
         if entity is not None:
             self.action_show_card(entity)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a card of the hand: its whole text (`action_read_card`)."""
+        if event.option_list.id == "hand" and event.option.id is not None:
+            self.action_show_card(int(event.option.id))
+            self.action_read_card()
 
     def answer(self, reply: object) -> None:
         """Give the match's worker its answer, and leave the choices empty until it asks again (a hint
@@ -366,6 +368,16 @@ class GameApp(LeavingApp[str]):
     def action_show_card(self, e: int) -> None:
         """Card ``e``'s text in the card panel (also the board's click on a card's name)."""
         self.card_panel.show_card(self.state, e)
+
+    def action_read_card(self) -> None:
+        """The card panel's card, its whole text on a screen of its own."""
+        if self.elsewhere("r"):
+            return
+        card = self.card_panel.card
+        if card is None:
+            self.notify("Highlight a card first: a choice, a card in your hand, or click a card's name.")
+            return
+        self.push_screen(CardText(self.state, card))
 
     def action_undo(self) -> None:
         if self.elsewhere("u"):
