@@ -683,3 +683,87 @@ def test_a_resize_lays_the_card_panel_out_again(tmp_path):
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def _notices(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_keys_typed_in_the_picker_stay_in_it(tmp_path, size):
+    """Tab goes between the picker's list and its typing box and no further: letters typed after it
+    do not reach the choices' filter under the picker (one Esc leaves the picker); on the list, digits
+    and an essence's letter begin the typed way."""
+    match, index = _to_many_ways()
+
+    async def run():
+        app = GameApp(match, tmp_path / "tab.amigos")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.press(*str(index + 1), "enter")
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            picker = app.screen
+            await pilot.press("tab", "tab", "p", "a")
+            await pilot.pause(0.1)
+            assert app.screen is picker and picker.focused is picker.query_one("#ways")
+            assert not app.choices.filtering and app.choices.filter_box.value == ""
+            await pilot.press("2", "e")
+            await pilot.pause(0.1)
+            typed = picker.query_one("#typed")
+            assert picker.focused is typed and typed.value == "2e"
+            await pilot.press("escape")
+            await until(pilot, lambda: asked(app))
+            assert not app.choices.filtering and len(app.shown) == len(app.groups)
+            await pilot.press("q")
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("box", [False, True], ids=["list", "typing box"])
+def test_q_quits_and_ctrl_a_answers_inside_the_picker(tmp_path, box):
+    match, index = _to_many_ways()
+
+    async def run():
+        app = GameApp(match, tmp_path / "q.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.press(*str(index + 1), "enter")
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            if box:
+                await pilot.press("tab")
+            await pilot.press("ctrl+a")
+            await pilot.pause(0.1)
+            assert any(n.startswith("Auto-collect on") for n in _notices(app))
+            await pilot.press("q")
+            await until(pilot, lambda: app.return_value is not None)
+        return app
+
+    assert asyncio.run(run()).return_value == "quit"
+    assert load(tmp_path / "q.amigos").record["status"] == "unfinished"
+
+
+def test_digits_jump_while_the_filter_is_open(tmp_path):
+    """A digit typed in the filter's box is no letter of the filter: it jumps to that choice (clearing a
+    filter that hides it)."""
+    match, _ = _to_many_ways(5)
+    groups = match.state.legal_groups()
+    from amigos_cli.views.choices import group_text
+    passing = next(i for i, g in enumerate(groups) if group_text(match.state, g).startswith("Pass"))
+    hidden = next(i for i, g in enumerate(groups) if "pass" not in group_text(match.state, g).lower())
+
+    async def run():
+        app = GameApp(match, tmp_path / "digits.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            choices = app.query_one("#choices")
+            await pilot.press("p", "a", "s", "s", *str(passing + 1))
+            await pilot.pause(0.1)
+            assert app.choices.filter_box.value == "pass" and app.shown[choices.highlighted] == passing
+            app.choices.number.digits = ""  # (a new number)
+            app.choices.open_filter()
+            await pilot.press(*str(hidden + 1))
+            await pilot.pause(0.1)
+            assert not app.choices.filtering and app.shown[choices.highlighted] == hidden
+            await pilot.press("q")
+
+    asyncio.run(run())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -19,8 +20,30 @@ from amigos.state import GameState
 
 from ..views.choices import group_text, keeps_a_bonus
 from .board import card_of
-from .keys import NumberKeys
+from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 from .picker import VariantPicker
+
+
+class FilterBox(Input):
+    """The filter's box: letters filter the choices; a digit is not part of a filter (card names have
+    none) and jumps to that choice (`Choices.jump`) as it does on the list, and `QUIT_KEY` saves and
+    quits as everywhere."""
+
+    class Digit(Message):
+        def __init__(self, digit: str) -> None:
+            super().__init__()
+            self.digit: str = digit
+
+    async def _on_key(self, event: events.Key) -> None:
+        """(Called before `Input`'s own handler, which a digit does not reach.)"""
+        if event.character and event.character.isdigit():
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Digit(event.character))
+        elif event.character == QUIT_KEY:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(QUIT_ACTION)
 
 
 class Choices(Vertical):
@@ -47,7 +70,7 @@ class Choices(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="hint")
         yield OptionList(id="choices")
-        yield Input(id="filter", placeholder="filter by card name (Esc clears)", select_on_focus=False)
+        yield FilterBox(id="filter", placeholder="filter by card name (Esc clears; a number jumps)", select_on_focus=False)
 
     @property
     def options(self) -> OptionList:
@@ -152,11 +175,19 @@ class Choices(Vertical):
             self.post_message(self.Chosen(chosen))
 
     def jump(self, digit: str) -> None:
-        """A digit typed: the number typed so far (`NumberKeys`) highlighted, if it is a choice shown."""
+        """A digit typed: the choice of the number typed so far (`NumberKeys`) highlighted, if there is
+        one; a filter that hides it is cleared."""
         number = self.number.add(digit)
-        if 1 <= number <= len(self.groups) and number - 1 in self.shown:
-            self.options.highlighted = self.shown.index(number - 1)
-            self.options.focus()
+        if not 1 <= number <= len(self.groups):
+            return
+        if number - 1 not in self.shown:
+            self.hide_filter()
+            self.fill("")
+        self.options.highlighted = self.shown.index(number - 1)
+        self.options.focus()
+
+    def on_filter_box_digit(self, event: FilterBox.Digit) -> None:
+        self.jump(event.digit)
 
     # -- the filter -----------------------------------------------------------------------------------------
 

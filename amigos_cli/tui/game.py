@@ -42,6 +42,7 @@ from .choosing import Choices
 from .ending import GameEnd
 from .gamelog import GameLog
 from .help import HelpScreen
+from .picker import VariantPicker
 from .terminal import LeavingApp
 from .workers import DaemonThreads
 
@@ -77,10 +78,10 @@ class GameApp(LeavingApp[str]):
     CSS_PATH = "game.tcss"
     BINDINGS = [
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
-        Binding("q", "quit_game", "save & quit"), Binding("question_mark", "help", "help"),
+        Binding("q", "quit_game", "save & quit", priority=True), Binding("question_mark", "help", "help"),
         Binding("slash", "filter", "filter"), Binding("t", "table", "table cards"),
         Binding("r", "read_card", "read card"),
-        Binding("ctrl+a", "auto_collect", "auto-collect"),
+        Binding("ctrl+a", "auto_collect", "auto-collect", priority=True),
         Binding("space", "pause", "pause AI"),
         Binding("right", "step", "one AI move"),
         Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
@@ -320,9 +321,10 @@ class GameApp(LeavingApp[str]):
     # -- keys ------------------------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """While a decision is asked (and the filter has not the focus): a digit jumps to that choice,
-        a letter that is no command opens the filter with it."""
-        if self.asking is None or isinstance(self.focused, Input):
+        """While a decision is asked on the main screen (no picker or dialog over it, and the filter has
+        not the focus): a digit jumps to that choice, a letter that is no command opens the filter
+        with it."""
+        if self.asking is None or len(self.screen_stack) > 1 or isinstance(self.focused, Input):
             return
         if event.character and event.character.isdigit():
             self.choices.jump(event.character)
@@ -409,10 +411,20 @@ class GameApp(LeavingApp[str]):
             return
         self.push_screen(HelpScreen())
 
+    @property
+    def dialog(self) -> bool:
+        """A screen other than the payment picker is over the game (help, the table's cards, a card's
+        text, a game's end): it has the keys, q too."""
+        return len(self.screen_stack) > 1 and not isinstance(self.screen, VariantPicker)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Pausing and stepping are for watching AI against AI: not shown when a person plays."""
+        """Pausing and stepping are for watching AI against AI: not shown when a person plays.  Quitting
+        and auto-collect (keys of their own everywhere, the picker and the filter's box too) leave
+        their keys to a dialog."""
         if action in ("pause", "step"):
             return not any(self.humans)
+        if action in ("quit_game", "auto_collect"):
+            return not self.dialog
         return True
 
     def action_pause(self) -> None:
@@ -429,8 +441,6 @@ class GameApp(LeavingApp[str]):
             self.going.set()
 
     def action_quit_game(self) -> None:
-        if self.elsewhere("q"):
-            return
         self.stop("quit")
 
     def action_interrupt(self) -> None:

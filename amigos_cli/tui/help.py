@@ -15,10 +15,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Up/Down, Enter", "choose, and play the highlighted choice"),
     ("a number", "jump to that choice (then Enter)"),
     ("letters, /", "filter the choices by card name (Esc clears; / first for a name that begins with "
-                   "h, u, s, t, r or q)"),
+                   "h, u, s, t or r)"),
     ("h", "a hint: the AI's move, highlighted, with its reasons; Enter plays it"),
     ("u", "undo back to your previous decision"),
-    ("s / q", "save / save and quit (the resume command is printed)"),
+    ("s / q", "save / save and quit, from anywhere, a picker too (the resume command is printed)"),
     ("t", "every card on the table, with its text"),
     ("r", "the highlighted card's whole text on a screen of its own (Enter on a card of your hand too; "
           "any other key closes it)"),

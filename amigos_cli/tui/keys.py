@@ -1,5 +1,5 @@
-"""Numbers typed on the full screen: digits pressed within a second of each other make one number
-(1 then 2 is twelve), as the choice list and the payment picker read them."""
+"""Keys typed on the full screen: digits pressed within a second of each other make one number (1 then
+2 is twelve), as the choice list and the payment picker read them; the key that quits from anywhere."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from collections.abc import Callable
 
 #: Seconds within which a digit continues the number before it.
 DIGIT_PAUSE = 1.0
+
+#: The key that saves and quits from anywhere, the typing boxes too (no card name and no essence has a q),
+#: and the app's action it runs.
+QUIT_KEY, QUIT_ACTION = "q", "quit_game"
 
 
 class NumberKeys:
@@ -24,3 +28,7 @@ class NumberKeys:
         self.digits = (self.digits if now - self.last < DIGIT_PAUSE else "") + digit
         self.last = now
         return int(self.digits)
+
+    def pending(self) -> str:
+        """The digits typed last, if the pause since has not ended the number; "" otherwise."""
+        return self.digits if self.clock() - self.last < DIGIT_PAUSE else ""

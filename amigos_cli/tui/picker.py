@@ -21,8 +21,25 @@ from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
 
+from ..views.board import LETTERS
 from ..views.choices import ordered_variants, payments_first, step_of_two, typed_variant, variant_text, vectors
-from .keys import NumberKeys
+from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
+
+#: The keys that begin a typed way on the picker's list: the essences' letters and the "/" between what
+#: a power pays and what it gains.
+TYPED_KEYS = frozenset(LETTERS + "/")
+
+
+class TypedWay(Input):
+    """The picker's typing box, where `QUIT_KEY` saves and quits as everywhere (no essence has that
+    letter; an app without the action ignores it)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        """(Called before `Input`'s own handler, which the quit key does not reach.)"""
+        if event.character == QUIT_KEY:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(QUIT_ACTION)
 
 
 class VariantPicker(ModalScreen[Action | None]):
@@ -53,8 +70,7 @@ class VariantPicker(ModalScreen[Action | None]):
             yield Static(id="heading")  # (Statics wrap: a long card name or payment is not cut)
             yield Static(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
             yield OptionList(id="ways")
-            yield Input(placeholder="or Tab and type it: 2E 1D (pay / gain: 2E / 1G)",
-                        id="typed")
+            yield TypedWay(placeholder="or type it: 2E 1D (pay / gain: 2E / 1G)", id="typed")
 
     def on_mount(self) -> None:
         self._show()
@@ -85,13 +101,21 @@ class VariantPicker(ModalScreen[Action | None]):
         ways.highlighted = self.listed.index(preferred) if preferred in self.listed else 0
 
     def on_key(self, event: events.Key) -> None:
-        """A number jumps to that way (then Enter takes it), as in the list of choices."""
-        if isinstance(self.focused, Input) or not (event.character and event.character.isdigit()):
+        """On the list, a number jumps to that way (then Enter takes it), as in the list of choices; an
+        essence's letter or ``/`` goes on in the typing box, after the digits typed just before it
+        (``3E`` typed on the list is the way ``3E``).  No key typed here reaches the screen under it."""
+        if isinstance(self.focused, Input) or not event.is_printable or not event.character:
             return
-        number = self.number.add(event.character)
-        if 1 <= number <= len(self.listed):
-            self.query_one("#ways", OptionList).highlighted = number - 1
         event.stop()
+        if event.character.isdigit():
+            number = self.number.add(event.character)
+            if 1 <= number <= len(self.listed):
+                self.query_one("#ways", OptionList).highlighted = number - 1
+        elif event.character.upper() in TYPED_KEYS:
+            box = self.query_one("#typed", Input)
+            box.value = self.number.pending() + event.character
+            box.cursor_position = len(box.value)
+            box.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
