@@ -106,7 +106,9 @@ class Human(BaseAgent):
                  on_save: Callable[[], object] | None = None,
                  hinter: Callable[[GameState], RenderableType] | None = None,
                  log: list[str] | None = None, title: str = "",
-                 flush: Callable[[], None] | None = None) -> None:
+                 flush: Callable[[], None] | None = None, hand_over: Callable[[int], bool] | None = None) -> None:
+        """``hand_over(seat)``, where several people share the screen: whether the screen passes to this
+        seat's person now (`hand_over_to` then hides the last person's board until this one is ready)."""
         self.seat = seat
         self.names = names
         self.console = console
@@ -117,9 +119,12 @@ class Human(BaseAgent):
         self.hinter = hinter
         self.log = log if log is not None else []
         self.title = title
+        self.hand_over = hand_over
         self.info = {}
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
+        if self.hand_over is not None and self.hand_over(self.seat):
+            self.hand_over_to()
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
         groups = state.legal_groups()
         self.flush()  # once a decision, before its menu: a retyped answer after a mistake is kept
@@ -134,6 +139,14 @@ class Human(BaseAgent):
             action = self._choose_variant(state, chosen)
             if action is not None:
                 return action
+
+    def hand_over_to(self) -> None:
+        """Clear the screen, which showed another person's hand, and wait until this seat's person has
+        it: their board comes only then."""
+        self.console.clear()
+        self.console.print(f"{self.names[self.seat]}: your turn. Everyone else, look away.", style="bold")
+        self._read(f"Press Enter when only {self.names[self.seat]} sees the screen. ")
+        self.console.clear()
 
     # -- the dialogue --------------------------------------------------------------------------
 

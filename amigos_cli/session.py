@@ -261,12 +261,15 @@ class Session:
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
         self.rebuild_logs()  # a resumed match: what was played before
         self.settings: Settings = load_settings()
+        self.asked: int | None = None  # the person asked last, where several share the screen
+        shared = sum(self.humans) > 1
         self.controllers: list[Any] = []  # each with `select(state)`: a Human, an agent, ...
         for seat, spec in enumerate(specs):
             if spec == HUMAN:  # (callers give a console or `seat_for`: see the docstring)
                 person = seat_for(seat) if seat_for is not None else \
                     Human(seat, self.names, cast(Console, console), ask=ask, on_save=self.save,
-                          hinter=self.hint, log=self.seen[seat], title=self.title())
+                          hinter=self.hint, log=self.seen[seat], title=self.title(),
+                          hand_over=self.passes_to if shared else None)
                 self.controllers.append(_AutoCollect(person, self.settings))
                 continue
             agent = make_agent(bounded_spec(spec), seed=derive_seed(match.record["seed"], "seat", seat))
@@ -275,6 +278,13 @@ class Session:
             else:
                 self.controllers.append(_Thinking(agent, console, self.names[seat],
                                                   quiet or not any(s == HUMAN for s in specs)))
+
+    def passes_to(self, seat: int) -> bool:
+        """Whether the screen passes to ``seat``'s person for the decision asked now: another person was
+        asked last (with several people at one screen, each sees only their own board)."""
+        passes = self.asked is not None and self.asked != seat
+        self.asked = seat
+        return passes
 
     def note(self, step: Step) -> None:
         """Log a decision in full, and for each person as they may know it."""

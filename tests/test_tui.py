@@ -506,10 +506,12 @@ def test_the_rivals_draft_picks_stay_secret(tmp_path):
 
 
 def test_hot_seat_players_each_see_only_their_own_secrets(tmp_path):
-    match, before = _prompts(tmp_path, ["human", "human"], ["Player 1", "Player 2"], quit_at=2)
+    """(The second prompt hands the screen over to Player 2: `Human.hand_over_to`.)"""
+    match, before = _prompts(tmp_path, ["human", "human"], ["Player 1", "Player 2"], quit_at=3)
     (actor, step), = _decisions_of(match)
     assert actor == 0 and step["__type__"] == "ChooseMage"
-    second_screen = before[1][len(before[0]):]  # what Player 2 is shown
+    assert before[1][len(before[0]):].rstrip().endswith("Player 2: your turn. Everyone else, look away.")
+    second_screen = before[2][len(before[1]):]  # what Player 2 is shown
     assert step["mage_name"] not in second_screen
     assert "Last: Player 1 chose a mage" in second_screen
 

@@ -30,6 +30,13 @@ from ..views.safe import player_names, printable
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
+P3 = Annotated[Optional[str], typer.Option("--p3", help="Player 3 (with --players 3 or more; default the AI).")]
+P4 = Annotated[Optional[str], typer.Option("--p4", help="Player 4 (with --players 4 or 5; default the AI).")]
+P5 = Annotated[Optional[str], typer.Option("--p5", help="Player 5 (with --players 5 and --expansion lux; "
+                                                         "default the AI).")]
+PLAYERS = Annotated[int, typer.Option("--players", help="Players at the table: 2 to 4, 5 with --expansion lux "
+                                                        "(the seats beyond --p2 are the AI unless named).")]
+AI = "mcts:time=1.0"  # the default rival
 SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random if not given).")]
 VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")]
 EXPANSION = Annotated[Optional[list[str]], typer.Option(
@@ -94,26 +101,51 @@ def say_saved(console: Console, path: Path) -> None:
                   f"{escape(printable(resume_hint(path), None))}", soft_wrap=True)
 
 
-def run_new(fmt: str, p1: str, p2: str, seed: int | None, variant: str, save_path: Path | None, plain: bool = False,
-            delay: float = 0.0, expansion: Sequence[str] | None = None) -> None:
-    specs = [check_spec(p1), check_spec(p2)]
+def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: str, save_path: Path | None,
+            plain: bool = False, delay: float = 0.0, expansion: Sequence[str] | None = None, players: int = 2) -> None:
+    """A new match (``fmt`` "match") or game of ``players`` seats, ``seats`` naming the first ones
+    (``--p1``, ``--p2``, ...; None or missing: the AI)."""
+    named = [spec for spec in seats[players:] if spec is not None]
+    if named:
+        raise CliUsageError(f"--p{players + 1 + list(seats[players:]).index(named[0])} names a seat beyond "
+                            f"--players {players}")
+    specs = [check_spec(spec if spec is not None else AI) for spec in
+             list(seats[:players]) + [None] * (players - len(seats[:players]))]
     variant = variant_name(variant)
     expansions = expansion_names(expansion)
+    config = GameConfig.parse(variant, expansions=expansions, players=players)  # (a count it refuses: one line)
+    if fmt == "match" and players != 2:
+        raise CliUsageError("a best-of-three match (with the redraft) is for two players: "
+                            f"'amigos play --players {players}' plays a single game")
     check_seed(seed)
     seed = new_seed() if seed is None else seed
     path = Path(save_path) if save_path else default_path(seed)
     if path.exists():
         raise CliUsageError(f"{path} exists already: resume it with 'amigos resume {path}' or choose --save")
-    names = ["You" if specs[0] == HUMAN and specs[1] != HUMAN else "Player 1",
-             "You" if specs[1] == HUMAN and specs[0] != HUMAN else "Player 2"]
-    names = [n if s == HUMAN else f"{n if n != 'You' else 'AI'} ({s})" for n, s in zip(names, specs)]
-    match = Match.new(seed, specs, GameConfig.parse(variant, expansions=expansions), fmt=fmt, names=names)
+    names = seat_names(specs)
+    match = Match.new(seed, specs, config, fmt=fmt, names=names)
     console = Console(file=io.StringIO()) if served() else stdout_console()  # the web driver owns the output
     with_expansion = f" with {expansion_title(expansions)}" if expansions else ""
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
-                  f"{variant.replace('_', ' ')}{with_expansion}: {escape(names[0])} vs {escape(names[1])}; "
+                  f"{variant.replace('_', ' ')}{with_expansion}: {' vs '.join(escape(n) for n in names)}; "
                   f"saving to {escape(str(path))}")
     run_session(match, path, console, full_screen(plain), delay)
+
+
+def seat_names(specs: Sequence[str]) -> list[str]:
+    """The players' names: "You" for the one person against AIs, else "Player N"; an AI's with its
+    spec ("AI (mcts:time=1.0)", or "AI 2 (...)" with several AIs against one person)."""
+    people = [p for p, s in enumerate(specs) if s == HUMAN]
+    ais = len(specs) - len(people)
+    names = []
+    for p, spec in enumerate(specs):
+        if spec == HUMAN:
+            names.append("You" if len(people) == 1 else f"Player {p + 1}")
+        elif len(people) == 1:
+            names.append(f"AI ({spec})" if ais == 1 else f"AI {p + 1} ({spec})")
+        else:
+            names.append(f"Player {p + 1} ({spec})")
+    return names
 
 
 def run_session(match: Match, path: Path, console: Console, screen: bool = False, delay: float = 0.0,
@@ -156,13 +188,16 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         raise typer.Exit(130 if interrupted else 0) from None
 
 
-def match(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
-          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None) -> None:
-    """Play a best-of-three match with the face-up redraft between games."""
-    run_new("match", p1, p2, seed, variant, save, plain, delay, expansion)
+def match(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
+          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
+          players: Annotated[int, typer.Option("--players", help="Two: a best of three is a two-player match.")] = 2
+          ) -> None:
+    """Play a best-of-three match with the face-up redraft between games (two players)."""
+    run_new("match", [p1, p2], seed, variant, save, plain, delay, expansion, players)
 
 
-def play(p1: P1 = HUMAN, p2: P2 = "mcts:time=1.0", seed: SEED = None, variant: VARIANT = "standard",
-         save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None) -> None:
-    """Play a single game."""
-    run_new("game", p1, p2, seed, variant, save, plain, delay, expansion)
+def play(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
+         save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
+         players: PLAYERS = 2, p3: P3 = None, p4: P4 = None, p5: P5 = None) -> None:
+    """Play a single game (2 to 5 players)."""
+    run_new("game", [p1, p2, p3, p4, p5], seed, variant, save, plain, delay, expansion, players)

@@ -83,7 +83,7 @@ def show(file: Annotated[Path, typer.Argument(help="A match file, or a tournamen
         typer.echo(json.dumps(data, indent=2))  # ASCII JSON: a control character in the file stays an escape
         return
     names = [escape(printable(p["name"])) for p in data["players"]]  # all text below is rich markup
-    console.print(f"[bold]{escape(printable(file, None))}[/]: {names[0]} vs {names[1]}, "
+    console.print(f"[bold]{escape(printable(file, None))}[/]: {' vs '.join(names)}, "
                   f"{escape(str(data['variant']).replace('_', ' '))}, "
                   f"best of {data['best_of']}, seed {data['seed']}, {data['status']}")
     if data["expansions"]:
@@ -106,11 +106,13 @@ def show(file: Annotated[Path, typer.Argument(help="A match file, or a tournamen
     result = data["result"]
     if result:
         if result["shared"]:
-            console.print("Shared victory." if data["best_of"] == 1 else
+            won = data["games"][-1]["winners"] or []
+            console.print(f"Shared victory: {' and '.join(names[p] for p in won)}." if data["best_of"] == 1 else
                           f"Match drawn {result['score'][0]}-{result['score'][1]}.")
         elif data["best_of"] == 1:
             console.print(f"{wins(names[result['winner']])} the game.")
         else:
             console.print(f"{wins(names[result['winner']])} the match {max(result['score'])}-{min(result['score'])}.")
     else:
-        console.print(f"Score {data['score'][0]}-{data['score'][1]}; resume with: amigos resume {escape(printable(file, None))}")
+        console.print(f"Score {'-'.join(map(str, data['score']))}; resume with: amigos resume "
+                      f"{escape(printable(file, None))}")
