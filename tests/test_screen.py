@@ -767,3 +767,77 @@ def test_digits_jump_while_the_filter_is_open(tmp_path):
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def _long_labels():
+    """A position whose choices have long words: Prism's two powers, Athanor's, discards of 11 ways."""
+    from amigos.position import build_position
+    return build_position([{"mage": "witch", "item": "research", "in_play": ["prism", "athanor"],
+                            "hand": ["chalice_of_life", "sacrificial_dagger", "elvish_bow"],
+                            "pool": {"elan": 3, "life": 2, "calm": 2, "death": 1}},
+                           {"mage": "healer", "item": "protection"}])
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_choice_labels_wrap_and_keep_every_word(size):
+    """A long choice is never cut (no "…", no lost end such as "(11" without "ways)"): it wraps under its
+    text, in the width there is."""
+    from textual.app import App
+    from textual.containers import Horizontal
+    from textual.widgets import Static
+
+    from amigos_cli.tui.choosing import Choices
+    from amigos_cli.views.choices import group_text
+    state = _long_labels()
+
+    class Host(App):
+        CSS = "Choices { width: 3fr; } #right { width: 2fr; } #choices { height: 1fr; }"
+
+        def compose(self):
+            with Horizontal():
+                yield Choices(id="choosing")
+                yield Static(id="right")
+
+        def on_mount(self) -> None:
+            self.query_one(Choices).offer(state)
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.3)
+            options = app.query_one("#choices")
+            r = options.scrollable_content_region
+            shown = " ".join(" ".join(row[r.x:r.right] for row in screen_lines(app)[r.y:r.bottom]).split())
+            for i, g in enumerate(state.legal_groups(), 1):
+                words = f"{i}. {group_text(state, g)}" + (f" ({len(g)} ways)" if len(g) > 1 else "")
+                assert "…" not in words and " ".join(words.split()) in shown, words
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
+def test_the_picker_title_carries_the_whole_action(size):
+    """The picker's title is the action's whole words, wrapped, never cut with "…"."""
+    from textual.app import App
+
+    from amigos_cli.views.choices import group_text, power_words
+    state = _long_labels()
+    group = next(g for g in state.legal_groups() if group_text(state, g).startswith("Use Prism power 2"))
+    prism = group[0][2]
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(VariantPicker(state, group_text(state, group), group, None))
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            await pilot.pause(0.2)
+            heading = app.screen.query_one("#heading")
+            shown = " ".join(" ".join(heading.render_line(y).text for y in range(heading.size.height)).split())
+            whole = power_words(state.cards[prism], 1).rstrip(".")
+            summary = whole[0].lower() + whole[1:]
+            assert "…" not in shown and " ".join(summary.split()) in shown, shown
+
+    asyncio.run(run())

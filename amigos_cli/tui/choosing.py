@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -22,6 +24,25 @@ from ..views.choices import group_text, keeps_a_bonus
 from .board import card_of
 from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 from .picker import VariantPicker
+
+
+class Numbered:
+    """A numbered line of a list, wrapped under its text rather than under its number (a long choice
+    keeps every word, and its number stands out); ``str`` is its plain text."""
+
+    def __init__(self, number: int, text: Text) -> None:
+        self.number: Text = Text(f"{number:>3}. ", style="bold cyan")
+        self.text: Text = text
+
+    def __str__(self) -> str:
+        return self.number.plain + self.text.plain
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        grid = Table.grid()
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        grid.add_row(self.number, self.text)
+        yield grid
 
 
 class FilterBox(Input):
@@ -123,17 +144,16 @@ class Choices(Vertical):
             options.highlighted = next((k for k, i in enumerate(self.shown) if keeps_a_bonus(offered, self.groups[i][0])),
                                        0)
 
-    def line(self, i: int) -> Text:
+    def line(self, i: int) -> Numbered:
         """The line of choice ``i``: its number, its text, its ways of paying, and the hint's mark."""
         assert self.offered is not None
         g = self.groups[i]
-        t = Text(f"{i + 1:>3}. ", style="bold cyan")
-        t.append(group_text(self.offered, g))
+        t = Text(group_text(self.offered, g))
         if len(g) > 1:
             t.append(f"  ({len(g)} ways)", style="dim")
         if self.suggested is not None and self.suggested in g:
             t.append("  <- hint", style="bold yellow")
-        return t
+        return Numbered(i + 1, t)
 
     def card_of(self, i: int) -> int | None:
         """The card choice ``i`` is about (for the card panel), if any."""

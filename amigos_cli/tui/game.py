@@ -79,8 +79,8 @@ class GameApp(LeavingApp[str]):
     BINDINGS = [
         Binding("h", "hint", "hint"), Binding("u", "undo", "undo"), Binding("s", "save", "save"),
         Binding("q", "quit_game", "save & quit", priority=True), Binding("question_mark", "help", "help"),
-        Binding("slash", "filter", "filter"), Binding("t", "table", "table cards"),
-        Binding("r", "read_card", "read card"),
+        Binding("slash", "filter", "filter"), Binding("t", "table", "table"),
+        Binding("r", "read_card", "card text"),
         Binding("ctrl+a", "auto_collect", "auto-collect", priority=True),
         Binding("space", "pause", "pause AI"),
         Binding("right", "step", "one AI move"),

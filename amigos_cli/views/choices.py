@@ -117,10 +117,6 @@ def keeps_a_bonus(state: GameState, action: Action) -> bool:
     return action[0] == A.TAKE and action[3] == A.LEAVE_STORED and bool(consequence(state, action))
 
 
-#: The longest summary of a power added to "Use X power N" (the card panel has the whole text).
-POWER_SUMMARY = 60
-
-
 def power_words(card: C.Card, index: int) -> str:
     """The summary of ``card``'s power ``index``: the data's (every base card has one), else told from
     the power's data (`power_text.power_summary`: the expansion's cards, whose powers are listed as
@@ -136,7 +132,8 @@ def power_words(card: C.Card, index: int) -> str:
 
 
 def _power_summary(state: GameState, a: Action) -> str:
-    """" (turn: draw 1 card)" for a power of a card that has several, else ""."""
+    """" (turn: draw 1 card)" for a power of a card that has several, else "": the whole summary (the
+    screens wrap a long line rather than cut it)."""
     card = state.cards[a[2]]
     if a[0] != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[a[3]].kind) < 2:
         return ""
@@ -144,8 +141,7 @@ def _power_summary(state: GameState, a: Action) -> str:
     text = power_words(card, a[3]).rstrip(".").replace(f"the {card.name}", "it")
     if not text:
         return ""
-    text = text[0].lower() + text[1:]
-    return f" ({text if len(text) <= POWER_SUMMARY else text[:POWER_SUMMARY - 1] + '…'})"
+    return f" ({text[0].lower() + text[1:]})"
 
 
 def _group_words(state: GameState, group: Sequence[Action]) -> str:
