@@ -34,7 +34,6 @@ from .views.choices import (
     step_of_two,
     typed_variant,
     variant_text,
-    vectors,
 )
 
 #: How many cards ``c NAME`` prints in full; the names of any others follow.
@@ -237,8 +236,7 @@ class Human(BaseAgent):
             ways, lines = step_of_two(variants, pays, pays[i])
             j = self._pick(f"{title}, paying {essences_text(pays[i])}: what do you gain?", lines, "a gain",
                            back="back to the payments",
-                           typed=lambda answer: _index([vectors(a)[1] for a in ways],  # noqa: B023 - used at once
-                                                       parse_essences(answer)))
+                           typed=lambda answer: _index(ways, typed_variant(ways, answer, gain_only=True)))  # noqa: B023 - used at once
             if j is not None:
                 return ways[j]
 

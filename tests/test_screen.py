@@ -841,3 +841,55 @@ def test_the_picker_title_carries_the_whole_action(size):
             assert "…" not in shown and " ".join(summary.split()) in shown, shown
 
     asyncio.run(run())
+
+
+def _transmutation():
+    from amigos.position import build_position
+    from amigos_cli.views.choices import group_text
+    state = build_position(players=[
+        {"mage": "witch", "item": "transmutation", "pool": {"elan": 3, "life": 1, "death": 3, "gold": 1}},
+        {"mage": "healer", "item": "protection"}])
+    return state, next(g for g in state.legal_groups() if group_text(state, g) == "Use Transmutation")
+
+
+def test_typed_essences_name_a_way_when_they_fit_one_only():
+    from amigos.position import build_position
+    from amigos_cli.views.choices import group_text
+    state, group = _transmutation()
+    pay = (1, 0, 0, 2, 0)
+    ways = [v for v in group if vectors(v)[0] == pay]
+    three_elan = next(v for v in ways if vectors(v)[1] == (3, 0, 0, 0, 0))
+    assert typed_variant(ways, "3E", gain_only=True) == three_elan  # (the gains' step: typed is the gain)
+    assert typed_variant(ways, "/ 3E", gain_only=True) == three_elan
+    assert typed_variant(group, "1E 2D / 3E") == three_elan
+    assert typed_variant(group, "/ 3E") is None and typed_variant(group, "1E 2D") is None  # (several fit)
+    alchemy = build_position([{"mage": "witch", "item": "alchemy", "pool": {"elan": 4, "life": 2}},
+                              {"mage": "healer", "item": "protection"}])
+    group = next(g for g in alchemy.legal_groups() if group_text(alchemy, g).startswith("Use Alchemy"))
+    four_elan = next(v for v in group if vectors(v)[0] == (4, 0, 0, 0, 0))
+    assert typed_variant(group, "4E") == four_elan and typed_variant(group, "4E / 2G") == four_elan
+    assert typed_variant(group, "4E / 1G") is None
+
+
+def test_the_picker_takes_a_typed_payment_then_a_typed_gain():
+    from textual.app import App
+    state, group = _transmutation()
+    chosen = []
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(VariantPicker(state, "Use Transmutation", group, None), chosen.append)
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            picker = app.screen
+            await pilot.press("tab", *_typed((1, 0, 0, 2, 0), None), "enter")
+            await pilot.pause(0.1)
+            assert picker.paying == (1, 0, 0, 2, 0) and not chosen  # (its gains listed)
+            await pilot.press("3", "e", "enter")
+            await until(pilot, lambda: bool(chosen))
+
+    asyncio.run(run())
+    assert vectors(chosen[0]) == ((1, 0, 0, 2, 0), (3, 0, 0, 0, 0))

@@ -22,7 +22,15 @@ from amigos.state import GameState
 from amigos.text import essences_text
 
 from ..views.board import LETTERS
-from ..views.choices import ordered_variants, payments_first, step_of_two, typed_variant, variant_text, vectors
+from ..views.choices import (
+    ordered_variants,
+    parse_essences,
+    payments_first,
+    step_of_two,
+    typed_variant,
+    variant_text,
+    vectors,
+)
 from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 
 #: The keys that begin a typed way on the picker's list: the essences' letters and the "/" between what
@@ -127,10 +135,22 @@ class VariantPicker(ModalScreen[Action | None]):
         self.dismiss(chosen)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """The typed way taken (`typed_variant`: in the gains' step the essences typed are the gain); in
+        the payments' step a payment of several gains typed alone lists its gains."""
         event.stop()
-        chosen = typed_variant(self.variants, event.value)
+        typed = event.value
+        if self.paying is not None:
+            chosen = typed_variant(self.listed, typed, gain_only=True)
+        else:
+            chosen = typed_variant(self.variants, typed)
+            payment = parse_essences(typed) if self.payments is not None and "/" not in typed else None
+            if chosen is None and payment in (self.payments or ()):
+                self.paying = payment
+                event.input.value = ""
+                self._show()
+                return
         if chosen is None:
-            self.notify(f"'{event.value}' is none of these ways", severity="warning")
+            self.notify(f"'{typed}' is none of these ways", severity="warning")
             return
         self.dismiss(chosen)
 

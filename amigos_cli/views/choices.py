@@ -273,6 +273,9 @@ def step_of_two(variants: Sequence[Action], payments: list[tuple[int, ...]],
     return ways, ["gain " + essences_text(vectors(a)[1] or ()) for a in ways]
 
 
+#: No essences: what a way pays or gains where it has no such half (a placement gains nothing).
+NOTHING = (0,) * 5
+
 #: An essence count as the board writes it: "4E", "2 d".
 ESSENCE = re.compile(r"(\d+)\s*([elcdg])", re.IGNORECASE)
 
@@ -288,20 +291,27 @@ def parse_essences(text: str) -> tuple[int, ...] | None:
     return tuple(counts)
 
 
-def typed_variant(variants: Sequence[Action], typed: str) -> Action | None:
-    """The variant the typed text names: ``PAY`` or ``GAIN`` alone (whichever the action has), or
-    ``PAY / GAIN``; None if none matches."""
+def typed_variant(variants: Sequence[Action], typed: str, gain_only: bool = False) -> Action | None:
+    """The variant the typed text names, when exactly one fits it: ``PAY / GAIN``, either half left
+    empty for "any" (``/ 3E`` is a gain); or one half alone, which in a step that lists gains only
+    (``gain_only``: the payment is chosen) is the gain, and otherwise a payment or a gain (``4E`` is
+    Alchemy's way that pays 4 elan, its gain being fixed).  None if the text is no essences, or fits
+    no way or several."""
     halves = typed.split("/")
     if len(halves) > 2:
         return None
-    wanted = [parse_essences(h) for h in halves]
-    if any(w is None for w in wanted):
+    if len(halves) == 1 and gain_only:
+        halves = ["", halves[0]]
+    wanted: list[tuple[int, ...] | None] = []
+    for half in halves:
+        counts = parse_essences(half) if half.strip() else None
+        if half.strip() and counts is None:
+            return None
+        wanted.append(counts)
+    if all(w is None for w in wanted):
         return None
-    for v in variants:
-        pay, gain = vectors(v)
-        if len(wanted) == 2:
-            if (pay or (0,) * 5) == wanted[0] and (gain or (0,) * 5) == wanted[1]:
-                return v
-        elif wanted[0] in (pay, gain) and not (pay and gain and any(pay) and any(gain)):
-            return v
-    return None
+    if len(wanted) == 2:
+        found = [v for v in variants if all(w is None or (have or NOTHING) == w for have, w in zip(vectors(v), wanted))]
+    else:
+        found = [v for v in variants if wanted[0] in vectors(v)]
+    return found[0] if len(found) == 1 else None
