@@ -248,3 +248,18 @@ def test_stopping_the_server_ends_the_games_of_open_tabs(tmp_path):
         proc.wait(timeout=20)
         assert time.monotonic() - start < 8, "the server waited for the open tab instead of ending its game"
         assert not alive(games[0]), "the open tab's game outlived the server"
+
+
+def test_a_tab_of_a_three_player_server_plays_you_against_two_ais(tmp_path):
+    from amigos_cli.commands.serve import game_command
+    assert "--p3 greedy" in game_command("greedy", "standard", "game", players=3)
+    assert "--players" not in game_command("greedy", "standard", "game")  # (two players: as before)
+    with serving(tmp_path, "--players", "3", "--p2", "random") as (port, _, _):
+        received = asyncio.run(tab(port))
+    assert b"Your choice" in received
+    from matches.record import load
+    (saved,) = tmp_path.glob("amigos-*.amigos")
+    assert [p["spec"] for p in load(saved).record["players"]] == ["human", "random", "random"]
+    refused = subprocess.run([sys.executable, "-m", "amigos_cli", "serve", "--players", "3", "--format", "match"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "two players" in refused.stderr

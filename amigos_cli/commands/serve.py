@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from amigos.config import GameConfig
+
 from ..errors import CliUsageError
 from ..session import check_spec
 from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
@@ -19,22 +21,30 @@ MAX_GAMES = Annotated[int, typer.Option("--max-games", min=1, max=256,
                                         help="Games played at once; more tabs are asked to wait.")]
 
 
-def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = ()) -> str:
-    """The command each browser tab runs: a new game of a person against ``p2``, saved in the current
-    folder (as ``amigos play`` saves), with these expansions."""
+def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = (), players: int = 2) -> str:
+    """The command each browser tab runs: a new game of a person against ``p2`` (every AI seat of a
+    game of ``players``), saved in the current folder (as ``amigos play`` saves), with these
+    expansions."""
+    seats = [arg for seat in range(2, players + 1) for arg in (f"--p{seat}", p2)]
+    table = ["--players", str(players)] if players != 2 else []
     return shlex.join([sys.executable, "-m", "amigos_cli", "play" if fmt == "game" else "match",
-                       "--p1", "human", "--p2", p2, "--variant", variant]
+                       "--p1", "human", *seats, "--variant", variant, *table]
                       + [arg for name in expansions for arg in ("--expansion", name)])
 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
-          format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8) -> None:
+          format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8,
+          players: Annotated[int, typer.Option("--players", help="Players at each tab's game: you and the AI in "
+                                               "every other seat (2 to 4; 5 with --expansion lux).")] = 2) -> None:
     """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game, ended
     (saved) when its tab closes."""
     if format not in ("game", "match"):
         raise CliUsageError(f"unknown format {format!r} (expected game or match)")
-    command = game_command(check_spec(p2), variant_name(variant).replace("_", "-"), format,
-                           expansion_names(expansion))
+    if format == "match" and players != 2:
+        raise CliUsageError("a best-of-three match (with the redraft) is for two players: --format game")
+    expansions = expansion_names(expansion)
+    GameConfig.parse(variant_name(variant), expansions=expansions, players=players)  # (a count it refuses: one line)
+    command = game_command(check_spec(p2), variant_name(variant).replace("_", "-"), format, expansions, players)
     from ..serving import GameServer  # imported here: only this command needs the web server
     typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops), {max_games} games at most at once; "
                f"each tab plays: {command}")
