@@ -1,5 +1,6 @@
-"""Choices say what they gain or give up when the words alone do not: Vault's interest and Windup
-Man's wind-up at Collect (leaving the essences keeps them; the full screen highlights that choice)."""
+"""Choices say what they gain or give up when the words alone do not: Vault's interest, Windup Man's
+wind-up and Athanor's Elan for its power at Collect (leaving the essences keeps them; the full screen
+highlights that choice), and what paying or turning for Cursed Forge's collect cost means."""
 
 from __future__ import annotations
 
@@ -68,3 +69,31 @@ def test_the_full_screen_highlights_the_choice_that_keeps_the_interest():
     groups = s.legal_groups()
     assert groups[shown[0]][0] == take  # (the engine lists Take first)
     assert highlighted is not None and groups[shown[highlighted]][0] == leave
+
+
+def test_athanor_says_leaving_its_elan_keeps_it_for_its_power():
+    s, take, leave = _at_collect("athanor", {"elan": 4})
+    assert take in s.legal_actions() and leave in s.legal_actions()
+    assert group_text(s, [leave]) == "Leave the essences on Athanor  (kept for its power, which takes 6 elan off it)"
+    assert group_text(s, [take]) == ("Take the essences on Athanor  (its power, which takes 6 elan off it, waits "
+                                     "until they are back on it)")
+    assert keeps_a_bonus(s, leave) and not keeps_a_bonus(s, take)
+
+
+def test_essences_no_power_spends_promise_nothing():
+    s, take, leave = _at_collect("dragon_teeth", {"elan": 3})  # (its power pays from the pool)
+    assert take in s.legal_actions() and consequence(s, take) == consequence(s, leave) == ""
+
+
+def test_cursed_forge_s_collect_cost_says_what_paying_and_turning_mean():
+    s = build_position([{"mage": "seer", "item": "research", "places": ["cursed_forge"], "pool": {"death": 1}}])
+    start_round(s)
+    settle(s)
+    s._legal = s._groups = None
+    assert s.phase == COLLECT
+    forge = next(e for e, c in enumerate(s.cards) if c.id == "cursed_forge")
+    pay, turn = (A.COLLECT_COST, 0, forge, A.PAY_COST), (A.COLLECT_COST, 0, forge, A.PAY_TURN)
+    assert set(s.legal_actions()) == {pay, turn}
+    assert group_text(s, [pay]) == "Pay 1 death for Cursed Forge's collect cost  (it stays straight: its power can be used this round)"
+    assert group_text(s, [turn]) == ("Turn Cursed Forge for its collect cost instead of paying 1 death  (you keep the "
+                                     "1 death, but turned it cannot use its power this round)")

@@ -52,14 +52,32 @@ def group_text(state: GameState, group: Sequence[Action]) -> str:
 
 def consequence(state: GameState, action: Action) -> str:
     """What a choice gains or gives up that its words do not say, for a player who does not know the
-    card by heart: at Collect, leaving the essences on Vault (with Gold on it) earns its interest and
-    on Windup Man winds it up; taking them forgoes that.  "" for any other choice."""
-    if action[0] != A.TAKE:
-        return ""
+    card by heart: at Collect, leaving the essences on Vault (with Gold on it) earns its interest, on
+    Windup Man winds it up, and on Athanor keeps them for its power that takes them off; taking them
+    forgoes that (`_stored_consequence`); turning Cursed Forge for its collect cost keeps the essences
+    but locks its powers for the round (`_collect_cost_consequence`).  "" for any other choice."""
+    if action[0] == A.TAKE:
+        return _stored_consequence(state, action)
+    if action[0] == A.COLLECT_COST:
+        return _collect_cost_consequence(state, action)
+    return ""
+
+
+def _stored_consequence(state: GameState, action: Action) -> str:
     e = action[2]
-    special = state.cards[e].collect_special
+    card = state.cards[e]
+    special = card.collect_special
     on = state.ess[5 * e:5 * e + 5]
-    if special is None or not (on[4] if special[0] == "vault" else sum(on)):
+    leaving = action[3] == A.LEAVE_STORED
+    if special is None:
+        spender = next((pw for pw in card.powers if pw.remove_self and any(min(n, k) for n, k in zip(on, pw.remove_self))),
+                       None)
+        if spender is None:
+            return ""
+        spent = essences_text(spender.remove_self or NOTHING)
+        return (f"kept for its power, which takes {spent} off it" if leaving
+                else f"its power, which takes {spent} off it, waits until they are back on it")
+    if not (on[4] if special[0] == "vault" else sum(on)):
         return ""
     if special[0] == "vault":
         count, kinds = special[1], special[2]
@@ -68,7 +86,21 @@ def consequence(state: GameState, action: Action) -> str:
         lost = "no interest this round"
     else:
         bonus, lost = "it adds 2 more of each kind on it", "no wind-up this round"
-    return bonus if action[3] == A.LEAVE_STORED else lost
+    return bonus if leaving else lost
+
+
+def _collect_cost_consequence(state: GameState, action: Action) -> str:
+    """Paying a collect cost keeps the component straight, its powers usable; turning it instead keeps
+    the essences, but a turned component uses none of its powers until it is straightened (rules.md
+    §7.3)."""
+    card = state.cards[action[2]]
+    powers = sum(1 for pw in card.powers if pw.kind == C.ACTION)
+    if not powers or action[3] == A.DECLINE_COST:
+        return ""
+    its = "its power" if powers == 1 else "its powers"
+    if action[3] == A.PAY_COST:
+        return f"it stays straight: {its} can be used this round"
+    return f"you keep the {essences_text(card.collect_cost or NOTHING)}, but turned it cannot use {its} this round"
 
 
 def automatic_collect(state: GameState) -> Action | None:
@@ -184,8 +216,14 @@ def _turns_other(state: GameState, a: Action) -> bool:
 
 def _single_words(state: GameState, a: Action) -> str:
     """A one-way action's words: the engine's, but for a few that read better here: a Gain that is not
-    a collect (Vial of Light's React) says so, and putting none of an essence on a card says that."""
+    a collect (Vial of Light's React) says so, putting none of an essence on a card says that, and a
+    collect cost says what it costs."""
     kind = a[0]
+    if kind == A.COLLECT_COST and a[3] != A.DECLINE_COST:
+        name, cost = state.cards[a[2]].name, essences_text(state.cards[a[2]].collect_cost or NOTHING)
+        if a[3] == A.PAY_COST:
+            return f"Pay {cost} for {name}'s collect cost"
+        return f"Turn {name} for its collect cost instead of paying {cost}"
     if kind == A.GAIN and state.phase != COLLECT:
         return f"Gain {essences_text(a[3])} from {state.cards[a[2]].name}"
     if kind == A.BANK and a[4] == 0:
