@@ -1,5 +1,6 @@
-"""A hint says why in a player's words: what the move buys, what it stops, what it costs, and how the
-search rated it against the next best."""
+"""A hint says why in a player's words: what the move buys, what it stops, what it costs, what an attack
+makes the rival lose, what a pass's magic item does, and how the search rated it against the next best
+(in words when nothing else can be said)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_a_claim_the_rival_could_make_says_so_and_a_first_pass_takes_the_start()
     claim = next(a for a in poor.legal_actions() if a[0] == A.CLAIM_POP)
     assert "before the rival, who can pay for it too" not in reasons(poor, claim)
     passing = next(a for a in poor.legal_actions() if a[0] == A.PASS)
-    assert reasons(poor, passing) == ["passing first, you start the next round"]
+    assert reasons(poor, passing)[0] == "passing first, you start the next round"
 
 
 def test_the_hint_line_gives_the_reasons_then_the_chance_against_the_next_best():
@@ -49,4 +50,52 @@ def test_the_hint_line_gives_the_reasons_then_the_chance_against_the_next_best()
                                "runner_up": {"action": other, "visits": 100, "value": 0.55}})
     assert line == ("Hint: Discard Hawk for 2 death. Then you can pay for Dragon Teeth; about 61% to win "
                     f"(next best: {passing}, 55%).")
-    assert hint_text(s, other, {}) == f"Hint: {passing}. Passing first, you start the next round."
+    item = s.cards[other[2]]
+    assert hint_text(s, other, {}) == (f"Hint: {passing}. Passing first, you start the next round; {item.name} next "
+                                       f"round: {item.text[0].lower()}{item.text[1:].rstrip('.')}.")
+
+
+def test_an_attack_says_what_the_rival_loses_and_holds_against_it():
+    s = build_position([{"mage": "seer", "item": "research", "in_play": ["sea_serpent"]},
+                        {"mage": "healer", "item": "protection", "pool": {"life": 1}}])
+    serpent = _find(s, "sea_serpent")
+    attack = next(a for a in s.legal_actions() if a[0] == A.POWER and a[2] == serpent)
+    assert reasons(s, attack) == ["the rival loses 2 Life unless they destroy one of their artifacts (they have 1 Life, "
+                                  "so each Life missing costs them 2 other essences; their Healer or Protection can "
+                                  "ignore it)"]
+
+
+def test_a_pass_says_what_the_magic_item_taken_does():
+    s = build_position([{"mage": "seer", "item": "research"}, {"mage": "healer", "item": "protection"}])
+    s.passed[1] = True
+    s._legal = s._groups = None
+    death_life = next(a for a in s.legal_actions() if a[0] == A.PASS and s.cards[a[2]].name == "Death / Life")
+    assert hint_text(s, death_life, {}) == ("Hint: Pass, taking Death / Life. Death / Life next round: collects 1 Death "
+                                            "or 1 Life (your choice).")
+
+
+def test_a_move_with_no_other_reason_is_compared_with_the_next_best_in_words():
+    s = build_position([{"mage": "seer", "item": "research", "hand": ["hawk"], "pool": {"elan": 1}},
+                        {"mage": "healer", "item": "protection"}])
+    hawk = _find(s, "hawk")
+    move = next(a for a in s.legal_actions() if a[0] == A.DISCARD and a[2] == hawk and a[3][2] == 2)
+    other = next(a for a in s.legal_actions() if a[0] == A.PASS)
+    assert reasons(s, move) == []
+    line = hint_text(s, move, {"iterations": 600, "value": 0.16,
+                               "runner_up": {"action": other, "visits": 100, "value": 0.12}})
+    assert line == (f"Hint: Discard Hawk for 2 calm. The search rates it above the next best, "
+                    f"{action_text(s, other)}: about 16% to win against 12%.")
+    assert hint_text(s, move, {"iterations": 600, "value": 0.16}) == ("Hint: Discard Hawk for 2 calm. The search found "
+                                                                      "no move as good: about 16% to win.")
+
+
+def test_a_collect_cost_hint_says_what_turning_means():
+    from amigos.apply import settle
+    from amigos.flow import start_round
+    s = build_position([{"mage": "seer", "item": "research", "places": ["cursed_forge"], "pool": {"death": 1}}])
+    start_round(s)
+    settle(s)
+    s._legal = s._groups = None
+    turn = (A.COLLECT_COST, 0, _find(s, "cursed_forge"), A.PAY_TURN)
+    assert hint_text(s, turn, {}) == ("Hint: Turn Cursed Forge for its collect cost instead of paying 1 death. You keep "
+                                      "the 1 death, but turned it cannot use its power this round.")

@@ -188,7 +188,7 @@ def _action_words(state: GameState, group: Sequence[Action]) -> str:
         cost += f"{' +' if cost else ''}{card.cost_any} any" if card.cost_any else ""
         return f"{amigos.action_text(state, a)}  ({cost or 'free'})"
     if len(group) == 1:
-        return _single_words(state, a)
+        return one_way_words(state, a)
     kind = a[0]
     name = state.cards[a[2]].name if len(a) > 2 and isinstance(a[2], int) and a[2] >= 0 else ""
     if kind == A.PLACE:
@@ -214,7 +214,7 @@ def _turns_other(state: GameState, a: Action) -> bool:
     return state.cards[a[2]].powers[a[3]].turn_other is not None
 
 
-def _single_words(state: GameState, a: Action) -> str:
+def one_way_words(state: GameState, a: Action) -> str:
     """A one-way action's words: the engine's, but for a few that read better here: a Gain that is not
     a collect (Vial of Light's React) says so, putting none of an essence on a card says that, and a
     collect cost says what it costs."""
@@ -251,7 +251,7 @@ def variant_text(state: GameState, a: Action) -> str:
         if len(a) > 5 and _turns_other(state, a):
             return f"turn {state.cards[a[5]].name}, {paying}"
         return paying
-    return _single_words(state, a)
+    return one_way_words(state, a)
 
 
 def ordered_variants(variants: Sequence[Action]) -> list[Action]:

@@ -10,31 +10,33 @@ from __future__ import annotations
 
 from typing import Any
 
-import amigos
 from ai.heuristics import MONUMENT, pays, purchases
 from amigos import actions as A
+from amigos import cards as C
 from amigos.config import Action
 from amigos.state import GameState
+from amigos.text import essences_text
 
-from .choices import consequence, group_text, points_change
+from .choices import consequence, group_text, one_way_words, points_change
 
 MAX_NAMED = 2  # purchases a hint names at most ("then you can pay for A or B")
+
+#: The React triggers that answer a Life loss (any, a rival Dragon's, a rival Demon's): a straight
+#: component with one of them may ignore an attack.
+LIFE_LOSS_TRIGGERS = (C.TRIGGER_LIFE_LOSS, C.TRIGGER_DRAGON, C.TRIGGER_DEMON)
 
 
 def hint_text(state: GameState, action: Action, info: dict[str, Any]) -> str:
     """The hint line for ``action``, the agent's choice in ``state`` with its ``info``: a draft pick's
-    worth and fit; a searched move's reasons (`reasons`) and its chance against the runner-up's."""
-    text = f"Hint: {amigos.action_text(state, action)}"
+    worth and fit; a searched move's reasons (`reasons`) and its chance against the runner-up's, which
+    is said in words when there is no other reason (`_rated`)."""
+    text = f"Hint: {one_way_words(state, action)}"
     picks = info.get("picks")
     if picks:
         return text + _pick_reasons(picks)
     said = reasons(state, action)
-    value = info.get("value")
-    if value is not None and info.get("iterations"):
-        rated = f"about {value:.0%} to win"
-        second = info.get("runner_up")
-        if second:
-            rated += f" (next best: {_move_words(state, second['action'])}, {second['value']:.0%})"
+    rated = _rated(state, info, alone=not said)
+    if rated:
         said.append(rated)
     if not said:
         return text
@@ -59,9 +61,82 @@ def reasons(state: GameState, action: Action) -> list[str]:
         out.append(first)
     if consequence(state, action):
         out.append(consequence(state, action))
-    if action[0] == A.PASS and not any(state.passed):
-        out.append("passing first, you start the next round")
+    if action[0] == A.PASS:
+        out += _passing(state, action)
+    attack = _attack(state, action)
+    if attack:
+        out.append(attack)
     return out
+
+
+def _rated(state: GameState, info: dict[str, Any], alone: bool) -> str:
+    """How the search rated the move: "about 61% to win (next best: X, 55%)"; ``alone`` (no other reason
+    to give) as a comparison in words, "the search rates it above X, the next best: ...".  "" for a
+    move that was not searched."""
+    value = info.get("value")
+    if value is None or not info.get("iterations"):
+        return ""
+    second = info.get("runner_up")
+    if second is None:
+        return f"the search found no move as good: about {value:.0%} to win" if alone else f"about {value:.0%} to win"
+    other = _move_words(state, second["action"])
+    if alone:
+        return (f"the search rates it above the next best, {other}: about {value:.0%} to win against "
+                f"{second['value']:.0%}")
+    return f"about {value:.0%} to win (next best: {other}, {second['value']:.0%})"
+
+
+def _passing(state: GameState, action: Action) -> list[str]:
+    """Why a pass, in words: passing first starts the next round, and the magic item taken does what
+    its text says ("Death / Life next round: collects 1 Death or 1 Life (your choice)")."""
+    out = ["passing first, you start the next round"] if not any(state.passed) else []
+    item = action[2] if len(action) > 2 and isinstance(action[2], int) and action[2] >= 0 else None
+    if item is not None and state.cards[item].text:
+        words = state.cards[item].text.rstrip(".")
+        out.append(f"{state.cards[item].name} next round: {words[0].lower()}{words[1:]}")
+    return out
+
+
+def _attack(state: GameState, action: Action) -> str:
+    """What a power's attack makes each rival still in the round lose, with what they hold against it:
+    "the rival loses 2 Life unless they pay 1 elan (they have 1 Life, no elan; their Protection can
+    ignore it)".  "" for a power that attacks no one (or any other move)."""
+    if action[0] != A.POWER:
+        return ""
+    p = action[1]
+    pw = state.cards[action[2]].powers[action[3]]
+    attack = next((eff for eff in pw.effects if eff[0] == "rivals_lose_life"), None)
+    if attack is None:
+        return ""
+    hit = [q for q in range(state.n_players) if q != p and not state.passed[q]]
+    if not hit:
+        return "no rival loses Life: they have all passed"
+    return "; ".join(_loss(state, q, attack, state.n_players > 2) for q in hit)
+
+
+def _loss(state: GameState, q: int, attack: tuple[Any, ...], named: bool) -> str:
+    """Rival ``q``'s loss from ``attack`` (`amigos.cards`' ("rivals_lose_life", amount, ...,
+    rider, ...)), with what they hold: their Life (a Life they lack costs 2 other essences), what the
+    rider asks, and their straight components whose React ignores a Life loss."""
+    amount, rider = attack[1], attack[3]
+    who = f"rival {q + 1}" if named else "the rival"
+    text = f"{who} loses {amount} Life"
+    pool = state.pool_of(q)
+    held = [f"{pool[C.LIFE]} Life" if pool[C.LIFE] else "no Life"]
+    if pool[C.LIFE] < amount:
+        held[0] += ", so each Life missing costs them 2 other essences"
+    if rider is not None and rider[0] == "pay":
+        text += f" unless they pay {essences_text(rider[1])}"
+        if any(pool[k] < n for k, n in enumerate(rider[1])):
+            held.append("not enough to pay")
+    elif rider is not None:
+        text += " unless they " + ("discard a card" if rider[0] == "discard" else "destroy one of their artifacts")
+    shields = [state.cards[x].name for x in state.in_play(q) if not state.turned[x]
+               and any(r.kind == C.REACT and r.trigger in LIFE_LOSS_TRIGGERS for r in state.cards[x].powers)]
+    text += f" (they have {', '.join(held)}"
+    if shields:
+        text += f"; their {' or '.join(shields)} can ignore it"
+    return text + ")"
 
 
 def _enabled(state: GameState, action: Action, p: int) -> list[str]:
