@@ -3,7 +3,8 @@
     amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, aiohttp, msgpack   (the only layer that prints)
     training/   -> matches, ai, amigos, numpy (the train extra)      (self-play and fitting: beside the CLI)
     matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional),
-                   distributed (Dask, optional: only the cluster runner, imported lazily)
+                   distributed (Dask, optional: only the cluster runner, imported lazily),
+                   openskill (the ratings of tournaments of games of three players or more)
     ai/         -> amigos, numpy (the neural value)   (agents only)
     amigos/     -> standard library only
     lab/        evaluations and experiments: not installed, and no package imports it
@@ -31,7 +32,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # msgpack: match files are written and read by this layer (DESIGN.md, "Match files").  matplotlib:
     # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
     # distributed: the optional cluster runner (matches/runner.py), imported only to connect to one.
-    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib", "distributed"}),
+    # openskill: the ratings of tournaments of games of three players or more (matches/tournament.py).
+    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib", "distributed", "openskill"}),
     "training": frozenset({"amigos", "ai", "matches", "training", "numpy"}),
     "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "aiohttp", "msgpack"}),
 }
