@@ -2,12 +2,15 @@
 
 A multilayer perceptron over `ai.encoding`'s sparse input::
 
-    h = relu(W1[inputs] . values + b1)          (one hidden layer of `ValueNet.hidden` units)
+    h = relu(W1[inputs] . values  [+ W1f . features]  + b1)     (one hidden layer of `ValueNet.hidden` units)
     P(viewer wins) = sigmoid(w2 . h + b2  [+ the linear learned value's log-odds])
 
 A network with ``base`` learns corrections to the linear value (`ai.learned`): it starts as good as
-that model and trains from there.  Its linear part reads the position it is given, as the linear
-value does: give it a world dealt for the viewer (`amigos.determinize`), as the search does.
+that model and trains from there.  A network with ``features`` also reads the hand-named features of
+the viewer and of the rival (`ai.features`: reach, income, sinks, ...) and the game's progress
+(`feature_inputs`), which a hidden layer over the components alone would have to learn from few games.
+Both read the position they are given, as the linear value does: give it a world dealt for the viewer
+(`amigos.determinize`), as the search does.
 
 Its weights are data: a small versioned file (numpy's ``.npz``) holding the arrays, the encoding it was
 trained for (`encoding_key`: a file for other inputs is refused in one line) and its training record
@@ -31,7 +34,8 @@ from amigos import cards as C
 from amigos.errors import AmigosError
 
 from . import encoding as E
-from .learned import default_model
+from .features import FEATURES, N_FEATURES, player_features
+from .learned import default_model, progress
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -40,10 +44,24 @@ T = TypeVar("T")
 
 NET_FORMAT: Final = "amigos.valuenet"
 NET_VERSION: Final = 1
+#: The feature inputs (`feature_inputs`): the viewer's `ai.features`, the rival's, the progress.
+N_FEATURE_INPUTS: Final[int] = 2 * N_FEATURES + 1
+FEATURE_SCALE: Final = 0.1  # (the features count points and essences: tens at most)
 
 
 class NetError(AmigosError):
     """A file that is not a value network for today's encoding; the message says why in one line."""
+
+
+def feature_key() -> str:
+    """A digest of what the feature inputs mean: a network trained on other features is refused."""
+    return hashlib.blake2b(json.dumps([list(FEATURES), FEATURE_SCALE]).encode(), digest_size=8).hexdigest()
+
+
+def feature_inputs(rows: list[list[float]], viewer: int) -> list[float]:
+    """The feature inputs of ``viewer`` from every player's features ``rows`` (two players): the
+    viewer's, the rival's and the game's progress, scaled by `FEATURE_SCALE`."""
+    return [x * FEATURE_SCALE for x in rows[viewer] + rows[1 - viewer]] + [progress(rows)]
 
 
 def encoding_key() -> str:
@@ -57,29 +75,33 @@ def encoding_key() -> str:
 class ValueNet:
     """The weights (float64 arrays) and what the network was trained on (``info``)."""
 
-    __slots__ = ("w1", "b1", "w2", "b2", "base", "info")
+    __slots__ = ("w1", "b1", "w2", "b2", "base", "features", "info")
 
-    w1: np.ndarray  # (N_INPUTS, hidden)
+    w1: np.ndarray  # (N_INPUTS [+ N_FEATURE_INPUTS], hidden)
     b1: np.ndarray  # (hidden,)
     w2: np.ndarray  # (hidden,)
     b2: float
     base: bool      # the linear value's log-odds added to the output (see the module docstring)
+    features: bool  # the feature inputs read too (see the module docstring)
     info: dict[str, Any]
 
     def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float,
-                 info: dict[str, Any] | None = None, base: bool = False) -> None:
-        if w1.shape != (E.N_INPUTS, b1.shape[0]) or w2.shape != b1.shape:
-            raise NetError(f"a value network needs {E.N_INPUTS} inputs and matching layers, not {w1.shape}")
+                 info: dict[str, Any] | None = None, base: bool = False, features: bool = False) -> None:
+        inputs = E.N_INPUTS + (N_FEATURE_INPUTS if features else 0)
+        if w1.shape != (inputs, b1.shape[0]) or w2.shape != b1.shape:
+            raise NetError(f"a value network needs {inputs} inputs and matching layers, not {w1.shape}")
         self.w1, self.b1, self.w2, self.b2, self.base = w1, b1, w2, float(b2), bool(base)
+        self.features = bool(features)
         self.info = dict(info or {})
 
     @classmethod
-    def initial(cls, hidden: int, seed: int, base: bool = False) -> ValueNet:
+    def initial(cls, hidden: int, seed: int, base: bool = False, features: bool = False) -> ValueNet:
         """A network of small random weights (He initialisation for the ReLU layer, a zero output: with
         ``base``, the linear value itself)."""
         rng = np.random.default_rng(seed)
-        w1 = rng.normal(0.0, math.sqrt(2.0 / 60.0), (E.N_INPUTS, hidden))  # about 60 inputs are set at once
-        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed}, base)
+        inputs = E.N_INPUTS + (N_FEATURE_INPUTS if features else 0)
+        w1 = rng.normal(0.0, math.sqrt(2.0 / 60.0), (inputs, hidden))  # about 60 inputs are set at once
+        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed}, base, features)
 
     @property
     def hidden(self) -> int:
@@ -91,33 +113,42 @@ class ValueNet:
         index = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))
         value = np.fromiter((v for _, v in pairs), dtype=np.float64, count=len(pairs))
         h = value @ self.w1[index] + self.b1
+        rows = player_features(state) if self.base or self.features else []
+        if self.features:
+            h += np.asarray(feature_inputs(rows, viewer)) @ self.w1[E.N_INPUTS:]
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
-        if self.base:
-            z += default_model().win_log_odds(state, viewer)
+        if self.base:  # (the linear value's `win_log_odds`, from the rows at hand)
+            z += default_model().margin(rows, viewer, progress(rows))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     # -- files -------------------------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
         """Write the network as a ``.npz`` file (arrays, format, version, encoding key, info)."""
-        info = dict(self.info, linear_model=default_model().digest()) if self.base else self.info
+        info = dict(self.info, linear_model=default_model().digest()) if self.base else dict(self.info)
+        if self.features:
+            info["feature_key"] = feature_key()
         write_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(),
                      {"w1": self.w1.astype(np.float32), "b1": self.b1, "w2": self.w2, "b2": np.array([self.b2]),
-                      "base": np.array([float(self.base)])}, info)
+                      "base": np.array([float(self.base)]), "features": np.array([float(self.features)])}, info)
 
     @classmethod
     def load(cls, path: Path) -> ValueNet:
         """The network in ``path``; `NetError` (one line) for a file that is not one for today's
         encoding."""
         arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), ("w1", "b1", "w2", "b2"),
-                                   optional=("base",))
+                                   optional=("base", "features"))
         if arrays["b2"].shape != (1,):
             raise NetError(f"{path}: not a value network (its output bias is not one number)")
         base = bool(arrays["base"][0]) if "base" in arrays else False  # (files before ``base``: none)
         if base and info.get("linear_model") != default_model().digest():
             raise NetError(f"{path}: a value network trained over another linear value "
                            f"({info.get('linear_model')}, today's {default_model().digest()})")
-        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, base)
+        features = bool(arrays["features"][0]) if "features" in arrays else False  # (files before: none)
+        if features and info.get("feature_key") != feature_key():
+            raise NetError(f"{path}: a value network for other features ({info.get('feature_key')}, "
+                           f"today's {feature_key()})")
+        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, base, features)
 
 
 def write_arrays(path: Path, fmt: str, version: int, key: str, arrays: dict[str, np.ndarray],

@@ -282,3 +282,57 @@ def test_a_network_over_the_linear_value_starts_as_that_value_and_keeps_to_it(tm
 def _saved(tmp_path: Path) -> Path:
     ValueNet.initial(8, 2).save(tmp_path / "plain.npz")
     return tmp_path / "plain.npz"
+
+
+def test_a_network_with_features_reads_both_players_features_and_its_file_keeps_them(tmp_path):
+    """``features``: the hidden layer reads the viewer's and the rival's `ai.features` and the progress
+    (`feature_inputs`) besides the components; with ``base`` and a zero output it is the linear value;
+    training feeds it the same inputs a view records; a file of other features is refused."""
+    from ai.features import player_features
+    from ai.learned import default_model
+    from ai.network import N_FEATURE_INPUTS, feature_inputs
+    net = ValueNet.initial(8, 4, base=True, features=True)
+    assert net.w1.shape == (E.N_INPUTS + N_FEATURE_INPUTS, 8)
+    worlds = [determinize(s, 0, k) for k, s in enumerate(_positions(5, GameConfig(), 150)) if k % 30 == 7]
+    for world in worlds:
+        assert net.probability(world, 0) == pytest.approx(default_model().win_probability(world, 0))
+    net.w2[:] = 0.3
+    for world in worlds:  # by hand: the components' inputs and the features' through one hidden layer
+        pairs = E.encode(world, 0)
+        x = np.zeros(E.N_INPUTS + N_FEATURE_INPUTS)
+        x[[i for i, _ in pairs]] = [v for _, v in pairs]
+        x[E.N_INPUTS:] = feature_inputs(player_features(world), 0)
+        z = np.maximum(x @ net.w1 + net.b1, 0) @ net.w2 + net.b2 + default_model().win_log_odds(world, 0)
+        assert net.probability(world, 0) == pytest.approx(1 / (1 + math.exp(-z)))
+    net.save(tmp_path / "f.npz")
+    again = ValueNet.load(tmp_path / "f.npz")
+    assert again.features and again.base and np.allclose(again.w1, net.w1, atol=1e-6)
+    with np.load(tmp_path / "f.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    header = json.loads(str(arrays["header"]))
+    header["info"]["feature_key"] = "0" * 16
+    arrays["header"] = np.array(json.dumps(header))
+    np.savez(tmp_path / "other.npz", **arrays)
+    with pytest.raises(NetError, match="for other features"):
+        ValueNet.load(tmp_path / "other.npz")
+    state = worlds[0]
+    (mine, _) = N._views(state, 11, 0)
+    x = N.dense([mine], features=True)
+    assert list(x[0, E.N_INPUTS:]) == pytest.approx(mine[5], abs=1e-6) and len(mine[5]) == N_FEATURE_INPUTS
+
+
+def test_a_new_run_s_network_0_can_be_trained_on_other_runs_games(tmp_path):
+    """``--seed-games``: network 0 learns from the games other runs kept before it plays; the run's
+    progress says on how many and how well."""
+    seed_run = tmp_path / "earlier"
+    N.run(seed_run, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    work = tmp_path / "new"
+    N.run(work, 0, 20, 2, 1, hidden=8, epochs=2, residual=True, features=True, seed_games=[seed_run],
+          log=lambda line: None)
+    net = ValueNet.load(work / "net-0.npz")
+    assert net.features and net.info["pretrained_on"] == 20
+    assert not np.array_equal(net.w2, np.zeros_like(net.w2))  # (trained: the output weights moved)
+    (line,) = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
+    assert line["generation"] == 0 and line["pretrained_on"] == 20 and line["held_out_after"]["views"] > 0
+    with pytest.raises(NetError, match="no games"):
+        N.run(tmp_path / "none", 0, 20, 2, 1, hidden=8, seed_games=[tmp_path / "empty"], log=lambda line: None)

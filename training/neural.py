@@ -38,7 +38,7 @@ import random
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +47,9 @@ import numpy as np
 import amigos
 from ai import encoding as E
 from ai.agents import SpecError, make_agent, parse_spec
-from ai.learned import default_model
-from ai.network import NET_ENV, NetError, ValueNet
+from ai.features import player_features
+from ai.learned import default_model, progress
+from ai.network import N_FEATURE_INPUTS, NET_ENV, NetError, ValueNet, feature_inputs
 from ai.rewards import chance_of_reward
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
@@ -173,18 +174,21 @@ class Adam:
             p -= self.rate * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + 1e-8)
 
 
-def dense(views: list[list[Any]]) -> np.ndarray:
-    """The views' inputs as a dense (views x `N_INPUTS`) matrix."""
-    x = np.zeros((len(views), E.N_INPUTS), dtype=np.float32)
+def dense(views: list[list[Any]], features: bool = False) -> np.ndarray:
+    """The views' inputs as a dense (views x `N_INPUTS`) matrix, with ``features`` their feature inputs
+    after the components' (`ai.network.feature_inputs`)."""
+    x = np.zeros((len(views), E.N_INPUTS + (N_FEATURE_INPUTS if features else 0)), dtype=np.float32)
     for row, (idx, val, *_) in enumerate(views):
         x[row, idx] = val
+    if features:
+        x[:, E.N_INPUTS:] = [view[5] for view in views]
     return x
 
 
 def forward(net: ValueNet, views: list[list[Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(inputs, hidden activations, win probabilities) of ``views`` (with the linear value's log-odds
     of each for a network with ``base``)."""
-    x = dense(views)
+    x = dense(views, net.features)
     h = np.maximum(x @ net.w1 + net.b1, 0.0)
     z = h @ net.w2 + net.b2
     if net.base:
@@ -265,7 +269,8 @@ def last_generation(work: Path) -> int:
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
-        start: Path | None = None, residual: bool = False, searched: float = 0.0) -> None:
+        start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
+        seed_games: Sequence[Path] = ()) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``."""
     work.mkdir(parents=True, exist_ok=True)
@@ -275,8 +280,10 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             ValueNet.load(start)  # (refused in one line if it is not a network for today's inputs)
             shutil.copyfile(start, work / "net-0.npz")
         else:
-            net = ValueNet.initial(hidden, seed, base=residual)
+            net = ValueNet.initial(hidden, seed, base=residual, features=features)
             net.info.update(generations=0, games=0)
+            if seed_games:
+                _pretrain(work, net, seed_games, lam, epochs, rate, searched, seed, log)
             net.save(work / "net-0.npz")
         g = 0
     # The window's earlier generations, replayed from their records: a resumed run trains as an unbroken one.
@@ -315,6 +322,27 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             f"rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
 
 
+def _pretrain(work: Path, net: ValueNet, folders: Sequence[Path], lam: float, epochs: int, rate: float,
+              searched: float, seed: int, log: Callable[[str], object]) -> None:
+    """Network 0 trained on the games other runs kept (their folders' ``games-G.jsonl``), as a
+    generation is trained; a line of ``progress.jsonl`` says on what and how well."""
+    games = [game for folder in folders for path in sorted(Path(folder).glob("games-*.jsonl"))
+             for game in read_game_file(path)]
+    if not games:
+        raise NetError(f"no games to start from in {', '.join(map(str, folders))}")
+    held = [game for k, game in enumerate(games) if k % HOLD_OUT == 0]
+    before = held_out(net, held)
+    loss = train(net, _training_part(games), lam, epochs, rate, 256, np.random.default_rng(derive_seed(seed, "pretrain")),
+                 searched)
+    after = held_out(net, held)
+    net.info.update(pretrained_on=len(games), pretrained_from=[str(f) for f in folders])
+    line = {"generation": 0, "pretrained_on": len(games), "train_loss": round(loss, 4),
+            "held_out_before": before, "held_out_after": after}
+    with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps(line) + "\n")
+    log(f"network 0 trained on {len(games)} recorded games: held out {before} -> {after}")
+
+
 def _training_part(games: list[Game]) -> list[Game]:
     """The games of a generation it trains on: all but the held-out ones (one in `HOLD_OUT`)."""
     return [game for k, game in enumerate(games) if k % HOLD_OUT]
@@ -333,8 +361,13 @@ def write_games(work: Path, g: int, games: list[Game]) -> None:
 def read_games(work: Path, g: int) -> list[Game]:
     """Generation ``g``'s games as `write_games` kept them, each replayed from its seed and choices to
     its views."""
+    return read_game_file(work / f"games-{g}.jsonl")
+
+
+def read_game_file(path: Path) -> list[Game]:
+    """The games of a ``games-G.jsonl`` file, each replayed from its seed and choices to its views."""
     games = []
-    for line in (work / f"games-{g}.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         game = json.loads(line)
         game["views"] = views_of(game)
         games.append(game)
@@ -356,13 +389,15 @@ def views_of(game: Game) -> list[list[Any]]:
 def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]:
     """Both players' views of ``state`` as a game record keeps them: [inputs, values, viewer, the
     linear value's log-odds for the viewer in a world dealt for them from ``seed``, the index of the
-    ``decision`` among the game's choices]."""
+    ``decision`` among the game's choices, the viewer's feature inputs in that world]."""
     out = []
     model = default_model()
     for viewer in (0, 1):
         pairs = E.encode(state, viewer)
-        linear = round(model.win_log_odds(determinize(state, viewer, seed + viewer), viewer), 4)
-        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear, decision])
+        rows = player_features(determinize(state, viewer, seed + viewer))
+        linear = round(model.margin(rows, viewer, progress(rows)), 4)  # (its `win_log_odds`)
+        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear, decision,
+                    [round(x, 4) for x in feature_inputs(rows, viewer)]])
     return out
 
 
@@ -402,6 +437,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=Path, metavar="NET", help="network 0: a copy of this file")
     ap.add_argument("--residual", action="store_true", help="a new run's network learns corrections to the "
                     "linear learned value (network 0 is that value)")
+    ap.add_argument("--features", action="store_true", help="a new run's network reads the hand-named features "
+                    "of both players too (ai.network)")
+    ap.add_argument("--seed-games", type=Path, nargs="+", default=[], metavar="RUN",
+                    help="a new run's network 0 is first trained on the games these runs' folders keep")
     ap.add_argument("--searched-target", dest="searched", type=float, default=0.0, metavar="SHARE",
                     help="with --play: each searched decision's target blends this share of the search's own "
                     "chance of winning into the TD(lambda) return (0: the return alone)")
@@ -423,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
         run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
             args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
             play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual,
-            searched=args.searched)
+            searched=args.searched, features=args.features, seed_games=args.seed_games)
     except (RunnerError, NetError) as exc:
         print(f"amigos-train neural: {exc}", file=sys.stderr)
         return 2
