@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import cards as C
 from .codes import (
@@ -27,6 +27,9 @@ from .codes import (
 if TYPE_CHECKING:
     from .state import GameState
 
+#: The seat of nobody: `observation` of what every player sees (a spectator's).
+SPECTATOR: Final = -1
+
 
 def observation(s: GameState, player: int) -> dict[str, Any]:
     """A plain dict of everything ``player`` may see: their own hand, the cards of their deck they have
@@ -34,7 +37,7 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
     not the cards dealt face down until they are seen, `unseen_deck`: ``deck_size`` counts those too),
     the rival's hand and deck sizes, discard piles, everything in play, the face-up monuments and places
     of power, all pools, the pending decision.  Never the rival's hand, deck or undecided mages, nor any
-    deck order."""
+    deck order.  `SPECTATOR` (no player) sees what is public: no hand, deck or knowledge of anyone's."""
     players = []
     for p in range(s.n_players):
         mine = p == player
@@ -61,13 +64,13 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
             entry["draft_packet"] = sorted(s.cards[e].id for e in range(s.n_art)
                                            if s.loc[e] == DRAFTING and s.owner[e] == p)
             entry["passed_packet"] = sorted(s.passed_packet[p])
-        if not mine:
+        if not mine and player != SPECTATOR:
             # Two players: every artifact ``player`` knows of beyond their own is the rival's.  More:
             # those they know this rival holds; the rest of what they have seen is named apart.
             own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
             held = s.known_decks[player] if s.n_players == 2 else s.known_held[player][p]
             entry["known_artifacts"] = sorted(held - own)
-        elif s.n_players > 2:
+        elif mine and s.n_players > 2:
             own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
             entry["seen_artifacts"] = sorted(s.known_decks[player] - own)
         players.append(entry)
@@ -83,7 +86,8 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
         "monuments_face_up": [s.cards[e].id for e in range(len(s.loc))
                               if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MONUMENT],
         "monument_deck_size": len(monument_deck),
-        "monument_deck_top_known": [s.cards[e].id for e in known_monuments] if s.mon_seer == player else [],
+        "monument_deck_top_known": [s.cards[e].id for e in known_monuments]
+        if player != SPECTATOR and s.mon_seer == player else [],
         "places_of_power": [s.cards[e].id for e in range(len(s.loc))
                             if s.loc[e] == AVAILABLE and s.cards[e].kind == C.PLACE_OF_POWER],
         "face_up_artifacts": [s.cards[e].id for e in range(s.n_art) if s.loc[e] == FACE_UP],

@@ -284,6 +284,26 @@ def test_a_card_seen_in_a_three_player_draft_may_be_with_either_rival_but_the_la
     assert places[1] and places[2]  # (either rival may hold a card player 0 saw and passed on)
 
 
+def test_a_spectator_sees_no_hand_deck_or_knowledge_of_anyone():
+    from amigos.observe import SPECTATOR, observation
+    for players, lux in ((2, False), (3, False), (5, True)):
+        for variant in ("standard", "draft", "first_game"):
+            if players == 5 and variant == "first_game":
+                continue
+            s = _game(4, players, variant, lux)
+            rng = random.Random(players)
+            for step in range(120):
+                if s.is_terminal():
+                    break
+                seen = observation(s, SPECTATOR)
+                text = repr(seen)
+                for e in range(s.n_art):
+                    if s.loc[e] in (HAND, DECK, DRAFTING) or s.loc[e] == BEING_CHOSEN:
+                        assert f"'{s.cards[e].id}'" not in text, (variant, step, s.cards[e].id)
+                assert all("hand" not in entry and "known_artifacts" not in entry for entry in seen["players"])
+                s.apply(rng.choice(s.legal_actions()))
+
+
 def test_observations_of_every_seat_hide_every_rival_s_hand_and_deck():
     for players, lux in ((3, False), (4, False), (5, True)):
         s = _game(2, players, lux=lux)
