@@ -163,12 +163,7 @@ def run_session(match: Match, path: Path, console: Console, screen: bool = False
 
 
 def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay: float) -> None:
-    people = sum(1 for p in match.record["players"] if p["spec"] == HUMAN)
-    if screen and people > 1:  # one screen cannot keep two people's secrets: each gets the prompt's view
-        console.print("Two people at one screen: the line-by-line prompt, which shows each only their own "
-                      "secrets.")
-        screen = False
-    if screen:
+    if screen:  # (several people at it hand it over: `amigos_cli.tui.handover`)
         outcome = run_screen(match, path, delay)
         if outcome == "finished":
             final = load(path)

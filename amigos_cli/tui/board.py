@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 from rich.console import Console, Group, RenderableType
+from rich.style import Style
 from rich.text import Text
 
 from amigos import actions as A
@@ -28,7 +29,7 @@ from amigos.codes import (
 from amigos.config import Action
 from amigos.state import GameState
 
-from ..views.board import centre, component, essences, scrolls_line
+from ..views.board import card_name, centre, component, essences, scroll_entities, scrolls_line
 
 
 def flatten(renderable: RenderableType, width: int) -> Text:
@@ -60,10 +61,10 @@ def points_line(state: GameState, p: int) -> Text:
     return Text("  points: " + (", ".join(parts) or "none"), style="magenta")
 
 
-def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> RenderableType:
-    """A player in three short lines: name, points, token, pool, hand, deck and discard sizes; the
-    components in play (mage and magic item first; turned ones dimmed, essences on them in brackets);
-    where the points come from; and between the last two, the scrolls they hold, if any.  The discarded cards themselves are in the table list (``t``)."""
+def head_line(state: GameState, p: int, viewer: int, names: list[str], discards: bool = True) -> Text:
+    """"Ann 5 VP first player passed  2E 1C  hand 3 deck 4 discards 1": a player's name (underlined for
+    the viewer), points, token, pool, and the sizes of their hand, deck and (with ``discards``, when
+    not empty) discard pile."""
     head = Text()
     head.append(names[p], style="bold underline" if p == viewer else "bold")
     head.append(f" {state.vp(p)} VP", style="bold magenta")
@@ -75,12 +76,26 @@ def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> Renderab
     head.append_text(essences(state.pool_of(p)))
     counts = [sum(1 for e in range(state.n_art) if state.loc[e] == where and state.owner[e] == p)
               for where in (HAND, DECK, DISCARD)]
-    head.append(f"  hand {counts[0]} deck {counts[1]}" + (f" discards {counts[2]}" if counts[2] else ""),
+    head.append(f"  hand {counts[0]} deck {counts[1]}" + (f" discards {counts[2]}" if counts[2] and discards else ""),
                 style="dim")
+    return head
+
+
+def in_play(state: GameState, p: int) -> tuple[list[int], list[int]]:
+    """Player ``p``'s components in play but their scrolls (which have a line of their own): (mage and
+    magic item, the rest)."""
     mine = [e for e in range(len(state.loc)) if state.loc[e] == IN_PLAY and state.owner[e] == p
-            and state.cards[e].kind != C.SCROLL]  # (scrolls have a line of their own)
+            and state.cards[e].kind != C.SCROLL]
     first = [e for e in mine if state.cards[e].kind in (C.MAGE, C.MAGIC_ITEM)]
-    rest = [e for e in mine if e not in first]
+    return first, [e for e in mine if e not in first]
+
+
+def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> RenderableType:
+    """A player in three short lines: name, points, token, pool, hand, deck and discard sizes; the
+    components in play (mage and magic item first; turned ones dimmed, essences on them in brackets);
+    where the points come from; and between the last two, the scrolls they hold, if any.  The discarded cards themselves are in the table list (``t``)."""
+    head = head_line(state, p, viewer, names)
+    first, rest = in_play(state, p)
     line = Text("  ")
     for i, e in enumerate(first + rest):
         if i:
@@ -88,6 +103,79 @@ def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> Renderab
         line.append_text(component(state, e))
     held = scrolls_line(state, p)
     return Group(head, line, *([held] if held is not None else []), points_line(state, p))
+
+
+#: What a click on a rival's compact row does (the app's action, with the rival's seat).
+EXPAND_ACTION = "app.expand_rival({})"
+
+
+def compact_row(state: GameState, p: int, viewer: int, names: list[str]) -> Text:
+    """A player in one line, cut with "…" at the width it is drawn at: `head_line` (without the discard
+    pile, which the full tableau counts), then the names of their components in play (mage and magic
+    item first, turned ones dimmed) and of their scrolls.  A click on the line outside a card's name
+    runs `EXPAND_ACTION` (a card's name shows its text)."""
+    row = head_line(state, p, viewer, names, discards=False)
+    row.stylize(Style(meta={"@click": EXPAND_ACTION.format(p)}), 0, len(row))
+    first, rest = in_play(state, p)
+    held = [e for e in scroll_entities(state) if state.loc[e] == IN_PLAY and state.owner[e] == p]
+    for group, style in ((first, "bold"), (rest, "bold"), (held, "cyan")):
+        for i, e in enumerate(group):
+            row.append(", " if i else "  ", style="dim")
+            row.append_text(card_name(state, e, "dim" if state.turned[e] else style))
+    row.no_wrap, row.overflow = True, "ellipsis"
+    return row
+
+
+def rivals_of(state: GameState, viewer: int) -> list[int]:
+    """The viewer's rivals in the order of play after them (the next to play after the viewer first)."""
+    n = state.n_players
+    return [(viewer + k) % n for k in range(1, n)]
+
+
+def expanded_rival(state: GameState, viewer: int, chosen: int | None) -> int:
+    """The rival shown in full: ``chosen`` if it is one of the viewer's rivals, else the next to play
+    after the viewer (at first, and after the viewer changed)."""
+    others = rivals_of(state, viewer)
+    return chosen if chosen in others else others[0]
+
+
+def next_rival(state: GameState, viewer: int, chosen: int | None) -> int:
+    """The rival shown in full after the one ``chosen`` now (`expanded_rival`): the next in the order
+    of `rivals_of`, the first again after the last."""
+    others = rivals_of(state, viewer)
+    return others[(others.index(expanded_rival(state, viewer, chosen)) + 1) % len(others)]
+
+
+def rivals(state: GameState, viewer: int, names: list[str], chosen: int | None) -> RenderableType:
+    """Every rival of ``viewer`` in the order of play after them: of two players the rival's
+    `tableau`; of more, a `compact_row` each but the `expanded_rival`'s, which is its `tableau`."""
+    others = rivals_of(state, viewer)
+    full = expanded_rival(state, viewer, chosen)
+    return Group(*(tableau(state, p, viewer, names) if p == full else compact_row(state, p, viewer, names)
+                   for p in others))
+
+
+def fitted_tableau(state: GameState, p: int, viewer: int, names: list[str], width: int, room: int) -> Text:
+    """Player ``p``'s `tableau` laid out at ``width`` if it fits in ``room`` lines; else their
+    `compact_row` over where their points come from (cut to the lines left, at least one)."""
+    full = flatten(tableau(state, p, viewer, names), width)
+    if full.plain.count("\n") < room:
+        return full
+    points = cut_lines(flatten(points_line(state, p), width), room - 1, width)
+    return Text("\n", no_wrap=True, end="").join([flatten(compact_row(state, p, viewer, names), width), points])
+
+
+def cut_lines(text: Text, lines: int, width: int) -> Text:
+    """The first ``lines`` lines (at least one) of ``text`` laid out at ``width`` columns (`flatten`),
+    the last of them ending in "…" when some are left out."""
+    laid = text.split("\n", allow_blank=True)
+    if len(laid) <= lines:
+        return text
+    kept = list(laid)[:max(1, lines)]
+    kept[-1].rstrip()
+    kept[-1].truncate(width - 1)
+    kept[-1].append("…", style="dim")
+    return Text("\n", no_wrap=True, end="").join(kept)
 
 
 def placeable(state: GameState, viewer: int) -> set[int]:

@@ -1,5 +1,5 @@
-"""The board's widgets on the full screen: the board itself (both tableaus and the centre) and the
-viewer's hand, each drawn from a position for a viewer (only what the viewer may see)."""
+"""The board's widgets on the full screen: the board itself (the rivals, the centre and the viewer's
+tableau) and the viewer's hand, each drawn from a position for a viewer (only what the viewer may see)."""
 
 from __future__ import annotations
 
@@ -7,20 +7,35 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from amigos.state import GameState
 
 from ..views.board import face_down_line, known_deck
-from .board import flatten, hand_entities, hand_line, middle, placeable, tableau
+from .board import (
+    compact_row,
+    expanded_rival,
+    fitted_tableau,
+    flatten,
+    hand_entities,
+    hand_line,
+    middle,
+    next_rival,
+    placeable,
+    rivals_of,
+    tableau,
+)
 
 
 class Board(VerticalScroll):
-    """The rival's tableau, the centre and the viewer's tableau, top to bottom, each laid out as text
-    at the board's width (`flatten`): `draw` lays them out again (after a resize too)."""
+    """The rivals (`rivals`: of two players the rival's tableau; of more, a line each but the one
+    ``chosen`` to be shown in full), the centre and the viewer's tableau, top to bottom, each laid out
+    as text at the board's width (`flatten`): `draw` lays them out again (after a resize too)."""
 
     drawn: tuple[GameState, int, list[str]] | None = None  # what `draw` drew last, laid out again on a resize
+    chosen: int | None = None  # the rival shown in full (`expanded_rival`: None, the next to play after the viewer)
 
     def compose(self) -> ComposeResult:
         yield Static(id="rival")
@@ -29,16 +44,56 @@ class Board(VerticalScroll):
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the board out again at its new width (the screen's own resize comes before the board's)."""
+        self.draw_again()
+
+    def draw_again(self) -> None:
+        """Lay out again what was drawn last (at a new width, in a new height, with another rival in full)."""
         if self.drawn is not None:
             self.draw(*self.drawn)
 
     def draw(self, state: GameState, viewer: int, names: list[str]) -> None:
-        """Draw ``state`` as ``viewer`` sees it (of two players, the other is the rival)."""
+        """Draw ``state`` as ``viewer`` sees it."""
         self.drawn = (state, viewer, names)
         width = max(20, self.scrollable_content_region.width)
-        self.query_one("#rival", Static).update(flatten(tableau(state, 1 - viewer, viewer, names), width))
-        self.query_one("#centre", Static).update(flatten(middle(state, names, viewer), width))
-        self.query_one("#mine", Static).update(flatten(tableau(state, viewer, viewer, names), width))
+        centre = flatten(middle(state, names, viewer), width)
+        mine = flatten(tableau(state, viewer, viewer, names), width)
+        self.query_one("#rival", Static).update(self.rivals(state, viewer, names, width, lines(centre) + lines(mine)))
+        self.query_one("#centre", Static).update(centre)
+        self.query_one("#mine", Static).update(mine)
+
+    def rivals(self, state: GameState, viewer: int, names: list[str], width: int, taken: int) -> Text:
+        """The rivals laid out at ``width``: of two players the rival's tableau; of more, a line each
+        (`compact_row`) in the order of play after the viewer, but the rival `chosen` in full, in the
+        lines the board's height leaves (``taken``: the lines of the centre and the viewer's), so that
+        the viewer's tableau stays on the screen (`fitted_tableau`)."""
+        others = rivals_of(state, viewer)
+        full = expanded_rival(state, viewer, self.chosen)
+        if len(others) == 1:
+            return flatten(tableau(state, full, viewer, names), width)
+        room = self.height_allowed() - taken - (len(others) - 1)
+        parts = [fitted_tableau(state, p, viewer, names, width, room) if p == full
+                 else flatten(compact_row(state, p, viewer, names), width) for p in others]
+        return Text("\n", no_wrap=True, end="").join(parts)
+
+    def height_allowed(self) -> int:
+        """The lines the board may take (its ``max-height`` in ``game.tcss``), or a screenful before
+        the board is laid out."""
+        parent, most = self.parent, self.styles.max_height
+        if not isinstance(parent, Widget) or not parent.size.height:
+            return self.app.size.height
+        return int(most.resolve(parent.size, self.app.size)) if most is not None else parent.size.height
+
+    def show_rival(self, rival: int | None = None) -> None:
+        """Show ``rival`` in full (None: the next rival after the one shown in full), and the board again."""
+        if self.drawn is not None:
+            state, viewer, _ = self.drawn
+            self.chosen = next_rival(state, viewer, self.chosen) if rival is None else rival
+            self.draw_again()
+
+
+def lines(text: Text) -> int:
+    """The lines of a laid-out text (`flatten`)."""
+    return text.plain.count("\n") + 1
 
 
 class Hand(OptionList):

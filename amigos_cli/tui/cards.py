@@ -81,6 +81,12 @@ class CardPanel(VerticalScroll):
         if self.state is not None and self.card is not None:
             self.show_card(self.state, self.card)
 
+    def clear(self) -> None:
+        """Show no card (for a new person at the screen: the card shown may be of the last one's hand)."""
+        self.state, self.card, self.laid, self.lines = None, None, None, 0
+        self.border_subtitle = ""
+        self.query_one("#card-text", Static).update("")
+
 
 def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
     """(where, entity) for every card ``viewer`` can see: both tableaux, the discard piles, the

@@ -1,4 +1,4 @@
-"""The screen at the end of a game: the final board of both players with their points broken down
+"""The screen at the end of a game: the final board of every player with their points broken down
 and the result, until a key is pressed."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from amigos.state import GameState
 
-from .board import tableau
+from .board import compact_row, points_line, rivals_of, tableau
 
 
 class GameEnd(ModalScreen[None]):
@@ -34,10 +34,16 @@ class GameEnd(ModalScreen[None]):
         self.last: bool = last
 
     def compose(self) -> ComposeResult:
+        """The result, then the rivals in the order of play after the viewer (of two players the
+        rival's tableau; of more, each one's line and where their points come from), then the viewer's
+        tableau."""
         s = self.final
         parts: list[RenderableType] = [self.summary, Text()]
-        for p in [1 - self.viewer, self.viewer]:
-            parts += [tableau(s, p, self.viewer, self.names), Text()]
+        others = rivals_of(s, self.viewer)
+        for p in others:
+            parts += [tableau(s, p, self.viewer, self.names)] if len(others) == 1 else \
+                [compact_row(s, p, self.viewer, self.names), points_line(s, p)]
+        parts += [Text(), tableau(s, self.viewer, self.viewer, self.names), Text()]
         parts.append(Text("Press any key to " + ("close" if self.last else "go on to the next game") + ".",
                           style="bold"))
         yield VerticalScroll(Static(Group(*parts)))

@@ -6,6 +6,10 @@ and waits for the screen's answer.  A hint is searched for in a worker of its ow
 the session's typed events (`TurnBegins`, `Moved`, `GameOver`, `Notice`) and redraws its widgets:
 the board and the hand (`boardview`), the choices (`choosing`), the card panel (`cards`) and the log
 (`gamelog`); its layout is ``game.tcss``.
+
+Several people at one screen (a hot seat): the screen shows one person's secrets at a time, the
+viewer's, who is the last person asked; before another person's decision a `HandOver` screen covers
+the board until they press Enter, and only then is everything drawn for them.
 """
 
 from __future__ import annotations
@@ -41,7 +45,9 @@ from .cards import CardPanel, CardText, TableCards
 from .choosing import Choices
 from .ending import GameEnd
 from .gamelog import GameLog
+from .handover import HandOver
 from .help import HelpScreen
+from .keys import RIVAL_KEY
 from .picker import VariantPicker
 from .terminal import LeavingApp
 from .workers import DaemonThreads
@@ -72,7 +78,9 @@ class GameApp(LeavingApp[str]):
     (`failure` then holds what stopped the match).
 
     ``asking`` is the seat asked and its position while the match waits for the screen's answer
-    (None otherwise); ``groups``, ``shown`` and ``suggested`` are the choices' (`Choices`)."""
+    (None otherwise, and while a `HandOver` screen is up); ``groups``, ``shown`` and ``suggested`` are
+    the choices' (`Choices`).  ``viewer`` is the seat whose secrets the screen shows: the person at the
+    screen (with several, the last one asked), or with no person the player to move."""
 
     ENABLE_COMMAND_PALETTE = False
     CSS_PATH = "game.tcss"
@@ -81,6 +89,7 @@ class GameApp(LeavingApp[str]):
         Binding("q", "quit_game", "save & quit", priority=True), Binding("question_mark", "help", "help"),
         Binding("slash", "filter", "filter"), Binding("t", "table", "table"),
         Binding("r", "read_card", "card text"),
+        Binding(RIVAL_KEY, "expand_rival", "rivals", priority=True),
         Binding("ctrl+a", "auto_collect", "auto-collect", priority=True),
         Binding("space", "pause", "pause AI"),
         Binding("right", "step", "one AI move"),
@@ -98,6 +107,7 @@ class GameApp(LeavingApp[str]):
         self.answers: queue.Queue[object] = queue.Queue()  # the screen's answers to the match's worker
         self.asking: tuple[int, GameState] | None = None
         self.viewer: int = self.humans.index(True) if any(self.humans) else 0
+        self.hot_seat: bool = sum(self.humans) > 1  # several people share the screen
         self.state: GameState = match.state  # the position drawn
         self.stopped: threading.Event = threading.Event()
         self.going: threading.Event = threading.Event()  # cleared while AI moves are paused (AI against AI)
@@ -135,7 +145,12 @@ class GameApp(LeavingApp[str]):
             with Vertical(id="right"):
                 yield self.card_panel
                 yield self.game_log
-        yield Footer()
+        yield Footer(compact=self.state.n_players > 2)  # (its one more key, '>', fits in 100 columns)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new height leaves the board another number of lines (`Board.rivals`): laid out again once
+        the screen's layout is done (a new width alone reaches the board as its own resize)."""
+        self.call_after_refresh(self.board.draw_again)
 
     def on_mount(self) -> None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads())  # (before the first worker)
@@ -268,8 +283,9 @@ class GameApp(LeavingApp[str]):
         self.game_log.bring_up_to(list(self.session.steps), self.viewer if any(self.humans) else None)
 
     def turn_begins(self, player: int, state: GameState) -> None:
-        """A turn's position drawn, for the player to move when it is a person's or no person plays."""
-        if self.humans[player] or not any(self.humans):
+        """A turn's position drawn, for the player to move when no person plays (with people, for the
+        person at the screen: another person's turn is drawn for them only once it is handed over)."""
+        if not any(self.humans):
             self.viewer = player
         self.redraw(state)
 
@@ -279,8 +295,19 @@ class GameApp(LeavingApp[str]):
     # -- choosing -------------------------------------------------------------------------------------
 
     def offer(self, seat: int, state: GameState) -> None:
-        """Ask ``seat`` for its decision at ``state``: its board, the log (rewritten after an undo,
-        which shortened the session's steps), its choices."""
+        """Ask ``seat`` for its decision at ``state``; where several people share the screen and it
+        shows another's secrets, after a `HandOver` screen (then `show_offer`)."""
+        if self.hot_seat and seat != self.viewer:
+            self.push_screen(HandOver(self.names[seat]), lambda _: self.show_offer(seat, state))
+        else:
+            self.show_offer(seat, state)
+
+    def show_offer(self, seat: int, state: GameState) -> None:
+        """Draw ``seat``'s decision at ``state``: its board, the log (rewritten after an undo, which
+        shortened the session's steps, and for a new viewer), its choices; a new viewer's card panel
+        starts empty (it may show a card of the last person's hand)."""
+        if seat != self.viewer:
+            self.card_panel.clear()
         self.asking = (seat, state)
         self.viewer = seat
         self.redraw(state)
@@ -371,6 +398,10 @@ class GameApp(LeavingApp[str]):
         """Card ``e``'s text in the card panel (also the board's click on a card's name)."""
         self.card_panel.show_card(self.state, e)
 
+    def action_expand_rival(self, rival: int | None = None) -> None:
+        """Show ``rival`` in full on the board (None: the next rival; a click on a rival's line names it)."""
+        self.board.show_rival(rival)
+
     def action_read_card(self) -> None:
         """The card panel's card, its whole text on a screen of its own."""
         if self.elsewhere("r"):
@@ -413,18 +444,23 @@ class GameApp(LeavingApp[str]):
 
     @property
     def dialog(self) -> bool:
-        """A screen other than the payment picker is over the game (help, the table's cards, a card's
-        text, a game's end): it has the keys, q too."""
-        return len(self.screen_stack) > 1 and not isinstance(self.screen, VariantPicker)
+        """A screen other than the payment picker and the hand-over is over the game (help, the
+        table's cards, a card's text, a game's end): it has the keys, q too."""
+        return len(self.screen_stack) > 1 and not isinstance(self.screen, (VariantPicker, HandOver))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Pausing and stepping are for watching AI against AI: not shown when a person plays.  Quitting
         and auto-collect (keys of their own everywhere, the picker and the filter's box too) leave
-        their keys to a dialog."""
+        their keys to a dialog; the next rival's key (the filter's box too) is for games of three or
+        more, on the board's own screen."""
         if action in ("pause", "step"):
             return not any(self.humans)
-        if action in ("quit_game", "auto_collect"):
+        if action == "expand_rival":  # (of two players the one rival is always in full; a dialog has the keys)
+            return self.state.n_players > 2 and len(self.screen_stack) == 1
+        if action == "quit_game":
             return not self.dialog
+        if action == "auto_collect":
+            return not self.dialog and not isinstance(self.screen, HandOver)
         return True
 
     def action_pause(self) -> None:

@@ -38,12 +38,15 @@ class GameLog(RichLog):
             self.bring_up_to(*self.told)
 
     def bring_up_to(self, steps: list[Step], viewer: int | None) -> None:
-        """Write the ``steps`` not written yet (all of them over again after an undo, which rebuilt the
-        session's steps); ``viewer`` None: a spectator's log, which tells everything."""
-        self.told, self.wrapped_at = (steps, viewer), self.size.width
-        if self.logged and (len(steps) < self.logged or steps[self.logged - 1] is not self.last_logged):
+        """Write the ``steps`` not written yet as ``viewer`` may know them: all of them over again after
+        an undo (which rebuilt the session's steps) and for another viewer (a person who took the
+        screen over must not read what was written for the last one: their drawn cards by name);
+        ``viewer`` None: a spectator's log, which tells everything."""
+        if self.logged and (viewer != self.told[1] or len(steps) < self.logged
+                            or steps[self.logged - 1] is not self.last_logged):
             self.clear()
             self.logged, self.header = 0, None
+        self.told, self.wrapped_at = (steps, viewer), self.size.width
         for step in steps[self.logged:]:
             self.write_step(step, viewer)
         self.logged = len(steps)

@@ -27,7 +27,8 @@ KEYS: tuple[tuple[str, str], ...] = (
                "another made for you when only one of them is a kind your cards still lack (remembered "
                "between games)"),
     ("Tab", "your hand and back (its cards' texts in the card panel)"),
-    ("a click", "on a card's name: its text in the card panel"),
+    (">", "with three players or more: the next rival in full on the board (the others a line each)"),
+    ("a click", "on a card's name: its text in the card panel; on a rival's line: that rival in full"),
     ("?", "this help; Ctrl-C is q"),
 )
 ABOUT = ("A choice with several ways to pay or to gain opens a picker with the AI's preferred way "

@@ -1,5 +1,6 @@
 """Keys typed on the full screen: digits pressed within a second of each other make one number (1 then
-2 is twelve), as the choice list and the payment picker read them; the key that quits from anywhere."""
+2 is twelve), as the choice list and the payment picker read them; the key that quits from anywhere;
+the key that shows the next rival in full."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ DIGIT_PAUSE = 1.0
 #: The key that saves and quits from anywhere, the typing boxes too (no card name and no essence has a q),
 #: and the app's action it runs.
 QUIT_KEY, QUIT_ACTION = "q", "quit_game"
+
+#: '>': the next rival in full, in games of three or more (the game's board and the replay's); no
+#: letter, which would filter the choices, and no digit, which jumps to one.
+RIVAL_KEY = ">"
 
 
 class NumberKeys:

@@ -20,8 +20,9 @@ from matches.match import Match, expansion_title
 from ..session import Step, history, step_line
 from ..views.board import hand_view, result_text
 from ..views.safe import player_names, short_names
-from .board import middle, tableau
+from .board import middle, next_rival, rivals, tableau
 from .cards import CardText
+from .keys import RIVAL_KEY
 from .terminal import LeavingApp
 
 
@@ -38,6 +39,7 @@ class ReplayApp(LeavingApp[None]):
         Binding("left", "step(-1)", "back", priority=True), Binding("right", "step(1)", "forward", priority=True),
         Binding("home", "jump(0)", "start", priority=True), Binding("end", "jump(-1)", "end", priority=True),
         Binding("g", "next_game", "next game"), Binding("q", "quit", "quit"),
+        Binding(RIVAL_KEY, "expand_rival", "rivals"),
     ]
 
     def __init__(self, match: Match, name: str, viewer: int, person: bool, game: int | None = None,
@@ -54,6 +56,7 @@ class ReplayApp(LeavingApp[None]):
         self.game = game or 1
         self.at = 0 if to is None else to  # decisions of the current game applied (the viewer opens at the deal)
         self.match = match
+        self.chosen: int | None = None  # the rival shown in full (`board.expanded_rival`)
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -110,7 +113,7 @@ class ReplayApp(LeavingApp[None]):
         if state is None:
             self.query_one("#centre", Static).update(Text("No decision in this game yet."))
             return
-        self.query_one("#rival", Static).update(tableau(state, 1 - self.viewer, self.viewer, self.names))
+        self.query_one("#rival", Static).update(rivals(state, self.viewer, self.names, self.chosen))
         self.query_one("#centre", Static).update(middle(state, self.names, self.viewer))
         self.query_one("#mine", Static).update(tableau(state, self.viewer, self.viewer, self.names))
         whose = "Your" if self.you else f"{self.names[self.viewer]}'s"
@@ -120,6 +123,17 @@ class ReplayApp(LeavingApp[None]):
         index = int(event.option.id or 0)
         if index != self.at:
             self.at = index
+            self.draw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The next rival's key is for games of three or more (of two the rival is always in full)."""
+        return len(self.names) > 2 if action == "expand_rival" else True
+
+    def action_expand_rival(self, rival: int | None = None) -> None:
+        """Show ``rival`` in full (None: the next rival; a click on a rival's line names it)."""
+        state = self.position()
+        if state is not None:
+            self.chosen = next_rival(state, self.viewer, self.chosen) if rival is None else rival
             self.draw()
 
     def action_show_card(self, e: int) -> None:
