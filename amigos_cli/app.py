@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
-from amigos_cli.commands import bridge, cards, match, replay, resume, serve, show, tournament
+from amigos_cli.commands import bridge, cards, host, match, replay, resume, serve, show, tournament
 from amigos_cli.views.safe import printable
 from matches.files import reason
 
@@ -57,7 +57,7 @@ app = typer.Typer(
 COMMANDS: dict[str, Callable[..., Any]] = {
             "cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
             "resume": resume.resume, "replay": replay.replay, "show": show.show, "tournament": tournament.tournament,
-            "serve": serve.serve}
+            "serve": serve.serve, "host": host.host}
 
 
 def command_help(function: Callable[..., Any]) -> str:

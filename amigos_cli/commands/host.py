@@ -1,0 +1,151 @@
+"""``amigos host``: one game or match at a table of people at a distance (and agents), each seat in a
+browser through its own link (`amigos_cli.table`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.markup import escape
+
+from amigos.config import GameConfig
+from matches.lock import Lock
+from matches.match import Match
+from matches.record import load
+
+from ..errors import CliUsageError
+from ..session import HUMAN, check_spec, default_path, new_seed
+from ..table.model import Table, TableError
+from ..table.server import TableServer
+from ..views.console import stdout_console
+from ..views.safe import printable
+from .match import AI, EXPANSION, P3, P4, P5, PLAYERS, SEED, VARIANT, check_seed, expansion_names, variant_name
+from .serve import HOST, PORT
+
+P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' (a person, through a link) or an agent spec.")]
+P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
+FORMAT = Annotated[str, typer.Option("--format", help="game (a single game) or match (best of three, two players).")]
+SAVE = Annotated[Optional[Path], typer.Option("--save", help="The table's match file (default amigos-SEED.amigos).")]
+RESUME = Annotated[Optional[Path], typer.Option("--resume", help="Open again a table saved in this match file "
+                                                                 "(the same links work again).")]
+HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 'links' for the links, 'quit' to stop."
+
+
+def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = 2, p3: P3 = None, p4: P4 = None, p5: P5 = None,
+         seed: SEED = None, variant: VARIANT = "standard", expansion: EXPANSION = None, format: FORMAT = "game",
+         save: SAVE = None, resume: RESUME = None, host: HOST = "127.0.0.1", port: PORT = 8000) -> None:
+    """Host a table: one game (2 to 5 seats) or a best of three (2), each seat a person or an agent;
+    print one link for each person's seat and one for spectators, and serve the board to browsers.
+
+    The table is its match file, saved after every decision: stop it with Ctrl-C or 'quit' and open it
+    again with --resume FILE, and the same links work again."""
+    if resume is not None:
+        path = resume
+        match = load(path)
+        table = Table.resumed(match, path)
+    else:
+        path, match = new_match([p1, p2, p3, p4, p5], players, seed, variant, expansion, format, save)
+        table = Table.new(match, path)
+    lock = Lock(path).acquire()
+    try:
+        asyncio.run(serve_table(table, host, port))
+    finally:
+        lock.release()
+    if table.failure is not None:
+        raise TableError(f"the table stopped: {table.failure}")
+
+
+def new_match(seats: list[str | None], players: int, seed: int | None, variant: str, expansion: list[str] | None,
+              fmt: str, save: Path | None) -> tuple[Path, Match]:
+    """A new table's match and its file: the seats beyond --p2 are the AI unless named."""
+    if fmt not in ("game", "match"):
+        raise CliUsageError(f"unknown --format {fmt!r} (expected game or match)")
+    if fmt == "match" and players != 2:
+        raise CliUsageError("a best-of-three match (with the redraft) is for two players: --format game")
+    named = [spec for spec in seats[players:] if spec is not None]
+    if named:
+        raise CliUsageError(f"a seat is named beyond --players {players}")
+    specs = [check_spec(spec if spec is not None else AI) for spec in seats[:players]]
+    if HUMAN not in specs:
+        raise CliUsageError("a table needs at least one person ('human' seat): for AIs alone, 'amigos tournament'")
+    config = GameConfig.parse(variant_name(variant), expansions=expansion_names(expansion), players=players)
+    check_seed(seed)
+    seed = new_seed() if seed is None else seed
+    path = Path(save) if save else default_path(seed)
+    if path.exists():
+        raise CliUsageError(f"{path} exists already: open it again with 'amigos host --resume {path}' or choose --save")
+    names = [f"Player {p + 1}" if spec == HUMAN else f"Player {p + 1} ({spec})" for p, spec in enumerate(specs)]
+    return path, Match.new(seed, specs, config, fmt=fmt, names=names)
+
+
+async def serve_table(table: Table, host: str, port: int) -> None:
+    """Serve ``table`` until it ends, Ctrl-C, SIGTERM or 'quit' on standard input."""
+    server = TableServer(table)
+    console = stdout_console()
+    try:
+        runner = await server.start(host, port)
+    except OSError as exc:
+        raise CliUsageError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    console.print(f"Table saved to {escape(printable(table.path, None))} after every decision. Links:")
+    print_links(table, host, port)
+    console.print(HELP_LINE)
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, done.set)
+    watcher = asyncio.ensure_future(_end_of_play(table, done))
+    reader = asyncio.ensure_future(_commands(table, host, port, done)) if sys.stdin is not None else None
+    await done.wait()
+    for task in (watcher, reader):
+        if task is not None:
+            task.cancel()
+    table.stop()
+    await runner.cleanup()
+    console.print(f"Stopped. Open it again with: amigos host --resume {escape(printable(table.path, None))}"
+                  if not table.match.is_over() else "The game is over.")
+
+
+def print_links(table: Table, host: str, port: int) -> None:
+    """One link for each person's seat, and one for spectators."""
+    console = stdout_console()
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    for seat, token in enumerate(table.tokens):
+        if token is not None:
+            name = table.match.record["players"][seat]["name"]
+            console.print(f"  {escape(name)}: http://{shown}:{port}/t/{token}", soft_wrap=True)
+    console.print(f"  spectators: http://{shown}:{port}/t/{table.spectator}", soft_wrap=True)
+
+
+async def _end_of_play(table: Table, done: asyncio.Event) -> None:
+    while table.thread is not None and table.thread.is_alive():
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)  # (the last views go out)
+    done.set()
+
+
+async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> None:
+    """The host's commands on standard input (see `HELP_LINE`)."""
+    loop = asyncio.get_running_loop()
+    while not done.is_set():
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return  # (no input: the table runs until it ends or is stopped)
+        words = line.split()
+        with contextlib.suppress(IndexError):
+            if words[0] == "quit":
+                done.set()
+            elif words[0] == "links":
+                print_links(table, host, port)
+            elif words[0] == "agent" and words[1].isdigit():
+                try:
+                    table.hand_to_agent(int(words[1]) - 1, words[2] if len(words) > 2 else AI)
+                    stdout_console().print(f"Seat {words[1]} is the AI's now.")
+                except TableError as exc:
+                    stdout_console().print(f"{escape(str(exc))}", style="yellow")
+            else:
+                stdout_console().print(HELP_LINE)

@@ -1,0 +1,1 @@
+"""An online table: people at a distance at one game, each in a browser (`amigos host`)."""

@@ -1,0 +1,240 @@
+"""A table: one game (2 to 5 seats) or best-of-three match (2) that people at a distance play
+together, each seat a person or an agent.
+
+The match is played by a `amigos_cli.session.Session` in a thread of its own, as on the full screen:
+it saves the match file after every decision (the table is its match file) and keeps each person's
+log as they may know it.  A person's seat (`RemoteSeat`) answers through the table: `Table.ask` waits
+for `Table.choose`, which the web server calls for a seat's answer over its websocket; an answer that
+is not for the decision asked now (another seat's, a past one's, one replayed) is refused and changes
+nothing.  After every change the table takes a `Snapshot` on the match's thread and calls
+``on_change``: the server sends each connection its view of it (`amigos_cli.table.view`).
+
+A seat is reached only through its token, a random 128-bit secret in its link; the tokens are kept in
+the match file (``"table"``), so a resumed table keeps its links.  The host may hand a seat whose
+person is gone to an agent (`hand_to_agent`).
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ai.agent import Agent, BaseAgent
+from ai.agents import make_agent
+from amigos.config import Action
+from amigos.errors import AmigosError
+from amigos.state import GameState
+from matches.match import Match
+
+from ..human import QuitRequested
+from ..session import HUMAN, GameOver, MatchOver, Moved, Session, SessionEvent, Step, TurnBegins
+from ..views.choices import ordered_variants
+
+TOKEN_BYTES = 16
+TOKEN_FORM = re.compile(r"^[A-Za-z0-9_-]{22}$")  # what `secrets.token_urlsafe(TOKEN_BYTES)` makes
+TABLE_KEY = "table"  # the match record's key for the table's tokens and handed seats
+
+
+class TableError(AmigosError):
+    """A table that cannot be made or resumed; the message says why in one line."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The table at one moment, taken on the match's thread: the position (a copy), how many of the
+    session's log steps it has, the seat asked and the ask's number (None when no person is asked),
+    whether the match is over."""
+    state: GameState
+    steps: int
+    asked: tuple[int, int] | None
+    over: bool
+
+
+_HANDED = object()  # an answer that tells a waiting seat it is an agent's now
+_STOP = object()    # an answer that stops the match (the host stops the table)
+
+
+class RemoteSeat(BaseAgent):
+    """A person's seat at a table: each decision is asked of the table (`Table.ask`)."""
+
+    def __init__(self, table: Table, seat: int) -> None:
+        super().__init__()
+        self.table: Table = table
+        self.seat: int = seat
+
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
+        return self.table.ask(self.seat, state)
+
+
+class Table:
+    """One table (see the module docstring).  ``tokens[p]``: seat ``p``'s token (None for an agent's
+    seat); ``spectator``: the spectators' token."""
+
+    def __init__(self, match: Match, path: Path, tokens: Sequence[str | None], spectator: str,
+                 handed: dict[int, str] | None = None) -> None:
+        self.match: Match = match
+        self.path: Path = Path(path)
+        self.tokens: list[str | None] = list(tokens)
+        self.spectator: str = spectator
+        self.handed: dict[int, str] = dict(handed or {})  # seats of people gone, played by an agent: the spec
+        self.agents: dict[int, Agent] = {}
+        self.lock = threading.Lock()
+        self.answers: dict[int, queue.Queue[object]] = {p: queue.Queue() for p in range(len(self.tokens))}
+        self.asks = 0  # the number of the last decision asked of a person
+        self.asked: tuple[int, int, GameState] | None = None  # (seat, ask, position) waiting for an answer
+        self.on_change: Callable[[], None] = lambda: None
+        match.record[TABLE_KEY] = self.record()
+        self.session: Session = Session(match, path, None, seat_for=lambda seat: RemoteSeat(self, seat))
+        self.session.settings.auto_collect = False  # (the host's setting is not the remote people's)
+        self.session.listeners.append(self._heard)
+        self.snapshot: Snapshot = self._take(None)
+        self.thread: threading.Thread | None = None
+        self.failure: BaseException | None = None
+
+    # -- making and resuming ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, match: Match, path: Path) -> Table:
+        """A table for a new ``match``: a token for each person's seat and one for spectators."""
+        tokens = [new_token() if p["spec"] == HUMAN else None for p in match.record["players"]]
+        return cls(match, path, tokens, new_token())
+
+    @classmethod
+    def resumed(cls, match: Match, path: Path) -> Table:
+        """The table of a match file a table saved (its tokens and handed seats kept in it)."""
+        kept = match.record.get(TABLE_KEY)
+        people = [p["spec"] == HUMAN for p in match.record["players"]]
+        if not isinstance(kept, dict):
+            raise TableError(f"{path}: not a table's match file (no '{TABLE_KEY}'); resume it with 'amigos resume'")
+        tokens, spectator, handed = kept.get("tokens"), kept.get("spectator"), kept.get("handed", {})
+        if not isinstance(tokens, list) or len(tokens) != len(people) or not all(
+                (t is None and not person) or (isinstance(t, str) and TOKEN_FORM.match(t) and person)
+                for t, person in zip(tokens, people)) or not isinstance(spectator, str) \
+                or not TOKEN_FORM.match(spectator) or not isinstance(handed, dict):
+            raise TableError(f"{path}: a table's match file with broken seat tokens")
+        seats = {}
+        for key, spec in handed.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) < len(people) and people[int(key)]
+                    and isinstance(spec, str)):
+                raise TableError(f"{path}: a table's match file with a broken handed seat")
+            seats[int(key)] = spec
+        return cls(match, path, tokens, spectator, seats)
+
+    def record(self) -> dict[str, Any]:
+        """What the match file keeps of the table (``"table"``)."""
+        return {"tokens": list(self.tokens), "spectator": self.spectator,
+                "handed": {str(seat): spec for seat, spec in self.handed.items()}}
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens (None: the spectators'); `KeyError` for a token of no seat."""
+        if secrets.compare_digest(token.encode(), self.spectator.encode()):
+            return None
+        for seat, mine in enumerate(self.tokens):
+            if mine is not None and secrets.compare_digest(token.encode(), mine.encode()):
+                return seat
+        raise KeyError("no such seat")
+
+    # -- playing ---------------------------------------------------------------------------------------
+
+    def start(self, on_change: Callable[[], None]) -> None:
+        """Play the match in a thread of its own, calling ``on_change`` (on that thread) after every change."""
+        self.on_change = on_change
+        self.thread = threading.Thread(target=self._play, name="table", daemon=True)
+        self.thread.start()
+
+    def _play(self) -> None:
+        try:
+            self.session.run()
+        except QuitRequested:
+            pass
+        except BaseException as exc:  # noqa: BLE001 - told to the host, who stops the table
+            self.failure = exc
+        self.snapshot = self._take(None)
+        self.on_change()
+
+    def stop(self) -> None:
+        """End the match's thread (every decision is saved already)."""
+        for answers in self.answers.values():
+            answers.put(_STOP)
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+
+    def ask(self, seat: int, state: GameState) -> Action:
+        """A person's decision, on the match's thread: wait for `choose` (or the seat handed to an agent)."""
+        if seat in self.handed:
+            return self._agent(seat).select(state)
+        with self.lock:
+            self.asks += 1
+            self.asked = (seat, self.asks, state.clone())
+            self.snapshot = self._take(self.asked)
+        self.on_change()
+        answer = self.answers[seat].get()
+        if answer is _STOP:
+            raise QuitRequested()
+        if answer is _HANDED:
+            return self._agent(seat).select(state)
+        return answer  # type: ignore[return-value]  # (an action: `choose` puts nothing else)
+
+    def choose(self, seat: int, ask: int, group: int, way: int) -> str | None:
+        """Seat ``seat``'s answer to decision number ``ask``: the ``way`` of the ``group`` of its choices
+        (`amigos_cli.table.view.choices`).  None when taken; else why it is refused (nothing changes)."""
+        with self.lock:
+            if self.asked is None or self.asked[0] != seat:
+                return "it is not your decision"
+            if self.asked[1] != ask:
+                return "that decision is past"
+            groups = self.asked[2].legal_groups()
+            if not 0 <= group < len(groups):
+                return "no such choice"
+            ways = ordered_variants(groups[group])
+            if not 0 <= way < len(ways):
+                return "no such way"
+            self.asked = None
+        self.answers[seat].put(ways[way])
+        return None
+
+    def hand_to_agent(self, seat: int, spec: str) -> None:
+        """Seat ``seat``'s person is gone: an agent of ``spec`` plays it from now on (kept in the file)."""
+        if not 0 <= seat < len(self.tokens) or self.tokens[seat] is None:
+            raise TableError(f"seat {seat + 1} is not a person's")
+        make_agent(spec)  # (a bad spec is refused here, in one line)
+        with self.lock:
+            self.handed[seat] = spec
+            self.match.record[TABLE_KEY] = self.record()
+            waiting = self.asked is not None and self.asked[0] == seat
+            if waiting:
+                self.asked = None
+        if waiting:
+            self.answers[seat].put(_HANDED)
+
+    def _agent(self, seat: int) -> Agent:
+        if seat not in self.agents:
+            self.agents[seat] = make_agent(self.handed[seat], seed=self.match.decision_seed(seat))
+        return self.agents[seat]
+
+    # -- what the seats are shown -----------------------------------------------------------------------
+
+    def _heard(self, event: SessionEvent) -> None:
+        """A session event, on the match's thread: a new snapshot, and the seats told."""
+        if isinstance(event, (TurnBegins, Moved, GameOver, MatchOver)):
+            with self.lock:
+                self.snapshot = self._take(self.asked)
+            self.on_change()
+
+    def _take(self, asked: tuple[int, int, GameState] | None) -> Snapshot:
+        return Snapshot(self.match.state.clone(), len(self.session.steps),
+                        None if asked is None else (asked[0], asked[1]), self.match.is_over())
+
+    def steps(self, snapshot: Snapshot) -> list[Step]:
+        """The log steps of ``snapshot`` (the session only ever appends them: a table has no undo)."""
+        return self.session.steps[:snapshot.steps]

@@ -1,0 +1,168 @@
+"""The web server of a table (``amigos host``): the board page and a websocket for each seat and for
+spectators, on aiohttp.
+
+Routes: ``/t/TOKEN`` the board page (the same page for every seat: it opens its websocket with the
+token of its own address), ``/static/NAME`` the page's script and style, ``/ws/TOKEN`` the websocket.
+A token of no seat gets 404, and nothing else is served: the tables's links are the only way in.
+
+On a websocket the server sends ``{"type": "cards", ...}`` once (`amigos_cli.table.view.catalog`) and a
+``{"type": "view", ...}`` after every change; the page sends ``{"type": "choose", "ask": A, "group": G,
+"way": W}``.  A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes
+nothing.  A second connection to one seat takes it over: the first is told (``{"type": "replaced"}``)
+and closed.  Caps: `MAX_CONNECTIONS` connections, `MAX_MESSAGE` bytes a message.  No access log is
+kept: the tokens are in the addresses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from .model import Table
+from .view import catalog, view
+
+MAX_CONNECTIONS = 64
+MAX_MESSAGE = 4096
+STATIC = ("board.js", "board.css")  # the page's files, besides board.html
+SPECTATORS = -1  # the key of the spectators' connections
+log = logging.getLogger("amigos.host")
+
+
+class TableServer:
+    """Serves one `Table` (see the module docstring)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.cards = catalog(table.snapshot.state.sets)
+        self.app = web.Application()
+        self.app.add_routes([web.get("/t/{token}", self.page), web.get("/static/{name}", self.static),
+                             web.get("/ws/{token}", self.websocket)])
+        self.app.on_shutdown.append(self.on_shutdown)
+
+    # -- pages -------------------------------------------------------------------------------------------
+
+    def _seat(self, request: web.Request) -> int | None:
+        """The seat of the request's token (None: spectators); `HTTPNotFound` for any other token."""
+        try:
+            return self.table.seat_of(request.match_info["token"])
+        except KeyError:
+            raise web.HTTPNotFound(text="No such table seat.") from None
+
+    async def page(self, request: web.Request) -> web.Response:
+        self._seat(request)
+        html = resources.files(__package__).joinpath("static", "board.html").read_text("utf-8")
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store",
+                                                                          "Referrer-Policy": "no-referrer"})
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        text = resources.files(__package__).joinpath("static", name).read_text("utf-8")
+        kind = "application/javascript" if name.endswith(".js") else "text/css"
+        return web.Response(text=text, content_type=kind)
+
+    # -- websockets --------------------------------------------------------------------------------------
+
+    async def websocket(self, request: web.Request) -> web.WebSocketResponse:
+        seat = self._seat(request)
+        if sum(len(c) for c in self.connections.values()) >= MAX_CONNECTIONS:
+            raise web.HTTPServiceUnavailable(text="This table has as many connections as it takes.")
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
+        await ws.prepare(request)
+        key = SPECTATORS if seat is None else seat
+        others = self.connections.setdefault(key, [])
+        if seat is not None:  # one tab a seat: the new one takes over
+            for old in others:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await old.send_json({"type": "replaced"})
+                    await old.close(code=WSCloseCode.POLICY_VIOLATION, message=b"taken over by another tab")
+            others.clear()
+        others.append(ws)
+        try:
+            await ws.send_json({"type": "cards", "cards": self.cards})
+            await self.send_view(ws, seat)
+            self.broadcast()  # (the seat is shown connected to the others)
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    why = self.answer(seat, message.data)
+                    if why is not None:
+                        await ws.send_json({"type": "refused", "why": why})
+                elif message.type == WSMsgType.ERROR:
+                    break
+        finally:
+            if ws in others:
+                others.remove(ws)
+            self.broadcast()
+        return ws
+
+    def answer(self, seat: int | None, text: str) -> str | None:
+        """Take one message from ``seat``'s page; why it is refused, or None."""
+        if seat is None:
+            return "spectators watch"
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return "not JSON"
+        if not isinstance(message, dict) or message.get("type") != "choose":
+            return "unknown message"
+        numbers = [message.get(key) for key in ("ask", "group", "way")]
+        whole = [n for n in numbers if isinstance(n, int) and not isinstance(n, bool)]
+        if len(whole) != 3:
+            return "a choice is three whole numbers: ask, group and way"
+        return self.table.choose(seat, whole[0], whole[1], whole[2])
+
+    # -- views -------------------------------------------------------------------------------------------
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat's standing: a person's (connected or waiting) or an agent's (its spec)."""
+        out = []
+        for seat, player in enumerate(self.table.match.record["players"]):
+            if self.table.tokens[seat] is None or seat in self.table.handed:
+                out.append({"kind": "agent", "spec": self.table.handed.get(seat, player["spec"])})
+            else:
+                out.append({"kind": "person", "connected": bool(self.connections.get(seat))})
+        return out
+
+    async def send_view(self, ws: web.WebSocketResponse, seat: int | None) -> None:
+        snapshot = self.table.snapshot
+        names = [p["name"] for p in self.table.match.record["players"]]
+        data = view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats())
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_json(data)
+
+    def broadcast(self) -> None:
+        """Send every connection its view of the table now (on the event loop)."""
+        for key, sockets in list(self.connections.items()):
+            for ws in list(sockets):
+                asyncio.ensure_future(self.send_view(ws, None if key == SPECTATORS else key))
+
+    def changed(self) -> None:
+        """The table changed (called on the match's thread): broadcast on the event loop."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.broadcast)
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        for sockets in self.connections.values():
+            for ws in list(sockets):
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the table stopped")
+
+    # -- running -----------------------------------------------------------------------------------------
+
+    async def start(self, host: str, port: int) -> web.AppRunner:
+        """Listen on ``host``:``port`` and start the table's match (no access log: tokens are in the paths)."""
+        self.loop = asyncio.get_running_loop()
+        runner = web.AppRunner(self.app, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, host, port).start()
+        self.table.start(self.changed)
+        return runner

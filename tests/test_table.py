@@ -1,0 +1,301 @@
+"""An online table (`amigos host`, amigos_cli/table): people at a distance play one game through real
+websocket clients; each seat's stream and the spectators' never hold a card hidden from them; a dropped
+connection rejoins; a second tab takes a seat over; wrong, stolen, stale and malformed answers are
+refused and change nothing; the host killed mid-game resumes with the same links."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from amigos.codes import BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
+from amigos.config import GameConfig
+from amigos_cli.table.model import Table
+from amigos_cli.table.server import TableServer
+from amigos_cli.table.view import view as view_of
+from matches.match import Match
+from matches.record import load
+
+HIDDEN = (HAND, DECK, DRAFTING, DRAFT_RESERVE, BEING_CHOSEN)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def hidden_from(state: Any, seat: int | None) -> set[str]:
+    """The card ids ``seat`` (None: spectators) may not see in ``state``."""
+    known = state.known_decks[seat] if seat is not None else frozenset()
+    out = {state.cards[e].id for e in range(len(state.loc))
+           if state.loc[e] in HIDDEN and state.owner[e] != seat and state.cards[e].id not in known}
+    out |= {state.cards[e].id for e in range(len(state.loc))
+            if state.loc[e] == MONUMENT_DECK and not (seat is not None and state.mon_seer == seat and state.order[e] >= 0)}
+    return out
+
+
+def scried(state: Any, seat: int) -> set[str]:
+    """The monuments ``seat`` looks at or knows the order of now (a Seer's or an Oracle's look at the
+    monument deck): the log may name them to that seat afterwards."""
+    known = {state.cards[e].id for e in range(len(state.loc))
+             if state.loc[e] == MONUMENT_DECK and state.mon_seer == seat and state.order[e] >= 0}
+    top = state.stack[-1] if state.stack else None
+    if top is not None and top[0] == P_SCRYORDER and top[1] == seat:
+        known |= {state.cards[e].id for e in top[3]}
+    return known
+
+
+class Recording(TableServer):
+    """The server, keeping each view it builds with the position it was built from."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.sent: list[tuple[Any, int | None, str]] = []
+
+    async def send_view(self, ws: Any, seat: int | None) -> None:
+        snapshot = self.table.snapshot
+        names = [p["name"] for p in self.table.match.record["players"]]
+        data = view_of(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats())
+        self.sent.append((snapshot.state, seat, json.dumps(data)))
+        await super().send_view(ws, seat)
+
+
+async def seat_client(port: int, token: str, rng: random.Random, received: list[dict[str, Any]],
+                      stop_after: int | None = None) -> None:
+    """A person's tab: answer every decision of theirs with a random choice and way, until the game is
+    over (or ``stop_after`` answers: the connection drops)."""
+    answered = 0
+    async with aiohttp.ClientSession() as client:
+        async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{token}") as ws:
+            async for message in ws:
+                data = json.loads(message.data)
+                received.append(data)
+                if data["type"] == "view" and data["over"]:
+                    return
+                if data["type"] == "view" and data["choices"]:
+                    groups = data["choices"]["groups"]
+                    g = rng.randrange(len(groups))
+                    w = rng.randrange(len(groups[g]["ways"])) if groups[g]["ways"] else 0
+                    await ws.send_json({"type": "choose", "ask": data["choices"]["ask"], "group": g, "way": w})
+                    answered += 1
+                    if stop_after is not None and answered >= stop_after:
+                        return
+
+
+async def spectator(port: int, token: str, received: list[dict[str, Any]]) -> None:
+    async with aiohttp.ClientSession() as client:
+        async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{token}") as ws:
+            async for message in ws:
+                data = json.loads(message.data)
+                received.append(data)
+                if data["type"] == "view" and data["over"]:
+                    return
+
+
+def _table(tmp_path: Path, specs: list[str], seed: int = 5) -> Table:
+    match = Match.new(seed, specs, GameConfig(players=len(specs)), fmt="game",
+                      names=[f"Player {p + 1}" for p in range(len(specs))])
+    return Table.new(match, tmp_path / "table.amigos")
+
+
+def test_two_people_and_an_agent_play_a_whole_game_and_see_only_their_own(tmp_path):
+    table = _table(tmp_path, ["human", "greedy", "human"])
+    server = Recording(table)
+    port = free_port()
+    streams: dict[Any, list[dict[str, Any]]] = {0: [], 2: [], None: []}
+
+    async def play() -> None:
+        runner = await server.start("127.0.0.1", port)
+        try:
+            await asyncio.wait_for(asyncio.gather(
+                seat_client(port, table.tokens[0], random.Random(1), streams[0]),
+                seat_client(port, table.tokens[2], random.Random(2), streams[2]),
+                spectator(port, table.spectator, streams[None])), timeout=240)
+        finally:
+            table.stop()
+            await runner.cleanup()
+
+    asyncio.run(play())
+    saved = load(tmp_path / "table.amigos")
+    assert saved.is_over() and saved.record["table"]["tokens"][1] is None
+    for seat in (0, 2, None):
+        assert streams[seat][0]["type"] == "cards" and streams[seat][-1]["over"]
+        assert all(m.get("you") == seat for m in streams[seat] if m["type"] == "view")
+    assert any(m["choices"] for m in streams[0] if m["type"] == "view")
+    assert not any(m["choices"] for m in streams[None] if m["type"] == "view")
+    checked = 0
+    looked: dict[int | None, set[str]] = {0: set(), 2: set(), None: set()}  # monuments each has looked at
+    for state, seat, text in server.sent:  # what each connection was sent, against its position, in order
+        if seat is not None:
+            looked[seat] |= scried(state, seat)
+        leaked = [cid for cid in hidden_from(state, seat) - looked[seat] if f'"{cid}"' in text]
+        assert not leaked, (seat, leaked)
+        checked += 1
+        for token in table.tokens + [table.spectator]:
+            assert token is None or token not in text
+    assert checked > 100
+
+
+def test_a_dropped_connection_rejoins_where_it_was_and_a_second_tab_takes_the_seat_over(tmp_path):
+    table = _table(tmp_path, ["human", "random"], seed=8)
+    server = TableServer(table)
+    port = free_port()
+
+    async def scenario() -> None:
+        runner = await server.start("127.0.0.1", port)
+        try:
+            first: list[dict[str, Any]] = []
+            await asyncio.wait_for(seat_client(port, table.tokens[0], random.Random(3), first, stop_after=3), 60)
+            asked = table.snapshot.asked
+            async with aiohttp.ClientSession() as client:
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.tokens[0]}") as one:
+                    cards = await one.receive_json(timeout=10)
+                    again = await one.receive_json(timeout=10)
+                    assert cards["type"] == "cards" and again["type"] == "view"
+                    if asked is not None and asked[0] == 0:  # (the decision waits for the seat again)
+                        assert again["choices"]["ask"] == asked[1]
+                    async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.tokens[0]}") as two:
+                        told = []
+                        async for message in one:  # (until the server closes the first tab)
+                            told.append(json.loads(message.data)["type"])
+                        assert "replaced" in told and one.closed
+                        assert (await two.receive_json(timeout=10))["type"] == "cards"
+        finally:
+            table.stop()
+            await runner.cleanup()
+
+    asyncio.run(scenario())
+
+
+def test_wrong_stale_malformed_and_spectators_answers_are_refused_and_change_nothing(tmp_path):
+    table = _table(tmp_path, ["human", "human"], seed=2)
+    server = TableServer(table)
+    port = free_port()
+
+    async def scenario() -> None:
+        runner = await server.start("127.0.0.1", port)
+        try:
+            async with aiohttp.ClientSession() as client:
+                for path in ("/t/nosuchtoken0000000000", "/ws/nosuchtoken0000000000", "/t/", "/static/../model.py"):
+                    async with client.get(f"http://127.0.0.1:{port}{path}") as reply:
+                        assert reply.status == 404
+                for _ in range(50):
+                    if table.snapshot.asked is not None:
+                        break
+                    await asyncio.sleep(0.1)
+                seat, ask = table.snapshot.asked
+                other = 1 - seat
+                decisions = len(table.match.record["games"][0]["decisions"])
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.tokens[other]}") as ws:
+                    await ws.receive_json(timeout=10)
+                    await ws.receive_json(timeout=10)
+                    for bad, why in (({"type": "choose", "ask": ask, "group": 0, "way": 0}, "not your decision"),
+                                     ("{not json", "not JSON"), ({"type": "hello"}, "unknown message"),
+                                     ({"type": "choose", "ask": "1", "group": 0, "way": 0}, "whole numbers")):
+                        await (ws.send_str(bad) if isinstance(bad, str) else ws.send_json(bad))
+                        reply = await _next_of(ws, "refused")
+                        assert why in reply["why"]
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.tokens[seat]}") as ws:
+                    await ws.receive_json(timeout=10)
+                    await ws.receive_json(timeout=10)
+                    for bad, why in (({"type": "choose", "ask": ask - 1, "group": 0, "way": 0}, "past"),
+                                     ({"type": "choose", "ask": ask, "group": 999, "way": 0}, "no such choice"),
+                                     ({"type": "choose", "ask": ask, "group": 0, "way": 99}, "no such way")):
+                        await ws.send_json(bad)
+                        assert why in (await _next_of(ws, "refused"))["why"]
+                    assert len(table.match.record["games"][0]["decisions"]) == decisions
+                    assert table.snapshot.asked == (seat, ask)
+                    await ws.send_json({"type": "choose", "ask": ask, "group": 0, "way": 0})
+                    await ws.send_json({"type": "choose", "ask": ask, "group": 0, "way": 0})  # (replayed)
+                    assert "not your decision" in (await _next_of(ws, "refused"))["why"] or \
+                        "past" in (await _next_of(ws, "refused"))["why"]
+                    assert len(table.match.record["games"][0]["decisions"]) == decisions + 1
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.spectator}") as ws:
+                    await ws.send_json({"type": "choose", "ask": 1, "group": 0, "way": 0})
+                    assert "spectators watch" in (await _next_of(ws, "refused"))["why"]
+        finally:
+            table.stop()
+            await runner.cleanup()
+
+    asyncio.run(scenario())
+
+
+async def _next_of(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
+    while True:
+        message = await ws.receive_json(timeout=10)
+        if message.get("type") == kind:
+            return message
+
+
+def _links(proc: subprocess.Popen[str]) -> dict[str, str]:
+    links: dict[str, str] = {}
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        found = re.search(r"^\s+(.+): http://\S+/t/(\S+)$", line)
+        if found:
+            links[found.group(1)] = found.group(2)
+        if "to stop" in line:
+            return links
+    raise AssertionError(f"no links: {links}")
+
+
+def test_the_host_killed_mid_game_resumes_with_the_same_links_and_loses_no_decision(tmp_path):
+    port = free_port()
+    amigos = [sys.executable, "-m", "amigos_cli", "host"]
+    first = subprocess.Popen(amigos + ["--p1", "human", "--p2", "random", "--seed", "6", "--save", "t.amigos",
+                                       "--port", str(port)], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        links = _links(first)
+        asyncio.run(asyncio.wait_for(seat_client(port, links["Player 1"], random.Random(4), [], stop_after=6), 60))
+        time.sleep(0.5)
+        before = len(load(tmp_path / "t.amigos").record["games"][0]["decisions"])
+        assert before >= 6
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    second = subprocess.Popen(amigos + ["--resume", "t.amigos", "--port", str(port)], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                              start_new_session=True)
+    try:
+        again = _links(second)
+        assert again == links
+        received: list[dict[str, Any]] = []
+        asyncio.run(asyncio.wait_for(seat_client(port, links["Player 1"], random.Random(5), received, stop_after=2), 60))
+        assert received[1]["type"] == "view" and received[1]["log"]  # (the game as it was, not a new one)
+        deadline = time.monotonic() + 10
+        while len(load(tmp_path / "t.amigos").record["games"][0]["decisions"]) < before + 2:
+            assert time.monotonic() < deadline, "the answers after resuming were not saved"
+            time.sleep(0.2)
+    finally:
+        os.killpg(second.pid, signal.SIGTERM)
+        out, err = second.communicate(timeout=30)
+    assert "Traceback" not in err and links["Player 1"] not in err
+    assert second.returncode == 0, err
+
+
+def test_a_file_that_is_no_table_and_bad_settings_are_one_line(tmp_path):
+    from matches.record import save
+    plain = Match.new(1, ["human", "random"], fmt="game")
+    save(plain, tmp_path / "plain.amigos")
+    amigos = [sys.executable, "-m", "amigos_cli", "host"]
+    for args, words in ((["--resume", "plain.amigos"], "not a table's match file"),
+                        (["--p1", "random", "--p2", "greedy"], "at least one person"),
+                        (["--players", "3", "--format", "match"], "two players")):
+        done = subprocess.run(amigos + args, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
