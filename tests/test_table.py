@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from amigos.codes import BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
 from amigos.config import GameConfig
-from amigos_cli.table.model import Table
+from amigos_cli.table.model import Table, TableError
 from amigos_cli.table.server import TableServer
 from amigos_cli.table.view import view as view_of
 from matches.match import Match
@@ -299,3 +300,37 @@ def test_a_file_that_is_no_table_and_bad_settings_are_one_line(tmp_path):
                         (["--players", "3", "--format", "match"], "two players")):
         done = subprocess.run(amigos + args, cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_host_hands_a_gone_person_s_seat_to_an_agent_and_the_file_keeps_it(tmp_path):
+    """A seat waiting for a person who is gone: 'agent N' lets an agent answer it from now on (the
+    waiting decision too), the seat is shown as the AI's, and a resumed table keeps it."""
+    table = _table(tmp_path, ["human", "human"], seed=9)
+    server = TableServer(table)
+    port = free_port()
+
+    async def scenario() -> None:
+        runner = await server.start("127.0.0.1", port)
+        try:
+            for _ in range(100):
+                if table.snapshot.asked is not None:
+                    break
+                await asyncio.sleep(0.05)
+            table.hand_to_agent(0, "random")
+            table.hand_to_agent(1, "greedy")
+            for _ in range(600):
+                if table.match.is_over():
+                    break
+                await asyncio.sleep(0.1)
+            assert table.match.is_over()
+            assert [s["kind"] for s in server.seats()] == ["agent", "agent"]
+        finally:
+            table.stop()
+            await runner.cleanup()
+
+    asyncio.run(scenario())
+    saved = load(tmp_path / "table.amigos")
+    assert saved.record["table"]["handed"] == {"0": "random", "1": "greedy"}
+    assert Table.resumed(saved, tmp_path / "table.amigos").handed == {0: "random", 1: "greedy"}
+    with pytest.raises(TableError, match="not a person's"):
+        _table(tmp_path / "x", ["human", "random"]).hand_to_agent(1, "greedy")
