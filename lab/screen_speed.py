@@ -3,6 +3,10 @@ on the same recorded game), and the time from a key press to the redrawn board i
 position (median).
 
     python lab/screen_speed.py [--file lab/data/g101.amigos] [--presses 60]
+    python lab/screen_speed.py --file /tmp/p5.amigos --redraw-only [--size 100x30]
+
+A file of AIs alone (``amigos play --players 5 --expansion lux --p1 random ... --p5 random --save
+/tmp/p5.amigos``) is timed from its first seat (``--redraw-only``: it has no person's keys to count).
 
 Keystrokes: for every decision of the file's person, the line prompt takes the choice's number and
 Enter, and for an action with several ways to pay the way's number and Enter; the full screen takes
@@ -31,6 +35,7 @@ from ai.heuristics import best_variant  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
 from amigos_cli.session import HUMAN  # noqa: E402
 from amigos_cli.tui.game import GameApp  # noqa: E402
+from amigos_cli.tui.keys import RIVAL_KEY  # noqa: E402
 from amigos_cli.views.choices import automatic_collect, keeps_a_bonus, ordered_variants, vectors  # noqa: E402
 from matches.match import Match, config_of  # noqa: E402
 from matches.record import load  # noqa: E402
@@ -106,13 +111,14 @@ def keystrokes(decisions: Decisions, auto_collect: bool = False) -> tuple[float,
     return line / count, screen / count, count, len(rounds)
 
 
-async def latency(match: Match, presses: int) -> tuple[float, float]:
+async def latency(match: Match, presses: int, size: tuple[int, int] = (120, 40)) -> tuple[float, float, float | None]:
     """Median milliseconds from a key press to the redrawn screen (the last frame Textual writes for
-    it, when the screen has settled): moving the highlight (the card panel follows), and a new decision offered (board, hand,
-    choices and log redrawn)."""
+    it, when the screen has settled): moving the highlight (the card panel follows), a new decision
+    offered (board, hand, choices and log redrawn), and with three players or more the next rival
+    shown in full (`RIVAL_KEY`: the board laid out again; None of two players)."""
     with tempfile.TemporaryDirectory() as folder:
         app = GameApp(match, Path(folder) / "speed.amigos")
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=size) as pilot:
             while app.asking is None:
                 await pilot.pause(0.05)
             frames: list[float] = []
@@ -123,7 +129,7 @@ async def latency(match: Match, presses: int) -> tuple[float, float]:
                 return display(*args, **kwargs)
 
             app._display = stamped
-            moves, offers = [], []
+            moves, offers, rivals = [], [], []
             seat, state = app.asking
             for k in range(presses):
                 frames.clear()
@@ -131,6 +137,12 @@ async def latency(match: Match, presses: int) -> tuple[float, float]:
                 await pilot.press("down" if k % 2 == 0 else "up")
                 if frames:
                     moves.append(frames[-1] - start)
+            for _ in range(presses if state.n_players > 2 else 0):
+                frames.clear()
+                start = time.perf_counter()
+                await pilot.press(RIVAL_KEY)
+                if frames:
+                    rivals.append(frames[-1] - start)
             for _ in range(presses // 4):
                 frames.clear()
                 start = time.perf_counter()
@@ -139,16 +151,23 @@ async def latency(match: Match, presses: int) -> tuple[float, float]:
                 if frames:
                     offers.append(frames[-1] - start)
             await pilot.press("q")
-    return statistics.median(moves) * 1000, statistics.median(offers) * 1000
+    return (statistics.median(moves) * 1000, statistics.median(offers) * 1000,
+            statistics.median(rivals) * 1000 if rivals else None)
 
 
 def late_position(path: Path) -> Match:
-    """The file's game at the person's last decision in its last round (a late-game board)."""
+    """The file's game at the person's last decision in its last round (a late-game board).  A file
+    of AIs alone (``amigos play --p1 random --p2 random ...``) is seen from its first seat, which a
+    person then plays."""
     record = load(path).record
     seats = [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN]
+    players = record["players"]
+    if not seats:
+        seats = [0]
+        players = [dict(players[0], spec=HUMAN)] + players[1:]
     decisions = record["games"][0]["decisions"]
     last = max(k for k, d in enumerate(decisions) if d[0] in seats)
-    record = dict(record, status="unfinished", result=None,
+    record = dict(record, status="unfinished", result=None, players=players,
                   games=[dict(record["games"][0], decisions=decisions[:last], result=None)])
     record["games"][0].pop("final_digest", None)
     return Match.from_record(record)
@@ -161,8 +180,10 @@ def main() -> None:
     ap.add_argument("--selfplay", type=int, default=0, metavar="N",
                     help="also count the first seat's keys in N games of --agent against itself")
     ap.add_argument("--agent", default="greedy")
+    ap.add_argument("--redraw-only", action="store_true", help="time the redraw only (no keystrokes counted)")
+    ap.add_argument("--size", default="120x40", help="the screen's columns x lines (default 120x40)")
     args = ap.parse_args()
-    sources = [(str(args.file), lambda: file_decisions(args.file))]
+    sources = [] if args.redraw_only else [(str(args.file), lambda: file_decisions(args.file))]
     if args.selfplay:
         sources.append((f"{args.selfplay} games of {args.agent}",
                         lambda: selfplay_decisions(args.selfplay, args.agent, 1)))
@@ -170,9 +191,11 @@ def main() -> None:
         for auto in (False, True):
             report(name, auto, *keystrokes(source(), auto))
     match = late_position(args.file)
-    moves, offers = asyncio.run(latency(match, args.presses))
-    print(f"late game (round {match.state.round}): key to redrawn screen, median {moves:.1f} ms "
-          f"(highlight moved); a new decision's whole board {offers:.1f} ms")
+    columns, lines = (int(n) for n in args.size.split("x"))
+    moves, offers, rivals = asyncio.run(latency(match, args.presses, (columns, lines)))
+    print(f"late game (round {match.state.round}, {match.state.n_players} players, {args.size}): key to redrawn "
+          f"screen, median {moves:.1f} ms (highlight moved); a new decision's whole board {offers:.1f} ms"
+          + (f"; the next rival in full ('>') {rivals:.1f} ms" if rivals is not None else ""))
 
 
 def report(name: str, auto: bool, line: float, screen: float, count: int, rounds: int) -> None:

@@ -28,6 +28,8 @@ from .board import (
     tableau,
 )
 
+MIN_WIDTH = 20  # the fewest columns the board is laid out at (before the screen has its size)
+
 
 class Board(VerticalScroll):
     """The rivals (`rivals`: of two players the rival's tableau; of more, a line each but the one
@@ -36,6 +38,7 @@ class Board(VerticalScroll):
 
     drawn: tuple[GameState, int, list[str]] | None = None  # what `draw` drew last, laid out again on a resize
     chosen: int | None = None  # the rival shown in full (`expanded_rival`: None, the next to play after the viewer)
+    laid: tuple[int, int] = (0, 0)  # the width `draw` laid the board out at, and the lines of its centre and viewer
 
     def compose(self) -> ComposeResult:
         yield Static(id="rival")
@@ -43,8 +46,10 @@ class Board(VerticalScroll):
         yield Static(id="mine")
 
     def on_resize(self, event: events.Resize) -> None:
-        """Lay the board out again at its new width (the screen's own resize comes before the board's)."""
-        self.draw_again()
+        """Lay the board out again at its new width (the screen's own resize comes before the board's;
+        a new height alone is the board's own lines changing, or the screen's, which `GameApp` hears)."""
+        if max(MIN_WIDTH, self.scrollable_content_region.width) != self.laid[0]:
+            self.draw_again()
 
     def draw_again(self) -> None:
         """Lay out again what was drawn last (at a new width, in a new height, with another rival in full)."""
@@ -54,10 +59,11 @@ class Board(VerticalScroll):
     def draw(self, state: GameState, viewer: int, names: list[str]) -> None:
         """Draw ``state`` as ``viewer`` sees it."""
         self.drawn = (state, viewer, names)
-        width = max(20, self.scrollable_content_region.width)
+        width = max(MIN_WIDTH, self.scrollable_content_region.width)
         centre = flatten(middle(state, names, viewer), width)
         mine = flatten(tableau(state, viewer, viewer, names), width)
-        self.query_one("#rival", Static).update(self.rivals(state, viewer, names, width, lines(centre) + lines(mine)))
+        self.laid = (width, lines(centre) + lines(mine))
+        self.query_one("#rival", Static).update(self.rivals(state, viewer, names, width, self.laid[1]))
         self.query_one("#centre", Static).update(centre)
         self.query_one("#mine", Static).update(mine)
 
@@ -65,15 +71,18 @@ class Board(VerticalScroll):
         """The rivals laid out at ``width``: of two players the rival's tableau; of more, a line each
         (`compact_row`) in the order of play after the viewer, but the rival `chosen` in full, in the
         lines the board's height leaves (``taken``: the lines of the centre and the viewer's), so that
-        the viewer's tableau stays on the screen (`fitted_tableau`)."""
+        the viewer's tableau stays on the screen (`fitted_tableau`).  Empty lines after them make the
+        block as tall as with the tallest rival in full: showing another one (``>``) then redraws the
+        block alone, without laying the screen out again (60 ms to 45 ms a key, lab/screen_speed.py)."""
         others = rivals_of(state, viewer)
         full = expanded_rival(state, viewer, self.chosen)
         if len(others) == 1:
             return flatten(tableau(state, full, viewer, names), width)
         room = self.height_allowed() - taken - (len(others) - 1)
-        parts = [fitted_tableau(state, p, viewer, names, width, room) if p == full
-                 else flatten(compact_row(state, p, viewer, names), width) for p in others]
-        return Text("\n", no_wrap=True, end="").join(parts)
+        fitted = {p: fitted_tableau(state, p, viewer, names, width, room) for p in others}
+        parts = [fitted[p] if p == full else flatten(compact_row(state, p, viewer, names), width) for p in others]
+        tallest = max(lines(t) for t in fitted.values())
+        return Text("\n", no_wrap=True, end="").join(parts) + Text("\n" * (tallest - lines(fitted[full])))
 
     def height_allowed(self) -> int:
         """The lines the board may take (its ``max-height`` in ``game.tcss``), or a screenful before
@@ -84,11 +93,12 @@ class Board(VerticalScroll):
         return int(most.resolve(parent.size, self.app.size)) if most is not None else parent.size.height
 
     def show_rival(self, rival: int | None = None) -> None:
-        """Show ``rival`` in full (None: the next rival after the one shown in full), and the board again."""
+        """Show ``rival`` in full (None: the next rival after the one shown in full): the rivals drawn
+        again, the centre and the viewer's tableau as they were."""
         if self.drawn is not None:
-            state, viewer, _ = self.drawn
+            state, viewer, names = self.drawn
             self.chosen = next_rival(state, viewer, self.chosen) if rival is None else rival
-            self.draw_again()
+            self.query_one("#rival", Static).update(self.rivals(state, viewer, names, *self.laid))
 
 
 def lines(text: Text) -> int:
