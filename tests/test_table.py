@@ -66,12 +66,10 @@ class Recording(TableServer):
         super().__init__(table)
         self.sent: list[tuple[Any, int | None, str]] = []
 
-    async def send_view(self, ws: Any, seat: int | None) -> None:
-        snapshot = self.table.snapshot
-        names = [p["name"] for p in self.table.match.record["players"]]
-        data = view_of(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats())
+    def view_for(self, seat: int | None, snapshot: Any) -> dict[str, Any]:
+        data = super().view_for(seat, snapshot)
         self.sent.append((snapshot.state, seat, json.dumps(data)))
-        await super().send_view(ws, seat)
+        return data
 
 
 async def seat_client(port: int, token: str, rng: random.Random, received: list[dict[str, Any]],
@@ -223,6 +221,10 @@ def test_wrong_stale_malformed_and_spectators_answers_are_refused_and_change_not
                     await ws.send_json({"type": "choose", "ask": ask, "group": 0, "way": 0})  # (replayed)
                     assert "not your decision" in (await _next_of(ws, "refused"))["why"] or \
                         "past" in (await _next_of(ws, "refused"))["why"]
+                    for _ in range(100):  # (the match's thread records the answer)
+                        if len(table.match.record["games"][0]["decisions"]) > decisions:
+                            break
+                        await asyncio.sleep(0.05)
                     assert len(table.match.record["games"][0]["decisions"]) == decisions + 1
                 async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.spectator}") as ws:
                     await ws.send_json({"type": "choose", "ask": 1, "group": 0, "way": 0})
@@ -334,3 +336,50 @@ def test_the_host_hands_a_gone_person_s_seat_to_an_agent_and_the_file_keeps_it(t
     assert Table.resumed(saved, tmp_path / "table.amigos").handed == {0: "random", 1: "greedy"}
     with pytest.raises(TableError, match="not a person's"):
         _table(tmp_path / "x", ["human", "random"]).hand_to_agent(1, "greedy")
+
+
+def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tmp_path):
+    """The board's data (`amigos_cli.table.view.view`: the position, the centre's scrolls, the log,
+    the note, the choices and their cards, the result) built for each seat and for spectators after
+    every decision of a game of four with *Lux et Tenebrae* played at random: no card hidden from that
+    seat; the choices' cards are the cards their actions are about; the note names a Life loss."""
+    from amigos import actions as A
+    from amigos_cli.session import HUMAN, Session, Step
+    from amigos_cli.table.view import LogBook
+
+    specs = ["human"] * 4
+    match = Match.new(13, specs, GameConfig(players=4, expansions=("lux",)), fmt="game",
+                      names=[f"P{p + 1}" for p in range(4)])
+    session = Session(match, tmp_path / "four.amigos", None, seat_for=lambda seat: None)  # (its log steps only)
+    book = LogBook(session.names, [s == HUMAN for s in specs])
+    rng = random.Random(7)
+    looked: dict[int | None, set[str]] = {p: set() for p in range(4)} | {None: set()}
+    seats = [{"kind": "person", "connected": True}] * 4
+    notes = set()
+    for _ in range(2000):
+        if match.is_over():
+            break
+        actor = match.to_act()
+        state = match.state
+        for seat in (0, 1, 2, 3, None):
+            if seat is not None:
+                looked[seat] |= scried(state, seat)
+            data = view_of(state, seat, session.names, session.steps, (state.current_player(), 1), seats, book=book)
+            text = json.dumps(data)
+            leaked = [cid for cid in hidden_from(state, seat) - looked[seat] if f'"{cid}"' in text]
+            assert not leaked, (seat, leaked)
+            if data["choices"]:
+                for group, actions in zip(data["choices"]["groups"], state.legal_groups()):
+                    first = actions[0]
+                    assert group["card"] == (state.cards[first[2]].id if group["act"] not in (
+                        "top_monument", "life_loss", "scry_deck", "scry_order", "discard_choice", "first_player")
+                        else None), group
+        notes.add(data["note"].split(" (")[0].split(" ", 1)[1])
+        assert data["position"]["scrolls_in_game"]
+        before = state.clone()
+        action = rng.choice(rng.choice(state.legal_groups()))
+        match.decide(action)
+        session.steps.append(Step(actor, action[0], A.TYPE_NAMES[action[0]], 1, None, before, match.state.clone()))
+    final = view_of(match.state, None, session.names, session.steps, None, seats, book=book)
+    assert final["over"] and final["result"]["winners"] and len(final["result"]["vp"]) == 4
+    assert "must answer a Life loss" in notes and "to play" in notes, notes

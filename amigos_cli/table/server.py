@@ -24,8 +24,9 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from .model import Table
-from .view import catalog, view
+from ..session import HUMAN
+from .model import Snapshot, Table
+from .view import LogBook, catalog, match_of, view
 
 MAX_CONNECTIONS = 64
 MAX_MESSAGE = 4096
@@ -42,6 +43,8 @@ class TableServer:
         self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.cards = catalog(table.snapshot.state.sets)
+        players = table.match.record["players"]
+        self.book = LogBook([p["name"] for p in players], [p["spec"] == HUMAN for p in players])
         self.app = web.Application()
         self.app.add_routes([web.get("/t/{token}", self.page), web.get("/static/{name}", self.static),
                              web.get("/ws/{token}", self.websocket)])
@@ -132,10 +135,14 @@ class TableServer:
                 out.append({"kind": "person", "connected": bool(self.connections.get(seat))})
         return out
 
-    async def send_view(self, ws: web.WebSocketResponse, seat: int | None) -> None:
-        snapshot = self.table.snapshot
+    def view_for(self, seat: int | None, snapshot: Snapshot) -> dict[str, Any]:
+        """What ``seat`` (None: spectators) is sent of the table at ``snapshot`` (`amigos_cli.table.view`)."""
         names = [p["name"] for p in self.table.match.record["players"]]
-        data = view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats())
+        return view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats(),
+                    book=self.book, match=match_of(self.table.match))
+
+    async def send_view(self, ws: web.WebSocketResponse, seat: int | None) -> None:
+        data = self.view_for(seat, self.table.snapshot)
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_json(data)
 

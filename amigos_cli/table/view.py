@@ -1,14 +1,16 @@
 """What one seat of a table (or a spectator) is sent: plain JSON data built from a position, never more
 than that seat may see (`amigos.observe.observation`).
 
-`catalog` is sent once: every component of the card sets by id, with its name, kind, cost, points and
-text.
+`catalog` is sent once: every component of the card sets by id, with its name, kind, types, cost,
+points (and what its points count, for the cards whose points vary) and text.
 `view` is sent after every change: the position as the seat sees it (the observation, with each
-player's name and where their points come from), the log as the seat may know it, who is to play and a
-note when a rival must React or choose, and, when the decision is the seat's, its choices: each group
-with its words (`amigos_cli.views.choices.group_text`) and its ways to pay or gain, in the order the
-full screen lists them.  A choice comes back as (ask, group, way): the ask's number makes a stale or
-replayed answer harmless (`amigos_cli.table.model.Table.choose`).
+player's name and where their points come from, and the scrolls in the centre), the log as the seat
+may know it (`LogBook`), who is to play and a note saying what they are deciding (a rival's React to a
+Life loss, a choice), the match's score in a best of three, the result once the game is over, and,
+when the decision is the seat's, its choices: each group with its words
+(`amigos_cli.views.choices.group_text`), the kind of action, the card it is about and its ways to pay
+or gain, in the order the full screen lists them.  A choice comes back as (ask, group, way): the ask's
+number makes a stale or replayed answer harmless (`amigos_cli.table.model.Table.choose`).
 """
 
 from __future__ import annotations
@@ -16,71 +18,193 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from amigos import actions as A
 from amigos import cards as C
-from amigos.codes import TEMPORARY, TOKEN
+from amigos.adjudicate import adjudicated
+from amigos.codes import AVAILABLE, PHASE_NAMES, TEMPORARY, TOKEN
+from amigos.config import Action
+from amigos.flow import pool_score
 from amigos.observe import SPECTATOR, observation
 from amigos.state import GameState
+from matches.match import Match
 
-from ..session import Step, step_line
+from ..session import Step, round_line, settled_lines, step_line
 from ..views.choices import group_text, ordered_variants, variant_text
+from ..views.outcome import collects
 
 LOG_LINES = 300  # the most recent log lines a view carries
+
+#: The action kinds whose third item is the card the choice is about (the artifact placed or discarded,
+#: the monument or place claimed, the component whose power or React is used, the magic item taken on
+#: passing, the mage or item chosen, the artifact picked).  The others carry a player, a deck or
+#: essences there, which are no card.
+CARD_ACTIONS = frozenset((A.PLACE, A.CLAIM_MONUMENT, A.CLAIM_POP, A.DISCARD, A.POWER, A.PASS, A.DECLINE,
+                          A.LL_REACT, A.V_REACT, A.TAKE, A.COLLECT_COST, A.GAIN, A.CHOOSE_MAGE, A.CHOOSE_ITEM,
+                          A.DRAFT_PICK, A.REDRAFT_PICK, A.BANK))
+
+#: The page's name for each action kind (`choices`' ``act``), by `amigos.actions` code.
+ACT_NAMES = ("place", "monument", "top_monument", "place_of_power", "discard", "power", "pass", "decline",
+             "react", "life_loss", "victory_react", "take", "collect_cost", "gain", "scry_deck", "scry_order",
+             "discard_choice", "mage", "magic_item", "draft", "draw", "scry", "monument_draw",
+             "monument_reveal", "first_player", "redraft", "bank")
+
+#: What a player is deciding, by the pending decision's kind (`amigos.observe.PENDING_NAMES`), for the
+#: note every seat reads: "{who} {what}".
+PENDING_WORDS = {"gain": "chooses what to collect from {card}", "take_stored": "chooses whether to take the essences on {card}",
+                 "collect_cost": "chooses how to pay {card}'s collect cost", "discard": "chooses cards to discard",
+                 "scry_deck": "chooses a deck to look at", "scry_order": "puts the cards looked at back",
+                 "placement": "places with {card}", "victory_react": "may React to the victory check with {card}",
+                 "bank": "chooses how many essences to put on {card}"}
+#: The same in the setup phases, by phase name.
+PHASE_WORDS = {"SETUP_CHOOSE_MAGES": "chooses a mage", "SETUP_CHOOSE_ITEMS": "chooses a magic item",
+               "SETUP_DRAFT": "drafts an artifact", "SETUP_CHOOSE_FIRST": "chooses who starts",
+               "SETUP_REDRAFT": "picks an artifact of the redraft"}
 
 
 def catalog(sets: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Every component of the card ``sets`` by id (all of them, not only those dealt: which were dealt
-    is hidden): name, kind, cost (five counts and the "any" essences), points, text."""
-    return {card.id: {"name": card.name, "kind": C.KIND_NAMES[card.kind].lower(), "cost": list(card.cost),
-                      "cost_any": card.cost_any, "points": card.points, "text": card.text}
+    is hidden): name, kind, types (Dragon, Creature, Demon), cost (five counts and the "any"
+    essences), points, what its points count ("" for fixed points), text."""
+    return {card.id: {"name": card.name, "kind": C.KIND_NAMES[card.kind].lower(),
+                      "types": [t.capitalize() for t in card.types if t != C.KIND_NAMES[card.kind].lower()],
+                      "cost": list(card.cost), "cost_any": card.cost_any, "points": card.points,
+                      "points_from": _points_words(card), "text": card.text}
             for card in C.CARDS if card.set in sets}
 
 
+def _points_words(card: C.Card) -> str:
+    """"1 per Gold on it", "2 per Dragon, 1 per Creature": what a card's varying points count."""
+    words = []
+    if card.vp_per_essence:
+        words += [f"{n} per {name} on it" for n, name in zip(card.vp_per_essence, ("Elan", "Life", "Calm", "Death", "Gold"))
+                  if n]
+    for n, what in ((card.vp_per_dragon, "Dragon"), (card.vp_per_creature, "Creature"), (card.vp_per_demon, "Demon")):
+        if n:
+            words.append(f"{n} per {what} you have")
+    if card.vp_per_artifacts:
+        words.append(f"{card.vp_per_artifacts[0]} per {card.vp_per_artifacts[1]} artifacts you have")
+    return ", ".join(words)
+
+
+class LogBook:
+    """The log of a table as each seat may know it, one ``[style, text]`` line at a time: a bold
+    ``round`` line with the score as each round begins, ``forced`` lines for what forced moves did
+    between decisions (a round's collects), and each decision (`step_line`) as ``person`` or
+    ``agent``.  Kept for each viewer and extended with the new steps only: a table's log is only ever
+    appended to (it has no undo), so a view costs the lines of the latest decision, not the whole game."""
+
+    def __init__(self, names: Sequence[str], people: Sequence[bool]) -> None:
+        self.names: list[str] = list(names)
+        self.people: list[bool] = list(people)
+        self.kept: dict[int, tuple[int, list[list[str]], tuple[int, int] | None]] = {}  # viewer: (steps, lines, header)
+
+    def lines(self, steps: Sequence[Step], viewer: int) -> list[list[str]]:
+        """Every line of ``steps`` as ``viewer`` (`SPECTATOR` for spectators) may know them."""
+        done, lines, header = self.kept.get(viewer, (0, [], None))
+        if done > len(steps):  # (not the same log: begin again)
+            done, lines, header = 0, [], None
+        for step in steps[done:]:
+            header = self._round(lines, header, step.game, step.before)
+            lines.extend(["forced", line] for line in settled_lines(step, viewer, self.names))
+            lines.append(["person" if self.people[step.actor] else "agent", step_line(step, viewer, self.names)])
+            began = collects(step.before, step.after, self.names)
+            if began:
+                header = self._round(lines, header, step.game, step.after)
+                lines.append(["forced", began])
+        self.kept[viewer] = (len(steps), lines, header)
+        return lines
+
+    def _round(self, lines: list[list[str]], header: tuple[int, int] | None, game: int,
+               state: GameState) -> tuple[int, int] | None:
+        if (game, state.round) != header and state.round > 0:
+            lines.append(["round", round_line(game, state, self.names)])
+            return (game, state.round)
+        return header
+
+
 def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequence[Step],
-         asked: tuple[int, int] | None, seats: Sequence[dict[str, Any]]) -> dict[str, Any]:
+         asked: tuple[int, int] | None, seats: Sequence[dict[str, Any]], *, book: LogBook | None = None,
+         match: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees of ``state``: see the module docstring.  ``asked`` is the
     seat asked now and the ask's number (None while an agent thinks or the game is over); ``seats``
-    each seat's standing (its kind, whether its person is connected)."""
+    each seat's standing (its kind, whether its person is connected); ``book`` the table's log as each
+    viewer knows it (a new one when None: every seat a person's); ``match`` a best of three's game
+    number and score (`match_of`), None for a single game."""
     viewer = SPECTATOR if seat is None else seat
     seen = observation(state, viewer)
     for p, entry in enumerate(seen["players"]):
         entry["name"] = names[p]
         entry["points_from"] = [[_source(state, source), points] for source, points in state.points_breakdown(p)]
+    scrolls = [e for e in range(len(state.loc)) if state.cards[e].kind == C.SCROLL]
+    seen["scrolls_available"] = [state.cards[e].id for e in scrolls if state.loc[e] == AVAILABLE]
+    seen["scrolls_in_game"] = bool(scrolls)
+    book = book if book is not None else LogBook(names, [True] * len(names))
+    over = state.is_terminal()
     out: dict[str, Any] = {
         "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
-        "log": [step_line(step, viewer, list(names)) for step in steps[-LOG_LINES:]],
-        "to_play": None if state.is_terminal() else state.current_player(),
-        "note": note(state, names), "choices": None, "over": state.is_terminal(),
+        "log": book.lines(steps, viewer)[-LOG_LINES:],
+        "to_play": None if over else state.current_player(),
+        "note": note(state, names), "choices": None, "over": over, "match": match,
+        "result": result(state) if over else None,
     }
-    if asked is not None and asked[0] == seat and not state.is_terminal():
+    if asked is not None and asked[0] == seat and not over:
         out["choices"] = choices(state, asked[1])
     return out
 
 
 def choices(state: GameState, ask: int) -> dict[str, Any]:
-    """The decision asked: its number and every group of legal actions with its words, the card it is
-    about and its ways (one, or several to pay or gain, `ordered_variants`)."""
+    """The decision asked: its number and every group of legal actions with its words, its kind
+    (`ACT_NAMES`), the card it is about (None for none) and its ways (one, or several to pay or gain,
+    `ordered_variants`)."""
     groups = []
     for group in state.legal_groups():
         ways = ordered_variants(group)
-        first = group[0]
-        card = first[2] if len(first) > 2 and isinstance(first[2], int) and 0 <= first[2] < len(state.cards) else None
-        groups.append({"text": group_text(state, group), "card": None if card is None else state.cards[card].id,
+        groups.append({"text": group_text(state, group), "act": ACT_NAMES[group[0][0]], "card": _card(state, group[0]),
                        "ways": [variant_text(state, a) for a in ways] if len(ways) > 1 else []})
     return {"ask": ask, "groups": groups}
 
 
+def _card(state: GameState, action: Action) -> str | None:
+    if action[0] in CARD_ACTIONS:
+        return state.cards[action[2]].id
+    return None
+
+
 def note(state: GameState, names: Sequence[str]) -> str:
-    """Who is to play, and what: "Bob must react to a Life loss", "Ann chooses ...", "" when over."""
+    """Who is to play, and what: "Bob must answer a Life loss (2 Life, from Bone Dragon)", "Ann chooses
+    what to collect from Witch", "Ann to play"; "" when the game is over."""
     if state.is_terminal():
         return ""
     who = names[state.current_player()]
-    top = state.stack[-1] if state.stack else None
     pending = observation(state, SPECTATOR)["pending"]
-    if pending is not None and pending["kind"] == "life_loss":
-        return f"{who} must answer a Life loss (from {C.BY_ID[pending['attacker']].name})"
-    if top is not None:
-        return f"{who} chooses"
+    if pending is not None:
+        if pending["kind"] == "life_loss":
+            return (f"{who} must answer a Life loss ({pending['amount']} Life, from "
+                    f"{C.BY_ID[pending['attacker']].name}): React or pay")
+        what = PENDING_WORDS.get(pending["kind"], "chooses")
+        return f"{who} {what.format(card=C.BY_ID[pending['card']].name if 'card' in pending else 'a card')}"
+    phase = PHASE_NAMES[state.phase]
+    if phase in PHASE_WORDS:
+        return f"{who} {PHASE_WORDS[phase]}"
     return f"{who} to play"
+
+
+def result(state: GameState) -> dict[str, Any]:
+    """A finished game's result, all of it public: the winners, every player's points, the pools'
+    worth (Gold counting 2) that decides a tie on points, the round, and whether the round limit
+    decided it."""
+    vp = state.victory_points()
+    return {"winners": state.winners(), "vp": list(vp), "pools": [pool_score(state, p) for p in range(state.n_players)],
+            "tied": sum(1 for v in vp if v == max(vp)) > 1, "round": state.round, "adjudicated": adjudicated(state)}
+
+
+def match_of(match: Match) -> dict[str, Any] | None:
+    """A best of three's game number and score (`Match.score`: a game won a player; a shared game
+    scores none); None for a single game."""
+    if match.record["best_of"] <= 1:
+        return None
+    return {"game": match.game_number, "best_of": match.record["best_of"], "wins": match.score(),
+            "over": match.is_over()}
 
 
 def _source(state: GameState, source: int) -> str:

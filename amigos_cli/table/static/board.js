@@ -1,16 +1,29 @@
 // The table's board: draws each view the server sends (amigos_cli/table/view.py) and sends back the
-// choice made.  Plain script, nothing fetched from elsewhere.  Keys: a number then Enter (or Enter on
-// the highlighted choice), the arrows, Escape back from a choice's ways.
+// choice made as {type: "choose", ask, group, way}.  Plain script, nothing fetched from elsewhere.
+//
+// Keys: a number jumps to that line (Enter takes it), Up/Down move, Enter takes the highlighted line,
+// Escape goes back from a choice's ways (or from one card's choices), ">" shows the next rival in full.
+// A card with choices (a card of the hand to place, a component to use, a mage or magic item to choose)
+// is outlined in green: a click takes its one choice, or lists its choices when it has several.
 "use strict";
 
 const KINDS = ["e", "l", "c", "d", "g"];
 const KIND_NAMES = ["elan", "life", "calm", "death", "gold"];
-let cards = {};          // id -> {name, kind, cost, cost_any, points, text}
+const ESSENCE_WORDS = /(\d+) (elan|life|calm|death|gold)\b/gi;  // "2 elan" in a choice's words
+const POINT_WORDS = /\((?:[^()]*\b(?:VP|costs \d+ VP)\b[^()]*)\)/g;  // "(+1 VP)", "(costs 3 VP)"
+const TYPED_PAUSE_MS = 1200;   // a pause this long between digits begins a new number
+const RECONNECT_MS = 2000;     // wait before reconnecting a dropped websocket
+const KIND_ORDER = {mage: 0, magic_item: 1, artifact: 2, monument: 3, place_of_power: 4, scroll: 5};
+
+let cards = {};          // id -> {name, kind, types, cost, cost_any, points, points_from, text}
 let current = null;      // the last view
 let picking = null;      // the group whose ways are listed, or null
-let lit = 0;             // the highlighted line of the choices
+let onlyCard = null;     // the card whose choices alone are listed (several choices for one card), or null
+let lit = 0;             // the highlighted line of the list
 let typed = "";          // a number being typed
-let expanded = null;     // the rival shown in full (a seat), or null for the next one
+let typedAt = 0;
+let expanded = null;     // the rival shown in full (a seat), or null: the one to play, else the next one
+let shown = null;        // the card in the card panel
 let socket = null;
 
 const $ = (id) => document.getElementById(id);
@@ -22,172 +35,503 @@ function el(tag, cls, text) {
   return node;
 }
 
-function essences(counts, cls) {
-  const span = el("span", cls || "pool");
-  counts.forEach((n, k) => {
-    if (n) span.appendChild(el("span", KINDS[k], `${n}${KINDS[k].toUpperCase()} `));
-  });
-  if (!counts.some((n) => n)) span.appendChild(el("span", "dim", "none"));
+// -- essences, words, cards -------------------------------------------------------------------------
+
+function pip(n, k) {
+  const span = el("span", "pip " + KINDS[k], `${n}${KINDS[k].toUpperCase()}`);
+  span.title = `${n} ${KIND_NAMES[k]}`;
   return span;
+}
+
+function essences(counts, cls, empty) {
+  // Five counts as coloured "2E 1G"; `empty` (or nothing) when all are 0.
+  const span = el("span", cls || "");
+  counts.forEach((n, k) => { if (n) span.appendChild(pip(n, k)); });
+  if (!counts.some((n) => n) && empty) span.appendChild(el("span", "none", empty));
+  return span;
+}
+
+function cost(card) {
+  const span = essences(card.cost, "ccost", card.cost_any ? "" : "free");
+  if (card.cost_any) {
+    const any = el("span", "pip any", `+${card.cost_any}`);
+    any.title = `${card.cost_any} essences of any kind`;
+    span.appendChild(any);
+  }
+  return span;
+}
+
+function words(text) {
+  // A choice's words with its essences as coloured counts and its points marked.
+  const out = document.createDocumentFragment();
+  let last = 0;
+  const marks = [];
+  for (const m of text.matchAll(ESSENCE_WORDS)) marks.push([m.index, m[0].length, "ess", m]);
+  for (const m of text.matchAll(POINT_WORDS)) marks.push([m.index, m[0].length, "vp", m]);
+  marks.sort((a, b) => a[0] - b[0]);
+  for (const [at, length, what, m] of marks) {
+    if (at < last) continue;
+    out.appendChild(document.createTextNode(text.slice(last, at)));
+    if (what === "ess") out.appendChild(pip(m[1], KIND_NAMES.indexOf(m[2].toLowerCase())));
+    else out.appendChild(el("span", "vpnote", m[0]));
+    last = at + length;
+  }
+  out.appendChild(document.createTextNode(text.slice(last)));
+  return out;
+}
+
+function nameOf(id) {
+  return (cards[id] || {name: id}).name;
+}
+
+function choicesFor(id) {
+  // The groups of the choices asked now that are about card `id`.
+  if (!current || !current.choices || !id) return [];
+  const out = [];
+  current.choices.groups.forEach((g, i) => { if (g.card === id) out.push(i); });
+  return out;
 }
 
 function showCard(id) {
   const card = cards[id];
+  if (!card) return;
+  shown = id;
   const panel = $("card");
   panel.replaceChildren();
-  if (!card) return;
   panel.appendChild(el("h2", "", card.name));
-  const line = el("p", "dim", `${card.kind} · ${card.points} point${card.points === 1 ? "" : "s"} · cost `);
-  line.appendChild(essences(card.cost, "cost"));
-  if (card.cost_any) line.appendChild(el("span", "", ` +${card.cost_any} any`));
+  const line = el("p", "dim");
+  const kind = card.kind.replace(/_/g, " ");
+  line.appendChild(document.createTextNode(`${[kind].concat(card.types).join(" · ")} · `));
+  if (card.kind === "artifact" || card.kind === "monument" || card.kind === "place_of_power") {
+    line.appendChild(document.createTextNode("cost "));
+    line.appendChild(cost(card));
+    line.appendChild(document.createTextNode(" · "));
+  }
+  line.appendChild(document.createTextNode(`${card.points} point${card.points === 1 ? "" : "s"}` +
+    (card.points_from ? ` + ${card.points_from}` : "")));
   panel.appendChild(line);
-  panel.appendChild(el("p", "", card.text));
+  panel.appendChild(el("p", "ctext", card.text));
+  const mine = choicesFor(id);
+  if (mine.length) panel.appendChild(el("p", "dim", `Click it: ${mine.length === 1 ? current.choices.groups[mine[0]].text :
+    mine.length + " choices"}.`));
+  document.querySelectorAll(".card.shown, .chip.shown").forEach((n) => n.classList.remove("shown"));
+  document.querySelectorAll(`[data-card="${CSS.escape(id)}"]`).forEach((n) => n.classList.add("shown"));
 }
 
-function cardBox(entry, extra) {
-  const id = entry.id || entry;
-  const card = cards[id] || {name: id, cost: [0, 0, 0, 0, 0], points: 0};
-  const box = el("div", "card" + (entry.turned ? " turned" : "") + (extra ? " " + extra : ""));
-  box.appendChild(el("div", "cname", card.name));
-  if (entry.essences && entry.essences.some((n) => n)) box.appendChild(essences(entry.essences, "ess"));
-  box.addEventListener("mouseenter", () => showCard(id));
-  box.addEventListener("click", () => showCard(id));
-  return box;
+function clickable(node, id) {
+  // Hovering or clicking shows a card's text; a card with choices is outlined and a click takes them.
+  node.dataset.card = id;
+  node.addEventListener("mouseenter", () => showCard(id));
+  node.addEventListener("click", (event) => { event.stopPropagation(); showCard(id); cardClicked(id); });
+  if (choicesFor(id).length) {
+    node.classList.add("playable");
+    node.tabIndex = 0;
+    node.setAttribute("role", "button");
+    node.title = choicesFor(id).map((g) => current.choices.groups[g].text).join("\n");
+  }
+  return node;
+}
+
+function cardBox(entry, opts) {
+  // A card as on the table: name, points, types, cost (`opts.cost`), the essences on it; laid
+  // sideways when turned.  `entry` is a card id or a component {id, turned, essences}.
+  opts = opts || {};
+  const id = typeof entry === "string" ? entry : entry.id;
+  const card = cards[id] || {name: id, kind: "artifact", types: [], cost: [0, 0, 0, 0, 0], cost_any: 0, points: 0};
+  const box = el("div", `card ${card.kind}` + (entry.turned ? " turned" : "") + (opts.small ? " small" : "") + (opts.text ? " wide" : ""));
+  const name = el("div", "cname", card.name);
+  box.appendChild(name);
+  const points = opts.points !== undefined ? opts.points : card.points;
+  if (points || card.points_from) {
+    const varies = card.points_from && opts.points === undefined;  // (not in play: what it may score)
+    const vp = el("span", "cvp" + (card.points_from ? " varies" : ""), varies ? (points ? `${points}+` : "+") : `${points}`);
+    vp.title = `${points} point${points === 1 ? "" : "s"}` + (card.points_from ? ` (${card.points_from})` : "");
+    box.appendChild(vp);
+  }
+  if (entry.turned) box.appendChild(el("div", "cturn", "⟳ turned"));
+  if (card.types && card.types.length) box.appendChild(el("div", "ctypes", card.types.join(" · ")));
+  if (opts.small && card.kind !== "artifact") box.appendChild(el("div", "ckind", card.kind.replace(/_/g, " ")));
+  if (opts.cost) box.appendChild(cost(card));
+  if (opts.text) box.appendChild(el("div", "ctext", card.text));  // (a choice of mage or magic item: read at once)
+  if (entry.essences && entry.essences.some((n) => n)) {
+    const on = essences(entry.essences, "con");
+    on.title = "essences on it";
+    box.appendChild(on);
+  }
+  if (entry.turned) box.title = `${card.name} (turned)`;
+  return clickable(box, id);
+}
+
+function chip(id) {
+  return clickable(el("span", "chip", nameOf(id)), id);
+}
+
+// -- players ----------------------------------------------------------------------------------------
+
+function seatTag(view, p) {
+  const seat = view.seats[p];
+  if (seat.kind === "agent") return el("span", "tag agent", `AI${seat.spec ? ": " + seat.spec : ""}`);
+  return seat.connected ? el("span", "tag connected", "connected") : el("span", "tag waiting", "waiting (away)");
+}
+
+function byKind(list) {
+  return list.slice().sort((a, b) => (KIND_ORDER[(cards[a.id] || {}).kind] || 0) - (KIND_ORDER[(cards[b.id] || {}).kind] || 0));
 }
 
 function playerPanel(view, p, compact) {
   const entry = view.position.players[p];
-  const seat = view.seats[p];
   const you = view.you === p;
-  const panel = el("div", "player" + (you ? " you" : "") + (compact ? " compact" : ""));
+  const panel = el("div", "player" + (you ? " you" : "") + (compact ? " compact" : "") + (view.to_play === p ? " to-play" : ""));
+  panel.dataset.seat = p;
   const head = el("div", "head");
   head.appendChild(el("span", "name", entry.name + (you ? " (you)" : "")));
-  head.appendChild(el("span", "vp", `${entry.vp} VP`));
+  const vp = el("span", "vp", `${entry.vp} VP`);
+  vp.title = entry.points_from.map(([s, n]) => `${s}: ${n}`).join("\n") || "no points yet";
+  head.appendChild(vp);
+  head.appendChild(seatTag(view, p));
+  if (view.to_play === p) head.appendChild(el("span", "tag turn", you ? "your turn" : "to play"));
   if (entry.first_player) head.appendChild(el("span", "tag", "first player"));
   if (entry.passed) head.appendChild(el("span", "tag passed", "passed"));
-  if (seat.kind === "person" && !seat.connected) head.appendChild(el("span", "tag waiting", "waiting"));
-  if (seat.kind === "agent") head.appendChild(el("span", "tag", "AI"));
-  if (view.to_play === p) head.appendChild(el("span", "tag", "to play"));
-  head.appendChild(essences(entry.pool));
-  head.appendChild(el("span", "dim", `hand ${entry.hand_size} · deck ${entry.deck_size}` +
+  head.appendChild(essences(entry.pool, "pool", "pool empty"));
+  head.appendChild(el("span", "counts", `hand ${entry.hand_size} · deck ${entry.deck_size}` +
     (entry.discard.length ? ` · discards ${entry.discard.length}` : "")));
-  panel.appendChild(head);
-  const row = el("div", "row");
-  entry.in_play.forEach((c) => row.appendChild(cardBox(c)));
-  panel.appendChild(row);
-  if (entry.points_from.length) {
-    const points = el("div", "row points", "points: " + entry.points_from.map(([s, n]) => `${s} ${n}`).join(", "));
-    panel.appendChild(points);
+  if (compact) {
+    const names = byKind(entry.in_play).map((c) => nameOf(c.id) + (c.turned ? " (turned)" : ""));
+    head.appendChild(el("span", "items", names.join(", ")));
+    panel.title = "Click to see in full";
+    panel.addEventListener("click", () => { expanded = p; draw(current); });
+    panel.appendChild(head);
+    return panel;
   }
-  if (compact) panel.addEventListener("click", () => { expanded = p; draw(current); });
+  panel.appendChild(head);
+  const worth = {};
+  entry.points_from.forEach(([source, n]) => { worth[source] = n; });
+  const row = el("div", "row");
+  byKind(entry.in_play).forEach((c) => {
+    const card = cards[c.id] || {};
+    const small = card.kind === "mage" || card.kind === "magic_item" || card.kind === "scroll";
+    row.appendChild(cardBox(c, {small: small, points: card.name in worth ? worth[card.name] : (card.points_from ? 0 : undefined)}));
+  });
+  panel.appendChild(row);
+  const from = el("div", "points-from", "Points: " + (entry.points_from.length ?
+    entry.points_from.map(([s, n]) => `${s} ${n}`).join(", ") : "none yet"));
+  panel.appendChild(from);
+  if (entry.discard.length) {
+    const pile = el("div", "sub", "Discards: ");
+    entry.discard.forEach((id) => pile.appendChild(chip(id)));
+    panel.appendChild(pile);
+  }
+  if (entry.known_artifacts && entry.known_artifacts.length) {
+    const known = el("div", "sub", "Known in hand or deck: ");
+    entry.known_artifacts.forEach((id) => known.appendChild(chip(id)));
+    panel.appendChild(known);
+  }
   return panel;
 }
 
+function drawRivals(view) {
+  const rivals = $("rivals");
+  rivals.replaceChildren();
+  const n = view.names.length;
+  const start = view.you === null ? 0 : view.you + 1;
+  const others = [];
+  for (let i = 0; i < n; i++) if ((start + i) % n !== view.you) others.push((start + i) % n);  // in the order of play
+  let full = others.includes(expanded) ? expanded : (others.includes(view.to_play) ? view.to_play : others[0]);
+  if (view.you === null && others.length <= 2) full = null;  // (a spectator of two sees both in full)
+  others.forEach((p) => rivals.appendChild(playerPanel(view, p, others.length > 1 && full !== null && p !== full)));
+}
+
+// -- the centre -------------------------------------------------------------------------------------
+
 function drawCentre(view) {
   const centre = $("centre");
-  centre.replaceChildren(el("h2", "", "Centre"));
   const pos = view.position;
+  centre.replaceChildren(el("h2", "", "Centre"));
   const row = el("div", "row");
-  pos.monuments_face_up.forEach((id) => row.appendChild(cardBox(id)));
-  row.appendChild(el("span", "dim", `monument deck: ${pos.monument_deck_size}`));
+  const deck = el("div", "card stack");
+  deck.appendChild(el("div", "cname", "Monument deck"));
+  deck.appendChild(el("div", "", `${pos.monument_deck_size} left`));
+  deck.appendChild(essences([0, 0, 0, 0, 4], "ccost"));
+  const top = current.choices ? current.choices.groups.findIndex((g) => g.act === "top_monument") : -1;
+  if (top >= 0) {
+    deck.classList.add("playable");
+    deck.title = current.choices.groups[top].text;
+    deck.addEventListener("click", () => choose(top));
+  }
+  row.appendChild(deck);
+  pos.monuments_face_up.forEach((id) => row.appendChild(cardBox(id, {cost: true})));
+  if (pos.monument_deck_top_known && pos.monument_deck_top_known.length) {
+    row.appendChild(el("span", "label", "deck's top (you looked): " + pos.monument_deck_top_known.map(nameOf).join(", ")));
+  }
+  pos.places_of_power.forEach((id) => row.appendChild(cardBox(id, {cost: true})));
   centre.appendChild(row);
-  const places = el("div", "row");
-  pos.places_of_power.forEach((id) => places.appendChild(cardBox(id)));
-  centre.appendChild(places);
   if (pos.magic_items_available.length) {
     const items = el("div", "row");
-    items.appendChild(el("span", "dim", "magic items:"));
-    pos.magic_items_available.forEach((id) => items.appendChild(cardBox(id)));
+    items.appendChild(el("span", "label", "Magic items:"));
+    const choosing = pos.phase === "SETUP_CHOOSE_ITEMS";  // (then each with its text, to choose one)
+    pos.magic_items_available.forEach((id) => items.appendChild(cardBox(id, choosing ? {text: true} : {small: true})));
     centre.appendChild(items);
   }
+  if (pos.scrolls_in_game) {
+    const scrolls = el("div", "row");
+    scrolls.appendChild(el("span", "label", "Scrolls (claimed with Inscription):"));
+    pos.scrolls_available.forEach((id) => scrolls.appendChild(cardBox(id, {small: true})));
+    if (!pos.scrolls_available.length) scrolls.appendChild(el("span", "none", "all held"));
+    centre.appendChild(scrolls);
+  }
+  if (pos.face_up_artifacts.length) {
+    const redraft = el("div", "row");
+    redraft.appendChild(el("span", "label", `Face up for the redraft (${pos.face_up_artifacts.length}):`));
+    pos.face_up_artifacts.forEach((id) => redraft.appendChild(cardBox(id, {cost: true})));
+    centre.appendChild(redraft);
+  }
+}
+
+// -- your hand and your setup choices ---------------------------------------------------------------
+
+function cardRow(title, ids, opts) {
+  const row = el("div", "row");
+  row.appendChild(el("span", "label", title));
+  ids.forEach((id) => row.appendChild(cardBox(id, opts)));
+  return row;
 }
 
 function drawHand(view) {
   const hand = $("hand");
   hand.replaceChildren();
+  hand.hidden = view.you === null;
   if (view.you === null) return;
   const mine = view.position.players[view.you];
-  hand.appendChild(el("h2", "", "Your hand"));
-  const row = el("div", "row");
-  const choices = view.choices ? view.choices.groups : [];
-  (mine.hand || []).forEach((id) => {
-    const which = choices.findIndex((g) => g.card === id && g.text.startsWith("Place"));
-    const box = cardBox(id, which >= 0 ? "playable" : "");
-    if (which >= 0) box.addEventListener("click", () => choose(which));
-    row.appendChild(box);
-  });
-  hand.appendChild(row);
+  if (mine.mage_options && mine.mage_options.length) hand.appendChild(cardRow("Your mage options:", mine.mage_options, {text: true}));
+  if (mine.draft_packet && mine.draft_packet.length) hand.appendChild(cardRow("Your draft packet:", mine.draft_packet, {cost: true}));
+  if (mine.passed_packet && mine.passed_packet.length) {
+    const passed = el("div", "sub", "You passed on: ");
+    mine.passed_packet.forEach((id) => passed.appendChild(chip(id)));
+    hand.appendChild(passed);
+  }
+  hand.appendChild(cardRow("Your hand:", mine.hand || [], {cost: true}));
+  if (!(mine.hand || []).length) hand.lastChild.appendChild(el("span", "none", "empty"));
   if (mine.deck && mine.deck.length) {
-    hand.appendChild(el("p", "dim", "in your deck: " + mine.deck.map((id) => (cards[id] || {name: id}).name).join(", ")));
+    const deck = el("div", "sub", view.position.phase === "SETUP_DRAFT" ? "Drafted so far: " : "In your deck (order unknown): ");
+    mine.deck.forEach((id) => deck.appendChild(chip(id)));
+    hand.appendChild(deck);
+  }
+  if (mine.deck_top_known && mine.deck_top_known.length) {
+    hand.appendChild(el("div", "sub", "Your deck's top, as you put it back: " + mine.deck_top_known.map(nameOf).join(", ")));
+  }
+  if (mine.seen_artifacts && mine.seen_artifacts.length) {
+    const seen = el("div", "sub", "Rivals' artifacts you have seen: ");
+    mine.seen_artifacts.forEach((id) => seen.appendChild(chip(id)));
+    hand.appendChild(seen);
   }
 }
 
-function lines() {
-  // The lines listed now: the groups, or the ways of the group being picked.
+// -- the choices ------------------------------------------------------------------------------------
+
+function listed() {
+  // The lines listed now: {text, group, way, card, ways}: the groups (or one card's), or a group's ways.
   if (!current || !current.choices) return [];
-  if (picking !== null) return current.choices.groups[picking].ways;
-  return current.choices.groups.map((g) => g.text + (g.ways.length ? `  (${g.ways.length} ways)` : ""));
+  const groups = current.choices.groups;
+  if (picking !== null) return groups[picking].ways.map((text, i) => ({text: text, group: picking, way: i, card: groups[picking].card}));
+  const out = [];
+  groups.forEach((g, i) => {
+    if (onlyCard === null || g.card === onlyCard) out.push({text: g.text, group: i, way: null, card: g.card, ways: g.ways.length});
+  });
+  return out;
 }
 
 function drawChoices() {
   const box = $("choices");
   box.replaceChildren();
   if (!current) return;
+  if (current.over && current.result) { drawResult(box); return; }
   if (!current.choices) {
-    box.appendChild(el("p", "dim", current.over ? "The game is over." : (current.note || "")));
+    box.appendChild(el("h2", "", current.you === null ? "Watching" : "Waiting"));
+    box.appendChild(el("p", "waiting-note", current.note || ""));
     return;
   }
-  box.appendChild(el("h2", "", picking === null ? `Your choice (${lines().length})` :
-    `${current.choices.groups[picking].text}: how? (Escape: back)`));
-  lines().forEach((text, i) => {
+  const groups = current.choices.groups;
+  const lines = listed();
+  if (lit >= lines.length) lit = 0;
+  let title;
+  if (picking !== null) title = `${groups[picking].text}: which way? (${lines.length})`;
+  else if (onlyCard !== null) title = `${nameOf(onlyCard)}: your choices (${lines.length})`;
+  else title = `Your choice (${lines.length})`;
+  const head = el("h2", "");
+  head.appendChild(words(title));
+  box.appendChild(head);
+  const list = el("div", "list");
+  list.setAttribute("role", "listbox");
+  lines.forEach((line, i) => {
     const button = el("button", i === lit ? "lit" : "");
+    button.type = "button";
+    button.dataset.group = line.group;
+    if (line.way !== null) button.dataset.way = line.way;
     button.appendChild(el("span", "num", `${i + 1}.`));
-    button.appendChild(document.createTextNode(text));
-    button.addEventListener("click", () => (picking === null ? choose(i) : send(picking, i)));
-    const group = picking === null ? current.choices.groups[i] : current.choices.groups[picking];
-    if (group.card) button.addEventListener("mouseenter", () => showCard(group.card));
-    box.appendChild(button);
+    const text = el("span", "text");
+    text.appendChild(words(line.text));
+    button.appendChild(text);
+    if (line.ways) button.appendChild(el("span", "ways", `${line.ways} ways ›`));
+    button.addEventListener("click", () => { lit = i; take(line); });
+    button.addEventListener("mouseenter", () => { if (line.card) showCard(line.card); });
+    list.appendChild(button);
   });
+  box.appendChild(list);
+  if (picking !== null || onlyCard !== null) {
+    const back = el("button", "back", "‹ Back (Escape)");
+    back.type = "button";
+    back.addEventListener("click", back_);
+    box.appendChild(back);
+  }
+  box.appendChild(el("p", "keys", "Keys: a number jumps to it, ↑/↓ move, Enter takes it" +
+    (picking !== null || onlyCard !== null ? ", Escape goes back." : ".")));
+  const litButton = list.children[lit];
+  if (litButton) litButton.scrollIntoView({block: "nearest"});
+}
+
+function take(line) {
+  if (line.way !== null) send(line.group, line.way);
+  else choose(line.group);
 }
 
 function choose(group) {
+  // A group: its ways listed when it has several (the payment picker), else sent.
   const ways = current.choices.groups[group].ways;
   if (ways.length) {
     picking = group;
     lit = 0;
+    typed = "";
     drawChoices();
   } else {
     send(group, 0);
   }
 }
 
+function cardClicked(id) {
+  const mine = choicesFor(id);
+  if (!mine.length) return;
+  if (mine.length === 1) {
+    onlyCard = null;
+    choose(mine[0]);
+  } else {
+    picking = null;
+    onlyCard = id;
+    lit = 0;
+    drawChoices();
+  }
+}
+
+function back_() {
+  if (picking !== null) picking = null;
+  else onlyCard = null;
+  lit = 0;
+  typed = "";
+  drawChoices();
+}
+
 function send(group, way) {
   socket.send(JSON.stringify({type: "choose", ask: current.choices.ask, group: group, way: way}));
   picking = null;
+  onlyCard = null;
   lit = 0;
+  typed = "";
+  const box = $("choices");
+  box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+}
+
+function drawResult(box) {
+  const view = current;
+  const result = view.result;
+  const div = el("div", "result");
+  box.appendChild(el("h2", "", "The game is over"));
+  const won = result.winners.map((p) => view.names[p] + (p === view.you ? " (you)" : ""));
+  div.appendChild(el("h3", "", won.length > 1 ? `Shared victory: ${won.join(" and ")}` :
+    (result.winners[0] === view.you ? "You win!" : `${won[0]} wins`)));
+  div.appendChild(el("p", "dim", `After round ${result.round}` + (result.adjudicated ? " (the round limit decided it)" : "") +
+    (result.tied ? "; tied on points, so the pools decided (Gold counts 2)." : ".")));
+  const table = el("table");
+  const head = el("tr");
+  ["", "Player", "VP", "From"].concat(result.tied ? ["Pool"] : []).forEach((h) => head.appendChild(el("th", "", h)));
+  table.appendChild(head);
+  const order = view.names.map((_, p) => p).sort((a, b) => result.vp[b] - result.vp[a] || result.pools[b] - result.pools[a]);
+  order.forEach((p, i) => {
+    const row = el("tr", result.winners.includes(p) ? "winner" : "");
+    row.appendChild(el("td", "", `${i + 1}.`));
+    row.appendChild(el("td", "", view.names[p] + (p === view.you ? " (you)" : "")));
+    row.appendChild(el("td", "", `${result.vp[p]}`));
+    row.appendChild(el("td", "from", view.position.players[p].points_from.map(([s, n]) => `${s} ${n}`).join(", ") || "nothing"));
+    if (result.tied) row.appendChild(el("td", "", `${result.pools[p]}`));
+    table.appendChild(row);
+  });
+  div.appendChild(table);
+  if (view.match) {
+    div.appendChild(el("p", "", (view.match.over ? "The match is over: " : `Game ${view.match.game} of a best of ${view.match.best_of}: `) +
+      view.names.map((name, p) => `${name} ${view.match.wins[p]}`).join(", ") + (view.match.over ? "." : "; the next game follows.")));
+  }
+  box.appendChild(div);
+}
+
+// -- the whole board --------------------------------------------------------------------------------
+
+const PHASES = {SETUP_GAME: "setting up", SETUP_CHOOSE_MAGES: "choosing mages", SETUP_CHOOSE_ITEMS: "choosing magic items",
+  COLLECT: "collect", ACTIONS: "actions", SETUP_DRAFT: "draft", SETUP_CHOOSE_FIRST: "choosing who starts",
+  SETUP_REDRAFT: "redraft"};
+
+function drawHeader(view) {
+  const pos = view.position;
+  $("round").textContent = (view.match ? `Game ${view.match.game} of ${view.match.best_of} · ` : "") +
+    (pos.round ? `Round ${pos.round} · ` : "") + (PHASES[pos.phase] || pos.phase.toLowerCase().replace(/_/g, " "));
+  const turn = $("turn");
+  const bar = $("notebar");
+  bar.className = "";
+  if (view.over) {
+    const won = view.result ? view.result.winners.map((p) => view.names[p]) : [];
+    turn.textContent = won.length ? `Game over: ${won.join(" and ")} ${won.length > 1 ? "share the victory" : "wins"}` : "Game over";
+    turn.className = "over";
+    bar.hidden = true;
+    return;
+  }
+  const mine = view.choices !== null;
+  turn.textContent = mine ? "Your turn" : `${view.names[view.to_play]} to play`;
+  turn.className = mine ? "yours" : "theirs";
+  // The note: what the player to play is deciding; loud when a rival must React or choose.
+  const pending = pos.pending;
+  bar.hidden = !view.note;
+  const who = view.names[view.to_play] + " ";
+  const what = view.note.startsWith(who) ? view.note.slice(who.length) : view.note;
+  const yours = what.replace(/^(chooses|places|puts|drafts|picks)\b/, (verb) => verb.slice(0, -1));  // (you choose)
+  bar.textContent = !mine ? view.note : what === "to play" ? "Your turn: place an artifact, claim, use a power, discard or pass." :
+    `Your decision: you ${yours}`;
+  if (mine) bar.className = "yours";
+  else if (pending) bar.className = "alert";  // (a rival answers a Life loss or chooses: every seat sees it)
 }
 
 function draw(view) {
   current = view;
-  $("status").textContent = view.over ? "game over" : (view.you === null ? "watching" : `you are ${view.names[view.you]}`);
-  $("note").textContent = view.note;
-  const rivals = $("rivals");
-  rivals.replaceChildren();
-  const others = view.names.map((_, p) => p).filter((p) => p !== view.you);
-  const many = others.length > 1;
-  const full = expanded !== null && others.includes(expanded) ? expanded : others[0];
-  others.forEach((p) => rivals.appendChild(playerPanel(view, p, many && p !== full)));
+  if (!view.choices) { picking = null; onlyCard = null; }
+  else if (picking !== null && picking >= view.choices.groups.length) picking = null;
+  $("status").textContent = view.you === null ? "watching" : `you are ${view.names[view.you]}`;
+  $("status").className = "";
+  drawHeader(view);
+  drawRivals(view);
   drawCentre(view);
   const mine = $("mine");
   mine.replaceChildren();
   if (view.you !== null) mine.appendChild(playerPanel(view, view.you, false));
   drawHand(view);
-  if (!view.choices) picking = null;
   drawChoices();
+  drawLog(view);
+  const lines = listed();
+  if (shown) showCard(shown);
+  else if (lines[lit] && lines[lit].card) showCard(lines[lit].card);
+}
+
+function drawLog(view) {
   const log = $("log");
+  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
   log.replaceChildren(el("h2", "", "Log"));
-  view.log.forEach((line) => log.appendChild(el("p", "", line)));
-  log.scrollTop = log.scrollHeight;
+  view.log.forEach(([style, line]) => log.appendChild(el("p", style, line)));
+  if (atBottom) log.scrollTop = log.scrollHeight;
 }
 
 function overlay(text) {
@@ -197,21 +541,42 @@ function overlay(text) {
 }
 
 document.addEventListener("keydown", (event) => {
-  const count = lines().length;
-  if (!count) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key === ">" && current) {
+    const others = current.names.map((_, p) => p).filter((p) => p !== current.you);
+    const at = others.indexOf(expanded === null ? (others.includes(current.to_play) ? current.to_play : others[0]) : expanded);
+    expanded = others[(at + 1) % others.length];
+    draw(current);
+    return;
+  }
+  if (event.key === "Enter" && document.activeElement && document.activeElement.dataset &&
+      document.activeElement.dataset.card && document.activeElement.classList.contains("playable")) {
+    event.preventDefault();
+    cardClicked(document.activeElement.dataset.card);
+    return;
+  }
+  const lines = listed();
+  if (!lines.length) return;
   if (event.key >= "0" && event.key <= "9") {
+    const now = Date.now();
+    if (now - typedAt > TYPED_PAUSE_MS) typed = "";
+    typedAt = now;
     typed += event.key;
-    const n = parseInt(typed, 10);
-    if (n >= 1 && n <= count) { lit = n - 1; drawChoices(); }
-  } else if (event.key === "ArrowDown") {
-    lit = (lit + 1) % count; typed = ""; drawChoices(); event.preventDefault();
-  } else if (event.key === "ArrowUp") {
-    lit = (lit + count - 1) % count; typed = ""; drawChoices(); event.preventDefault();
-  } else if (event.key === "Enter") {
+    let n = parseInt(typed, 10);
+    if (!(n >= 1 && n <= lines.length)) { typed = event.key; n = parseInt(typed, 10); }
+    if (n >= 1 && n <= lines.length) { lit = n - 1; drawChoices(); if (lines[lit].card) showCard(lines[lit].card); }
+  } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    lit = (lit + (event.key === "ArrowDown" ? 1 : lines.length - 1)) % lines.length;
     typed = "";
-    if (picking === null) choose(lit); else send(picking, lit);
-  } else if (event.key === "Escape" && picking !== null) {
-    picking = null; lit = 0; typed = ""; drawChoices();
+    drawChoices();
+    if (lines[lit].card) showCard(lines[lit].card);
+    event.preventDefault();
+  } else if (event.key === "Enter") {
+    event.preventDefault();  // (not also the click of a focused button)
+    typed = "";
+    take(lines[lit]);
+  } else if (event.key === "Escape" && (picking !== null || onlyCard !== null)) {
+    back_();
   }
 });
 
@@ -223,13 +588,14 @@ function connect() {
     const data = JSON.parse(message.data);
     if (data.type === "cards") cards = data.cards;
     else if (data.type === "view") draw(data);
-    else if (data.type === "refused") $("note").textContent = "Not taken: " + data.why;
+    else if (data.type === "refused") { $("notebar").hidden = false; $("notebar").textContent = "Not taken: " + data.why; }
     else if (data.type === "replaced") overlay("This seat was opened in another tab or window: play there.");
   };
-  socket.onclose = (event) => {
-    if (!$("overlay").hidden) return;
+  socket.onclose = () => {
+    if (!$("overlay").hidden || (current && current.over && !(current.match && !current.match.over))) return;
     $("status").textContent = "disconnected: reconnecting…";
-    setTimeout(connect, 2000);
+    $("status").className = "lost";
+    setTimeout(connect, RECONNECT_MS);
   };
 }
 
