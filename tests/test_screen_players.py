@@ -170,7 +170,8 @@ def _shown_to_the_viewer(app: GameApp) -> str:
 @pytest.mark.slow
 def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_path):
     """Ann and Bob and an AI: before each decision of one after the other's, the hand-over screen
-    covers everything (no artifact of either hand on it) until Enter; then the board, the hand, the
+    covers everything (no artifact of either hand on it) until Enter, before the first person's first
+    decision too (nobody's hand nor log shown until then); then the board, the hand, the
     card panel and the log name no artifact hidden from the person at the screen (the log is written
     again for them: the other's drawn cards are named only in the other's).  Undo goes back to the
     last person's decision, handed over again; q quits from the hand-over screen."""
@@ -198,6 +199,8 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
         if seen["asked"]:  # under it, nothing drawn yet for the next person: still the last one's view
             last = seen["asked"][-1]
             assert app.viewer == last and not [n for n in _hidden_from(state, last) if n in _shown_to_the_viewer(app)]
+        else:  # before the first hand-over, nobody's hand and no log
+            assert app.hand.option_count == 0 and not app.game_log.lines
         await pilot.press("enter")
         await until(pilot, lambda: app.asking is not None)  # (its choices, or at once its ways of paying)
         return True
@@ -212,7 +215,7 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
                 handed = await handed_over(pilot, app)
                 seat, state = app.asking
                 switched = bool(seen["asked"]) and seen["asked"][-1] != seat
-                assert handed == switched or (not seen["asked"] and seat != 0)
+                assert handed == (switched or not seen["asked"])  # (the first person's first decision too)
                 if switched:
                     seen["switches"] += 1
                     hidden = _hidden_from(state, seat)

@@ -8,8 +8,9 @@ the board and the hand (`boardview`), the choices (`choosing`), the card panel (
 (`gamelog`); its layout is ``game.tcss``.
 
 Several people at one screen (a hot seat): the screen shows one person's secrets at a time, the
-viewer's, who is the last person asked; before another person's decision a `HandOver` screen covers
-the board until they press Enter, and only then is everything drawn for them.
+viewer's, who is the last person asked; before another person's decision (and the first one's) a
+`HandOver` screen covers the board until they press Enter, and only then is everything drawn for
+them.  Until the first hand-over nobody's hand and no log are shown.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ class GameApp(LeavingApp[str]):
         self.asking: tuple[int, GameState] | None = None
         self.viewer: int = self.humans.index(True) if any(self.humans) else 0
         self.hot_seat: bool = sum(self.humans) > 1  # several people share the screen
+        self.handed: bool = not self.hot_seat  # a person has the screen (with several, since a first hand-over)
         self.state: GameState = match.state  # the position drawn
         self.stopped: threading.Event = threading.Event()
         self.going: threading.Event = threading.Event()  # cleared while AI moves are paused (AI against AI)
@@ -258,7 +260,10 @@ class GameApp(LeavingApp[str]):
         self.query_one("#banner", Static).update(self.heading(state))
         self.board.draw(state, viewer, self.names)
         owner = "Your" if self.humans[viewer] else self.names[viewer] + "'s"
-        self.hand.draw(state, viewer, f"{owner} hand")
+        if self.handed:
+            self.hand.draw(state, viewer, f"{owner} hand")
+        else:  # (several people, none of them handed the screen yet: nobody's hand)
+            self.hand.clear_options()
 
     def heading(self, state: GameState) -> Text:
         """The banner: the game, the score, the round, the expansions, who is to play, a warning."""
@@ -279,8 +284,9 @@ class GameApp(LeavingApp[str]):
 
     def write_log(self) -> None:
         """Bring the log up to the session's steps, as the person at the screen knows them (all of
-        them with no person at the table)."""
-        self.game_log.bring_up_to(list(self.session.steps), self.viewer if any(self.humans) else None)
+        them with no person at the table; none before the screen is handed to one of several)."""
+        if self.handed:
+            self.game_log.bring_up_to(list(self.session.steps), self.viewer if any(self.humans) else None)
 
     def turn_begins(self, player: int, state: GameState) -> None:
         """A turn's position drawn, for the player to move when no person plays (with people, for the
@@ -296,8 +302,8 @@ class GameApp(LeavingApp[str]):
 
     def offer(self, seat: int, state: GameState) -> None:
         """Ask ``seat`` for its decision at ``state``; where several people share the screen and it
-        shows another's secrets, after a `HandOver` screen (then `show_offer`)."""
-        if self.hot_seat and seat != self.viewer:
+        shows another's secrets (or nobody's yet), after a `HandOver` screen (then `show_offer`)."""
+        if self.hot_seat and (seat != self.viewer or not self.handed):
             self.push_screen(HandOver(self.names[seat]), lambda _: self.show_offer(seat, state))
         else:
             self.show_offer(seat, state)
@@ -309,7 +315,7 @@ class GameApp(LeavingApp[str]):
         if seat != self.viewer:
             self.card_panel.clear()
         self.asking = (seat, state)
-        self.viewer = seat
+        self.viewer, self.handed = seat, True
         self.redraw(state)
         self.write_log()
         self.choices.offer(state)
