@@ -12,7 +12,7 @@ Keystrokes: for every decision of the file's person, the line prompt takes the c
 Enter, and for an action with several ways to pay the way's number and Enter; the full screen takes
 Enter on the highlighted choice, or the fewer of (arrows, a number) and Enter (nothing when the one
 action has several ways: the picker opens at once), and in the picker
-Enter on the suggested way, or the fewest of (arrows from it, a number, Tab and the typed essences)
+Enter on the suggested way, or the fewest of (arrows from it, a number, the typed essences)
 and Enter.
 """
 
@@ -42,10 +42,11 @@ from matches.record import load  # noqa: E402
 
 
 def typed_length(action: tuple) -> int:
-    """Characters typed to name a way in the picker ("2e 1d", "3c / 2g"), Enter included."""
+    """Characters typed to name a way in the picker ("2e 1d", "3c / 2g"), Enter counted apart: typed
+    on the picker's list, the first of them begins the typed way."""
     pay, gain = vectors(action)
     words = [" ".join(f"{n}e" for n in v if n) for v in (pay, gain) if v and any(v)]
-    return len(" / ".join(words) or "0e") + 1  # Tab to the line, then the text (Enter is counted apart)
+    return len(" / ".join(words) or "0e")
 
 
 def cost(state: amigos.GameState, action: tuple) -> tuple[int, int]:
