@@ -33,7 +33,8 @@ from matches.record import load
 CHROMIUM = Path(os.environ.get("AMIGOS_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-extensions", "--mute-audio", "--remote-debugging-address=127.0.0.1",
+                  "--disable-extensions", "--mute-audio", "--disable-renderer-backgrounding",
+                  "--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows", "--remote-debugging-address=127.0.0.1",
                   "--remote-debugging-port=0")
 LISTENING = re.compile(r"DevTools listening on (ws://\S+)")
 START_TIMEOUT = 30.0   # seconds for Chromium to say where its DevTools listen

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 from importlib import resources
 from typing import Any
 
@@ -42,6 +43,8 @@ class TableServer:
         self.table = table
         self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`)
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.flush_lock = threading.Lock()
+        self.flushing = False  # a broadcast of the latest snapshot is on its way (`changed`)
         self.cards = catalog(table.snapshot.state.sets)
         players = table.match.record["players"]
         self.book = LogBook([p["name"] for p in players], [p["spec"] == HUMAN for p in players])
@@ -153,9 +156,20 @@ class TableServer:
                 asyncio.ensure_future(self.send_view(ws, None if key == SPECTATORS else key))
 
     def changed(self) -> None:
-        """The table changed (called on the match's thread): broadcast on the event loop."""
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(self.broadcast)
+        """The table changed (called on the match's thread): broadcast on the event loop.  Changes that
+        come faster than the loop sends (an agent's moves one after another) are sent once: a view is
+        always of the table's latest snapshot, whose log holds every move, so the views in between
+        would only be drawn to be drawn over."""
+        with self.flush_lock:
+            if self.loop is None or self.flushing:
+                return
+            self.flushing = True
+        self.loop.call_soon_threadsafe(self._flush)
+
+    def _flush(self) -> None:
+        with self.flush_lock:
+            self.flushing = False
+        self.broadcast()
 
     async def on_shutdown(self, app: web.Application) -> None:
         for sockets in self.connections.values():

@@ -5,7 +5,7 @@ than that seat may see (`amigos.observe.observation`).
 points (and what its points count, for the cards whose points vary) and text.
 `view` is sent after every change: the position as the seat sees it (the observation, with each
 player's name and where their points come from, and the scrolls in the centre), the log as the seat
-may know it (`LogBook`), who is to play and a note saying what they are deciding (a rival's React to a
+may know it (`LogBook`) and the number of decisions made so far (``moves``), who is to play and a note saying what they are deciding (a rival's React to a
 Life loss, a choice), the match's score in a best of three, the result once the game is over, and,
 when the decision is the seat's, its choices: each group with its words
 (`amigos_cli.views.choices.group_text`), the kind of action, the card it is about and its ways to pay
@@ -142,7 +142,7 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
     over = state.is_terminal()
     out: dict[str, Any] = {
         "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
-        "log": book.lines(steps, viewer)[-LOG_LINES:],
+        "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps),
         "to_play": None if over else state.current_player(),
         "note": note(state, names), "choices": None, "over": over, "match": match,
         "result": result(state) if over else None,
