@@ -92,9 +92,14 @@ class Page:
         path.write_bytes(base64.b64decode(shot["data"]))
 
     async def wait_for(self, expression: str, timeout: float = 20.0) -> Any:
+        """The first true value of ``expression``, looked at until ``timeout`` (an expression that throws
+        while the page is still loading counts as false)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            value = await self.evaluate(expression)
+            try:
+                value = await self.evaluate(expression)
+            except RuntimeError:
+                value = None
             if value:
                 return value
             await asyncio.sleep(POLL)

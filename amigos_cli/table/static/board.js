@@ -25,6 +25,7 @@ let typedAt = 0;
 let expanded = null;     // the rival shown in full (a seat), or null: the one to play, else the next one
 let shown = null;        // the card in the card panel
 let socket = null;
+let drawingRivals = false;  // (a rival's cards show their text but take no choice: an attacker's card is theirs)
 
 const $ = (id) => document.getElementById(id);
 
@@ -111,19 +112,20 @@ function showCard(id) {
     (card.points_from ? ` + ${card.points_from}` : "")));
   panel.appendChild(line);
   panel.appendChild(el("p", "ctext", card.text));
-  const mine = choicesFor(id);
+  const mine = document.querySelector(`.playable[data-card="${CSS.escape(id)}"]`) ? choicesFor(id) : [];
   if (mine.length) panel.appendChild(el("p", "dim", `Click it: ${mine.length === 1 ? current.choices.groups[mine[0]].text :
     mine.length + " choices"}.`));
   document.querySelectorAll(".card.shown, .chip.shown").forEach((n) => n.classList.remove("shown"));
   document.querySelectorAll(`[data-card="${CSS.escape(id)}"]`).forEach((n) => n.classList.add("shown"));
 }
 
-function clickable(node, id) {
-  // Hovering or clicking shows a card's text; a card with choices is outlined and a click takes them.
+function clickable(node, id, takes) {
+  // Hovering or clicking shows a card's text; a card with choices is outlined and a click takes them
+  // (unless `takes` is false: a name in a list, a rival's card).
   node.dataset.card = id;
   node.addEventListener("mouseenter", () => showCard(id));
-  node.addEventListener("click", (event) => { event.stopPropagation(); showCard(id); cardClicked(id); });
-  if (choicesFor(id).length) {
+  node.addEventListener("click", (event) => { event.stopPropagation(); showCard(id); if (takes) cardClicked(id); });
+  if (choicesFor(id).length && takes) {
     node.classList.add("playable");
     node.tabIndex = 0;
     node.setAttribute("role", "button");
@@ -159,11 +161,11 @@ function cardBox(entry, opts) {
     box.appendChild(on);
   }
   if (entry.turned) box.title = `${card.name} (turned)`;
-  return clickable(box, id);
+  return clickable(box, id, !drawingRivals);
 }
 
 function chip(id) {
-  return clickable(el("span", "chip", nameOf(id)), id);
+  return clickable(el("span", "chip", nameOf(id)), id, false);
 }
 
 // -- players ----------------------------------------------------------------------------------------
@@ -238,7 +240,12 @@ function drawRivals(view) {
   for (let i = 0; i < n; i++) if ((start + i) % n !== view.you) others.push((start + i) % n);  // in the order of play
   let full = others.includes(expanded) ? expanded : (others.includes(view.to_play) ? view.to_play : others[0]);
   if (view.you === null && others.length <= 2) full = null;  // (a spectator of two sees both in full)
-  others.forEach((p) => rivals.appendChild(playerPanel(view, p, others.length > 1 && full !== null && p !== full)));
+  drawingRivals = view.you !== null;
+  try {
+    others.forEach((p) => rivals.appendChild(playerPanel(view, p, others.length > 1 && full !== null && p !== full)));
+  } finally {
+    drawingRivals = false;
+  }
 }
 
 // -- the centre -------------------------------------------------------------------------------------
@@ -502,6 +509,10 @@ function drawHeader(view) {
   const yours = what.replace(/^(chooses|places|puts|drafts|picks)\b/, (verb) => verb.slice(0, -1));  // (you choose)
   bar.textContent = !mine ? view.note : what === "to play" ? "Your turn: place an artifact, claim, use a power, discard or pass." :
     `Your decision: you ${yours}`;
+  const seat = view.seats[view.to_play];
+  if (!mine && seat && seat.kind === "person" && !seat.connected) {
+    bar.textContent += ` (away: waiting for ${view.names[view.to_play]} to come back, or for the host to hand the seat to the AI)`;
+  }
   if (mine) bar.className = "yours";
   else if (pending) bar.className = "alert";  // (a rival answers a Life loss or chooses: every seat sees it)
 }
@@ -588,7 +599,12 @@ function connect() {
     const data = JSON.parse(message.data);
     if (data.type === "cards") cards = data.cards;
     else if (data.type === "view") draw(data);
-    else if (data.type === "refused") { $("notebar").hidden = false; $("notebar").textContent = "Not taken: " + data.why; }
+    else if (data.type === "refused") {  // (nothing changed: the choices are offered again)
+      $("notebar").hidden = false;
+      $("notebar").className = "alert";
+      $("notebar").textContent = "Not taken: " + data.why;
+      drawChoices();
+    }
     else if (data.type === "replaced") overlay("This seat was opened in another tab or window: play there.");
   };
   socket.onclose = () => {
