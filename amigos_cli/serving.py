@@ -19,14 +19,20 @@ import logging
 import os
 import shlex
 import signal
+import time
 from asyncio.subprocess import Process
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from .table.model import Table
+from .table.server import Hall, TableServer
+
 GRACE = 3.0     # seconds a closed tab's game has to quit by itself
+SWEEP_SECONDS = 10.0  # how often the web board's tables are looked over (`Hall.sweep`)
 KILL_WAIT = 2.0  # seconds between SIGTERM and SIGKILL
 log = logging.getLogger("amigos.serve")
 
@@ -59,17 +65,51 @@ class GameService(AppService):
 
 
 class GameServer(Server):
-    """textual-serve's server with at most ``max_games`` games at once (`GameService` each)."""
+    """textual-serve's server with at most ``max_games`` games at once (`GameService` each), and beside
+    the terminal at ``/`` the web board of `amigos_cli.table` at ``/board``: each visit a new game of
+    ``new_table()``'s (a table of one person), counted in the same cap."""
 
-    def __init__(self, command: str, host: str, port: int, max_games: int) -> None:
+    def __init__(self, command: str, host: str, port: int, max_games: int,
+                 new_table: Callable[[], Table] | None = None) -> None:
         super().__init__(command, host=host, port=port, title="Amigos")
         self.max_games = max_games
         self.live: dict[GameService, web.WebSocketResponse] = {}  # each live game and its tab
+        self.new_table = new_table
+        self.hall = Hall()
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        if self.new_table is not None:
+            app.add_routes([web.get("/board", self.handle_board), *self.hall.routes()])
+            app.on_startup.append(self._sweeping)
+        return app
+
+    async def _sweeping(self, app: web.Application) -> None:
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(SWEEP_SECONDS)
+                self.hall.sweep(time.monotonic())
+        app["sweeper"] = asyncio.ensure_future(sweep())
+
+    def games(self) -> int:
+        """The games played now: terminals and web boards."""
+        return len(self.live) + len(self.hall.tables())
+
+    async def handle_board(self, request: web.Request) -> web.StreamResponse:
+        """A new game on the web board: its table made and its person's seat opened."""
+        if self.games() >= self.max_games:
+            return self.full()
+        assert self.new_table is not None  # (the route exists only with it)
+        table = self.new_table()
+        self.hall.add(TableServer(table))
+        seat = next(token for token in table.tokens if token is not None)
+        raise web.HTTPFound(f"/t/{seat}")
 
     async def on_shutdown(self, app: web.Application) -> None:
         """The server stopping (Ctrl-C, SIGTERM): every tab told so and its game ended at once (saved,
         as when a tab closes; `GameService.stop`), not when aiohttp's shutdown would cancel it."""
         tabs = list(self.live.items())
+        await self.hall.stop()
         await asyncio.gather(*(websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the server stopped")
                                for _, websocket in tabs), return_exceptions=True)
         await asyncio.gather(*(service.stop() for service, _ in tabs), return_exceptions=True)
@@ -82,13 +122,13 @@ class GameServer(Server):
         return web.Response(status=503, text=text, content_type="text/html", headers={"Retry-After": "30"})
 
     async def handle_index(self, request: web.Request) -> Any:
-        if len(self.live) >= self.max_games:
+        if self.games() >= self.max_games:
             return self.full()
         return await super().handle_index(request)
 
     async def handle_websocket(self, request: web.Request) -> Any:
         """One tab: refused past the cap, else its game played until the tab closes, then ended."""
-        if len(self.live) >= self.max_games:
+        if self.games() >= self.max_games:
             return self.full()
         websocket = web.WebSocketResponse(heartbeat=15)
 

@@ -263,3 +263,31 @@ def test_a_tab_of_a_three_player_server_plays_you_against_two_ais(tmp_path):
     refused = subprocess.run([sys.executable, "-m", "amigos_cli", "serve", "--players", "3", "--format", "match"],
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "two players" in refused.stderr
+
+
+def test_the_web_board_is_served_beside_the_terminal_each_visit_a_new_game(tmp_path):
+    """``/board``: each visit makes a game of a person against the AI on the web board of
+    ``amigos host`` (its seat's link the only way in), saved in the server's folder and counted in the
+    cap with the terminal's games."""
+    with serving(tmp_path, "--p2", "random", "--max-games", "1") as (port, _, _):
+        async def visit() -> dict:
+            async with aiohttp.ClientSession() as client:
+                async with client.get(f"http://127.0.0.1:{port}/board", allow_redirects=False) as reply:
+                    assert reply.status == 302
+                    seat = reply.headers["Location"]
+                assert seat.startswith("/t/")
+                async with client.get(f"http://127.0.0.1:{port}{seat}") as page:
+                    assert page.status == 200 and "board-files/board.js" in await page.text()
+                async with client.get(f"http://127.0.0.1:{port}/board-files/board.js") as script:
+                    assert script.status == 200
+                async with client.get(f"http://127.0.0.1:{port}/board", allow_redirects=False) as full:
+                    assert full.status == 503  # (one game at most: this server's cap)
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{seat.split('/')[-1]}") as ws:
+                    assert (await ws.receive_json(timeout=10))["type"] == "cards"
+                    while True:
+                        view = await ws.receive_json(timeout=30)
+                        if view.get("type") == "view" and view["choices"]:
+                            return view
+        view = asyncio.run(visit())
+    assert view["you"] == 0 and view["names"][1] == "AI (random)"
+    assert list(tmp_path.glob("amigos-*.amigos"))

@@ -188,7 +188,7 @@ def test_wrong_stale_malformed_and_spectators_answers_are_refused_and_change_not
         runner = await server.start("127.0.0.1", port)
         try:
             async with aiohttp.ClientSession() as client:
-                for path in ("/t/nosuchtoken0000000000", "/ws/nosuchtoken0000000000", "/t/", "/static/../model.py"):
+                for path in ("/t/nosuchtoken0000000000", "/ws/nosuchtoken0000000000", "/t/", "/board-files/../model.py", "/board-files/board.html"):
                     async with client.get(f"http://127.0.0.1:{port}{path}") as reply:
                         assert reply.status == 404
                 for _ in range(50):

@@ -280,4 +280,4 @@ def test_the_page_and_its_files_are_served_whole_and_fetch_nothing_from_elsewher
         text = folder.joinpath(name).read_text("utf-8")
         assert not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|@import|url\(", text), name
     html = folder.joinpath("board.html").read_text("utf-8")
-    assert set(re.findall(r'(?:src|href)="([^"]+)"', html)) == {"/static/board.css", "/static/board.js"}
+    assert set(re.findall(r'(?:src|href)="([^"]+)"', html)) == {"/board-files/board.css", "/board-files/board.js"}

@@ -9,9 +9,10 @@ from typing import Annotated
 import typer
 
 from amigos.config import GameConfig
+from matches.match import Match
 
 from ..errors import CliUsageError
-from ..session import check_spec
+from ..session import HUMAN, check_spec, default_path, new_seed
 from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
 
 HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")]
@@ -43,9 +44,20 @@ def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0",
     if format == "match" and players != 2:
         raise CliUsageError("a best-of-three match (with the redraft) is for two players: --format game")
     expansions = expansion_names(expansion)
-    GameConfig.parse(variant_name(variant), expansions=expansions, players=players)  # (a count it refuses: one line)
-    command = game_command(check_spec(p2), variant_name(variant).replace("_", "-"), format, expansions, players)
+    config = GameConfig.parse(variant_name(variant), expansions=expansions, players=players)
+    ai = check_spec(p2)
+    command = game_command(ai, variant_name(variant).replace("_", "-"), format, expansions, players)
     from ..serving import GameServer  # imported here: only this command needs the web server
-    typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops), {max_games} games at most at once; "
-               f"each tab plays: {command}")
-    GameServer(command, host=host, port=port, max_games=max_games).serve()
+    from ..table.model import Table
+
+    def new_table() -> Table:
+        """A web board's game: a person against the AI in every other seat, saved here as `play` saves."""
+        seed = new_seed()
+        specs = [HUMAN] + [ai] * (players - 1)
+        names = ["You"] + [f"AI {p + 1} ({ai})" if players > 2 else f"AI ({ai})" for p in range(1, players)]
+        return Table.new(Match.new(seed, specs, config, fmt=format, names=names), default_path(seed))
+
+    typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops), {max_games} games at most at once: "
+               f"the terminal at http://{host}:{port}/ (each tab plays: {command}), the web board at "
+               f"http://{host}:{port}/board")
+    GameServer(command, host=host, port=port, max_games=max_games, new_table=new_table).serve()

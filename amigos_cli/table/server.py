@@ -2,7 +2,8 @@
 spectators, on aiohttp.
 
 Routes: ``/t/TOKEN`` the board page (the same page for every seat: it opens its websocket with the
-token of its own address), ``/static/NAME`` the page's script and style, ``/ws/TOKEN`` the websocket.
+token of its own address), ``/board-files/NAME`` the page's script and style, ``/ws/TOKEN`` the
+websocket.
 A token of no seat gets 404, and nothing else is served: the tables's links are the only way in.
 
 On a websocket the server sends ``{"type": "cards", ...}`` once (`amigos_cli.table.view.catalog`) and a
@@ -30,10 +31,22 @@ from .model import Snapshot, Table
 from .view import LogBook, catalog, match_of, view
 
 MAX_CONNECTIONS = 64
+IDLE_SECONDS = 300.0  # a served table nobody has been connected to for this long is stopped
 MAX_MESSAGE = 4096
 STATIC = ("board.js", "board.css")  # the page's files, besides board.html
+FILES = "/board-files/"  # where they are served (``amigos serve``'s terminal has its own /static/)
 SPECTATORS = -1  # the key of the spectators' connections
 log = logging.getLogger("amigos.host")
+
+
+async def static_file(request: web.Request) -> web.Response:
+    """One of the page's files (`STATIC`), the same for every table."""
+    name = request.match_info["name"]
+    if name not in STATIC:
+        raise web.HTTPNotFound()
+    text = resources.files(__package__).joinpath("static", name).read_text("utf-8")
+    kind = "application/javascript" if name.endswith(".js") else "text/css"
+    return web.Response(text=text, content_type=kind)
 
 
 class TableServer:
@@ -49,7 +62,7 @@ class TableServer:
         players = table.match.record["players"]
         self.book = LogBook([p["name"] for p in players], [p["spec"] == HUMAN for p in players])
         self.app = web.Application()
-        self.app.add_routes([web.get("/t/{token}", self.page), web.get("/static/{name}", self.static),
+        self.app.add_routes([web.get("/t/{token}", self.page), web.get(FILES + "{name}", static_file),
                              web.get("/ws/{token}", self.websocket)])
         self.app.on_shutdown.append(self.on_shutdown)
 
@@ -68,13 +81,6 @@ class TableServer:
         return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store",
                                                                           "Referrer-Policy": "no-referrer"})
 
-    async def static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        if name not in STATIC:
-            raise web.HTTPNotFound()
-        text = resources.files(__package__).joinpath("static", name).read_text("utf-8")
-        kind = "application/javascript" if name.endswith(".js") else "text/css"
-        return web.Response(text=text, content_type=kind)
 
     # -- websockets --------------------------------------------------------------------------------------
 
@@ -181,9 +187,70 @@ class TableServer:
 
     async def start(self, host: str, port: int) -> web.AppRunner:
         """Listen on ``host``:``port`` and start the table's match (no access log: tokens are in the paths)."""
-        self.loop = asyncio.get_running_loop()
         runner = web.AppRunner(self.app, access_log=None)
         await runner.setup()
         await web.TCPSite(runner, host, port).start()
-        self.table.start(self.changed)
+        self.begin()
         return runner
+
+    def begin(self) -> None:
+        """Start the table's match, its changes sent on the running event loop."""
+        self.loop = asyncio.get_running_loop()
+        self.table.start(self.changed)
+
+    def idle(self) -> bool:
+        """Nobody is connected."""
+        return not any(self.connections.values())
+
+
+class Hall:
+    """Several tables served by one web application (``amigos serve``'s web board: a new table for each
+    visit of ``/board``), each reached only through its own tokens.  A table whose game is over, or
+    that nobody has been connected to for `IDLE_SECONDS`, is stopped (its file is saved) and forgotten."""
+
+    def __init__(self) -> None:
+        self.servers: dict[str, TableServer] = {}  # every token of every table: its server
+        self.quiet: dict[TableServer, float] = {}  # when each table was last seen with nobody connected
+
+    def add(self, server: TableServer) -> None:
+        server.begin()
+        for token in [*server.table.tokens, server.table.spectator]:
+            if token is not None:
+                self.servers[token] = server
+
+    def tables(self) -> list[TableServer]:
+        return list(dict.fromkeys(self.servers.values()))
+
+    def routes(self) -> list[web.RouteDef]:
+        """The tables' pages, files and websockets, each sent to the table its token opens."""
+        async def page(request: web.Request) -> web.StreamResponse:
+            return await self._server(request).page(request)
+
+        async def websocket(request: web.Request) -> web.StreamResponse:
+            return await self._server(request).websocket(request)
+
+        return [web.get("/t/{token}", page), web.get("/ws/{token}", websocket),
+                web.get(FILES + "{name}", static_file)]
+
+    def _server(self, request: web.Request) -> TableServer:
+        server = self.servers.get(request.match_info["token"])
+        if server is None:
+            raise web.HTTPNotFound(text="No such table seat.")
+        return server
+
+    def sweep(self, now: float) -> None:
+        """Stop and forget the tables that are over, or idle for `IDLE_SECONDS`."""
+        for server in self.tables():
+            if not server.idle():
+                self.quiet.pop(server, None)
+                continue
+            since = self.quiet.setdefault(server, now)
+            if server.table.match.is_over() or now - since >= IDLE_SECONDS:
+                server.table.stop()
+                self.quiet.pop(server, None)
+                self.servers = {t: s for t, s in self.servers.items() if s is not server}
+
+    async def stop(self) -> None:
+        for server in self.tables():
+            await server.on_shutdown(server.app)
+            server.table.stop()
