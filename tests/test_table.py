@@ -21,7 +21,17 @@ from typing import Any
 import aiohttp
 import pytest
 
-from amigos.codes import BEING_CHOSEN, DECK, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
+from amigos.codes import (
+    BEING_CHOSEN,
+    DECK,
+    DRAFT_RESERVE,
+    DRAFTING,
+    HAND,
+    MONUMENT_DECK,
+    P_SCRYORDER,
+    SETUP_CHOOSE_FIRST,
+    SETUP_REDRAFT,
+)
 from amigos.config import GameConfig
 from amigos_cli.table.model import Table, TableError
 from amigos_cli.table.server import TableServer
@@ -39,8 +49,11 @@ def free_port() -> int:
 
 
 def hidden_from(state: Any, seat: int | None) -> set[str]:
-    """The card ids ``seat`` (None: spectators) may not see in ``state``."""
+    """The card ids ``seat`` (None: spectators) may not see in ``state`` (in a redraft every artifact
+    was laid face up, and each pick is public)."""
     known = state.known_decks[seat] if seat is not None else frozenset()
+    if state.phase in (SETUP_CHOOSE_FIRST, SETUP_REDRAFT):
+        known = {c.id for c in state.cards[:state.n_art]}
     out = {state.cards[e].id for e in range(len(state.loc))
            if state.loc[e] in HIDDEN and state.owner[e] != seat and state.cards[e].id not in known}
     out |= {state.cards[e].id for e in range(len(state.loc))
@@ -383,3 +396,30 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
     final = view_of(match.state, None, session.names, session.steps, None, seats, book=book)
     assert final["over"] and final["result"]["winners"] and len(final["result"]["vp"]) == 4
     assert "must answer a Life loss" in notes and "to play" in notes, notes
+
+
+def test_a_best_of_three_at_a_table_plays_its_redraft_and_its_three_games(tmp_path):
+    """Two people play a whole best of three (the choice of who starts, the face-up redraft) through
+    their tabs; neither stream holds a card hidden from its seat."""
+    match = Match.new(12, ["human", "human"], GameConfig(), fmt="match", names=["Ann", "Bob"])
+    table = Table.new(match, tmp_path / "m.amigos")
+    server = Recording(table)
+    port = free_port()
+    streams: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+
+    async def play() -> None:
+        runner = await server.start("127.0.0.1", port)
+        try:
+            await asyncio.wait_for(asyncio.gather(
+                seat_client(port, table.tokens[0], random.Random(7), streams[0]),
+                seat_client(port, table.tokens[1], random.Random(8), streams[1])), timeout=600)
+        finally:
+            table.stop()
+            await runner.cleanup()
+
+    asyncio.run(play())
+    saved = load(tmp_path / "m.amigos")
+    assert saved.is_over() and len(saved.record["games"]) >= 2
+    assert any(d[1]["__type__"] == "RedraftPick" for d in saved.record["games"][1]["decisions"])
+    for state, seat, text in server.sent:
+        assert not [cid for cid in hidden_from(state, seat) - scried(state, seat) if f'"{cid}"' in text], seat
