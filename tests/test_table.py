@@ -6,6 +6,7 @@ refused and change nothing; the host killed mid-game resumes with the same links
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -15,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +119,17 @@ async def spectator(port: int, token: str, received: list[dict[str, Any]]) -> No
                     return
 
 
+@contextlib.asynccontextmanager
+async def served(server: TableServer, port: int) -> AsyncIterator[None]:
+    """``server``'s table played and served on ``port`` for the block, then stopped."""
+    runner = await server.start("127.0.0.1", port)
+    try:
+        yield
+    finally:
+        server.table.stop()
+        await runner.cleanup()
+
+
 def _table(tmp_path: Path, specs: list[str], seed: int = 5) -> Table:
     match = Match.new(seed, specs, GameConfig(players=len(specs)), fmt="game",
                       names=[f"Player {p + 1}" for p in range(len(specs))])
@@ -130,15 +143,11 @@ def test_two_people_and_an_agent_play_a_whole_game_and_see_only_their_own(tmp_pa
     streams: dict[Any, list[dict[str, Any]]] = {0: [], 2: [], None: []}
 
     async def play() -> None:
-        runner = await server.start("127.0.0.1", port)
-        try:
+        async with served(server, port):
             await asyncio.wait_for(asyncio.gather(
                 seat_client(port, table.tokens[0], random.Random(1), streams[0]),
                 seat_client(port, table.tokens[2], random.Random(2), streams[2]),
                 spectator(port, table.spectator, streams[None])), timeout=240)
-        finally:
-            table.stop()
-            await runner.cleanup()
 
     asyncio.run(play())
     saved = load(tmp_path / "table.amigos")
@@ -167,8 +176,7 @@ def test_a_dropped_connection_rejoins_where_it_was_and_a_second_tab_takes_the_se
     port = free_port()
 
     async def scenario() -> None:
-        runner = await server.start("127.0.0.1", port)
-        try:
+        async with served(server, port):
             first: list[dict[str, Any]] = []
             await asyncio.wait_for(seat_client(port, table.tokens[0], random.Random(3), first, stop_after=3), 60)
             asked = table.snapshot.asked
@@ -185,9 +193,6 @@ def test_a_dropped_connection_rejoins_where_it_was_and_a_second_tab_takes_the_se
                             told.append(json.loads(message.data)["type"])
                         assert "replaced" in told and one.closed
                         assert (await two.receive_json(timeout=10))["type"] == "cards"
-        finally:
-            table.stop()
-            await runner.cleanup()
 
     asyncio.run(scenario())
 
@@ -198,8 +203,7 @@ def test_wrong_stale_malformed_and_spectators_answers_are_refused_and_change_not
     port = free_port()
 
     async def scenario() -> None:
-        runner = await server.start("127.0.0.1", port)
-        try:
+        async with served(server, port):
             async with aiohttp.ClientSession() as client:
                 for path in ("/t/nosuchtoken0000000000", "/ws/nosuchtoken0000000000", "/t/", "/board-files/../model.py", "/board-files/board.html"):
                     async with client.get(f"http://127.0.0.1:{port}{path}") as reply:
@@ -242,9 +246,6 @@ def test_wrong_stale_malformed_and_spectators_answers_are_refused_and_change_not
                 async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{table.spectator}") as ws:
                     await ws.send_json({"type": "choose", "ask": 1, "group": 0, "way": 0})
                     assert "spectators watch" in (await _next_of(ws, "refused"))["why"]
-        finally:
-            table.stop()
-            await runner.cleanup()
 
     asyncio.run(scenario())
 
@@ -325,8 +326,7 @@ def test_the_host_hands_a_gone_person_s_seat_to_an_agent_and_the_file_keeps_it(t
     port = free_port()
 
     async def scenario() -> None:
-        runner = await server.start("127.0.0.1", port)
-        try:
+        async with served(server, port):
             for _ in range(100):
                 if table.snapshot.asked is not None:
                     break
@@ -339,9 +339,6 @@ def test_the_host_hands_a_gone_person_s_seat_to_an_agent_and_the_file_keeps_it(t
                 await asyncio.sleep(0.1)
             assert table.match.is_over()
             assert [s["kind"] for s in server.seats()] == ["agent", "agent"]
-        finally:
-            table.stop()
-            await runner.cleanup()
 
     asyncio.run(scenario())
     saved = load(tmp_path / "table.amigos")
@@ -408,14 +405,10 @@ def test_a_best_of_three_at_a_table_plays_its_redraft_and_its_three_games(tmp_pa
     streams: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
 
     async def play() -> None:
-        runner = await server.start("127.0.0.1", port)
-        try:
+        async with served(server, port):
             await asyncio.wait_for(asyncio.gather(
                 seat_client(port, table.tokens[0], random.Random(7), streams[0]),
                 seat_client(port, table.tokens[1], random.Random(8), streams[1])), timeout=600)
-        finally:
-            table.stop()
-            await runner.cleanup()
 
     asyncio.run(play())
     saved = load(tmp_path / "m.amigos")
