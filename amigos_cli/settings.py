@@ -18,8 +18,9 @@ MAX_BYTES = 64 * 1024  # what a settings file may be (a bigger one is not ours)
 @dataclass
 class Settings:
     """``auto_collect``: at Collect, essences stored on a card are taken without asking where taking
-    them costs nothing and leaving them earns nothing, and a collect of one kind or another gives the
-    only kind still lacking, where there is one (`amigos_cli.views.choices.automatic_collect`)."""
+    them costs nothing and leaving them earns nothing, left where they score points, and a collect of
+    one kind or another gives the only kind still lacking, where there is one
+    (`amigos_cli.views.choices.automatic_collect`)."""
 
     auto_collect: bool = False
 

@@ -46,7 +46,9 @@ def test_only_a_choice_that_does_not_matter_is_made_without_asking():
     assert automatic_collect(s) is None
     s, _ = _at_collect("windup_man", {"elan": 1})
     assert automatic_collect(s) is None
-    s, _ = _at_collect("sunken_reef", {"calm": 2}, "places")  # (its points are the essences on it)
+    s, e = _at_collect("sunken_reef", {"calm": 2}, "places")  # (its points are the essences on it)
+    assert automatic_collect(s) == (A.TAKE, 0, e, A.LEAVE_STORED)  # left: taking them costs 2 points
+    s, _ = _at_collect("athanor", {"elan": 2})  # (its power spends them: asked)
     assert automatic_collect(s) is None
     before = build_position([{"mage": "seer", "item": "research"}])
     assert automatic_collect(before) is None  # (not at Collect)

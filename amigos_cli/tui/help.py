@@ -23,9 +23,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("r", "the highlighted card's whole text on a screen of its own (Enter on a card of your hand too; "
           "any other key closes it)"),
     ("Ctrl-A", "auto-collect on or off: essences stored on a card taken at Collect without asking, unless "
-               "taking them costs points or leaving them earns something, and a collect of one kind or "
-               "another made for you when only one of them is a kind your cards still lack (remembered "
-               "between games)"),
+               "leaving them earns something or a power spends them; those that score points where they "
+               "are left there; a collect of one kind or another made for you when only one of them is a "
+               "kind your cards still lack (remembered between games)"),
     ("Tab", "your hand and back (its cards' texts in the card panel)"),
     (">", "with three players or more: the next rival in full on the board (the others a line each)"),
     ("a click", "on a card's name: its text in the card panel; on a rival's line: that rival in full"),

@@ -105,13 +105,14 @@ def _collect_cost_consequence(state: GameState, action: Action) -> str:
 
 def automatic_collect(state: GameState) -> Action | None:
     """The decision an auto-collect setting makes without asking, at Collect: taking the essences stored
-    on a card (`_free_take`), or a collect of one kind or another that gives the only kind still
-    wanted (`_wanted_kind`).  None for any other decision, which is asked."""
+    on a card (`_free_take`), leaving those that score points where they are (`_scoring_leave`), or a
+    collect of one kind or another that gives the only kind still wanted (`_wanted_kind`).  None for any
+    other decision, which is asked."""
     legal = state.legal_actions()
     if state.phase != COLLECT or len(legal) < 2:
         return None
     if all(a[0] == A.TAKE for a in legal):
-        return _free_take(state, legal)
+        return _free_take(state, legal) or _scoring_leave(state, legal)
     if all(a[0] == A.GAIN and a[2] == legal[0][2] for a in legal):
         return _wanted_kind(state, legal)
     return None
@@ -127,6 +128,19 @@ def _free_take(state: GameState, legal: list[Action]) -> Action | None:
     if card.vp_per_essence is not None or any(pw.remove_self for pw in card.powers):
         return None
     return take
+
+
+def _scoring_leave(state: GameState, legal: list[Action]) -> Action | None:
+    """Leaving the essences on a Place of Power that scores a point for each (Sunken Reef, Alchemist's
+    Tower, ...): taking them would cost those points, and no power of the card spends them."""
+    leave = next((a for a in legal if a[3] == A.LEAVE_STORED), None)
+    take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
+    if leave is None or take is None:
+        return None
+    card = state.cards[take[2]]
+    if card.vp_per_essence is None or any(pw.remove_self for pw in card.powers) or points_change(state, take) >= 0:
+        return None
+    return leave
 
 
 def _wanted_kind(state: GameState, legal: list[Action]) -> Action | None:
