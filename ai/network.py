@@ -47,6 +47,7 @@ NET_VERSION: Final = 1
 #: The feature inputs (`feature_inputs`): the viewer's `ai.features`, the rival's, the progress.
 N_FEATURE_INPUTS: Final[int] = 2 * N_FEATURES + 1
 FEATURE_SCALE: Final = 0.1  # (the features count points and essences: tens at most)
+FEATURE_INDEX: Final = list(range(E.N_INPUTS, E.N_INPUTS + N_FEATURE_INPUTS))  # their rows of W1
 
 
 class NetError(AmigosError):
@@ -110,12 +111,13 @@ class ValueNet:
     def probability(self, state: GameState, viewer: int) -> float:
         """The chance that ``viewer`` wins, from what ``viewer`` sees of ``state``."""
         pairs = E.encode(state, viewer)
-        index = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))
-        value = np.fromiter((v for _, v in pairs), dtype=np.float64, count=len(pairs))
-        h = value @ self.w1[index] + self.b1
+        index = [i for i, _ in pairs]
+        value = [v for _, v in pairs]
         rows = player_features(state) if self.base or self.features else []
-        if self.features:
-            h += np.asarray(feature_inputs(rows, viewer)) @ self.w1[E.N_INPUTS:]
+        if self.features:  # (one gather of the hidden layer's rows for both kinds of input)
+            index += FEATURE_INDEX
+            value += feature_inputs(rows, viewer)
+        h = np.array(value) @ self.w1[index] + self.b1
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
         if self.base:  # (the linear value's `win_log_odds`, from the rows at hand)
             z += default_model().margin(rows, viewer, progress(rows))
