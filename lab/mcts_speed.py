@@ -29,11 +29,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rollout", type=int, default=30)
     ap.add_argument("--positions", action="store_true", help="one process, six positions")
+    ap.add_argument("--value", choices=("linear", "net"), help="with --positions: the learned value's search "
+                    "(no rollout), by the linear value or the network AMIGOS_VALUE_NET names")
     ap.add_argument("--games", type=int, default=0,
                     help="instead: the rate over whole games of mcts:iters=1000 against greedy (one process)")
     args = ap.parse_args(argv)
     if args.positions:
-        return over_positions(args.rollout)
+        return over_positions(args.rollout, args.value)
     if args.games:
         return over_games(args.games, args.rollout)
     s = mid_game()
@@ -57,20 +59,23 @@ def main(argv=None) -> int:
     return 0
 
 
-def over_positions(rollout: int) -> int:
-    from ai.mcts import Settings, search
+def over_positions(rollout: int, value: str | None = None) -> int:
+    from ai.mcts import NET_VALUE, Settings, search
+    settings = Settings(rollout=rollout) if value is None else \
+        Settings(value=NET_VALUE if value == "net" else 1, rollout=0)
     iterations = seconds = 0.0
     for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
         s = mid_game(seed, steps)
         p = s.current_player()
-        search(s, p, 100, None, 1, Settings(rollout=rollout))  # warm the caches
+        search(s, p, 100, None, 1, settings)  # warm the caches
         start = time.perf_counter()
-        _, done = search(s, p, 2000, None, 1, Settings(rollout=rollout))
+        _, done = search(s, p, 2000, None, 1, settings)
         elapsed = time.perf_counter() - start
         print(f"game {seed}, round {s.round}: {done / elapsed:,.0f} iterations/s")
         iterations += done
         seconds += elapsed
-    print(f"six positions: {iterations / seconds:,.0f} iterations/s (rollout={rollout})")
+    print(f"six positions: {iterations / seconds:,.0f} iterations/s "
+          f"({'rollout=' + str(rollout) if value is None else 'value=' + value})")
     return 0
 
 
