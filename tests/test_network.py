@@ -336,3 +336,20 @@ def test_a_new_run_s_network_0_can_be_trained_on_other_runs_games(tmp_path):
     assert line["generation"] == 0 and line["pretrained_on"] == 20 and line["held_out_after"]["views"] > 0
     with pytest.raises(NetError, match="no games"):
         N.run(tmp_path / "none", 0, 20, 2, 1, hidden=8, seed_games=[tmp_path / "empty"], log=lambda line: None)
+
+
+def test_the_search_with_a_network_of_features_never_reads_hidden_cards(tmp_path, monkeypatch):
+    """The features a network reads are a dealt world's, never the real position's: two positions
+    that differ only in what the searcher cannot see give the same decision."""
+    from ai import network as NW
+    from ai.agents import make_agent
+    from tests.test_agents import hidden_twin, mid_game
+    net = ValueNet.initial(16, 5, base=True, features=True)
+    net.w2[:] = 0.4
+    net.save(tmp_path / "f.npz")
+    monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "f.npz"))
+    for seed in (4, 6):
+        state = mid_game(seed)
+        twin = hidden_twin(state)
+        spec = "mcts:iters=150,seed=2,value=net"
+        assert make_agent(spec).select(state.clone()) == make_agent(spec).select(twin.clone())
