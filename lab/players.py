@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 import traceback
@@ -26,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
+from speed import random_game  # noqa: E402
+
 import amigos  # noqa: E402
 from ai.agents import make_agent  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
@@ -33,7 +34,6 @@ from amigos.rng import derive_seed  # noqa: E402
 from matches.arena import wilson  # noqa: E402
 from matches.runner import open_runner  # noqa: E402
 
-MAX_DECISIONS = 20000
 VARIANTS = ("standard", "draft", "first_game")
 
 
@@ -51,18 +51,9 @@ def random_games(players: int, games: int) -> None:
     seconds = 0.0
     for k in range(games):
         config = config_for(players, k)
-        rng = random.Random(k)
         start = time.process_time()
         try:
-            s = amigos.deal(k, config)
-            n = 0
-            while not s.is_terminal():
-                legal = s.legal_actions()
-                s.apply_unchecked(legal[rng.randrange(len(legal))])
-                n += 1
-                if n > MAX_DECISIONS:
-                    raise RuntimeError("no end")
-            decisions += n
+            decisions += random_game(k, config=config)
         except Exception:  # noqa: BLE001 - counted and named, which is the point
             failures.append(f"seed {k} {config}: {traceback.format_exc().splitlines()[-1]}")
         seconds += time.process_time() - start

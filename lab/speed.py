@@ -23,14 +23,16 @@ if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
 import amigos  # noqa: E402
+from amigos.config import GameConfig  # noqa: E402
 
 MAX_DECISIONS = 20000
 
 
 def random_game(seed: int, variant: str = "standard", ruleset: str = "official",
-                expansions: tuple[str, ...] = ()) -> int:
-    """Play one uniform-random game to the end; returns the number of decisions."""
-    s = amigos.new_game(seed, variant, ruleset, expansions=expansions)
+                expansions: tuple[str, ...] = (), config: GameConfig | None = None) -> int:
+    """Play one uniform-random game to the end (of ``config``, else of the words given); returns the
+    number of decisions."""
+    s = amigos.deal(seed, config or GameConfig.parse(variant, ruleset, expansions))
     rng = random.Random(seed)
     n = 0
     while not s.is_terminal():
