@@ -416,3 +416,26 @@ def test_a_best_of_three_at_a_table_plays_its_redraft_and_its_three_games(tmp_pa
     assert any(d[1]["__type__"] == "RedraftPick" for d in saved.record["games"][1]["decisions"])
     for state, seat, text in server.sent:
         assert not [cid for cid in hidden_from(state, seat) - scried(state, seat) if f'"{cid}"' in text], seat
+
+
+def test_the_host_stops_at_once_on_ctrl_c_or_quit_while_its_input_stays_open(tmp_path):
+    """A terminal's input stays open: the host must not wait for a line to end (a reader blocked on it
+    kept the program from exiting after 'Stopped.')."""
+    amigos = [sys.executable, "-m", "amigos_cli", "host", "--p1", "human", "--p2", "random", "--seed", "4"]
+    for stop in ("ctrl-c", "quit"):
+        port = free_port()
+        host = subprocess.Popen(amigos + ["--save", f"{stop}.amigos", "--port", str(port)], cwd=tmp_path,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            _links(host)
+            assert host.stdin is not None
+            if stop == "quit":
+                host.stdin.write("quit\n")
+                host.stdin.flush()
+            else:
+                host.send_signal(signal.SIGINT)
+            host.wait(timeout=15)  # (its input still open: `communicate` would close it)
+        finally:
+            host.kill()
+        assert host.stdout is not None
+        assert host.returncode == 0 and "Stopped. Open it again with" in host.stdout.read()

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -87,6 +88,10 @@ async def serve_table(table: Table, host: str, port: int) -> None:
     """Serve ``table`` until it ends, Ctrl-C, SIGTERM or 'quit' on standard input."""
     server = TableServer(table)
     console = stdout_console()
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # (before the links: a stop as soon as they show is a stop)
+        loop.add_signal_handler(sig, done.set)
     try:
         runner = await server.start(host, port)
     except OSError as exc:
@@ -94,10 +99,6 @@ async def serve_table(table: Table, host: str, port: int) -> None:
     console.print(f"Table saved to {escape(printable(table.path, None))} after every decision. Links:")
     print_links(table, host, port)
     console.print(HELP_LINE)
-    done = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, done.set)
     watcher = asyncio.ensure_future(_end_of_play(table, done))
     reader = asyncio.ensure_future(_commands(table, host, port, done)) if sys.stdin is not None else None
     await done.wait()
@@ -129,10 +130,19 @@ async def _end_of_play(table: Table, done: asyncio.Event) -> None:
 
 
 async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> None:
-    """The host's commands on standard input (see `HELP_LINE`)."""
+    """The host's commands on standard input (see `HELP_LINE`), read by a daemon thread: one blocked
+    on a terminal's input must not keep the program from ending when the table stops."""
     loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        for line in iter(sys.stdin.readline, ""):
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        loop.call_soon_threadsafe(lines.put_nowait, "")
+
+    threading.Thread(target=read, name="host-commands", daemon=True).start()
     while not done.is_set():
-        line = await loop.run_in_executor(None, sys.stdin.readline)
+        line = await lines.get()
         if not line:
             return  # (no input: the table runs until it ends or is stopped)
         words = line.split()
