@@ -29,6 +29,9 @@ let drawingRivals = false;  // (a rival's cards show their text but take no choi
 
 const $ = (id) => document.getElementById(id);
 
+// A player's name, marked "(you)" on the seat's own page (unless the name says so already: "You").
+const named = (name, you) => (you && name !== "You" ? `${name} (you)` : name);
+
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -186,7 +189,7 @@ function playerPanel(view, p, compact) {
   const panel = el("div", "player" + (you ? " you" : "") + (compact ? " compact" : "") + (view.to_play === p ? " to-play" : ""));
   panel.dataset.seat = p;
   const head = el("div", "head");
-  head.appendChild(el("span", "name", entry.name + (you ? " (you)" : "")));
+  head.appendChild(el("span", "name", named(entry.name, you)));
   const vp = el("span", "vp", `${entry.vp} VP`);
   vp.title = entry.points_from.map(([s, n]) => `${s}: ${n}`).join("\n") || "no points yet";
   head.appendChild(vp);
@@ -451,7 +454,7 @@ function drawResult(box) {
   const result = view.result;
   const div = el("div", "result");
   box.appendChild(el("h2", "", "The game is over"));
-  const won = result.winners.map((p) => view.names[p] + (p === view.you ? " (you)" : ""));
+  const won = result.winners.map((p) => named(view.names[p], p === view.you));
   div.appendChild(el("h3", "", won.length > 1 ? `Shared victory: ${won.join(" and ")}` :
     (result.winners[0] === view.you ? "You win!" : `${won[0]} wins`)));
   div.appendChild(el("p", "dim", `After round ${result.round}` + (result.adjudicated ? " (the round limit decided it)" : "") +
@@ -464,7 +467,7 @@ function drawResult(box) {
   order.forEach((p, i) => {
     const row = el("tr", result.winners.includes(p) ? "winner" : "");
     row.appendChild(el("td", "", `${i + 1}.`));
-    row.appendChild(el("td", "", view.names[p] + (p === view.you ? " (you)" : "")));
+    row.appendChild(el("td", "", named(view.names[p], p === view.you)));
     row.appendChild(el("td", "", `${result.vp[p]}`));
     row.appendChild(el("td", "from", view.position.players[p].points_from.map(([s, n]) => `${s} ${n}`).join(", ") || "nothing"));
     if (result.tied) row.appendChild(el("td", "", `${result.pools[p]}`));
