@@ -20,7 +20,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
                       player; draft=0: both by search.  belief=K: the search's worlds dealt from
                       K, weighed by how well each explains the rival's choices (`ai.belief`, with
-                      the model of choices `ai.policy`); belief=0 (the default): every world alike
+                      the model of choices `ai.policy`); belief=0 (the default): every world alike.
+                      prior=W: the search favours the moves the model of choices expects, by W
+                      over (visits + 1), at nodes visited a few times (0, the default: off)
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -85,7 +87,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "belief"}}[kind]
+                        "halving", "belief", "prior"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -118,6 +120,7 @@ LIMITS: dict[str, Limit] = {
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 2),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "belief": Limit(True, 0, False, 4096),
+    "prior": Limit(False, 0, False, 100),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

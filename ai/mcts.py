@@ -42,7 +42,7 @@ from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
 from .learned import default_model, progress_of
 from .network import default_net
-from .policy import default_policy
+from .policy import PolicyNet, default_policy
 from .rewards import learned_rewards, net_rewards, rewards
 
 Groups = dict[Macro, Sequence[Action]]  # a state's legal actions by macro (`group`)
@@ -66,12 +66,16 @@ HALVING: Final = 1
 # The network is trained on two-player games: with more players the search values leaves by the linear
 # learned value, which rates each player (`ai.rewards.learned_rewards`).
 NET_VALUE: Final = 2
+# A node's priors (`search`'s ``prior``) are read from the model of choices once it has been visited
+# this many times: most nodes are visited once or twice, and a prior read costs about as much as an
+# iteration.
+PRIOR_VISITS: Final = 4
 
 
 class Node:
     """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
 
-    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action")
+    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "prior")
 
     player: int
     n: int
@@ -87,6 +91,8 @@ class Node:
         # The variant last played to reach this node, and the mover's pool it was chosen for.
         self.pool: tuple[int, ...] | None = None
         self.action: Action | None = None
+        # The chance of each macro of the mover here, by the model of choices (`search`'s ``prior``).
+        self.prior: dict[Macro, float] | None = None
 
 
 def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | None = None) -> Groups:
@@ -156,13 +162,16 @@ class Settings(NamedTuple):
     values over [0, 1] before UCB1 weighs them (as MuZero normalises its values), over a spread of at
     least ``norm``: the exploration term then weighs against how far apart the moves are, not against
     the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
-    (`ai.halving.Halving`) instead of UCB1 (0: UCB1)."""
+    (`ai.halving.Halving`) instead of UCB1 (0: UCB1).  ``prior`` > 0 adds a progressive bias, ``prior``
+    times the mover's chance of the move by the model of choices (`ai.policy`) over (visits + 1), and
+    tries a node's untried moves likeliest first, at nodes visited `PRIOR_VISITS` times (0: off)."""
 
     c: float = 0.7
     rollout: int = 0
     value: int = 1
     norm: float = NORM
     halving: int = HALVING
+    prior: float = 0.0
 
 
 DEFAULT_SETTINGS: Final = Settings()
@@ -172,13 +181,15 @@ class Tree:
     """What one search keeps besides its nodes: the settings' constants, the leaf value's model and
     the purchases each gain macro enables (`group`'s cache)."""
 
-    __slots__ = ("c", "norm", "model", "splits", "rng")
+    __slots__ = ("c", "norm", "model", "splits", "rng", "prior", "policy")
 
     c: float
     norm: float
     model: ValueModel | None
     splits: dict[Any, Any]  # `group`'s cache
     rng: random.Random
+    prior: float
+    policy: PolicyNet | None
 
     def __init__(self, settings: Settings, rng: random.Random) -> None:
         self.c = settings.c
@@ -186,6 +197,8 @@ class Tree:
         self.model = default_model() if settings.value else None
         self.splits = {}
         self.rng = rng
+        self.prior = settings.prior
+        self.policy = default_policy() if settings.prior else None
 
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
@@ -200,6 +213,8 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         net = default_net()
         leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
     rng = random.Random(seed)
+    if settings.prior and state.n_players != 2:  # (the model of choices reads a two-player view)
+        settings = settings._replace(prior=0.0)
     tree = Tree(settings, rng)
     root = Node(-1)
     start = _time.perf_counter()
@@ -275,6 +290,8 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
                 s.apply_unchecked(only[0])
                 groups = None
                 continue
+        if tree.prior and node.prior is None and node.n >= PRIOR_VISITS:
+            node.prior = priors(cast("PolicyNet", tree.policy), s, groups)
         key, untried = _choose(tree, node, groups)
         if untried:
             path.append(_expand(node, key, s, groups, model))
@@ -287,8 +304,9 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
 
 
 def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
-    """(macro, untried): a random macro legal here without a child yet, else UCB1's choice among the
-    children (each legal one becoming available once more)."""
+    """(macro, untried): a macro legal here without a child yet (the likeliest by ``node``'s priors,
+    else a random one), else UCB1's choice among the children (each legal one becoming available once
+    more), plus the priors' progressive bias where the node has them."""
     children = node.children
     c = tree.c
     log, sqrt = math.log, math.sqrt
@@ -298,6 +316,8 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
     if tree.norm and len(children) > 1:
         low, high = _spread(children)
         scale = 1.0 / max(high - low, tree.norm)
+    prior = node.prior
+    bias = tree.prior if prior is not None else 0.0
     # One pass: every child legal here becomes available once more; UCB1 picks among them
     # unless some legal macro has no child yet (then it is expanded instead).
     for key in groups:
@@ -312,12 +332,26 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
         avail = child.avail = child.avail + 1
         if untried is None:
             u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
+            if bias:
+                u += bias * cast("dict[Macro, float]", prior).get(key, 0.0) / (n + 1)
             if u > best_u:
                 best_key, best_u = key, u
     if untried is not None:
+        if prior is not None:
+            return max(untried, key=lambda k: prior.get(k, 0.0)), True
         return untried[tree.rng.randrange(len(untried))], True
     assert best_key is not None  # (every legal macro has a child here)
     return best_key, False
+
+
+def priors(policy: PolicyNet, s: GameState, groups: Groups) -> dict[Macro, float]:
+    """The mover's chance of each macro of ``groups`` by the model of choices, seen as the mover sees
+    ``s`` (a world's: a rival's hand is the one dealt).  A purchase's key (`group`) has its move's."""
+    keys = list(groups)
+    moves = [macro_key(groups[k][0]) for k in keys]
+    distinct = list(dict.fromkeys(moves))
+    chance = dict(zip(distinct, policy.probabilities(s, distinct).tolist(), strict=True))
+    return {k: chance[m] for k, m in zip(keys, moves, strict=True)}
 
 
 def _expand(node: Node, key: Macro, s: GameState, groups: Groups, model: ValueModel | None) -> Node:
@@ -439,13 +473,13 @@ class MCTSAgent:
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, norm: float = NORM,
-                 halving: int = HALVING, belief: int = 0) -> None:
+                 halving: int = HALVING, belief: int = 0, prior: float = 0.0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
         self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), norm=float(norm),
-                                 halving=int(halving))
+                                 halving=int(halving), prior=float(prior))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
