@@ -8,11 +8,14 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     greedy            one ply, the reference evaluation
     expectimax:depth=3
     mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,norm=0.02,halving=1
-                      value=1 or linear (the default): leaves valued by the learned value
-                      (`ai.learned`), which also chooses payments and gains; value=2 or net: by the
-                      neural value (`ai.network`); value=0 or hand: the hand-tuned value (`ai.value`),
-                      best with rollout=30 (random play to the end of the round first), as the
-                      agent played before the learned value.  norm: each node's move values
+                      value=1 or learned (the default): leaves valued by the learned value, the
+                      neural value (`ai.network`) with two players and the linear learned value
+                      (`ai.learned`) with more; value=2 or net: the same; value=3 or linear: the
+                      linear learned value with any number of players (the default before the
+                      network); value=0 or hand: the hand-tuned value (`ai.value`), best with
+                      rollout=30 (random play to the end of the round first), as the agent played
+                      before the learned value.  But for value=0, the linear learned value chooses
+                      payments and gains.  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
                       (0: off, the agent before).  halving=1 (the default): the root's move chosen
                       by sequential halving, using the whole budget; halving=0: by UCB1, stopping
@@ -20,9 +23,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
                       player; draft=0: both by search.  belief=K: the search's worlds dealt from
                       K, weighed by how well each explains the rival's choices (`ai.belief`, with
-                      the model of choices `ai.policy`); belief=0 (the default): every world alike.
-                      prior=W: the search favours the moves the model of choices expects, by W
-                      over (visits + 1), at nodes visited a few times (0, the default: off)
+                      the model of choices `ai.policy`); belief=0 (the default): every world alike
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -87,7 +88,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "belief", "prior"}}[kind]
+                        "halving", "belief"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -99,7 +100,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
 
 
 #: Parameters that also take words, and the number each word stands for.
-WORDS: dict[str, dict[str, int]] = {"value": {"hand": 0, "linear": 1, "net": 2}}
+WORDS: dict[str, dict[str, int]] = {"value": {"hand": 0, "learned": 1, "net": 2, "linear": 3}}
 
 
 class Limit(NamedTuple):
@@ -118,9 +119,8 @@ class Limit(NamedTuple):
 LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
-    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 2),
+    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 3),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "belief": Limit(True, 0, False, 4096),
-    "prior": Limit(False, 0, False, 100),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

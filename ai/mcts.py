@@ -6,12 +6,13 @@ the monument deck, unopened draft packets; the rival's known cards after a face-
 walks one shared tree keyed by macro actions (an action without its payment and gain, see
 `ai.heuristics`; a rival's hidden cards by the entity a world dealt them to, see `group`), choosing
 children by UCB1 with availability counts (a child is only eligible where it is legal in this
-determinisation).  A new leaf is valued by the learned value (`ai.learned`: the probability of
-winning from there, which sees past the round: places and monuments within reach, the engine's
-income, essences with no use), or, with ``value=0``, by a rollout to the end of the round (at most
+determinisation).  A new leaf is valued by the learned value: the probability of winning from there,
+by the neural value (`ai.network`) with two players and the linear learned value (`ai.learned`) with
+more, both of which see past the round (places and monuments within reach, the engine's income,
+essences with no use); or, with ``value=0``, by a rollout to the end of the round (at most
 ``rollout`` decisions) and the hand-tuned value of `ai.value` squashed to [0, 1].  A finished game is
 worth 1 to its winner, a little less for a narrow win (`ai.rewards.final_rewards`), so that a won
-prefers more points.  The payment and gain of a chosen action are the learned value's choice
+prefers more points.  The payment and gain of a chosen action are the linear learned value's choice
 (`ai.heuristics.learned_variant`).  Chance is resolved inside each determinisation by its own
 reseeded generator.
 
@@ -42,7 +43,7 @@ from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
 from .learned import default_model, progress_of
 from .network import default_net
-from .policy import PolicyNet, default_policy
+from .policy import default_policy
 from .rewards import learned_rewards, net_rewards, rewards
 
 Groups = dict[Macro, Sequence[Action]]  # a state's legal actions by macro (`group`)
@@ -62,20 +63,21 @@ NORM: Final = 0.02
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
 # an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
-# `Settings.value` of the neural value (`ai.network`); 1 is the linear learned value, 0 the hand-tuned.
-# The network is trained on two-player games: with more players the search values leaves by the linear
-# learned value, which rates each player (`ai.rewards.learned_rewards`).
+# `Settings.value`: what values the search's leaves.  The learned value (the default) is the neural
+# value (`ai.network`) with two players and the linear learned value (`ai.learned`) with more: the
+# network is trained on two-player games, and the linear value rates each player
+# (`ai.rewards.learned_rewards`).  NET_VALUE is the same (its word is ``net``); LINEAR_VALUE the linear
+# learned value with any number of players; HAND_VALUE the hand-tuned value after rollouts.
+HAND_VALUE: Final = 0
+LEARNED_VALUE: Final = 1
 NET_VALUE: Final = 2
-# A node's priors (`search`'s ``prior``) are read from the model of choices once it has been visited
-# this many times: most nodes are visited once or twice, and a prior read costs about as much as an
-# iteration.
-PRIOR_VISITS: Final = 4
+LINEAR_VALUE: Final = 3
 
 
 class Node:
     """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
 
-    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "prior")
+    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action")
 
     player: int
     n: int
@@ -91,8 +93,6 @@ class Node:
         # The variant last played to reach this node, and the mover's pool it was chosen for.
         self.pool: tuple[int, ...] | None = None
         self.action: Action | None = None
-        # The chance of each macro of the mover here, by the model of choices (`search`'s ``prior``).
-        self.prior: dict[Macro, float] | None = None
 
 
 def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | None = None) -> Groups:
@@ -156,22 +156,21 @@ class Settings(NamedTuple):
     """How a search runs, besides its budget and seed (the agent's parameters, `MCTSAgent`).
 
     ``c``: UCB1's exploration constant.  ``rollout``: with ``value`` 0, the decisions a rollout plays
-    before the hand-tuned value of its end.  ``value`` 1 values leaves by the learned value
-    (`learned_rewards`), 2 by the neural value from the searching player's view (`net_rewards`; the
-    learned value still chooses payments and gains), 0 by the hand-tuned one (`rewards`).  ``norm`` > 0 spreads each node's child
+    before the hand-tuned value of its end.  ``value`` `LEARNED_VALUE` (or `NET_VALUE`) values leaves
+    by the neural value from the searching player's view (`net_rewards`) with two players and by the
+    linear learned value (`learned_rewards`) with more; `LINEAR_VALUE` by the linear learned value;
+    `HAND_VALUE` by the hand-tuned one (`rewards`).  Except with `HAND_VALUE`, the linear learned value
+    chooses payments and gains.  ``norm`` > 0 spreads each node's child
     values over [0, 1] before UCB1 weighs them (as MuZero normalises its values), over a spread of at
     least ``norm``: the exploration term then weighs against how far apart the moves are, not against
     the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
-    (`ai.halving.Halving`) instead of UCB1 (0: UCB1).  ``prior`` > 0 adds a progressive bias, ``prior``
-    times the mover's chance of the move by the model of choices (`ai.policy`) over (visits + 1), and
-    tries a node's untried moves likeliest first, at nodes visited `PRIOR_VISITS` times (0: off)."""
+    (`ai.halving.Halving`) instead of UCB1 (0: UCB1)."""
 
     c: float = 0.7
     rollout: int = 0
-    value: int = 1
+    value: int = LEARNED_VALUE
     norm: float = NORM
     halving: int = HALVING
-    prior: float = 0.0
 
 
 DEFAULT_SETTINGS: Final = Settings()
@@ -181,15 +180,13 @@ class Tree:
     """What one search keeps besides its nodes: the settings' constants, the leaf value's model and
     the purchases each gain macro enables (`group`'s cache)."""
 
-    __slots__ = ("c", "norm", "model", "splits", "rng", "prior", "policy")
+    __slots__ = ("c", "norm", "model", "splits", "rng")
 
     c: float
     norm: float
     model: ValueModel | None
     splits: dict[Any, Any]  # `group`'s cache
     rng: random.Random
-    prior: float
-    policy: PolicyNet | None
 
     def __init__(self, settings: Settings, rng: random.Random) -> None:
         self.c = settings.c
@@ -197,8 +194,6 @@ class Tree:
         self.model = default_model() if settings.value else None
         self.splits = {}
         self.rng = rng
-        self.prior = settings.prior
-        self.policy = default_policy() if settings.prior else None
 
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
@@ -209,12 +204,10 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     a world for ``player`` (`amigos.determinize`); with ``believed`` (the seeds of some worlds and
     their cumulative shares, `ai.belief`) it deals one of those, drawn by its share."""
     leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value else rewards
-    if settings.value == NET_VALUE and state.n_players == 2:  # (more players: the linear value, `NET_VALUE`)
+    if settings.value in (LEARNED_VALUE, NET_VALUE) and state.n_players == 2:  # (more: the linear one)
         net = default_net()
         leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
     rng = random.Random(seed)
-    if settings.prior and state.n_players != 2:  # (the model of choices reads a two-player view)
-        settings = settings._replace(prior=0.0)
     tree = Tree(settings, rng)
     root = Node(-1)
     start = _time.perf_counter()
@@ -290,8 +283,6 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
                 s.apply_unchecked(only[0])
                 groups = None
                 continue
-        if tree.prior and node.prior is None and node.n >= PRIOR_VISITS:
-            node.prior = priors(cast("PolicyNet", tree.policy), s, groups)
         key, untried = _choose(tree, node, groups)
         if untried:
             path.append(_expand(node, key, s, groups, model))
@@ -304,9 +295,8 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
 
 
 def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
-    """(macro, untried): a macro legal here without a child yet (the likeliest by ``node``'s priors,
-    else a random one), else UCB1's choice among the children (each legal one becoming available once
-    more), plus the priors' progressive bias where the node has them."""
+    """(macro, untried): a random macro legal here without a child yet, else UCB1's choice among the
+    children (each legal one becoming available once more)."""
     children = node.children
     c = tree.c
     log, sqrt = math.log, math.sqrt
@@ -316,8 +306,6 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
     if tree.norm and len(children) > 1:
         low, high = _spread(children)
         scale = 1.0 / max(high - low, tree.norm)
-    prior = node.prior
-    bias = tree.prior if prior is not None else 0.0
     # One pass: every child legal here becomes available once more; UCB1 picks among them
     # unless some legal macro has no child yet (then it is expanded instead).
     for key in groups:
@@ -332,26 +320,12 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
         avail = child.avail = child.avail + 1
         if untried is None:
             u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
-            if bias:
-                u += bias * cast("dict[Macro, float]", prior).get(key, 0.0) / (n + 1)
             if u > best_u:
                 best_key, best_u = key, u
     if untried is not None:
-        if prior is not None:
-            return max(untried, key=lambda k: prior.get(k, 0.0)), True
         return untried[tree.rng.randrange(len(untried))], True
     assert best_key is not None  # (every legal macro has a child here)
     return best_key, False
-
-
-def priors(policy: PolicyNet, s: GameState, groups: Groups) -> dict[Macro, float]:
-    """The mover's chance of each macro of ``groups`` by the model of choices, seen as the mover sees
-    ``s`` (a world's: a rival's hand is the one dealt).  A purchase's key (`group`) has its move's."""
-    keys = list(groups)
-    moves = [macro_key(groups[k][0]) for k in keys]
-    distinct = list(dict.fromkeys(moves))
-    chance = dict(zip(distinct, policy.probabilities(s, distinct).tolist(), strict=True))
-    return {k: chance[m] for k, m in zip(keys, moves, strict=True)}
 
 
 def _expand(node: Node, key: Macro, s: GameState, groups: Groups, model: ValueModel | None) -> Node:
@@ -472,14 +446,14 @@ class MCTSAgent:
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = 1, norm: float = NORM,
-                 halving: int = HALVING, belief: int = 0, prior: float = 0.0) -> None:
+                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = LEARNED_VALUE, norm: float = NORM,
+                 halving: int = HALVING, belief: int = 0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
         self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), norm=float(norm),
-                                 halving=int(halving), prior=float(prior))
+                                 halving=int(halving))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there

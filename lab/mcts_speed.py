@@ -31,13 +31,11 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", action="store_true", help="one process, six positions")
     ap.add_argument("--value", choices=("linear", "net"), help="with --positions: the learned value's search "
                     "(no rollout), by the linear value or the network AMIGOS_VALUE_NET names")
-    ap.add_argument("--prior", type=float, default=0.0, help="with --positions: the priors' weight "
-                    "(the model of choices AMIGOS_POLICY_NET names)")
     ap.add_argument("--games", type=int, default=0,
                     help="instead: the rate over whole games of mcts:iters=1000 against greedy (one process)")
     args = ap.parse_args(argv)
     if args.positions:
-        return over_positions(args.rollout, args.value, args.prior)
+        return over_positions(args.rollout, args.value)
     if args.games:
         return over_games(args.games, args.rollout)
     s = mid_game()
@@ -61,10 +59,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def over_positions(rollout: int, value: str | None = None, prior: float = 0.0) -> int:
-    from ai.mcts import NET_VALUE, Settings, search
+def over_positions(rollout: int, value: str | None = None) -> int:
+    from ai.mcts import LINEAR_VALUE, NET_VALUE, Settings, search
     settings = Settings(rollout=rollout) if value is None else \
-        Settings(value=NET_VALUE if value == "net" else 1, rollout=0, prior=prior)
+        Settings(value=NET_VALUE if value == "net" else LINEAR_VALUE, rollout=0)
     iterations = seconds = 0.0
     for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
         s = mid_game(seed, steps)
@@ -77,8 +75,7 @@ def over_positions(rollout: int, value: str | None = None, prior: float = 0.0) -
         iterations += done
         seconds += elapsed
     print(f"six positions: {iterations / seconds:,.0f} iterations/s "
-          f"({'rollout=' + str(rollout) if value is None else 'value=' + value}"
-          f"{f', prior={prior:g}' if prior else ''})")
+          f"({'rollout=' + str(rollout) if value is None else 'value=' + value})")
     return 0
 
 

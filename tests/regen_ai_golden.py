@@ -27,6 +27,7 @@ GAMES = [
     (6, "draft", ("expectimax:depth=1", "mcts:iters=60,seed=7")),
     (7, "first_game", ("mcts:iters=80,seed=8", "mcts:iters=80,seed=9")),
     (8, GAME_2, ("mcts:iters=60,seed=10,draft=0", "mcts:iters=60,seed=11")),
+    (9, "standard", ("mcts:iters=80,seed=12,value=linear", "mcts:iters=80,seed=13")),
 ]
 
 

@@ -208,11 +208,39 @@ def test_the_search_values_leaves_by_the_network_with_value_net(tmp_path, monkey
         make_agent("mcts:iters=10,value=net").select(state.clone())
 
 
+def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_value(monkeypatch):
+    """The packaged file loads for today's inputs with where it comes from (run, generation, games,
+    held-out loss, commit); the default search values leaves by it with two players, the same as
+    ``value=net`` and not as ``value=linear``; with three players by the linear learned value."""
+    from importlib import resources
+
+    from ai import mcts as M
+    from ai import network as NW
+    from ai.agents import parse_spec
+    monkeypatch.delenv(NW.NET_ENV, raising=False)
+    packaged = ValueNet.load(Path(str(resources.files("ai") / "data" / NW.NET_FILE)))
+    assert {"run", "generation", "games", "held_out", "commit", "played_by"} <= set(packaged.info)
+    assert packaged.features and packaged.base and packaged.info["held_out"]["log_loss"] < 0.69
+    assert NW.default_net().info == packaged.info
+    assert parse_spec("mcts:value=linear")[1]["value"] == M.LINEAR_VALUE
+    assert parse_spec("mcts:value=learned")[1]["value"] == M.Settings().value == M.LEARNED_VALUE
+    state = next(s for s in _positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
+    p = state.current_player()
+
+    def stats(settings):
+        return M.search(state, p, 200, None, 5, settings)
+    assert stats(M.Settings()) == stats(M.Settings(value=M.NET_VALUE)) != stats(M.Settings(value=M.LINEAR_VALUE))
+    three = next(s for s in _positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
+    q = three.current_player()
+    assert M.search(three, q, 150, None, 5, M.Settings()) == \
+        M.search(three, q, 150, None, 5, M.Settings(value=M.LINEAR_VALUE))
+
+
 def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_a_given_network(
         tmp_path, monkeypatch):
     """``--play``: each decision is the search's, with the generation's network as its value (so a
     game is a function of its seed, spec and network, and another network plays another game);
-    ``--start`` copies network 0; ``--bootstrap`` plays generation 0 with the spec's own value."""
+    ``--start`` copies network 0; ``--bootstrap`` plays generation 0 with the linear learned value."""
     from ai import network as NW
     monkeypatch.setenv(NW.NET_ENV, "")
     ValueNet.initial(16, 1).save(tmp_path / "a.npz")
@@ -231,7 +259,7 @@ def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_
           log=lambda line: None)
     assert (work / "net-0.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     record = ValueNet.load(work / "net-1.npz").info
-    assert record["played_by"] == "mcts:iters=10" and record["games"] == 20
+    assert record["played_by"] == "mcts:iters=10,value=linear" and record["games"] == 20
     assert N.main(["--work", str(work), "--play", "mcts:time=1"]) == 2
     assert N.main(["--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2
 

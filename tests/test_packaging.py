@@ -9,7 +9,8 @@ import pytest
 
 
 @pytest.mark.parametrize("package, name", [("amigos", "data/base.json"), ("amigos", "data/lux_et_tenebrae.json"),
-                                           ("ai", "data/value.json"), ("amigos_cli.tui", "game.tcss")])
+                                           ("ai", "data/value.json"), ("ai", "data/value_net.npz"),
+                                           ("amigos_cli.tui", "game.tcss")])
 def test_the_package_carries_its_data(package, name):
     assert (resources.files(package) / name).is_file(), f"{package}/{name} is not installed"
 

@@ -7,8 +7,8 @@ Generation g plays ``games`` games with network g (network 0: small random weigh
 (`amigos.determinize`: it never sees the deck's next card), the best move taken but for an ``epsilon``
 share of random ones (exploration).  With ``--play SPEC`` (an MCTS agent with an iteration budget,
 ``mcts:iters=300``) each decision is that search's instead, valuing its leaves by network g
-(``value=net``), and with ``--bootstrap`` generation 0's games are the spec's own (its value as
-written, the linear learned value by default): expert iteration, the network learning from games
+(``value=net``), and with ``--bootstrap`` generation 0's games are the spec's with the linear learned
+value (``value=linear``): expert iteration, the network learning from games
 played better than one move deep on it.  With ``--residual`` a new run's network learns corrections
 to the linear learned value (`ai.network`, ``base``): network 0 is that value, and every view keeps
 its log-odds in a world dealt for the viewer.
@@ -294,8 +294,8 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         rng = np.random.default_rng(derive_seed(seed, "train", g))
         began = time.perf_counter()
         spec = play
-        if play is not None and not (bootstrap and g == 0):
-            spec = f"{play},value=net"
+        if play is not None:
+            spec = f"{play},value={'linear' if bootstrap and g == 0 else 'net'}"
         played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec)
         write_games(work, g, played)
         seconds = time.perf_counter() - began

@@ -44,6 +44,7 @@ HOLD_OUT = 10  # every tenth game is held out
 PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
 HAND_TUNED = ",value=0,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
 SEARCH = ",norm=0,halving=0"  # the packaged model's self-play search (before `ai.mcts.NORM` and `HALVING`)
+LINEAR = ",value=linear"  # generations 1 on: the linear learned value being fitted (not the neural value)
 PIPELINE_ITERS = 300
 LAMBDA = 0.7  # TD(lambda) targets: better held-out predictions than the bare results (see README)
 CARD_L2 = 0.05  # the card worths' regularisation: they are shrunk toward their static estimate
@@ -244,7 +245,7 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
     everything: list[Record] = []
     model: ValueModel | None = None
     for generation, count in enumerate(games):
-        spec = f"mcts:iters={iters}{SEARCH}" + (HAND_TUNED if generation == 0 else "")
+        spec = f"mcts:iters={iters}{SEARCH}" + (HAND_TUNED if generation == 0 else LINEAR)
         log(f"generation {generation}: {count} games of {spec}" + (f" with {model_path}" if model_path else ""))
         if model_path is not None:
             use_model(model_path)

@@ -1,0 +1,52 @@
+"""Make a trained value network the packaged one (``ai/data/value_net.npz``), with its record.
+
+    python lab/package_net.py lab/runs/neural-5/net-2.npz --note "..."
+
+Copies the network's weights and training record (`ai.network.ValueNet.info`: games, generations,
+held-out loss, what played them) and adds where it comes from: its run folder and generation, the
+commit of the checkout packaging it, and the run's progress lines up to that generation (the games
+and held-out figures of each).  The agents load the packaged file unless ``AMIGOS_VALUE_NET`` names
+another (`ai.network.default_net`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT))  # (an installed build, if any, first)
+
+from ai.network import NET_FILE, NetError, ValueNet  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("net", type=Path, help="a run's net-G.npz")
+    ap.add_argument("--out", type=Path, default=ROOT / "ai" / "data" / NET_FILE)
+    ap.add_argument("--note", default="", help="why this network (the measurement that chose it)")
+    args = ap.parse_args(argv)
+    try:
+        net = ValueNet.load(args.net)
+    except NetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    generation = int(args.net.stem.split("-")[1])
+    progress = args.net.parent / "progress.jsonl"
+    lines = [json.loads(x) for x in progress.read_text().splitlines()] if progress.exists() else []
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    folder = args.net.resolve().parent
+    net.info.update(run=str(folder.relative_to(ROOT)) if folder.is_relative_to(ROOT) else str(folder),
+                    generation=generation, commit=commit, note=args.note,
+                    progress=[x for x in lines if x.get("generation", 0) <= generation])
+    net.save(args.out)
+    print(f"{args.out}: network {generation} of {net.info['run']}, {args.out.stat().st_size:,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
