@@ -117,7 +117,7 @@ class ValueNet:
         if self.features:  # (one gather of the hidden layer's rows for both kinds of input)
             index += FEATURE_INDEX
             value += feature_inputs(rows, viewer)
-        h = np.array(value) @ self.w1[index] + self.b1
+        h = np.array(value) @ self.w1.take(index, axis=0) + self.b1  # (take: faster than indexing)
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
         if self.base:  # (the linear value's `win_log_odds`, from the rows at hand)
             z += default_model().margin(rows, viewer, progress(rows))
