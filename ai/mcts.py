@@ -355,7 +355,10 @@ def _variant(s: GameState, variants: Sequence[Action], child: Node, model: Value
         return variants[0]
     p = variants[0][1]
     pool = tuple(s.pool[5 * p:5 * p + 5])
-    if child.pool == pool:
+    # The variant chosen in another world with the same pool is kept if it is legal in this one: what a
+    # variant may pay or gain also depends on the rest of the position (essences on cards, turned
+    # components), which another world's moves may have left otherwise.
+    if child.pool == pool and child.action in variants:
         assert child.action is not None  # set with child.pool, below
         return child.action
     if model is None:

@@ -197,3 +197,20 @@ def test_the_options_whose_experiments_lost_are_gone(removed):
     with pytest.raises(SpecError, match="has no parameter"):
         parse_spec(f"mcts:iters=50,{removed}")
     assert set(M.Settings._fields) == {"c", "rollout", "value", "norm", "halving"}
+
+
+def test_a_variant_kept_from_another_world_is_played_only_where_it_is_legal():
+    """A child remembers the variant chosen for the mover's pool; in a world where that variant is not
+    legal (what it pays or gains depends on more than the pool), another of this world's is played:
+    an illegal one would leave the world broken (a negative essence, no legal action)."""
+    state = amigos.new_game(3, "standard")
+    while not (state.phase == ACTIONS and any(len(g) > 1 for g in state.legal_groups())):
+        state.apply(state.legal_actions()[0])
+    variants = next(g for g in state.legal_groups() if len(g) > 1)
+    p = variants[0][1]
+    child = M.Node(p)
+    child.pool = tuple(state.pool[5 * p:5 * p + 5])
+    child.action = variants[0][:-1] + ((9, 9, 9, 9, 9),)  # (the same pool, a variant of no world here)
+    chosen = M._variant(state, variants, child, None)
+    assert chosen in variants and child.action == chosen
+    assert M._variant(state, variants, child, None) == chosen  # (now kept: it is legal here)
