@@ -191,7 +191,7 @@ class Tree:
     def __init__(self, settings: Settings, rng: random.Random) -> None:
         self.c = settings.c
         self.norm = settings.norm
-        self.model = default_model() if settings.value else None
+        self.model = default_model() if settings.value != HAND_VALUE else None
         self.splits = {}
         self.rng = rng
 
@@ -203,7 +203,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations.  Each iteration deals
     a world for ``player`` (`amigos.determinize`); with ``believed`` (the seeds of some worlds and
     their cumulative shares, `ai.belief`) it deals one of those, drawn by its share."""
-    leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value else rewards
+    leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value != HAND_VALUE else rewards
     if settings.value in (LEARNED_VALUE, NET_VALUE) and state.n_players == 2:  # (more: the linear one)
         net = default_net()
         leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
@@ -213,7 +213,7 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     start = _time.perf_counter()
     deadline = None if seconds is None else start + seconds
     # The searching player's own legal actions are the same in every determinisation.
-    root_groups = group(state, bool(settings.value), tree.splits) if state.current_player() == player else None
+    root_groups = group(state, settings.value != HAND_VALUE, tree.splits) if state.current_player() == player else None
     deal: Callable[[int], GameState] = Determinizer(state, player).deal
     if believed is not None:
         seeds, cumulative = believed
@@ -485,7 +485,7 @@ class MCTSAgent:
         if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if a[2] == player)
-        groups = group(state, bool(self.settings.value))
+        groups = group(state, self.settings.value != HAND_VALUE)
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
@@ -508,7 +508,7 @@ class MCTSAgent:
         """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
         or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
         table."""
-        if not self.settings.value:
+        if self.settings.value == HAND_VALUE:
             return best_variant(state, variants)
         if variants[0][0] == PASS:
             return pass_variant(state, variants, default_model())

@@ -29,12 +29,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "ai" / "data" / NET_FILE)
     ap.add_argument("--note", default="", help="why this network (the measurement that chose it)")
     args = ap.parse_args(argv)
+    name, _, number = args.net.stem.partition("-")
+    if name != "net" or not number.isdigit():
+        print(f"error: {args.net}: not a run's network (net-G.npz)", file=sys.stderr)
+        return 2
     try:
         net = ValueNet.load(args.net)
     except NetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    generation = int(args.net.stem.split("-")[1])
+    generation = int(number)
     progress = args.net.parent / "progress.jsonl"
     lines = [json.loads(x) for x in progress.read_text().splitlines()] if progress.exists() else []
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
