@@ -12,8 +12,8 @@ from amigos.position import build_position
 from amigos_cli.views.choices import consequence, group_text, keeps_a_bonus
 
 
-def _at_collect(card: str, essences: dict[str, int]):
-    s = build_position([{"mage": "seer", "item": "research", "in_play": [card], "essences_on": {card: essences}}])
+def _at_collect(card: str, essences: dict[str, int], zone: str = "in_play"):
+    s = build_position([{"mage": "seer", "item": "research", zone: [card], "essences_on": {card: essences}}])
     start_round(s)
     settle(s)
     s._legal = s._groups = None
@@ -97,3 +97,16 @@ def test_cursed_forge_s_collect_cost_says_what_paying_and_turning_mean():
     assert group_text(s, [pay]) == "Pay 1 death for Cursed Forge's collect cost  (it stays straight: its power can be used this round)"
     assert group_text(s, [turn]) == ("Turn Cursed Forge for its collect cost instead of paying 1 death  (you keep the "
                                      "1 death, but turned it cannot use its power this round)")
+
+
+def test_leaving_essences_that_score_where_they_are_is_the_choice_the_full_screen_highlights():
+    """Taking the Gold off Alchemist's Tower costs its points, so Enter must not take it unnoticed."""
+    s, take, leave = _at_collect("alchemists_tower", {"gold": 3}, zone="places")
+    assert take in s.legal_actions() and leave in s.legal_actions()
+    assert group_text(s, [take]).endswith("(costs 3 VP)")
+    assert keeps_a_bonus(s, leave) and not keeps_a_bonus(s, take)
+
+
+def test_leaving_essences_that_score_nothing_is_not_highlighted():
+    s, take, leave = _at_collect("dragon_teeth", {"elan": 3})
+    assert not keeps_a_bonus(s, leave)

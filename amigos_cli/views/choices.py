@@ -158,9 +158,15 @@ def _wanted_kind(state: GameState, legal: list[Action]) -> Action | None:
 
 
 def keeps_a_bonus(state: GameState, action: Action) -> bool:
-    """Whether ``action`` is the choice that keeps a `consequence`'s bonus (the full screen highlights it
-    first, so that Enter does not give the bonus up unnoticed)."""
-    return action[0] == A.TAKE and action[3] == A.LEAVE_STORED and bool(consequence(state, action))
+    """Whether ``action`` is the choice that keeps a `consequence`'s bonus or the points of essences
+    that score where they are (Alchemist's Tower, Sunken Reef: taking them costs those points); the full
+    screen highlights it first, so that Enter does not give either up unnoticed."""
+    if action[0] != A.TAKE or action[3] != A.LEAVE_STORED:
+        return False
+    if consequence(state, action):
+        return True
+    take = (A.TAKE, action[1], action[2], A.TAKE_STORED)
+    return take in state.legal_actions() and points_change(state, take) < 0
 
 
 def power_words(card: C.Card, index: int) -> str:
