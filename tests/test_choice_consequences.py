@@ -110,3 +110,33 @@ def test_leaving_essences_that_score_where_they_are_is_the_choice_the_full_scree
 def test_leaving_essences_that_score_nothing_is_not_highlighted():
     s, take, leave = _at_collect("dragon_teeth", {"elan": 3})
     assert not keeps_a_bonus(s, leave)
+
+
+def _checking_victory(rival_monuments: list[str], mine: list[str]):
+    """Player 0 with Coral Castle (turn it to check victory) and ``mine``, the rival with ``rival_monuments``."""
+    s = build_position([{"mage": "seer", "item": "research", "places": ["coral_castle"], "monuments": mine},
+                        {"mage": "duelist", "item": "alchemy", "monuments": rival_monuments}])
+    check = next(a for a in s.legal_actions() if a[0] == A.POWER and s.cards[a[2]].id == "coral_castle")
+    passing = next(a for a in s.legal_actions() if a[0] == A.PASS)
+    return s, check, passing
+
+
+def test_a_victory_check_that_hands_the_rival_the_game_says_so():
+    s, check, _ = _checking_victory(["great_pyramid", "colossus", "mausoleum", "oracle", "temple"], [])
+    assert s.victory_points()[1] >= 10 > s.victory_points()[0]
+    assert group_text(s, [check]).endswith("(ends the game: you lose)")
+
+
+def test_a_victory_check_that_wins_says_so_and_one_that_changes_nothing_says_nothing():
+    s, check, _ = _checking_victory([], ["great_pyramid", "colossus", "mausoleum", "oracle"])
+    assert group_text(s, [check]).endswith("(ends the game: you win)")
+    s, check, passing = _checking_victory([], ["colossus"])
+    assert "ends the game" not in group_text(s, [check]) and "ends the game" not in group_text(s, [passing])
+
+
+def test_the_last_pass_of_a_round_someone_wins_says_who():
+    s, _, _ = _checking_victory(["great_pyramid", "colossus", "mausoleum", "oracle", "temple"], [])
+    s.passed[1] = True
+    s._legal = s._groups = None
+    passing = [a for a in s.legal_actions() if a[0] == A.PASS]
+    assert passing and all(group_text(s, [a]).endswith("(ends the game: you lose)") for a in passing)

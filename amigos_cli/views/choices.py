@@ -47,7 +47,24 @@ def group_text(state: GameState, group: Sequence[Action]) -> str:
     notes = [f"costs {-change} VP"] if change < 0 else [f"+{change} VP"] if change > 0 else []
     if consequence(state, a):
         notes.append(consequence(state, a))
+    if game_end(state, a):
+        notes.append(game_end(state, a))
     return f"{text}  ({'; '.join(notes)})" if notes else text
+
+
+def game_end(state: GameState, action: Action) -> str:
+    """What a pass or a power that ends the game at once (the last pass of a round with someone at 10
+    points, a power that checks victory) means for the deciding player: "ends the game: you win",
+    "... you lose" or "... a shared win"; "" for a choice after which the game goes on, and for any
+    other kind of choice.  Points are public, so this tells nothing hidden."""
+    if action[0] not in (A.POWER, A.PASS):
+        return ""
+    after = state.clone()
+    after.apply(action)
+    if not after.is_terminal():
+        return ""
+    p, won = action[1], after.winners()
+    return "ends the game: " + ("you win" if won == [p] else "a shared win" if p in won else "you lose")
 
 
 def consequence(state: GameState, action: Action) -> str:
