@@ -45,10 +45,7 @@ def group_text(state: GameState, group: Sequence[Action]) -> str:
     text = _group_words(state, group)
     change = points_change(state, a) if len(group) == 1 or a[0] == A.TAKE else 0
     notes = [f"costs {-change} VP"] if change < 0 else [f"+{change} VP"] if change > 0 else []
-    if consequence(state, a):
-        notes.append(consequence(state, a))
-    if game_end(state, a):
-        notes.append(game_end(state, a))
+    notes += [note for note in (consequence(state, a), game_end(state, a)) if note]
     return f"{text}  ({'; '.join(notes)})" if notes else text
 
 
