@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from puzzles import matches  # noqa: E402
 
 from amigos import action_json  # noqa: E402
 from amigos import actions as A  # noqa: E402
@@ -155,7 +158,7 @@ class Proof:
             return any(self._after(s, a, k) for a in sorted(legal, key=lambda a: _promise(s, a))
                        if not (early and a[0] == A.POWER and s.cards[a[2]].id in ATTACKERS))
         want = self.script[k] if k < len(self.script) else None
-        recorded = [a for a in legal if want is not None and _same(action_json(s, a), want)]
+        recorded = [a for a in legal if want is not None and matches(want, action_json(s, a))]
         if recorded:
             return self._after(s, recorded[0], k + 1)
         return all(self._after(s, a, k) for a in legal)  # (every answer of the rival)
@@ -178,10 +181,6 @@ def _promise(s: GameState, action: tuple[Any, ...]) -> float:
     if kind == "UsePower" and step.get("card_name") == "Sorcerer's Bestiary":
         return 0.0 if step.get("power_index") == 1 else 8.0
     return 3.0 - 0.1 * step.get("gain", {}).get("calm", 0) + 0.1 * step.get("pay", {}).get("calm", 0)
-
-
-def _same(step: dict[str, Any], want: dict[str, Any]) -> bool:
-    return all(step.get(key) == value for key, value in want.items())
 
 
 def main(argv: list[str] | None = None) -> int:

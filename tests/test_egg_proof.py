@@ -13,7 +13,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lab"))
 
 from egg_proof import Proof, load  # noqa: E402
-from puzzles import PUZZLES, is_best  # noqa: E402
+from puzzles import PUZZLES, is_best, matches  # noqa: E402
 
 from amigos import action_json  # noqa: E402
 from amigos.codes import CHANCE_PENDING  # noqa: E402
@@ -44,16 +44,12 @@ def _play_line(proof: Proof, s: GameState) -> list[tuple[GameState, int]]:
             if s.stack and s.stack[-1][0] in CHANCE_PENDING:  # (the card drawn on passing)
                 s.apply(s.legal_actions()[0])
                 continue
-            s.apply(next(a for a in s.legal_actions() if _holds(action_json(s, a), proof.script[k])))
+            s.apply(next(a for a in s.legal_actions() if matches(proof.script[k], action_json(s, a))))
             k += 1
         seen.append((s.clone(), k))
         s.apply(next(a for a in s.legal_actions() if ours(action_json(s, a))))
     seen.append((s.clone(), k))
     return seen
-
-
-def _holds(step: dict[str, Any], want: dict[str, Any]) -> bool:
-    return all(step.get(key) == value for key, value in want.items())
 
 
 def test_the_bound_never_falls_below_the_winning_line_and_the_search_finds_its_win():

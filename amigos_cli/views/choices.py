@@ -26,38 +26,51 @@ TWO_STEPS_OVER = 24
 CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
 
 
-def points_change(state: GameState, action: Action) -> int:
+def _after(state: GameState, action: Action) -> GameState:
+    after = state.clone()
+    after.apply(action)
+    return after
+
+
+def points_change(state: GameState, action: Action, after: GameState | None = None) -> int:
     """How many victory points the deciding player wins (or loses, negative) by ``action`` at once:
     taking the essences off Sunken Reef costs what they scored.  Zero for claiming the monument deck's
-    top card, whose points are hidden until it is claimed."""
+    top card, whose points are hidden until it is claimed.  ``after``: the position after ``action``,
+    if the caller has it."""
     if action[0] == A.CLAIM_TOP:
         return 0
     p = action[1]
-    after = state.clone()
-    after.apply(action)
-    return after.vp(p) - state.vp(p)
+    return (after if after is not None else _after(state, action)).vp(p) - state.vp(p)
 
 
 def group_text(state: GameState, group: Sequence[Action]) -> str:
     """The action a group stands for, without its payment when there are several; with the points it
-    wins or costs at once, if any, and what else it gains or gives up (`consequence`)."""
+    wins or costs at once, if any, what else it gains or gives up (`consequence`) and whether it ends
+    the game (`game_end`)."""
     a = group[0]
     text = _group_words(state, group)
-    change = points_change(state, a) if len(group) == 1 or a[0] == A.TAKE else 0
+    scored = len(group) == 1 or a[0] == A.TAKE
+    # (one position after the action for both notes that read it)
+    after = _after(state, a) if (scored and a[0] != A.CLAIM_TOP) or a[0] in ENDING else None
+    change = points_change(state, a, after) if scored else 0
     notes = [f"costs {-change} VP"] if change < 0 else [f"+{change} VP"] if change > 0 else []
-    notes += [note for note in (consequence(state, a), game_end(state, a)) if note]
+    notes += [note for note in (consequence(state, a), game_end(state, a, after)) if note]
     return f"{text}  ({'; '.join(notes)})" if notes else text
 
 
-def game_end(state: GameState, action: Action) -> str:
+#: The kinds of action that may end the game at once (`game_end`).
+ENDING = (A.POWER, A.PASS)
+
+
+def game_end(state: GameState, action: Action, after: GameState | None = None) -> str:
     """What a pass or a power that ends the game at once (the last pass of a round with someone at 10
     points, a power that checks victory) means for the deciding player: "ends the game: you win",
     "... you lose" or "... a shared win"; "" for a choice after which the game goes on, and for any
-    other kind of choice.  Points are public, so this tells nothing hidden."""
-    if action[0] not in (A.POWER, A.PASS):
+    other kind of choice.  Points are public, so this tells nothing hidden.  ``after``: the position
+    after ``action``, if the caller has it."""
+    if action[0] not in ENDING:
         return ""
-    after = state.clone()
-    after.apply(action)
+    after = after if after is not None else _after(state, action)
     if not after.is_terminal():
         return ""
     p, won = action[1], after.winners()
@@ -177,10 +190,7 @@ def keeps_a_bonus(state: GameState, action: Action) -> bool:
     screen highlights it first, so that Enter does not give either up unnoticed."""
     if action[0] != A.TAKE or action[3] != A.LEAVE_STORED:
         return False
-    if consequence(state, action):
-        return True
-    take = (A.TAKE, action[1], action[2], A.TAKE_STORED)
-    return take in state.legal_actions() and points_change(state, take) < 0
+    return bool(consequence(state, action)) or _scoring_leave(state, state.legal_actions()) == action
 
 
 def power_words(card: C.Card, index: int) -> str:
