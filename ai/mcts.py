@@ -52,6 +52,7 @@ Believed = tuple[tuple[int, ...], tuple[float, ...]]  # worlds' seeds and cumula
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
     from amigos.state import GameState
 
@@ -426,6 +427,18 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
         s.apply_unchecked(variants[rng.randrange(len(variants))])
 
 
+def worker_context() -> BaseContext:
+    """How the search's worker processes start: forked while this process runs one thread, else from a
+    fork server (a fork while other threads run copies the locks they hold, held forever: a worker
+    forked while a terminal's reader thread held standard input's lock hung before its first search)."""
+    import multiprocessing
+    import threading
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
 def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:
     state, player, iters, seconds, seed, settings, believed = args
     return search(state, player, iters, seconds, seed, Settings(*settings), believed=believed)
@@ -557,18 +570,23 @@ class MCTSAgent:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
-            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-            self._pool = ProcessPoolExecutor(max_workers=self.workers,
-                                             mp_context=multiprocessing.get_context(method))
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=worker_context())
         return self._pool
 
     def close(self) -> None:
-        """Stop the worker processes (a later search starts them again)."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        """Stop the worker processes at once, a search under way in them too (it then fails with
+        `concurrent.futures.process.BrokenProcessPool`); a later search starts them again."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # (the executor has no public way to end a busy worker: its processes are ended directly)
+            processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+            workers = list(processes.values())
+            for process in workers:
+                process.terminate()
+            for process in workers:
+                process.join(timeout=2)
+            pool.shutdown(wait=True, cancel_futures=True)  # (its queues closed: nothing leaks)
 
     def __del__(self) -> None:
         try:

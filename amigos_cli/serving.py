@@ -28,6 +28,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from .table.logs import quiet_logging
 from .table.model import Table
 from .table.server import Hall, TableServer
 
@@ -76,6 +77,11 @@ class GameServer(Server):
         self.live: dict[GameService, web.WebSocketResponse] = {}  # each live game and its tab
         self.new_table = new_table
         self.hall = Hall()
+
+    def initialize_logging(self) -> None:
+        """One scrubbed line a record, no access log (`amigos_cli.table.logs`): textual-serve's own
+        logging shows tracebacks with their local variables, a request and its token among them."""
+        quiet_logging(logging.INFO)
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()

@@ -241,11 +241,13 @@ class Session:
     is a spectator's and shows every decision in full, as ``amigos replay`` shows the whole position."""
 
     def __init__(self, match: Match, path: Path, console: Console | None, ask: Callable[[str], str] | None = None,
-                 quiet: bool = False, seat_for: Callable[[int], Agent] | None = None) -> None:
+                 quiet: bool = False, seat_for: Callable[[int], Agent] | None = None, private: bool = False) -> None:
         """``console`` None prints nothing (the full-screen game listens to the events instead); then
-        ``seat_for(seat)`` makes the controller of each person's seat."""
+        ``seat_for(seat)`` makes the controller of each person's seat.  ``private``: the match file holds
+        secrets (a table's seat tokens) and is readable by its owner alone, after every save."""
         self.match = match
         self.path = Path(path)
+        self.private = private
         self.console = console
         self.ask = ask
         self.quiet = quiet
@@ -313,7 +315,7 @@ class Session:
         match = match or self.match
         with self.lock:
             try:
-                save(match, self.path)
+                save(match, self.path, private=self.private)
             except MatchFileError as exc:
                 kept = ("nothing of this match was saved" if self.saved is None else
                         "the file holds the match up to game {}, decision {}".format(*self.saved))

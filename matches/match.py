@@ -400,9 +400,9 @@ class _Watched:
         before = match.game_number
         text = amigos.action_text(match.state, action)
         match.decide(action, think=think, info=info)
-        self.emit("move", {"player": p, "action": action, "text": text, "think": think, "info": info})
-        if self.save is not None:
+        if self.save is not None:  # (saved, then told: a move a player has seen is never lost)
             self.save(match)
+        self.emit("move", {"player": p, "action": action, "text": text, "think": think, "info": info})
         if match.game_number != before or match.is_over():
             self.emit("game_over", {"game": before, "result": match.record["games"][before - 1]["result"],
                                     "score": match.score()})

@@ -63,10 +63,11 @@ class MatchFileError(amigos.AmigosError):
     """A match file that cannot be used; the message says why in one line."""
 
 
-def save(match: Match, path: str | os.PathLike[str]) -> None:
+def save(match: Match, path: str | os.PathLike[str], private: bool = False) -> None:
     """Write the match atomically (`files.write_atomic`: a temporary file beside it, fsynced, renamed
-    over it, keeping its mode); raises `MatchFileError` naming the reason, the previous file intact."""
-    files.write_atomic(path, pack(match.record), error=MatchFileError)
+    over it, keeping its mode, or readable by its owner alone if ``private``: a file that holds
+    secrets); raises `MatchFileError` naming the reason, the previous file intact."""
+    files.write_atomic(path, pack(match.record), error=MatchFileError, mode=files.PRIVATE if private else None)
 
 
 def pack(record: dict[str, Any]) -> bytes:

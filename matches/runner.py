@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import threading
 import time
+import urllib.parse
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -33,6 +35,9 @@ from amigos.errors import AmigosError
 
 #: Seconds allowed to reach a scheduler, or to close the connection to it, before giving up.
 CONNECT_TIMEOUT = 10.0
+
+#: Seconds a scheduler's address has to answer a first connection (`probe_scheduler`).
+PROBE_TIMEOUT = 2.0
 
 #: What to install for ``--scheduler``: the optional extra of pyproject.toml, as the README installs
 #: amigos (from its folder; no package index has it).
@@ -135,6 +140,7 @@ class DaskRunner(Runner):
         for name in ["distributed", *logging.root.manager.loggerDict]:  # (Dask's config sets some one by one)
             if name.split(".")[0] == "distributed":
                 logging.getLogger(name).setLevel(SILENT)
+        probe_scheduler(address, wait_for)
         try:
             self.client = distributed.Client(address, timeout=wait_for, set_as_default=False)
         except (ValueError, TypeError) as exc:
@@ -219,6 +225,42 @@ def import_distributed() -> ModuleType:
     except ImportError:
         raise RunnerError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL}") from None
     return distributed
+
+
+def probe_scheduler(address: str, wait_for: float) -> None:
+    """Refuse a ``tcp://`` address where no Dask scheduler listens: nothing there for ``wait_for``
+    seconds (a scheduler may be starting), or something that says nothing within `PROBE_TIMEOUT` of a
+    connection (a scheduler sends its handshake at once; Dask's client would wait a minute for a silent
+    one).  Other addresses pass (Dask names what is wrong with them)."""
+    parts = urllib.parse.urlsplit(address)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return
+    if parts.scheme != "tcp" or host is None or port is None:
+        return
+    deadline = time.monotonic() + wait_for
+    while True:
+        try:
+            link = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() + PARENT_POLL > deadline:
+                raise RunnerError(f"cannot reach the Dask scheduler at {address} within {wait_for:g} s "
+                                  "(connection refused); is `dask scheduler` running there?") from None
+            time.sleep(PARENT_POLL)
+        except OSError as exc:  # (TimeoutError is an OSError)
+            raise RunnerError(f"cannot reach the Dask scheduler at {address} ({exc.strerror or _reason(exc)}); "
+                              "is `dask scheduler` running there?") from None
+    with link:
+        try:
+            link.settimeout(PROBE_TIMEOUT)
+            said = link.recv(1)
+        except OSError:
+            said = b""
+    if not said:
+        raise RunnerError(f"no Dask scheduler at {address}: what listens there said nothing within "
+                          f"{PROBE_TIMEOUT:g} s")
 
 
 def _reason(exc: BaseException) -> str:

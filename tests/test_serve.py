@@ -267,10 +267,11 @@ def test_a_tab_of_a_three_player_server_plays_you_against_two_ais(tmp_path):
 
 def test_the_web_board_is_served_beside_the_terminal_each_visit_a_new_game(tmp_path):
     """``/board``: each visit makes a game of a person against the AI on the web board of
-    ``amigos host`` (its seat's link the only way in), saved in the server's folder and counted in the
-    cap with the terminal's games."""
-    with serving(tmp_path, "--p2", "random", "--max-games", "1") as (port, _, _):
-        async def visit() -> dict:
+    ``amigos host`` (its seat's link the only way in), saved in the server's private folder of tables
+    and counted in the cap with the terminal's games.  Its log holds no seat's token and no traceback,
+    a malformed message (4,000 nested brackets) among them."""
+    with serving(tmp_path, "--p2", "random", "--max-games", "1") as (port, _, proc):
+        async def visit() -> tuple[dict, str]:
             async with aiohttp.ClientSession() as client:
                 async with client.get(f"http://127.0.0.1:{port}/board", allow_redirects=False) as reply:
                     assert reply.status == 302
@@ -284,10 +285,16 @@ def test_the_web_board_is_served_beside_the_terminal_each_visit_a_new_game(tmp_p
                     assert full.status == 503  # (one game at most: this server's cap)
                 async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{seat.split('/')[-1]}") as ws:
                     assert (await ws.receive_json(timeout=10))["type"] == "cards"
+                    await ws.send_str("[" * 4000)
+                    refused = False
                     while True:
                         view = await ws.receive_json(timeout=30)
-                        if view.get("type") == "view" and view["choices"]:
-                            return view
-        view = asyncio.run(visit())
+                        refused = refused or view == {"type": "refused", "why": "not JSON"}
+                        if view.get("type") == "view" and view["choices"] and refused:
+                            return view, seat.split("/")[-1]
+        view, token = asyncio.run(visit())
     assert view["you"] == 0 and view["names"][1] == "AI (random)"
-    assert list(tmp_path.glob("amigos-*.amigos"))
+    (saved,) = (tmp_path / "amigos-tables").glob("amigos-*.amigos")
+    assert saved.stat().st_mode & 0o777 == 0o600 and saved.parent.stat().st_mode & 0o777 == 0o700
+    log = proc.stdout.read().decode()
+    assert token not in log and "Traceback" not in log and "GET /" not in log, log

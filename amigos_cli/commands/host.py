@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -15,13 +17,16 @@ import typer
 from rich.markup import escape
 
 from amigos.config import GameConfig
+from amigos.errors import AmigosError
+from matches.files import remove_leftovers
 from matches.lock import Lock
 from matches.match import Match
 from matches.record import load
 
 from ..errors import CliUsageError
-from ..session import HUMAN, check_spec, default_path, new_seed
-from ..table.model import Table, TableError
+from ..session import HUMAN, check_spec, new_seed
+from ..table.logs import quiet_logging
+from ..table.model import Table, TableError, private_folder, table_path
 from ..table.server import TableServer
 from ..views.console import stdout_console
 from ..views.safe import printable
@@ -31,9 +36,11 @@ from .serve import HOST, PORT
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' (a person, through a link) or an agent spec.")]
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
 FORMAT = Annotated[str, typer.Option("--format", help="game (a single game) or match (best of three, two players).")]
-SAVE = Annotated[Optional[Path], typer.Option("--save", help="The table's match file (default amigos-SEED.amigos).")]
+SAVE = Annotated[Optional[Path], typer.Option("--save", help="The table's match file (default "
+                                                             "amigos-tables/amigos-SEED.amigos); only you may read it.")]
 RESUME = Annotated[Optional[Path], typer.Option("--resume", help="Open again a table saved in this match file "
                                                                  "(the same links work again).")]
+MAX_COMMAND = 200  # the longest command line read (a longer one is refused whole)
 HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 'links' for the links, 'quit' to stop."
 
 
@@ -54,6 +61,8 @@ def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = 2, p3: P3 = None, p4
         table = Table.new(match, path)
     lock = Lock(path).acquire()
     try:
+        remove_leftovers(path)  # (a save cut short by a kill left its temporary file)
+        quiet_logging()
         asyncio.run(serve_table(table, host, port))
     finally:
         lock.release()
@@ -77,9 +86,11 @@ def new_match(seats: list[str | None], players: int, seed: int | None, variant: 
     config = GameConfig.parse(variant_name(variant), expansions=expansion_names(expansion), players=players)
     check_seed(seed)
     seed = new_seed() if seed is None else seed
-    path = Path(save) if save else default_path(seed)
+    path = Path(save) if save else table_path(seed)
     if path.exists():
         raise CliUsageError(f"{path} exists already: open it again with 'amigos host --resume {path}' or choose --save")
+    if not save:
+        private_folder(path.parent)
     names = [f"Player {p + 1}" if spec == HUMAN else f"Player {p + 1} ({spec})" for p, spec in enumerate(specs)]
     return path, Match.new(seed, specs, config, fmt=fmt, names=names)
 
@@ -117,7 +128,7 @@ def print_links(table: Table, host: str, port: int) -> None:
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     for seat, token in enumerate(table.tokens):
         if token is not None:
-            name = table.match.record["players"][seat]["name"]
+            name = printable(table.match.record["players"][seat]["name"])
             console.print(f"  {escape(name)}: http://{shown}:{port}/t/{token}", soft_wrap=True)
     console.print(f"  spectators: http://{shown}:{port}/t/{table.spectator}", soft_wrap=True)
 
@@ -131,13 +142,15 @@ async def _end_of_play(table: Table, done: asyncio.Event) -> None:
 
 async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> None:
     """The host's commands on standard input (see `HELP_LINE`), read by a daemon thread: one blocked
-    on a terminal's input must not keep the program from ending when the table stops."""
+    on a terminal's input must not keep the program from ending when the table stops.  Any line is
+    answered (a refusal in one line) and the next one read."""
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str] = asyncio.Queue()
 
     def read() -> None:
-        for line in iter(sys.stdin.readline, ""):
-            loop.call_soon_threadsafe(lines.put_nowait, line)
+        with contextlib.suppress(OSError, ValueError):  # (an input with no descriptor: no commands)
+            for line in command_lines(sys.stdin.fileno()):
+                loop.call_soon_threadsafe(lines.put_nowait, line)
         loop.call_soon_threadsafe(lines.put_nowait, "")
 
     threading.Thread(target=read, name="host-commands", daemon=True).start()
@@ -145,17 +158,50 @@ async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> 
         line = await lines.get()
         if not line:
             return  # (no input: the table runs until it ends or is stopped)
-        words = line.split()
-        with contextlib.suppress(IndexError):
-            if words[0] == "quit":
-                done.set()
-            elif words[0] == "links":
-                print_links(table, host, port)
-            elif words[0] == "agent" and words[1].isdigit():
-                try:
-                    table.hand_to_agent(int(words[1]) - 1, words[2] if len(words) > 2 else AI)
-                    stdout_console().print(f"Seat {words[1]} is the AI's now.")
-                except TableError as exc:
-                    stdout_console().print(f"{escape(str(exc))}", style="yellow")
-            else:
-                stdout_console().print(HELP_LINE)
+        if not line.strip():
+            continue
+        try:
+            command(table, host, port, done, line.split())
+        except Exception as exc:  # noqa: BLE001 - a command that fails is refused, the reader goes on
+            stdout_console().print(escape(printable(f"Not done: {exc}", MAX_COMMAND)), style="yellow")
+
+
+def command_lines(fd: int) -> Iterator[str]:
+    """The lines read from file descriptor ``fd`` until its end, each without its newline (a line
+    longer than `MAX_COMMAND` bytes as ``?``, bytes that are no UTF-8 replaced).  It reads the
+    descriptor itself, never ``sys.stdin``: a thread blocked in a buffered read holds the buffer's lock,
+    which the interpreter's exit then waits for in vain, and a process forked meanwhile inherits held."""
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            return
+        pending += chunk
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            yield "?" if len(raw) > MAX_COMMAND else raw.decode("utf-8", "replace")
+        if len(pending) > MAX_COMMAND:  # (a line too long: skipped to its end)
+            pending = b"\x00" * (MAX_COMMAND + 1)
+
+
+def command(table: Table, host: str, port: int, done: asyncio.Event, words: list[str]) -> None:
+    """Carry out one of the host's commands (`HELP_LINE`); anything else prints the help line."""
+    console = stdout_console()
+    if words == ["quit"]:
+        done.set()
+    elif words == ["links"]:
+        print_links(table, host, port)
+    elif len(words) in (2, 3) and words[0] == "agent" and words[1].isascii() and words[1].isdigit() \
+            and len(words[1]) <= 2:
+        spec = words[2] if len(words) > 2 else AI
+        try:
+            check_spec(spec)
+            table.hand_to_agent(int(words[1]) - 1, spec)
+            console.print(f"Seat {words[1]} is the AI's now.")
+        except AmigosError as exc:
+            console.print(escape(printable(str(exc), MAX_COMMAND)), style="yellow")
+    else:
+        console.print(HELP_LINE)

@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
-from amigos.config import GameConfig
+from amigos.config import FEWEST_PLAYERS, MOST_PLAYERS_LUX, GameConfig
 from matches.match import Match
 
 from ..errors import CliUsageError
-from ..session import HUMAN, check_spec, default_path, new_seed
+from ..session import HUMAN, check_spec, new_seed
 from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
 
 HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")]
@@ -35,7 +35,7 @@ def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
           format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8,
-          players: Annotated[int, typer.Option("--players", help="Players at each tab's game: you and the AI in "
+          players: Annotated[int, typer.Option("--players", min=FEWEST_PLAYERS, max=MOST_PLAYERS_LUX, help="Players at each tab's game: you and the AI in "
                                                "every other seat (2 to 4; 5 with --expansion lux).")] = 2) -> None:
     """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game, ended
     (saved) when its tab closes."""
@@ -48,14 +48,17 @@ def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0",
     ai = check_spec(p2)
     command = game_command(ai, variant_name(variant).replace("_", "-"), format, expansions, players)
     from ..serving import GameServer  # imported here: only this command needs the web server
-    from ..table.model import Table
+    from ..table.model import Table, private_folder, table_path
 
     def new_table() -> Table:
-        """A web board's game: a person against the AI in every other seat, saved here as `play` saves."""
+        """A web board's game: a person against the AI in every other seat, saved in the tables' private
+        folder (`amigos_cli.table.model.table_path`)."""
         seed = new_seed()
         specs = [HUMAN] + [ai] * (players - 1)
         names = ["You"] + [f"AI {p + 1} ({ai})" if players > 2 else f"AI ({ai})" for p in range(1, players)]
-        return Table.new(Match.new(seed, specs, config, fmt=format, names=names), default_path(seed))
+        path = table_path(seed)
+        private_folder(path.parent)
+        return Table.new(Match.new(seed, specs, config, fmt=format, names=names), path)
 
     typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops), {max_games} games at most at once: "
                f"the terminal at http://{host}:{port}/ (each tab plays: {command}), the web board at "

@@ -19,9 +19,10 @@ from __future__ import annotations
 import queue
 import re
 import secrets
+import stat
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +34,15 @@ from amigos.state import GameState
 from matches.match import Match
 
 from ..human import QuitRequested
-from ..session import HUMAN, GameOver, MatchOver, Moved, Session, SessionEvent, Step, TurnBegins
+from ..session import HUMAN, GameOver, MatchOver, Moved, Session, SessionEvent, Step, TurnBegins, default_path
 from ..views.choices import ordered_variants
+from ..views.safe import printable
 
 TOKEN_BYTES = 16
 TOKEN_FORM = re.compile(r"^[A-Za-z0-9_-]{22}$")  # what `secrets.token_urlsafe(TOKEN_BYTES)` makes
-TABLE_KEY = "table"  # the match record's key for the table's tokens and handed seats
+STOP_SECONDS = 2.0  # how long `stop` waits for the match's thread (an agent's search in it, say)
+TABLE_KEY = "table"
+TABLES = Path("amigos-tables")  # the default folder of tables' match files (`table_path`)  # the match record's key for the table's tokens and handed seats
 
 
 class TableError(AmigosError):
@@ -47,6 +51,24 @@ class TableError(AmigosError):
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def table_path(seed: int) -> Path:
+    """Where a new table's match file is saved unless told otherwise: in `TABLES`, which
+    `private_folder` makes its owner's alone (the file holds every seat's token, and the seed)."""
+    return TABLES / default_path(seed).name
+
+
+def private_folder(folder: Path) -> None:
+    """Make ``folder`` (and its parents) if it is missing, and let nobody but its owner list or enter
+    it; `TableError` in one line if that cannot be done."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if stat.S_IMODE(folder.stat().st_mode) & 0o077:
+            folder.chmod(0o700)
+    except OSError as exc:
+        raise TableError(f"{printable(folder, None)}: cannot keep the table's file there "
+                         f"({exc.strerror or type(exc).__name__})") from None
 
 
 @dataclass(frozen=True)
@@ -94,12 +116,14 @@ class Table:
         self.asked: tuple[int, int, GameState] | None = None  # (seat, ask, position) waiting for an answer
         self.on_change: Callable[[], None] = lambda: None
         match.record[TABLE_KEY] = self.record()
-        self.session: Session = Session(match, path, None, seat_for=lambda seat: RemoteSeat(self, seat))
+        self.session: Session = Session(match, path, None, seat_for=lambda seat: RemoteSeat(self, seat),
+                                        private=True)  # (the file holds the seats' tokens)
         self.session.settings.auto_collect = False  # (the host's setting is not the remote people's)
         self.session.listeners.append(self._heard)
         self.snapshot: Snapshot = self._take(None)
         self.thread: threading.Thread | None = None
         self.failure: BaseException | None = None
+        self.stopping = False  # `stop` was called
 
     # -- making and resuming ---------------------------------------------------------------------------
 
@@ -158,16 +182,23 @@ class Table:
         except QuitRequested:
             pass
         except BaseException as exc:  # noqa: BLE001 - told to the host, who stops the table
-            self.failure = exc
+            if not self.stopping:  # (a search cut short by `stop` is no failure)
+                self.failure = exc
         self.snapshot = self._take(None)
         self.on_change()
 
     def stop(self) -> None:
-        """End the match's thread (every decision is saved already)."""
+        """End the match's thread within `STOP_SECONDS` (every decision is saved already): a person's
+        seat stops waiting, and an agent's worker processes are ended, a search under way in them too."""
+        self.stopping = True
         for answers in self.answers.values():
             answers.put(_STOP)
+        for agent in [*self.session.controllers, *self.agents.values()]:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
         if self.thread is not None:
-            self.thread.join(timeout=5)
+            self.thread.join(timeout=STOP_SECONDS)
 
     def ask(self, seat: int, state: GameState) -> Action:
         """A person's decision, on the match's thread: wait for `choose` (or the seat handed to an agent)."""
@@ -200,6 +231,7 @@ class Table:
             if not 0 <= way < len(ways):
                 return "no such way"
             self.asked = None
+            self.snapshot = replace(self.snapshot, asked=None)  # (answered: no view offers it again)
         self.answers[seat].put(ways[way])
         return None
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import threading
 from importlib import resources
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
+
+from amigos import jsontext
 
 from ..session import HUMAN
 from .model import Snapshot, Table
@@ -33,6 +34,7 @@ from .view import LogBook, catalog, match_of, view
 MAX_CONNECTIONS = 64
 IDLE_SECONDS = 300.0  # a served table nobody has been connected to for this long is stopped
 MAX_MESSAGE = 4096
+CLOSE_SECONDS = 3.0  # how long a closing connection has to answer the close (then it is dropped)
 STATIC = ("board.js", "board.css")  # the page's files, besides board.html
 FILES = "/board-files/"  # where they are served (``amigos serve``'s terminal has its own /static/)
 SPECTATORS = -1  # the key of the spectators' connections
@@ -54,7 +56,8 @@ class TableServer:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`)
+        self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`); one a seat
+        self.open = 0  # every connection of this table, from before its handshake to its end
         self.loop: asyncio.AbstractEventLoop | None = None
         self.flush_lock = threading.Lock()
         self.flushing = False  # a broadcast of the latest snapshot is on its way (`changed`)
@@ -85,43 +88,58 @@ class TableServer:
     # -- websockets --------------------------------------------------------------------------------------
 
     async def websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """One connection, counted in `MAX_CONNECTIONS` from before its handshake to its end (the count
+        is taken and kept without a pause between, so that connections opened at once cannot pass it
+        together).  A seat has one connection: a new one takes it over, and the old one, closed, answers
+        nothing more."""
         seat = self._seat(request)
-        if sum(len(c) for c in self.connections.values()) >= MAX_CONNECTIONS:
+        if self.open >= MAX_CONNECTIONS:
             raise web.HTTPServiceUnavailable(text="This table has as many connections as it takes.")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
-        await ws.prepare(request)
+        self.open += 1
         key = SPECTATORS if seat is None else seat
-        others = self.connections.setdefault(key, [])
-        if seat is not None:  # one tab a seat: the new one takes over
-            for old in others:
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30, timeout=CLOSE_SECONDS)
+        try:
+            await ws.prepare(request)
+            sockets = self.connections.setdefault(key, [])
+            replaced = list(sockets) if seat is not None else []
+            if seat is not None:
+                sockets.clear()
+            sockets.append(ws)
+            for old in replaced:  # (one tab a seat: the new one takes over)
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await old.send_json({"type": "replaced"})
                     await old.close(code=WSCloseCode.POLICY_VIOLATION, message=b"taken over by another tab")
-            others.clear()
-        others.append(ws)
-        try:
             await ws.send_json({"type": "cards", "cards": self.cards})
             await self.send_view(ws, seat)
             self.broadcast()  # (the seat is shown connected to the others)
             async for message in ws:
+                if ws not in self.connections.get(key, ()):
+                    break  # (taken over while its message was on its way)
                 if message.type == WSMsgType.TEXT:
                     why = self.answer(seat, message.data)
                     if why is not None:
                         await ws.send_json({"type": "refused", "why": why})
-                elif message.type == WSMsgType.ERROR:
-                    break
+                else:
+                    break  # (a binary message: no page sends one)
+        except (ConnectionError, RuntimeError, asyncio.TimeoutError):
+            pass  # (the connection broke: the seat waits for the next one)
         finally:
-            if ws in others:
-                others.remove(ws)
+            self.open -= 1
+            sockets = self.connections.get(key, [])
+            if ws in sockets:
+                sockets.remove(ws)
             self.broadcast()
         return ws
 
     def answer(self, seat: int | None, text: str) -> str | None:
-        """Take one message from ``seat``'s page; why it is refused, or None."""
+        """Take one message from ``seat``'s page; why it is refused, or None.  A message is read within
+        the bridge's bounds (`amigos.jsontext`: depth, no non-finite numbers) and `MAX_MESSAGE` bytes."""
         if seat is None:
             return "spectators watch"
+        if len(text) > MAX_MESSAGE:
+            return "too long"
         try:
-            message = json.loads(text)
+            message = jsontext.loads(text)
         except ValueError:
             return "not JSON"
         if not isinstance(message, dict) or message.get("type") != "choose":
