@@ -145,18 +145,18 @@ async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> 
     on a terminal's input must not keep the program from ending when the table stops.  Any line is
     answered (a refusal in one line) and the next one read."""
     loop = asyncio.get_running_loop()
-    lines: asyncio.Queue[str] = asyncio.Queue()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()  # (None: the input's end)
 
     def read() -> None:
         with contextlib.suppress(OSError, ValueError):  # (an input with no descriptor: no commands)
             for line in command_lines(sys.stdin.fileno()):
                 loop.call_soon_threadsafe(lines.put_nowait, line)
-        loop.call_soon_threadsafe(lines.put_nowait, "")
+        loop.call_soon_threadsafe(lines.put_nowait, None)
 
     threading.Thread(target=read, name="host-commands", daemon=True).start()
     while not done.is_set():
         line = await lines.get()
-        if not line:
+        if line is None:
             return  # (no input: the table runs until it ends or is stopped)
         if not line.strip():
             continue
