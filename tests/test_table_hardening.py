@@ -19,13 +19,13 @@ import aiohttp
 import psutil
 import pytest
 
+from ai.agents import make_agent
 from amigos.config import GameConfig
 from amigos_cli.session import history
 from amigos_cli.table.model import Table
 from amigos_cli.table.server import MAX_CONNECTIONS, TableServer
 from matches.match import Match, play
 from matches.record import load, save
-from ai.agents import make_agent
 
 from .test_table import _links, free_port, seat_client, served
 
@@ -199,38 +199,40 @@ def test_a_move_is_told_only_once_the_file_holds_it():
     assert saved and not late
 
 
+async def play_until_killed(proc: subprocess.Popen[str], port: int, token: str, rng: random.Random,
+                            moves: int) -> int:
+    """Answer a seat's decisions at random until a view shows ``moves`` moves, then SIGKILL the host at
+    once; the most moves a view showed."""
+    seen = 0
+    async with aiohttp.ClientSession() as client:
+        async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{token}") as ws:
+            async for message in ws:
+                data = message.json()
+                if data["type"] != "view":
+                    continue
+                seen = max(seen, data["moves"])
+                if seen >= moves:
+                    os.killpg(proc.pid, signal.SIGKILL)  # (at once: nothing more is saved)
+                    return seen
+                if data["choices"]:
+                    groups = data["choices"]["groups"]
+                    g = rng.randrange(len(groups))
+                    w = rng.randrange(len(groups[g]["ways"])) if groups[g]["ways"] else 0
+                    await ws.send_json({"type": "choose", "ask": data["choices"]["ask"], "group": g, "way": w})
+    return seen
+
+
 def test_a_host_killed_right_after_a_seat_saw_a_move_keeps_it_and_leaves_no_temporary_file(tmp_path):
     for attempt in range(3):
         proc, port = host(tmp_path, "--p1", "human", "--p2", "random", "--seed", str(20 + attempt),
                           "--save", f"k{attempt}.amigos")
-        seen = 0
-
-        async def play_until_killed() -> None:
-            nonlocal seen
-            async with aiohttp.ClientSession() as client:
-                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{links['Player 1']}") as ws:
-                    rng = random.Random(attempt)
-                    async for message in ws:
-                        data = message.json()
-                        if data["type"] != "view":
-                            continue
-                        seen = max(seen, data["moves"])
-                        if seen >= 8 + 3 * attempt:
-                            os.killpg(proc.pid, signal.SIGKILL)  # (at once: nothing more is saved)
-                            return
-                        if data["choices"]:
-                            groups = data["choices"]["groups"]
-                            g = rng.randrange(len(groups))
-                            w = rng.randrange(len(groups[g]["ways"])) if groups[g]["ways"] else 0
-                            await ws.send_json({"type": "choose", "ask": data["choices"]["ask"], "group": g, "way": w})
-
         try:
             links = _links(proc)
-            asyncio.run(asyncio.wait_for(play_until_killed(), 60))
+            seen = asyncio.run(asyncio.wait_for(
+                play_until_killed(proc, port, links["Player 1"], random.Random(attempt), 8 + 3 * attempt), 60))
         finally:
             stop(proc, signal.SIGKILL)
-        path = tmp_path / f"k{attempt}.amigos"
-        assert len(history(load(path).record)) >= seen
+        assert len(history(load(tmp_path / f"k{attempt}.amigos").record)) >= seen
     leftover = tmp_path / ".k0.amigos.abcd1234.tmp"
     leftover.write_bytes(b"half a save")
     proc, _ = host(tmp_path, "--resume", "k0.amigos")
