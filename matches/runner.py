@@ -31,6 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from types import ModuleType, TracebackType
 from typing import Any
 
+from ai.mcts import worker_context
 from amigos.errors import AmigosError
 
 #: Seconds allowed to reach a scheduler, or to close the connection to it, before giving up.
@@ -103,7 +104,8 @@ class ProcessRunner(Runner):
     """Jobs played in ``jobs`` local worker processes, which exit if this process is killed."""
 
     def __init__(self, jobs: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),),
+                                        mp_context=worker_context())
         self.pending: dict[Future[Any], str] = {}
 
     def submit(self, key: str, fn: Callable[..., Any], *args: Any) -> None:
