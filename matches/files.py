@@ -5,9 +5,8 @@ without a blocking read), at most a given number of bytes counted as they are re
 `amigos.jsontext`'s bounds.  Writing (`write_atomic`): a temporary file beside the target, fsynced, then
 renamed over it, so a crash or a full disk leaves the previous file whole; a symlink at the target is
 replaced, never followed; an existing file keeps its mode, unless the file is private (`PRIVATE`:
-owner only, after every save).  A temporary file a killed writer left beside its target is removed by
-`remove_leftovers`.  Every `OSError` becomes a `FileProblem` whose one-line message names the file and
-the reason.
+owner only, after every save).  Every `OSError` becomes a `FileProblem` whose one-line message names
+the file and the reason.
 """
 
 from __future__ import annotations
@@ -95,29 +94,6 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def temporary_prefix(path: Path) -> str:
-    """The name a temporary file of `write_atomic` for ``path`` begins with."""
-    return f".{path.name[:100]}."
-
-
-def remove_leftovers(path: str | os.PathLike[str]) -> None:
-    """Remove the temporary files a writer of ``path`` killed mid-save left beside it.  Call it only
-    while holding ``path``'s lock (`matches.lock.Lock`), when no save of it can be under way."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    prefix = temporary_prefix(path)
-    try:
-        names = [name for name in os.listdir(folder) if name.startswith(prefix) and name.endswith(".tmp")]
-    except OSError:
-        return
-    for name in names:
-        try:
-            if stat.S_ISREG(os.lstat(folder / name).st_mode):
-                os.unlink(folder / name)
-        except OSError:
-            pass
-
-
 def write_atomic(path: str | os.PathLike[str], data: bytes, error: type[AmigosError] = FileProblem,
                  mode: int | None = None) -> None:
     """Write ``data`` to ``path`` atomically (see the module's docstring); raises ``error`` with a line
@@ -138,7 +114,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, error: type[AmigosEr
     if not folder.is_dir():
         raise error(f"{path}: cannot save there (no folder {folder})")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(path), suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise error(f"{path}: cannot save there ({reason(exc)})") from None
     try:

@@ -18,8 +18,7 @@ from rich.markup import escape
 
 from amigos.config import GameConfig
 from amigos.errors import AmigosError
-from matches.files import remove_leftovers
-from matches.lock import Lock
+from matches.lock import Lock, clean_stale
 from matches.match import Match
 from matches.record import load
 
@@ -61,7 +60,7 @@ def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = 2, p3: P3 = None, p4
         table = Table.new(match, path)
     lock = Lock(path).acquire()
     try:
-        remove_leftovers(path)  # (a save cut short by a kill left its temporary file)
+        clean_stale(path)  # (a save cut short by a kill left its temporary file)
         quiet_logging()
         asyncio.run(serve_table(table, host, port))
     finally:
