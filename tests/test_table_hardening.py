@@ -5,6 +5,7 @@ a file, and an agent's worker processes (issue 49)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -18,6 +19,8 @@ from typing import Any
 import aiohttp
 import psutil
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ai.agents import make_agent
 from amigos.config import GameConfig
@@ -307,3 +310,39 @@ def test_an_agent_with_two_workers_plays_at_a_host_whose_input_is_open_and_sigte
     finally:
         if proc.poll() is None:
             stop(proc, signal.SIGKILL)
+
+
+# -- any message ---------------------------------------------------------------------------------------------
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=20)
+CHOICE = st.fixed_dictionaries({"type": st.sampled_from(["choose", "Choose", "view"]),
+                                 "ask": JSON, "group": JSON, "way": JSON})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(st.text(max_size=200), JSON.map(json.dumps), CHOICE.map(json.dumps),
+                      st.integers(1, 50_000).map(lambda n: "[" * n), st.integers(1, 2000).map(lambda n: '{"a":' * n)),
+       seat=st.sampled_from([None, 0, 1]))
+def test_any_message_is_answered_in_a_line_and_changes_nothing(table_server, text, seat):
+    server, table = table_server
+    asked = table.asked
+    why = server.answer(seat, text)
+    if why is None:  # (a choice of seat 1's for decision 1: taken, as it should be)
+        message = json.loads(text)
+        assert seat == 0 and message["type"] == "choose" and message["ask"] == 1
+        table.answers[0].get_nowait()
+        table.asked = asked
+        return
+    assert isinstance(why, str) and "\n" not in why and len(why) < 100
+    assert table.asked is asked and table.answers[0].empty() and table.answers[1].empty()
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory):
+    """A table whose seat 1 is asked decision 1 (not started: nothing answers it)."""
+    match = Match.new(5, ["human", "human"], GameConfig(), fmt="game", names=["A", "B"])
+    table = Table.new(match, tmp_path_factory.mktemp("fuzz") / "t.amigos")
+    table.asked = (0, 1, match.state.clone())
+    return TableServer(table), table
