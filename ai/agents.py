@@ -23,7 +23,8 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
                       player; draft=0: both by search.  belief=K: the search's worlds dealt from
                       K, weighed by how well each explains the rival's choices (`ai.belief`, with
-                      the model of choices `ai.policy`); belief=0 (the default): every world alike
+                      the model of choices `ai.policy`, which must load when the spec is read: none
+                      ships, AMIGOS_POLICY_NET names one); belief=0 (the default): every world alike
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -64,7 +65,8 @@ def _nearest(word: str, known: Iterable[str]) -> str:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or float)
-    """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
+    """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`, also
+    for ``belief`` without a model of choices that loads."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty agent spec")
     kind, _, rest = spec.strip().partition(":")
@@ -96,6 +98,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
                         f"its parameters are {', '.join(sorted(allowed))}")
     for key, value in params.items():
         _check(key, value)
+    if params.get("belief"):
+        _check_belief()
     return kind, params
 
 
@@ -138,6 +142,17 @@ def _check(key: str, value: int | float) -> None:
         else:
             bound = f"{'above' if limit.above else 'from'} {low} {'and at most' if limit.above else 'to'} {high}"
         raise SpecError(f"agent parameter {key} must be {bound}, not {value:g}")
+
+
+def _check_belief() -> None:
+    """Raise `SpecError` (one line naming the file) unless the model of choices a search with belief
+    weighs its worlds by loads (`ai.policy.default_policy`): refused when the spec is read, not mid-game."""
+    from .checkpoint import NetError
+    from .policy import default_policy
+    try:
+        default_policy()
+    except NetError as exc:
+        raise SpecError(f"agent parameter belief needs the model of choices: {exc}") from None
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

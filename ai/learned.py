@@ -13,7 +13,9 @@ With more than one rival, `margin` counts the rival that leaves ``q`` the lowest
 search values each player by `scores` (`ai.rewards.chances`).  The weights are
 data: a small versioned JSON file (`MODEL_FILE`, written by ``amigos-train fit`` (`training.train`)), loaded once.
 A change of features changes `ai.features.FEATURES` and the model's version; a file for other
-features is refused.
+features is refused, and so is any file that is not a model (read through `ai.checkpoint`: a regular
+file of at most `ai.checkpoint.JSON_BYTES`, bounded JSON, every key and type checked, finite numbers), in
+one line naming it (`ai.checkpoint.NetError`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from amigos.adjudicate import WINNING_POINTS
 
+from .checkpoint import JSON_BYTES, WEIGHT_LIMIT, NetError, read_json
 from .features import FEATURES, N_FEATURES, player_features
 from .value import card_value
 
@@ -74,15 +77,36 @@ class ValueModel:
     # -- files ------------------------------------------------------------------------------------
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ValueModel":
+    def from_json(cls, data: Any) -> "ValueModel":
+        """The model a value model file's JSON ``data`` holds; `ModelError` (one line) unless it is one for
+        today's features: the format, version and features named, ``weights`` holding `N_FEATURES`
+        numbers for each of base, late and final, ``cards`` (card id -> number), ``synergy`` (a number)
+        and ``trained`` (an object) where it has them, every number finite and at most
+        `ai.checkpoint.WEIGHT_LIMIT` in magnitude."""
         if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
             raise ModelError("not a value model file")
-        if data.get("version") != MODEL_VERSION or list(data.get("features", ())) != list(FEATURES):
-            raise ModelError(f"a value model of version {data.get('version')} for other features; "
-                             f"this program reads version {MODEL_VERSION}")
-        weights = data["weights"]
-        return cls(weights["base"], weights["late"], weights["final"], data.get("trained"), data.get("cards"),
-                   data.get("synergy", 0.0))
+        version = data.get("version")
+        if type(version) is not int or version != MODEL_VERSION:
+            raise ModelError(f"a value model of version {ascii(version)[:20]}; this program reads version {MODEL_VERSION}")
+        features = data.get("features")
+        if features != list(FEATURES):
+            count = f"{len(features)} of them" if isinstance(features, list) else "none listed"
+            raise ModelError(f"a value model for other features ({count}; today's {N_FEATURES})")
+        weights = data.get("weights")
+        if not isinstance(weights, dict):
+            raise ModelError("a value model without its weights")
+        rows = [_numbers(weights.get(name), f"{name} weights") for name in ("base", "late", "final")]
+        if not len(rows[0]) == len(rows[1]) == len(rows[2]) == N_FEATURES:
+            raise ModelError(f"a value model needs {N_FEATURES} weights of each kind")
+        cards = data.get("cards", {})
+        if not isinstance(cards, dict):
+            raise ModelError("a value model whose cards are not an object")
+        worths = dict(zip(cards, _numbers(list(cards.values()), "cards")))
+        synergy = _numbers([data.get("synergy", 0.0)], "synergy")[0]
+        trained = data.get("trained")
+        if trained is not None and not isinstance(trained, dict):
+            raise ModelError("a value model whose training record is not an object")
+        return cls(rows[0], rows[1], rows[2], trained, worths, synergy)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": list(FEATURES),
@@ -92,12 +116,17 @@ class ValueModel:
 
     @classmethod
     def load(cls, path: Path | None = None) -> "ValueModel":
-        """The model in ``path``, or the packaged one."""
+        """The model in ``path``, or the packaged one; `ai.checkpoint.NetError` (one line naming the file)
+        for a file that is not a value model for today's features (`from_json`), or no file one could be
+        read from (`ai.checkpoint.read_json`)."""
         if path is None:
             text = resources.files(__package__).joinpath("data", MODEL_FILE).read_text("utf-8")
-        else:
-            text = Path(path).read_text("utf-8")
-        return cls.from_json(json.loads(text))
+            return cls.from_json(json.loads(text))
+        data = read_json(Path(path), JSON_BYTES, "value model")
+        try:
+            return cls.from_json(data)
+        except ModelError as exc:
+            raise NetError(f"{path}: {exc}") from None
 
     # -- values -----------------------------------------------------------------------------------
 
@@ -155,6 +184,20 @@ class ValueModel:
         """A digest of the model's weights (a network trained over this model names it)."""
         text = json.dumps(self.to_json(), sort_keys=True)
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _numbers(value: Any, what: str) -> list[float]:
+    """``value``, a list of numbers each finite and at most `ai.checkpoint.WEIGHT_LIMIT` in magnitude, as
+    floats; `ModelError` naming ``what`` for anything else."""
+    if not isinstance(value, list):
+        raise ModelError(f"a value model whose {what} are not a list of numbers")
+    out: list[float] = []
+    for x in value:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not abs(x) <= WEIGHT_LIMIT:
+            raise ModelError(f"a value model with {ascii(x)[:20]} among its {what}, not a finite number "
+                             f"of at most {WEIGHT_LIMIT:g}")
+        out.append(float(x))
+    return out
 
 
 def _progress(top: float) -> float:

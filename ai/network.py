@@ -14,7 +14,9 @@ Both read the position they are given, as the linear value does: give it a world
 
 Its weights are data: a small versioned file (numpy's ``.npz``) holding the arrays, the encoding it was
 trained for (`encoding_key`: a file for other inputs is refused in one line) and its training record
-(games, generations, held-out loss, ...).  Training is the training package's (`training.neural`).
+(games, generations, held-out loss, ...), read through `ai.checkpoint` (its members, shapes, dtypes and
+numbers checked against `NET_LAYOUT` before they are believed).  Training is the training package's
+(`training.neural`).
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 import numpy as np
 
 from amigos import cards as C
-from amigos.errors import AmigosError
 
 from . import encoding as E
+from .checkpoint import MAX_HIDDEN, Layout, read_npz, shown, write_file
+from .checkpoint import NetError as NetError
 from .features import FEATURES, N_FEATURES, player_features
 from .learned import default_model, progress
 
@@ -48,10 +51,6 @@ NET_VERSION: Final = 1
 N_FEATURE_INPUTS: Final[int] = 2 * N_FEATURES + 1
 FEATURE_SCALE: Final = 0.1  # (the features count points and essences: tens at most)
 FEATURE_INDEX: Final = list(range(E.N_INPUTS, E.N_INPUTS + N_FEATURE_INPUTS))  # their rows of W1
-
-
-class NetError(AmigosError):
-    """A file that is not a value network for today's encoding; the message says why in one line."""
 
 
 def feature_key() -> str:
@@ -136,53 +135,67 @@ class ValueNet:
 
     @classmethod
     def load(cls, path: Path) -> ValueNet:
-        """The network in ``path``; `NetError` (one line) for a file that is not one for today's
-        encoding."""
-        arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), ("w1", "b1", "w2", "b2"),
-                                   optional=("base", "features"))
-        if arrays["b2"].shape != (1,):
-            raise NetError(f"{path}: not a value network (its output bias is not one number)")
-        base = bool(arrays["base"][0]) if "base" in arrays else False  # (files before ``base``: none)
-        if base and info.get("linear_model") != default_model().digest():
+        """The network in ``path``; `NetError` (one line naming the file) for a file that is not one for
+        today's encoding (`read_arrays`)."""
+        arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), NET_LAYOUT)
+        flags = {name: _flag(path, arrays, name) for name in ("base", "features")}  # (files before them: none)
+        if flags["base"] and info.get("linear_model") != default_model().digest():
             raise NetError(f"{path}: a value network trained over another linear value "
-                           f"({info.get('linear_model')}, today's {default_model().digest()})")
-        features = bool(arrays["features"][0]) if "features" in arrays else False  # (files before: none)
-        if features and info.get("feature_key") != feature_key():
-            raise NetError(f"{path}: a value network for other features ({info.get('feature_key')}, "
+                           f"({shown(info.get('linear_model'))}, today's {default_model().digest()})")
+        if flags["features"] and info.get("feature_key") != feature_key():
+            raise NetError(f"{path}: a value network for other features ({shown(info.get('feature_key'))}, "
                            f"today's {feature_key()})")
-        return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, base, features)
+        try:
+            return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, flags["base"],
+                       flags["features"])
+        except NetError as exc:
+            raise NetError(f"{path}: {exc}") from None
+
+
+def _flag(path: Path, arrays: dict[str, np.ndarray], name: str) -> bool:
+    """The on/off array ``name`` of a network file (off if it has none); `NetError` unless it is 0 or 1."""
+    if name not in arrays:
+        return False
+    value = float(arrays[name][0])
+    if value not in (0.0, 1.0):
+        raise NetError(f"{path}: not a value network (its {name} is {value:g}, not 0 or 1)")
+    return value == 1.0
+
+
+#: The arrays of a value network's file (`ai.checkpoint.Layout`): the hidden layer's weights over the
+#: components' inputs, with or without the feature inputs, its biases, the output's weights and bias, and
+#: whether the network adds the linear value's log-odds (``base``) and reads the features (``features``).
+NET_LAYOUT: Final = Layout(
+    required={"w1": ("inputs", "hidden"), "b1": ("hidden",), "w2": ("hidden",), "b2": (1,)},
+    optional={"base": (1,), "features": (1,)},
+    sizes={"inputs": (E.N_INPUTS, E.N_INPUTS + N_FEATURE_INPUTS), "hidden": range(1, MAX_HIDDEN + 1)})
 
 
 def write_arrays(path: Path, fmt: str, version: int, key: str, arrays: dict[str, np.ndarray],
                  info: dict[str, Any]) -> None:
     """Write a network's ``arrays`` to ``path`` (``.npz``) with a header naming its format and version,
-    the key of the inputs it was trained for and its training record ``info``."""
+    the key of the inputs it was trained for and its training record ``info``: whole or not at all
+    (`ai.checkpoint.write_file`; `NetError` naming the file if it cannot be written there)."""
     header = {"format": fmt, "version": version, "encoding": key, "info": info}
     payload: dict[str, Any] = {"header": np.array(json.dumps(header)), **arrays}  # (Any: not savez's flags)
-    with open(path, "wb") as f:
-        np.savez_compressed(f, **payload)
+    write_file(path, lambda f: np.savez_compressed(f, **payload), "network file")
 
 
-def read_arrays(path: Path, fmt: str, version: int, key: str, names: tuple[str, ...],
-                what: str = "value network",
-                optional: tuple[str, ...] = ()) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The arrays ``names`` (float64), those of ``optional`` the file has, and the training record of a
-    file `write_arrays` wrote with this format, version and key; `NetError` (one line, calling the
-    file a ``what``) for any other file, or one whose weights are not finite numbers."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(str(data["header"]))
-            arrays = {k: np.asarray(data[k], dtype=np.float64) for k in names + optional if k in names or k in data}
-    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
-        raise NetError(f"{path}: not a {what} ({str(exc)[:80]})") from None
+def read_arrays(path: Path, fmt: str, version: int, key: str, layout: Layout,
+                what: str = "value network") -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays (float64) and the training record of a file `write_arrays` wrote with this format,
+    version and key: the arrays ``layout`` requires and those of its optional ones the file has, shaped
+    and checked as it says (`ai.checkpoint.read_npz`); `NetError` (one line naming the file and calling
+    it a ``what``) for any other file."""
+    header, arrays = read_npz(path, layout, what)
     if not isinstance(header, dict) or header.get("format") != fmt:
         raise NetError(f"{path}: not a {what} (no '{fmt}' header)")
-    if header.get("version") != version:
-        raise NetError(f"{path}: a {what} of version {header.get('version')} (this Amigos reads {version})")
+    found = header.get("version")
+    if type(found) is not int or found != version:
+        raise NetError(f"{path}: a {what} of version {shown(found)} (this Amigos reads {version})")
     if header.get("encoding") != key:
-        raise NetError(f"{path}: a {what} for other inputs (encoding {header.get('encoding')}, today's {key})")
-    if not all(np.isfinite(a).all() for a in arrays.values()):
-        raise NetError(f"{path}: not a {what} (its weights are not finite numbers)")
+        raise NetError(f"{path}: a {what} for other inputs (encoding {shown(header.get('encoding'))}, "
+                       f"today's {key})")
     info = header.get("info")
     return arrays, info if isinstance(info, dict) else {}
 

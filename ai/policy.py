@@ -13,7 +13,7 @@ its target's card, a Collect's or a stored essences' decision.  Which way to pay
 business; which move a player makes is what tells about the cards they hold.
 
 Its file is a versioned ``.npz`` like the value's (`ai.network.write_arrays`), keyed by both
-encodings; training is `training.policy`'s.
+encodings and read through `ai.checkpoint` against `POLICY_LAYOUT`; training is `training.policy`'s.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from amigos import actions as A
 from amigos.config import Macro
 
 from . import encoding as E
-from .network import NetError, load_default, read_arrays, write_arrays
+from .checkpoint import MAX_HIDDEN, Layout, NetError
 from .network import encoding_key as view_key
+from .network import load_default, read_arrays, write_arrays
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -141,10 +142,17 @@ class PolicyNet:
 
     @classmethod
     def load(cls, path: Path) -> PolicyNet:
-        """The model in ``path``; `NetError` (one line) for a file that is not one for today's inputs."""
-        arrays, info = read_arrays(path, POLICY_FORMAT, POLICY_VERSION, policy_key(), ("w1", "b1", "u", "v"),
-                                   "policy network")
+        """The model in ``path``; `NetError` (one line naming the file) for a file that is not one for
+        today's inputs (`ai.network.read_arrays`)."""
+        arrays, info = read_arrays(path, POLICY_FORMAT, POLICY_VERSION, policy_key(), POLICY_LAYOUT, "policy network")
         return cls(arrays["w1"], arrays["b1"], arrays["u"], arrays["v"], info)
+
+
+#: The arrays of a model of choices' file (`ai.checkpoint.Layout`): the hidden layer's weights over the
+#: view's inputs and its biases, each move input's own score and its weights over the hidden layer.
+POLICY_LAYOUT: Final = Layout(
+    required={"w1": (E.N_INPUTS, "hidden"), "b1": ("hidden",), "u": (N_MOVE_INPUTS,), "v": (N_MOVE_INPUTS, "hidden")},
+    optional={}, sizes={"hidden": range(1, MAX_HIDDEN + 1)})
 
 
 #: The packaged model's file (the package's data folder), and a variable naming a file to use instead.

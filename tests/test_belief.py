@@ -106,8 +106,7 @@ def test_a_new_game_forgets_the_last_and_only_choices_are_kept():
 
 
 def test_the_search_with_belief_deals_weighed_worlds_and_is_reproducible(tmp_path, monkeypatch):
-    from ai.agents import make_agent
-    from ai.network import NetError
+    from ai.agents import SpecError, make_agent
     net = P.PolicyNet.initial(8, 3)
     net.save(tmp_path / "p.npz")
     monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "p.npz"))
@@ -124,11 +123,8 @@ def test_the_search_with_belief_deals_weighed_worlds_and_is_reproducible(tmp_pat
         assert agent.info["believed_worlds"] > 1 and agent.info["iterations"] == 150
     assert moves[0] == moves[1] and moves[0] in now.legal_actions()
     monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "missing.npz"))
-    agent = make_agent("mcts:iters=20,belief=8")
-    for state, action in told:
-        agent.observe(state, action)
-    with pytest.raises(NetError, match="no such file"):
-        agent.select(now.clone())
+    with pytest.raises(SpecError, match="belief needs the model of choices: .*no such file"):
+        make_agent("mcts:iters=20,belief=8")  # (refused when the spec is read, not mid-game)
 
 
 def test_an_agent_is_told_every_decision_and_a_resumed_match_plays_on_as_an_unbroken_one(tmp_path, monkeypatch):

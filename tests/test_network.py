@@ -17,6 +17,7 @@ from ai.network import NetError, ValueNet, encoding_key
 from amigos.config import GameConfig
 from amigos.determinize import determinize
 from training import neural as N
+from training.records import RecordError
 
 
 def _positions(seed: int, config: GameConfig, limit: int = 250):
@@ -184,7 +185,7 @@ def test_a_self_play_game_is_a_function_of_its_seed_and_network(tmp_path):
 
 def test_the_command_refuses_bad_settings(capsys):
     assert N.main(["--work", "/nonexistent", "--lux", "2"]) == 2
-    assert "go from 0 to 1" in capsys.readouterr().err
+    assert "argument --lux: must be a number from 0 to 1, not '2'" in capsys.readouterr().err
 
 
 def test_the_search_values_leaves_by_the_network_with_value_net(tmp_path, monkeypatch):
@@ -362,8 +363,12 @@ def test_a_new_run_s_network_0_can_be_trained_on_other_runs_games(tmp_path):
     assert not np.array_equal(net.w2, np.zeros_like(net.w2))  # (trained: the output weights moved)
     (line,) = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     assert line["generation"] == 0 and line["pretrained_on"] == 20 and line["held_out_after"]["views"] > 0
-    with pytest.raises(NetError, match="no games"):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(RecordError, match="no games"):
         N.run(tmp_path / "none", 0, 20, 2, 1, hidden=8, seed_games=[tmp_path / "empty"], log=lambda line: None)
+    with pytest.raises(RecordError, match="missing: not a folder"):
+        N.run(tmp_path / "none", 0, 20, 2, 1, hidden=8, seed_games=[tmp_path / "missing"], log=lambda line: None)
+    assert not (tmp_path / "none").exists()  # (refused before the run's folder is made)
 
 
 def test_the_search_with_a_network_of_features_never_reads_hidden_cards(tmp_path, monkeypatch):

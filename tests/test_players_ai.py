@@ -67,9 +67,12 @@ def test_a_player_scored_higher_gets_the_larger_share():
                                                  (3, "first_game", False), (5, "standard", True)])
 def test_every_agent_plays_whole_games_of_three_to_five(spec, players, variant, lux, monkeypatch, tmp_path):
     from ai import network as NW
+    from ai import policy as P
     from ai.network import ValueNet
     ValueNet.initial(8, 1).save(tmp_path / "n.npz")  # (value=net falls back to the linear value anyway)
     monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "n.npz"))
+    P.PolicyNet.initial(8, 1).save(tmp_path / "p.npz")  # (belief needs a model of choices to load, used or not)
+    monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "p.npz"))
     s = amigos.deal(11, GameConfig(variant, players=players, expansions=("lux",) if lux else ()))
     agents = [make_agent(spec, seed=p) for p in range(players)]
     decisions = 0

@@ -26,17 +26,17 @@ Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games
 seeds and choices, which replay to the positions) and a line of ``progress.jsonl`` (games, positions,
 held-out log loss and Brier score of the game's result, rounds, seconds); a stopped run goes on from
 the last saved generation, as it would have unbroken.  Game k of generation g is dealt by
-``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.
+``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.  What a run reads
+(``--start``, ``--seed-games``, a folder's networks and games) is checked before anything is written
+(`ai.checkpoint`, `training.records`), and each file is written whole or not at all.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
-import shutil
-import sys
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -47,14 +47,18 @@ import numpy as np
 import amigos
 from ai import encoding as E
 from ai.agents import SpecError, make_agent, parse_spec
+from ai.checkpoint import MAX_HIDDEN, NET_BYTES, read_regular, write_file
 from ai.features import player_features
 from ai.learned import default_model, progress
-from ai.network import N_FEATURE_INPUTS, NET_ENV, NetError, ValueNet, feature_inputs
+from ai.network import N_FEATURE_INPUTS, NET_ENV, ValueNet, feature_inputs
 from ai.rewards import chance_of_reward
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
-from matches.runner import RunnerError, open_runner
+from matches.runner import open_runner
+
+from .cli import MAX_JOBS, SEEDS, Parser, guarded, number, whole
+from .records import RecordError, chosen, neural_game, read_records
 
 WINDOW = 3          # generations of positions a network is trained on
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
@@ -260,9 +264,13 @@ def held_out(net: ValueNet, games: list[Game]) -> dict[str, float]:
 
 # -- the generations --------------------------------------------------------------------------------------
 
+_NET_NAME = re.compile(r"net-([0-9]+)\.npz")
+_GAMES_NAME = re.compile(r"games-([0-9]+)\.jsonl")
+
+
 def last_generation(work: Path) -> int:
-    """The highest generation whose network is saved in ``work`` (-1 for none)."""
-    done = [int(p.stem.split("-")[1]) for p in work.glob("net-*.npz") if p.stem.split("-")[1].isdigit()]
+    """The highest generation whose network is saved in ``work`` (-1 for none, or no folder yet)."""
+    done = [int(m.group(1)) for p in work.glob("net-*.npz") if (m := _NET_NAME.fullmatch(p.name))]
     return max(done, default=-1)
 
 
@@ -272,18 +280,23 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
         seed_games: Sequence[Path] = ()) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
-    last one saved in ``work``."""
-    work.mkdir(parents=True, exist_ok=True)
+    last one saved in ``work``; what it reads is checked before ``work`` is made or written to."""
+    if work.exists() and not work.is_dir():
+        raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
     if g < 0:
         if start is not None:
             ValueNet.load(start)  # (refused in one line if it is not a network for today's inputs)
-            shutil.copyfile(start, work / "net-0.npz")
+            copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
+            work.mkdir(parents=True, exist_ok=True)
+            write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
         else:
             net = ValueNet.initial(hidden, seed, base=residual, features=features)
             net.info.update(generations=0, games=0)
-            if seed_games:
-                _pretrain(work, net, seed_games, lam, epochs, rate, searched, seed, log)
+            pretrain = _seed_games(seed_games) if seed_games else []
+            work.mkdir(parents=True, exist_ok=True)
+            if pretrain:
+                _pretrain(work, net, pretrain, seed_games, lam, epochs, rate, searched, seed, log)
             net.save(work / "net-0.npz")
         g = 0
     # The window's earlier generations, replayed from their records: a resumed run trains as an unbroken one.
@@ -291,6 +304,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
               if (work / f"games-{k}.jsonl").exists()]
     while g < generations:
         path = work / f"net-{g}.npz"
+        net = ValueNet.load(path)  # (before its games are played: a bad file is refused first)
         rng = np.random.default_rng(derive_seed(seed, "train", g))
         began = time.perf_counter()
         spec = play
@@ -301,12 +315,12 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         seconds = time.perf_counter() - began
         held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
         recent = (recent + [_training_part(played)])[-WINDOW:]
-        net = ValueNet.load(path)
         before = held_out(net, held)
         loss = train(net, [game for gen in recent for game in gen], lam, epochs, rate, 256, rng, searched)
         after = held_out(net, held)
         g += 1
-        net.info.update(generations=g, games=int(net.info.get("games", 0)) + games, hidden=net.hidden,
+        earlier = net.info.get("games", 0)  # (a --start network's record may say anything)
+        net.info.update(generations=g, games=(earlier if type(earlier) is int else 0) + games, hidden=net.hidden,
                         lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep",
                         searched_target=searched)
         net.save(work / f"net-{g}.npz")
@@ -322,14 +336,28 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             f"rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
 
 
-def _pretrain(work: Path, net: ValueNet, folders: Sequence[Path], lam: float, epochs: int, rate: float,
-              searched: float, seed: int, log: Callable[[str], object]) -> None:
-    """Network 0 trained on the games other runs kept (their folders' ``games-G.jsonl``), as a
-    generation is trained; a line of ``progress.jsonl`` says on what and how well."""
-    games = [game for folder in folders for path in sorted(Path(folder).glob("games-*.jsonl"))
-             for game in read_game_file(path)]
+def _seed_games(folders: Sequence[Path]) -> list[Game]:
+    """The games other runs kept (their folders' ``games-G.jsonl``), each checked and replayed to its views;
+    `training.records.RecordError` for a folder that is none, or no games."""
+    for folder in folders:
+        if not Path(folder).is_dir():
+            raise RecordError(f"{folder}: not a folder of amigos-train neural (--seed-games)")
+    games = [game for folder in folders for path in game_files(Path(folder)) for game in read_game_file(path)]
     if not games:
-        raise NetError(f"no games to start from in {', '.join(map(str, folders))}")
+        raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")
+    return games
+
+
+def game_files(folder: Path) -> list[Path]:
+    """A run's ``games-G.jsonl`` files, in the order of their names (as network 0 of earlier runs was
+    trained on them)."""
+    return sorted(p for p in folder.glob("games-*.jsonl") if _GAMES_NAME.fullmatch(p.name))
+
+
+def _pretrain(work: Path, net: ValueNet, games: list[Game], folders: Sequence[Path], lam: float, epochs: int,
+              rate: float, searched: float, seed: int, log: Callable[[str], object]) -> None:
+    """Network 0 trained on ``games`` (`_seed_games` of ``folders``), as a generation is trained; a line of
+    ``progress.jsonl`` says on what and how well."""
     held = [game for k, game in enumerate(games) if k % HOLD_OUT == 0]
     before = held_out(net, held)
     loss = train(net, _training_part(games), lam, epochs, rate, 256, np.random.default_rng(derive_seed(seed, "pretrain")),
@@ -350,12 +378,10 @@ def _training_part(games: list[Game]) -> list[Game]:
 
 def write_games(work: Path, g: int, games: list[Game]) -> None:
     """Keep generation ``g``'s games in ``work`` as ``games-G.jsonl``, a line each without their views
-    (a few hundred bytes: `read_games` replays them)."""
-    tmp = work / f"games-{g}.jsonl.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        for game in games:
-            f.write(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n")
-    tmp.replace(work / f"games-{g}.jsonl")
+    (a few hundred bytes: `read_games` replays them), whole or not at all."""
+    text = "".join(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n"
+                   for game in games)
+    write_file(work / f"games-{g}.jsonl", lambda f: f.write(text.encode("utf-8")), "game record file", RecordError)
 
 
 def read_games(work: Path, g: int) -> list[Game]:
@@ -365,24 +391,23 @@ def read_games(work: Path, g: int) -> list[Game]:
 
 
 def read_game_file(path: Path) -> list[Game]:
-    """The games of a ``games-G.jsonl`` file, each replayed from its seed and choices to its views."""
-    games = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        game = json.loads(line)
+    """The games of a ``games-G.jsonl`` file, each checked (`training.records.neural_game`) and replayed
+    from its seed and choices to its views."""
+    games = read_records(path, "game record file", neural_game)
+    for game in games:
         game["views"] = views_of(game)
-        games.append(game)
     return games
 
 
 def views_of(game: Game) -> list[list[Any]]:
     """The views of a game record's decisions, by replaying its choices from its deal."""
-    state = amigos.deal(game["seed"], GameConfig(expansions=tuple(game["expansions"])))
+    state = amigos.deal(game["seed"], GameConfig(expansions=tuple(game.get("expansions") or ())))
     views: list[list[Any]] = []
     for k, index in enumerate(game["choices"]):
         legal = state.legal_actions()
         if len(legal) > 1:
             views += _views(state, derive_seed(game["seed"], "view", k), k)
-        state.apply(legal[index])
+        state.apply(chosen(legal, index, game, k))
     return views
 
 
@@ -418,18 +443,22 @@ def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsi
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="amigos-train neural", description=__doc__.splitlines()[0])
+    return guarded(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    ap = Parser(prog="amigos-train neural", description=__doc__.splitlines()[0])
     ap.add_argument("--work", type=Path, required=True, help="the run's folder (networks and progress)")
-    ap.add_argument("--generations", type=int, default=60)
-    ap.add_argument("--games", type=int, default=500, help="games a generation")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--generations", type=whole(0, 100_000), default=60)
+    ap.add_argument("--games", type=whole(HOLD_OUT, 10_000_000), default=500, help="games a generation")
+    ap.add_argument("--seed", type=whole(*SEEDS), default=1)
+    ap.add_argument("--jobs", type=whole(1, MAX_JOBS), default=2)
     ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786)")
-    ap.add_argument("--hidden", type=int, default=64)
-    ap.add_argument("--lux", type=float, default=0.25, help="share of games with Lux et Tenebrae")
-    ap.add_argument("--epsilon", type=float, default=0.1, help="share of random moves in self-play")
-    ap.add_argument("--lambda", dest="lam", type=float, default=0.7)
-    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--hidden", type=whole(1, MAX_HIDDEN), default=64)
+    ap.add_argument("--lux", type=number(0, 1), default=0.25, help="share of games with Lux et Tenebrae")
+    ap.add_argument("--epsilon", type=number(0, 1), default=0.1, help="share of random moves in self-play")
+    ap.add_argument("--lambda", dest="lam", type=number(0, 1), default=0.7)
+    ap.add_argument("--epochs", type=whole(1, 1000), default=2)
     ap.add_argument("--play", metavar="SPEC", help="self-play by this MCTS agent with the network as its value "
                     "(mcts:iters=300), not one move deep")
     ap.add_argument("--bootstrap", action="store_true", help="with --play: generation 0 plays the spec's own "
@@ -441,33 +470,21 @@ def main(argv: list[str] | None = None) -> int:
                     "of both players too (ai.network)")
     ap.add_argument("--seed-games", type=Path, nargs="+", default=[], metavar="RUN",
                     help="a new run's network 0 is first trained on the games these runs' folders keep")
-    ap.add_argument("--searched-target", dest="searched", type=float, default=0.0, metavar="SHARE",
+    ap.add_argument("--searched-target", dest="searched", type=number(0, 1), default=0.0, metavar="SHARE",
                     help="with --play: each searched decision's target blends this share of the search's own "
                     "chance of winning into the TD(lambda) return (0: the return alone)")
     args = ap.parse_args(argv)
-    try:
-        if args.play is not None:
-            name, params = parse_spec(args.play)
-            if name != "mcts" or "iters" not in params or "value" in params:
-                raise SpecError(f"--play takes an mcts spec with iters and no value, not {args.play!r}")
-    except SpecError as exc:
-        print(f"amigos-train neural: {exc}", file=sys.stderr)
-        return 2
-    if not (0 <= args.lux <= 1 and 0 <= args.epsilon <= 1 and 0 <= args.lam <= 1 and 0 <= args.searched <= 1) \
-            or args.games < HOLD_OUT:
-        print(f"amigos-train neural: --lux, --epsilon, --lambda and --searched-target go from 0 to 1, --games "
-              f"from {HOLD_OUT}", file=sys.stderr)
-        return 2
-    try:
-        run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
-            args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
-            play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual,
-            searched=args.searched, features=args.features, seed_games=args.seed_games)
-    except (RunnerError, NetError) as exc:
-        print(f"amigos-train neural: {exc}", file=sys.stderr)
-        return 2
+    if args.play is not None:
+        name, params = parse_spec(args.play)
+        if name != "mcts" or "iters" not in params or "value" in params:
+            raise SpecError(f"--play takes an mcts spec with iters and no value, not {args.play!r}")
+    run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
+        args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
+        play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual,
+        searched=args.searched, features=args.features, seed_games=args.seed_games)
     return 0
 
 
 if __name__ == "__main__":
+    import sys
     sys.exit(main())

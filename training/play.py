@@ -4,24 +4,29 @@
     amigos-train selfplay ... --scheduler tcp://HOST:8786     (on a Dask cluster: README, Tournaments)
 
 Game k is dealt by ``derive_seed(SEED, "selfplay", k)``; a file that already holds some of the games
-goes on with the missing ones, so a run can be stopped and started again.  Each line is one
-`training.selfplay.selfplay_game` record.  `amigos-train fit` (`training.train`) fits the value to these files.
+goes on with the missing ones, so a run can be stopped and started again (the file is read and checked
+first: one that is no self-play file of this run is refused in one line, and left as it was).  Each line
+is one `training.selfplay.selfplay_game` record.  `amigos-train fit` (`training.train`) fits the value to
+these files.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ai.agents import SpecError, parse_spec
+from ai.agents import parse_spec
 from amigos.rng import derive_seed
-from matches.runner import RunnerError, open_runner
+from matches.runner import open_runner
 
+from .cli import MAX_JOBS, SEEDS, Parser, guarded, whole
+from .records import RecordError, read_records
+from .records import selfplay_game as selfplay_record
 from .selfplay import Record, selfplay_game
+
+MAX_GAMES = 10_000_000  # games a run at most
 
 
 def game_seed(seed: int, k: int) -> int:
@@ -29,11 +34,13 @@ def game_seed(seed: int, k: int) -> int:
     return derive_seed(seed, "selfplay", k)
 
 
-def read_games(path: Path) -> list[Record]:
-    """The game records of a self-play file (none if it does not exist)."""
-    if not path.exists():
+def read_games(path: Path, missing_ok: bool = True) -> list[Record]:
+    """The game records of a self-play file (none if it does not exist and ``missing_ok``), each checked
+    (`training.records.selfplay_game`); `training.records.RecordError` (one line naming the file) for a
+    path that is no self-play file."""
+    if missing_ok and not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_records(path, "self-play file", selfplay_record)
 
 
 def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[str], object] = print,
@@ -41,10 +48,10 @@ def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[
     """Play the games of ``out`` not played yet (0 .. games-1) and append them; returns all of them,
     ordered by game number.  Games run in ``jobs`` local processes, or with ``scheduler`` (a Dask
     scheduler's address) on its cluster (`matches.runner`); this process writes the file."""
-    have = {g["k"]: g for g in read_games(out)}
-    for g in have.values():
-        if g["spec"] != spec or g["seed"] != game_seed(seed, g["k"]):
-            raise SystemExit(f"error: {out} holds games of another run (agent {g['spec']}); use another --out")
+    have = {g.get("k", 0): g for g in read_games(out)}
+    for k, g in have.items():
+        if g["spec"] != spec or g["seed"] != game_seed(seed, k):
+            raise RecordError(f"{out} holds games of another run (agent {g['spec'][:80]}); use another --out")
     todo = [k for k in range(games) if k not in have]
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -64,23 +71,19 @@ def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="amigos-train selfplay", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, required=True)
+    return guarded(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    ap = Parser(prog="amigos-train selfplay", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=whole(1, MAX_GAMES), required=True)
     ap.add_argument("--agent", required=True, help="the agent that plays itself, with an iteration budget")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=whole(*SEEDS), default=1)
+    ap.add_argument("--jobs", type=whole(1, MAX_JOBS), default=2)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786), not --jobs")
     args = ap.parse_args(argv)
-    try:
-        parse_spec(args.agent)
-    except SpecError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    try:
-        play(args.out, args.games, args.agent, args.seed, args.jobs, log=lambda line: print(line, flush=True),
-             scheduler=args.scheduler)
-    except RunnerError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    parse_spec(args.agent)
+    play(args.out, args.games, args.agent, args.seed, args.jobs, log=lambda line: print(line, flush=True),
+         scheduler=args.scheduler)
     return 0

@@ -3,18 +3,17 @@
     amigos-train policy --games lab/results/neural-2 --out policy.npz --epochs 4 --seed 1
 
 The games are the records `amigos-train neural` keeps (``games-G.jsonl`` in its folders; the
-searched generations' are the ones worth imitating) or a file of them: each replays from its deal and
-choices to every decision where the mover had two or more moves (`ai.policy.moves_of`); the example is
-the mover's view, their moves' inputs and the move they made.  The model is fitted by Adam on the
+searched generations' are the ones worth imitating) or a file of them, each read and checked by
+`training.records` before any is replayed (``--out`` is checked first, and written whole or not at
+all).  Each replays from its deal and choices to every decision where the mover had two or more moves
+(`ai.policy.moves_of`); the example is the mover's view, their moves' inputs and the move they made.  The model is fitted by Adam on the
 cross-entropy of the move made; one game in `HOLD_OUT` is kept out to measure it (log loss against
 the uniform guess's, and how often its likeliest move is the one made).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -26,10 +25,12 @@ import numpy as np
 import amigos
 from ai import encoding as E
 from ai import policy as P
-from ai.network import NetError
+from ai.checkpoint import MAX_HIDDEN, check_writable
 from amigos.actions import macro_key
 from amigos.config import GameConfig
 
+from . import records as R
+from .cli import Parser, guarded, whole
 from .neural import HOLD_OUT, Adam
 
 Record = dict[str, Any]  # a game as `training.neural.write_games` keeps it: seed, expansions, choices, ...
@@ -53,30 +54,36 @@ class Decisions:
         return len(self.chosen)
 
 
+_GAMES_NAME = re.compile(r"games-([0-9]+)\.jsonl")
+
+
 def game_files(paths: Iterable[Path]) -> list[Path]:
-    """The game record files of ``paths``: a file itself, a folder's ``games-*.jsonl``."""
+    """The game record files of ``paths``: a file itself, a folder's ``games-G.jsonl`` by generation."""
     out: list[Path] = []
     for path in paths:
-        out += sorted(path.glob("games-*.jsonl"), key=lambda p: int(p.stem.split("-")[1])) if path.is_dir() \
-            else [path]
+        if path.is_dir():
+            found = [(int(m.group(1)), p) for p in path.glob("games-*.jsonl") if (m := _GAMES_NAME.fullmatch(p.name))]
+            out += [p for _, p in sorted(found)]
+        else:
+            out.append(path)
     return out
 
 
-def read_records(paths: Iterable[Path]) -> list[Record]:
-    return [json.loads(line) for f in game_files(paths) for line in f.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+def read_games(paths: Iterable[Path]) -> list[Record]:
+    """The game records of ``paths`` (`game_files`), each checked (`training.records.game`)."""
+    return [record for f in game_files(paths) for record in R.read_records(f, "game record file", R.game)]
 
 
 def decisions(games: Iterable[Record]) -> Decisions:
     """Every decision among two or more moves of ``games``, replayed (see the module docstring)."""
     view_ptr, view_idx, view_val = [0], [], []
     move_ptr, feat_ptr, feat, chosen = [0], [0], [], []
-    for game in games:
-        config = GameConfig.parse(game.get("variant", "standard"), expansions=game.get("expansions") or ())
-        state = amigos.deal(game["seed"], config)
-        for index in game["choices"]:
+    for record in games:
+        config = GameConfig.parse(record.get("variant", "standard"), expansions=record.get("expansions") or ())
+        state = amigos.deal(record["seed"], config)
+        for k, index in enumerate(record["choices"]):
             legal = state.legal_actions()
-            action = legal[index]
+            action = R.chosen(legal, index, record, k)
             moves = list(dict.fromkeys(macro_key(a) for a in legal))
             if len(moves) > 1:
                 pairs = E.encode(state, state.current_player())
@@ -174,9 +181,10 @@ def evaluate(net: P.PolicyNet, d: Decisions) -> dict[str, float]:
 def fit(paths: list[Path], out: Path, hidden: int = 64, epochs: int = 4, rate: float = 1e-3, seed: int = 1,
         log: Callable[[str], object] = print) -> dict[str, float]:
     """Train a model on the games of ``paths`` and save it to ``out``; its held-out figures."""
-    records = read_records(paths)
+    check_writable(out, "model file", R.RecordError)
+    records = read_games(paths)
     if len(records) < HOLD_OUT:
-        raise NetError(f"{len(records)} games in {', '.join(map(str, paths))}: a model needs {HOLD_OUT} or more")
+        raise R.RecordError(f"{len(records)} games in {', '.join(map(str, paths))}: a model needs {HOLD_OUT} or more")
     began = time.perf_counter()
     training = decisions(r for k, r in enumerate(records) if k % HOLD_OUT)
     held = decisions(r for k, r in enumerate(records) if k % HOLD_OUT == 0)
@@ -194,27 +202,25 @@ def fit(paths: list[Path], out: Path, hidden: int = 64, epochs: int = 4, rate: f
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="amigos-train policy", description=__doc__.splitlines()[0])
+    return guarded(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    ap = Parser(prog="amigos-train policy", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=Path, nargs="+", required=True,
                     help="folders of amigos-train neural (their games-G.jsonl) or files of game records")
     ap.add_argument("--out", type=Path, required=True, help="the model's file (.npz)")
-    ap.add_argument("--hidden", type=int, default=64)
-    ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=whole(1, MAX_HIDDEN), default=64)
+    ap.add_argument("--epochs", type=whole(1, 1000), default=4)
+    ap.add_argument("--seed", type=whole(0, (1 << 64) - 1), default=1)
     args = ap.parse_args(argv)
     missing = [str(p) for p in args.games if not p.exists()]
-    problem = f"no such file or folder: {', '.join(missing)}" if missing else \
-        "--epochs and --hidden must be at least 1" if args.epochs < 1 or args.hidden < 1 else None
-    if problem is not None:
-        print(f"amigos-train policy: {problem}", file=sys.stderr)
-        return 2
-    try:
-        fit(args.games, args.out, args.hidden, args.epochs, seed=args.seed, log=lambda line: print(line, flush=True))
-    except NetError as exc:
-        print(f"amigos-train policy: {exc}", file=sys.stderr)
-        return 2
+    if missing:
+        raise R.RecordError(f"no such file or folder: {', '.join(missing)}")
+    fit(args.games, args.out, args.hidden, args.epochs, seed=args.seed, log=lambda line: print(line, flush=True))
     return 0
 
 
 if __name__ == "__main__":
+    import sys
     sys.exit(main())

@@ -25,6 +25,8 @@ from amigos.rng import derive_seed
 from amigos.state import GameState
 from matches.play import Game
 
+from .records import chosen
+
 Record = dict[str, Any]  # a self-play game as `selfplay_game` records it (plain JSON data)
 
 
@@ -73,14 +75,16 @@ def positions(game: Record) -> Iterator[GameState]:
 
 def searched_positions(game: Record) -> Iterator[tuple[GameState, float | None]]:
     """`positions` with the search's value of each for its mover (None where the record has none:
-    a record from before values were kept, or a decision the agent made without searching)."""
+    a record from before values were kept, or a decision the agent made without searching);
+    `training.records.RecordError` for a choice the position has not (the record is checked as it
+    replays)."""
     state = dealt(game)
     values = game.get("values") or [None] * len(game["choices"])
-    for index, value in zip(game["choices"], values):
+    for k, (index, value) in enumerate(zip(game["choices"], values)):
         legal = state.legal_actions()
         if len(legal) > 1 and state.phase in (ACTIONS, COLLECT):
             yield state, value
-        state.apply(legal[index])
+        state.apply(chosen(legal, index, game, k))
 
 
 def outcome_for(game: Record, p: int) -> float:

@@ -5,7 +5,9 @@
     amigos-train fit --pipeline --seed 1 --out ai/data/value.json         # the packaged model
 
 ``--pipeline`` is the whole recipe: self-play generations from a seed (`pipeline`), each fitted in
-turn; its files go to ``--work`` and a stopped run goes on from them.
+turn; its files go to ``--work`` and a stopped run goes on from them.  Every input is checked before the
+work starts (the self-play files and their records, the ``--check`` and ``--prior`` models, where
+``--out`` goes), and a model file is written whole or not at all.
 
 Every position of every game (`training.selfplay.positions`) gives two examples, one from each player's
 side: the difference of the players' features (and the same times the game's progress) labelled with
@@ -17,16 +19,15 @@ search squashes it) and, with ``--check``, an existing model file.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from ai.checkpoint import check_writable, write_file
 from ai.draft import plan_synergy
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.learned import ValueModel, progress, use_model
@@ -36,7 +37,9 @@ from amigos import cards as C
 from amigos.codes import ACTIONS, COLLECT, IN_PLAY
 from amigos.rng import derive_seed
 
-from .play import play, read_games
+from .cli import MAX_JOBS, SEEDS, Parser, UsageError, guarded, number, whole
+from .play import MAX_GAMES, play, read_games
+from .records import RecordError, chosen
 from .selfplay import Record, outcome_for, positions
 from .selfplay import dealt as dealt_state
 
@@ -100,10 +103,10 @@ def dealt(game: Record) -> tuple[list[list[str]], list[float]]:
     """The artifacts each player held and the mage they chose once the game's setup was over, and how
     well each player's cards fitted together (`ai.draft.plan_synergy`)."""
     state = dealt_state(game)
-    for index in game["choices"]:
+    for k, index in enumerate(game["choices"]):
         if state.phase in (ACTIONS, COLLECT):
             break
-        state.apply(state.legal_actions()[index])
+        state.apply(chosen(state.legal_actions(), index, game, k))
     held: list[list[str]] = [[] for _ in range(state.n_players)]
     for e, card in enumerate(state.cards):
         p = state.owner[e]
@@ -177,9 +180,10 @@ def lambda_returns(x: np.ndarray, y: np.ndarray, gi: np.ndarray, w: np.ndarray, 
 
 
 def train_model(games: list[Record], l2: float, log: Callable[[str], None] = print, check: Path | None = None,
-                lam: float = 1.0, prior: ValueModel | None = None) -> ValueModel:
+                lam: float = 1.0, prior: ValueModel | None = None, checked: ValueModel | None = None) -> ValueModel:
     """The value model fitted to ``games``: scored on one game in ten held out (against the hand-tuned
-    leaf value, and ``check``'s model), then fitted again on every game; card worths too.  With
+    leaf value, and ``check``'s model, ``checked`` if it is loaded already), then fitted again on every
+    game; card worths too.  With
     ``prior`` the weights are pulled by ``l2`` toward that model's, not toward zero: the new games
     refine what earlier games taught instead of replacing it."""
     start = time.perf_counter()
@@ -193,7 +197,8 @@ def train_model(games: list[Record], l2: float, log: Callable[[str], None] = pri
     held_out = scores(model_probability(trial, x[held]), y[held])
     log(f"held out ({int(held.sum()) // 2} positions): learned {held_out}")
     log(f"                  hand-tuned leaf value {scores(heuristic[held], y[held])}")
-    checked = ValueModel.load(check) if check else None
+    if checked is None and check is not None:
+        checked = ValueModel.load(check)
     if checked is not None:
         log(f"                  {check}: {scores(model_probability(checked, x[held]), y[held])}")
     w = _fit_td(x, y, gi, np.ones(len(y), dtype=bool), l2, lam, prior=prior_w)
@@ -230,8 +235,11 @@ def _fit_td(x: np.ndarray, y: np.ndarray, gi: np.ndarray, use: np.ndarray, l2: f
 
 
 def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = print) -> None:
+    """Write ``model`` to ``path`` (its folder made if need be) whole or not at all
+    (`ai.checkpoint.write_file`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(model.to_json(), indent=1) + "\n")
+    text = json.dumps(model.to_json(), indent=1) + "\n"
+    write_file(path, lambda f: f.write(text.encode("utf-8")), "value model file")
     log(f"wrote {path}")
 
 
@@ -262,38 +270,58 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="amigos-train fit", description=__doc__.splitlines()[0])
+    return guarded(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    ap = Parser(prog="amigos-train fit", description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, action="append", help="fit to this self-play file (repeatable)")
     ap.add_argument("--pipeline", action="store_true",
                     help="play the self-play generations from --seed, then fit (the model's own recipe)")
     ap.add_argument("--work", type=Path, default=Path("runs/train"), help="the pipeline's files")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=whole(*SEEDS), default=1)
     ap.add_argument("--games", default=PIPELINE_GAMES, help="games of each generation, e.g. 600,600")
-    ap.add_argument("--iters", type=int, default=PIPELINE_ITERS, help="search iterations a choice in self-play")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--iters", type=whole(1, 10_000_000), default=PIPELINE_ITERS,
+                    help="search iterations a choice in self-play")
+    ap.add_argument("--jobs", type=whole(1, MAX_JOBS), default=2)
     ap.add_argument("--out", type=Path, help="write the fitted model here")
     ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
-    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--l2", type=number(0.0, 1e6), default=1e-4)
     ap.add_argument("--prior", type=Path,
                     help="regularise toward this model file's weights (and card worths), not toward zero")
-    ap.add_argument("--lambda", dest="lam", type=float, default=LAMBDA,
+    ap.add_argument("--lambda", dest="lam", type=number(0.0, 1.0), default=LAMBDA,
                     help="fit to TD(lambda) targets (1: to the games' results)")
     args = ap.parse_args(argv)
+    if args.out is not None and args.out.exists() and not args.out.is_file():  # (refused before the work, not after)
+        check_writable(args.out, "value model file", RecordError)
     if args.pipeline:
         if args.out is None:
-            print("error: --pipeline needs --out", file=sys.stderr)
-            return 2
-        counts = [int(x) for x in args.games.split(",")]
+            raise UsageError("--pipeline needs --out")
+        counts = _counts(args.games)
+        if args.work.exists() and not args.work.is_dir():
+            raise RecordError(f"{args.work}: not a folder (--work)")
         pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
                  log=lambda line: print(line, flush=True))
         return 0
-    games = [g for path in args.data or () for g in read_games(path)]
+    games = [g for path in args.data or () for g in read_games(path, missing_ok=False)]
     if not games:
-        print("error: no games (give --data files, or --pipeline)", file=sys.stderr)
-        return 2
-    model = train_model(games, args.l2, check=args.check, lam=args.lam,
-                        prior=ValueModel.load(args.prior) if args.prior else None)
+        raise UsageError("no games (give --data files, or --pipeline)")
+    check = ValueModel.load(args.check) if args.check else None
+    prior = ValueModel.load(args.prior) if args.prior else None
+    model = train_model(games, args.l2, check=args.check, lam=args.lam, prior=prior, checked=check)
     model.info["data"] = [str(p) for p in args.data]
     if args.out:
         write_model(model, args.out)
     return 0
+
+
+def _counts(text: str) -> list[int]:
+    """The games of each generation, ``--games``: whole numbers from 1 to `MAX_GAMES` with commas."""
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or len(counts) > 100 or not all(1 <= c <= MAX_GAMES for c in counts):
+        raise UsageError(f"--games takes whole numbers from 1 to {MAX_GAMES} with commas (600,600), "
+                         f"not {ascii(text)[:40]}")
+    return counts

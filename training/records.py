@@ -1,0 +1,127 @@
+"""Training inputs read within bounds: JSON-lines files of game records, each record checked before its
+game is replayed.
+
+A file is read as model files are (`ai.checkpoint.read_regular`: a regular file, never a blocking read, at
+most `FILE_BYTES`), each line at most `LINE_BYTES` and JSON within `amigos.jsontext`'s bounds.  A record
+must hold a game that replays (`game`): its seed, the index of each decision among the legal actions
+(checked again as the game replays: `chosen`), its variant and expansions, and the search's value of each
+decision where it has them; and what the command reading it uses besides (`selfplay_game`,
+`neural_game`).  Every failure is a `RecordError` whose one line names the file and line, or the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from ai.checkpoint import read_regular
+from amigos import jsontext
+from amigos.config import Action, GameConfig
+from amigos.errors import AmigosError
+
+Record = dict[str, Any]  # a game record: plain JSON data, checked
+
+FILE_BYTES: Final = 64 << 20     # a file of records at most (a generation of 500 games: 0.4 MB)
+LINE_BYTES: Final = 1 << 20      # a record at most (a game's: about 1 KB)
+MAX_DECISIONS: Final = 100_000   # a game's decisions at most (a long one has a few hundred)
+MAX_CHOICE: Final = 1_000_000    # an index among a position's legal actions at most (a few hundred at most)
+SEED_END: Final = 1 << 64        # seeds are below it (`amigos.rng`)
+MAX_WORD: Final = 40             # a variant's or expansion's name at most, in characters
+
+
+class RecordError(AmigosError):
+    """A training input that is not what it should be; one line says which and why."""
+
+
+def read_records(path: Path, what: str, check: Callable[[Any, str], Record]) -> list[Record]:
+    """The records of the JSON-lines file at ``path`` (a ``what``), each passed through ``check`` with
+    where it comes from ("PATH, line N"); `RecordError` naming the file for any other file."""
+    data = read_regular(path, FILE_BYTES, what, RecordError)
+    records = []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {number}"
+        if len(line) > LINE_BYTES:
+            raise RecordError(f"{where}: longer than {LINE_BYTES} bytes, not a game record")
+        try:
+            value = jsontext.loads(line.decode("utf-8"))
+        except ValueError as exc:  # (a UnicodeDecodeError is one)
+            raise RecordError(f"{where}: not JSON ({' '.join(str(exc).split())[:80]})") from None
+        records.append(check(value, where))
+    return records
+
+
+def game(record: Any, where: str) -> Record:
+    """``record`` if it holds a game that replays: a "seed" (a whole number from 0 below 2**64), "choices"
+    (whole numbers, at most `MAX_DECISIONS`), a "variant" and "expansions" `amigos.config.GameConfig`
+    knows where it has them, and "values" (a number from 0 to 1, or null, a decision) where it has them;
+    `RecordError` naming ``where`` otherwise."""
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: not a game record (a JSON object)")
+    if not _whole(record.get("seed"), 0, SEED_END - 1):
+        raise RecordError(f"{where}: a game record without its seed (a whole number from 0 below 2**64)")
+    choices = record.get("choices")
+    if not isinstance(choices, list) or len(choices) > MAX_DECISIONS \
+            or not all(_whole(c, 0, MAX_CHOICE) for c in choices):
+        raise RecordError(f"{where}: a game record without its choices (at most {MAX_DECISIONS} whole numbers "
+                          f"from 0 to {MAX_CHOICE})")
+    variant = record.get("variant", "standard")
+    expansions = record.get("expansions") or []
+    if not _word(variant) or not isinstance(expansions, list) or len(expansions) > 8 \
+            or not all(_word(e) for e in expansions):
+        raise RecordError(f"{where}: a game record whose variant or expansions are not words")
+    try:
+        GameConfig.parse(variant, expansions=expansions)
+    except AmigosError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    values = record.get("values")
+    if values is not None and not (isinstance(values, list) and len(values) == len(choices)
+                                   and all(v is None or _number(v, 0.0, 1.0) for v in values)):
+        raise RecordError(f"{where}: a game record whose values are not a number from 0 to 1 (or null) a decision")
+    return record
+
+
+def selfplay_game(record: Any, where: str) -> Record:
+    """``record`` if it is a self-play game (`training.selfplay.selfplay_game`: a `game` with its "spec",
+    its "winners" (one or both of players 0 and 1) and, in a file, its number "k"); `RecordError` naming
+    ``where`` otherwise."""
+    record = game(record, where)
+    winners = record.get("winners")
+    if not isinstance(record.get("spec"), str) or not _whole(record.get("k", 0), 0, MAX_DECISIONS * 100) \
+            or not (isinstance(winners, list) and 1 <= len(winners) <= 2 and all(_whole(p, 0, 1) for p in winners)
+                    and len(set(winners)) == len(winners)):
+        raise RecordError(f"{where}: not a self-play game record (its spec, number k or winners)")
+    return record
+
+
+def neural_game(record: Any, where: str) -> Record:
+    """``record`` if it is a game `training.neural` keeps (a `game` with each player's "result", a number
+    from 0 to 1); `RecordError` naming ``where`` otherwise."""
+    record = game(record, where)
+    result = record.get("result")
+    if not (isinstance(result, list) and len(result) == 2 and all(_number(r, 0.0, 1.0) for r in result)):
+        raise RecordError(f"{where}: not a game record of amigos-train neural (its result)")
+    return record
+
+
+def chosen(legal: Sequence[Action], index: int, record: Record, decision: int) -> Action:
+    """The action of ``record``'s decision number ``decision``, the ``index``-th of ``legal``; `RecordError`
+    if it has none (a record that is not of the game its seed deals)."""
+    if index >= len(legal):
+        raise RecordError(f"game record of seed {record['seed']}: decision {decision} chooses action {index} "
+                          f"of {len(legal)} (not a record of the game its seed deals)")
+    return legal[index]
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _number(value: Any, low: float, high: float) -> bool:
+    return type(value) in (int, float) and low <= value <= high
+
+
+def _word(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_WORD
