@@ -44,6 +44,7 @@ from .flow import (
     collect_continue,
     draw,
     evaluate_victory,
+    move,
     random_chance_outcome,
     resolve_draw,
     scry_begin,
@@ -167,8 +168,7 @@ def _clear(s: GameState, e: int) -> None:
 
 
 def _put_in_play(s: GameState, p: int, e: int) -> None:
-    s.loc[e] = IN_PLAY
-    s.owner[e] = p
+    move(s, e, IN_PLAY, p)
     s.turned[e] = 0
     s.order[e] = -1
     _clear(s, e)
@@ -177,7 +177,7 @@ def _put_in_play(s: GameState, p: int, e: int) -> None:
 def destroy(s: GameState, e: int) -> None:
     """An artifact goes from play to its (current) owner's discard pile; essences on it are lost.  Each
     Vial of Light in play then gives its owner an essence to choose (its React, turned or not)."""
-    s.loc[e] = DISCARD
+    move(s, e, DISCARD, s.owner[e])
     s.turned[e] = 0
     _clear(s, e)
     cards, loc = s.cards, s.loc
@@ -193,8 +193,7 @@ _ON_DESTROYED = frozenset(c.idx for c in C.CARDS if any(pw.trigger == C.TRIGGER_
 
 def _spend(s: GameState, e: int) -> None:
     """A used scroll goes back to the centre."""
-    s.loc[e] = AVAILABLE
-    s.owner[e] = NOBODY
+    move(s, e, AVAILABLE, NOBODY)
 
 
 # -- setup ---------------------------------------------------------------------------------------------
@@ -206,24 +205,22 @@ def _setup_action(s: GameState, a: tuple[Any, ...]) -> None:
         options = [x for x in range(len(s.loc)) if s.loc[x] == BEING_CHOSEN and s.owner[x] == p
                    and s.cards[x].kind == C.MAGE]
         if len(options) == 1:
-            s.loc[e] = IN_PLAY
+            move(s, e, IN_PLAY, p)
         else:
             for x in options:
                 if x != e:
-                    s.loc[x] = OUT_OF_GAME
+                    move(s, x, OUT_OF_GAME, p)
         s.mage_chosen[p] = True
         if turn_to_undecided(s, s.mage_chosen):
             return
         for x in range(len(s.loc)):
             if s.loc[x] == BEING_CHOSEN and s.cards[x].kind == C.MAGE:
-                s.loc[x] = IN_PLAY
+                move(s, x, IN_PLAY, s.owner[x])
         s.phase = SETUP_CHOOSE_ITEMS
         s.item_picks = 0
         s.turn = (s.first_player - 1) % s.n_players
     elif kind == A.CHOOSE_ITEM:
-        e = a[2]
-        s.loc[e] = IN_PLAY
-        s.owner[e] = p
+        move(s, a[2], IN_PLAY, p)
         s.item_picks += 1
         if s.item_picks >= s.n_players:
             start_round(s)
@@ -249,7 +246,7 @@ def _main_action(s: GameState, a: tuple[Any, ...]) -> None:
     elif kind == A.POWER:
         use_power(s, a)
     elif kind == A.DISCARD:
-        s.loc[a[2]] = DISCARD
+        move(s, a[2], DISCARD, p)
         _gain(s, p, a[3])
     elif kind == A.PASS:
         _pass(s, p, a[2])
@@ -284,13 +281,11 @@ def _pass(s: GameState, p: int, item: int) -> None:
         s.first_player = p
     for x in magic_items(s):
         if s.loc[x] == IN_PLAY and s.owner[x] == p:
-            s.loc[x] = AVAILABLE
-            s.owner[x] = NOBODY
+            move(s, x, AVAILABLE, NOBODY)
             s.turned[x] = 0
             if not s.reference:
                 s.ess[5 * x:5 * x + 5] = [0, 0, 0, 0, 0]
-    s.loc[item] = IN_PLAY
-    s.owner[item] = p
+    move(s, item, IN_PLAY, p)
     s.turned[item] = 0
     draw(s, p, 1)
     s.passed[p] = True
@@ -314,7 +309,7 @@ def use_power(s: GameState, a: tuple[Any, ...]) -> None:
         destroyed = target
         destroy(s, target)
     if pw.discard_hand:
-        s.loc[target] = DISCARD
+        move(s, target, DISCARD, p)
     if pw.turn_other:
         s.turned[target] = 1
     # Declared gains: the chosen mix goes where the card says; fixed parts to pool and card.
@@ -429,14 +424,13 @@ def _take_all(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Powe
 
 def _retrieve(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     if a[4] >= 0:
-        s.loc[a[4]] = HAND
+        move(s, a[4], HAND, a[1])
 
 
 def _claim_scroll(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     target = a[4]
     if target >= 0:
-        s.loc[target] = IN_PLAY
-        s.owner[target] = a[1]
+        move(s, target, IN_PLAY, a[1])
         s.turned[target] = 0
 
 
@@ -509,7 +503,7 @@ def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
             if rider[0] == "pay":
                 _pay(s, p, pay)
             elif rider[0] == "discard":
-                s.loc[target] = DISCARD
+                move(s, target, DISCARD, p)
             else:
                 destroy(s, target)
     elif kind == A.LL_CHOICE:
@@ -543,7 +537,7 @@ def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
         scry_order(s, top, a[2])
     elif kind == A.DISCARD_CHOICE:
         for e in a[2]:
-            s.loc[e] = DISCARD
+            move(s, e, DISCARD, p)
     else:  # pragma: no cover
         s.stack.append(top)
         raise IllegalAction(f"unexpected action {a!r}")
@@ -595,5 +589,5 @@ def apply_chance(s: GameState, a: tuple[Any, ...]) -> None:
     else:
         e = a[2]
         take_monument(s, e)
-        s.loc[e] = AVAILABLE
+        move(s, e, AVAILABLE, s.owner[e])
 

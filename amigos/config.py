@@ -34,6 +34,19 @@ OFFICIAL: Final[Ruleset] = "official"  # the published rules (the default)
 FEWEST_PLAYERS: Final = 2
 MOST_PLAYERS: Final = 4
 MOST_PLAYERS_LUX: Final = 5
+#: The fewest players of a game set up through the engine protocol (its rule scenarios include solo ones).
+FEWEST_PLAYERS_SETUP: Final = 1
+
+
+def check_players(players: object, expansions: Sequence[str], fewest: int = FEWEST_PLAYERS) -> int:
+    """``players`` if a game with these expansions may have that many: ``fewest`` (`FEWEST_PLAYERS`) to
+    `MOST_PLAYERS`, `MOST_PLAYERS_LUX` with Lux et Tenebrae; else `SetupError`.  The one check of a
+    player count, for `GameConfig` and for the protocol's setups (`amigos.setup.build_state`)."""
+    most = MOST_PLAYERS_LUX if "lux" in expansions else MOST_PLAYERS
+    if not isinstance(players, int) or isinstance(players, bool) or not fewest <= players <= most:
+        raise SetupError(f"Res Arcana is for {fewest} to {MOST_PLAYERS} players "
+                         f"({MOST_PLAYERS_LUX} with Lux et Tenebrae), not {players!r}")
+    return players
 
 
 @dataclass(frozen=True)
@@ -56,10 +69,7 @@ class GameConfig:
         for name in self.expansions:
             if name not in EXPANSIONS:
                 raise SetupError(f"unknown expansion {name!r} (expected one of {', '.join(EXPANSIONS)})")
-        most = MOST_PLAYERS_LUX if "lux" in self.expansions else MOST_PLAYERS
-        if not isinstance(self.players, int) or not FEWEST_PLAYERS <= self.players <= most:
-            raise SetupError(f"Res Arcana is for {FEWEST_PLAYERS} to {MOST_PLAYERS} players "
-                             f"({MOST_PLAYERS_LUX} with Lux et Tenebrae), not {self.players!r}")
+        check_players(self.players, self.expansions)
         presets = len(C.FIRST_GAME["preset_hands"])
         if self.variant == "first_game" and self.players > presets:
             raise SetupError(f"a First Game deals its {presets} preset hands: at most {presets} players")

@@ -9,10 +9,10 @@ Hidden from ``player``: the rival's hand, deck and draft packet (their size is p
 packets not yet opened, the rival's undecided mage options, the order of every deck (except the top
 cards ``player`` put back by scrying their own deck, or the monument deck when ``player`` scried it
 last), and in a First Game the cards of ``player``'s own deck dealt face down that they have not seen
-yet (`amigos.observe.unseen_deck`).  Cards known to be the rival's (passed to them in the draft, or all
-eight in games 2 and 3 of a match) are dealt back among the rival's hidden places -- the draft packet
-``player`` just passed only into the packet the rival now holds; the rest are drawn from the artifacts
-``player`` has not seen.  ``player``'s own unseen cards stay in their deck and are drawn from the
+yet (`amigos.observe.unseen_deck`).  Cards known to be the rival's (passed to them in the draft, taken
+into their hand or deck from a public place, or all eight in games 2 and 3 of a match) are dealt back
+among the rival's hidden places -- the draft packet ``player`` just passed only into the packet the
+rival now holds; the rest are drawn from the artifacts ``player`` has not seen.  ``player``'s own unseen cards stay in their deck and are drawn from the
 artifacts ``player`` has not seen that a First Game deals face down (none of a preset hand).  With an
 expansion, the monument deck's unseen cards are dealt from every monument nobody has seen (the ones
 boxed at setup are unknown to both players).
@@ -102,7 +102,7 @@ class Determinizer:
         self.forget_order = [e for e in range(len(loc)) if state.order[e] >= 0 and (
             (loc[e] == MONUMENT_DECK and state.mon_seer != player) or (loc[e] == DECK and owner[e] != player))]
         self._plan_monuments(player)
-        self.changes_cards = bool(self.slots or self.packet_slots or self.reserve or self.rival_mages
+        self.changes_cards = bool(self.slots or self.held or self.packet_slots or self.reserve or self.rival_mages
                                   or self.face_down or self.monument_slots)
 
     def _plan_rival_places(self, player: int, hidden: list[int], known: list[str], known_set: set[str]) -> None:

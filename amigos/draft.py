@@ -19,6 +19,7 @@ from .codes import (
     SETUP_DRAFT,
     SETUP_REDRAFT,
 )
+from .flow import move
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -31,7 +32,7 @@ def start_draft(s: GameState) -> None:
     for p in range(s.n_players):
         mine = [e for e in range(s.n_art) if s.owner[e] == p]
         for i, e in enumerate(mine):
-            s.loc[e] = DRAFTING if i < 4 else DRAFT_RESERVE
+            move(s, e, DRAFTING if i < 4 else DRAFT_RESERVE, p)
     s.phase = SETUP_DRAFT
     s.draft_stage = 0
     s.draft_picked = [False] * s.n_players
@@ -73,8 +74,7 @@ def turn_to_undecided(s: GameState, decided: list[bool]) -> bool:
 
 def draft_pick(s: GameState, p: int, e: int) -> None:
     """``p`` keeps artifact ``e`` from the packet they hold (it joins their deck)."""
-    s.loc[e] = DECK
-    s.owner[e] = p
+    move(s, e, DECK, p)
     s.draft_picked[p] = True
     if turn_to_undecided(s, s.draft_picked):
         return
@@ -83,7 +83,7 @@ def draft_pick(s: GameState, p: int, e: int) -> None:
     held = [(e2, s.owner[e2]) for e2 in range(s.n_art) if s.loc[e2] == DRAFTING]
     passed: list[set[str]] = [set() for _ in range(s.n_players)]
     for e2, q in held:
-        s.owner[e2] = (q + step) % s.n_players
+        move(s, e2, DRAFTING, (q + step) % s.n_players)
         passed[q].add(s.cards[e2].id)
     s.passed_packet = tuple(frozenset(k) for k in passed)
     s.draft_stage += 1
@@ -95,12 +95,12 @@ def draft_pick(s: GameState, p: int, e: int) -> None:
             _learn_held(s, q, s.owner[e2], s.cards[e2].id)
         for e2 in range(s.n_art):
             if s.loc[e2] == DRAFTING:
-                s.loc[e2] = DECK
+                move(s, e2, DECK, s.owner[e2])
         s.passed_packet = tuple(frozenset() for _ in range(s.n_players))
         if s.draft_stage == 3:
             for e2 in range(s.n_art):
                 if s.loc[e2] == DRAFT_RESERVE:
-                    s.loc[e2] = DRAFTING
+                    move(s, e2, DRAFTING, s.owner[e2])
             _see_packets(s)  # the second packets, as dealt
         else:
             _finish_draft(s)
@@ -114,7 +114,7 @@ def _finish_draft(s: GameState) -> None:
         deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
         hand, s.rng = R.sample(s.rng, deck, 3)
         for e in hand:
-            s.loc[e] = HAND
+            move(s, e, HAND, p)
     s.phase = SETUP_CHOOSE_MAGES
     s.turn = s.first_player
 
@@ -138,9 +138,8 @@ def choose_first(s: GameState, first: int) -> None:
 
 
 def redraft_pick(s: GameState, p: int, e: int) -> None:
-    """``p`` takes face-up artifact ``e`` into their deck."""
-    s.loc[e] = DECK
-    s.owner[e] = p
+    """``p`` takes face-up artifact ``e`` into their deck (the rival saw it taken: `move`)."""
+    move(s, e, DECK, p)
     made = redraft_picks_made(s)
     order = redraft_order(s.first_player)
     if made is not None and made < len(order):
@@ -163,7 +162,7 @@ def _deal_hands(s: GameState) -> None:
         deck = [e for e in range(s.n_art) if s.loc[e] == DECK and s.owner[e] == p]
         hand, s.rng = R.sample(s.rng, deck, 3)
         for e in hand:
-            s.loc[e] = HAND
+            move(s, e, HAND, p)
         ids.append(frozenset(s.cards[e].id for e in deck))
     s.known_decks = (ids[1], ids[0])
     s.known_held = ((frozenset(), ids[1]), (ids[0], frozenset()))

@@ -1,5 +1,6 @@
 """The parts of the game that run by themselves between decisions: Collect, drawing and scrying,
-turn order, victory checks, the end of a round, and chance resolved from the state's own RNG.
+turn order, victory checks, the end of a round, and chance resolved from the state's own RNG; and
+`move`, the one way a card changes place or owner in play, with what each player knows of it.
 
 `amigos.apply.settle` runs them after every applied action until the game needs a decision again
 (PROTOCOL.md §3.1: "everything that follows a step happens inside the same advance").
@@ -21,6 +22,8 @@ from .codes import (
     DECK,
     DECK_ARTIFACT,
     DISCARD,
+    DRAFT_RESERVE,
+    DRAFTING,
     GAME_OVER,
     HAND,
     IN_PLAY,
@@ -213,6 +216,86 @@ def evaluate_victory(s: GameState) -> None:
     start_round(s)
 
 
+# -- cards: moving, and what each player knows of them ----------------------------------------------------
+
+def hidden_place(where: int) -> bool:
+    """Whether an artifact at ``where`` is hidden from everyone but its holder: a hand, a deck, a draft
+    packet (held or in reserve).  Everywhere else (in play, a discard pile, face up, out of the game)
+    it is in view of all (rules.md §1.9, §9.4)."""
+    return where == HAND or where == DECK or where == DRAFTING or where == DRAFT_RESERVE
+
+
+def move(s: GameState, e: int, where: int, who: int) -> None:
+    """Component ``e`` goes to location ``where``, owned by ``who``.  Every change of a component's place
+    or owner during a game is made here (not a deal being laid out, `amigos.setup`, nor a
+    determinisation's re-deal), so that what each player knows follows the card
+    (`GameState.known_held`, `GameState.known_decks`), from public information only:
+
+    - an artifact leaving its holder's hidden places (for a public place, or another holder) is known
+      held by them no longer;
+    - one going from a public place into ``who``'s hand or deck becomes known to every other player as
+      among ``who``'s hidden cards (`learn_held`);
+    - one that becomes ``who``'s from a public place is ``who``'s own now, no longer one of the cards of
+      others ``who`` has seen (`amigos.observe.unseen_deck` reads that record);
+    - a move between hidden places of one holder (a draw) tells nobody anything, nor does a draft's
+      passing (`amigos.draft` tells what it does)."""
+    learned = _place(s, e, where, who)
+    if learned is not None:
+        learn_held(s, frozenset((learned,)), who)
+
+
+def move_all(s: GameState, es: list[int], where: int, who: int) -> None:
+    """`move` of each of ``es`` to ``where``, owned by ``who``, with what the others learn told at once."""
+    learned = []
+    for e in es:
+        cid = _place(s, e, where, who)
+        if cid is not None:
+            learned.append(cid)
+    if learned:
+        learn_held(s, frozenset(learned), who)
+
+
+def _place(s: GameState, e: int, where: int, who: int) -> str | None:
+    """`move`'s move and what it makes each player forget; returns the id of an artifact that went from
+    a public place to a hidden one (for `learn_held`), else None."""
+    loc, owner = s.loc, s.owner
+    was, had = loc[e], owner[e]
+    loc[e] = where
+    owner[e] = who
+    if e >= s.n_art or (was == where and had == who):
+        return None
+    hidden_before, hidden_after = hidden_place(was), hidden_place(where)
+    if hidden_before:
+        if had != who or not hidden_after:
+            _forget_held(s, s.cards[e].id, had)
+        return None
+    if had != who and who < s.n_players:
+        cid = s.cards[e].id
+        if cid in s.known_decks[who]:
+            s.known_decks = s.known_decks[:who] + (s.known_decks[who] - {cid},) + s.known_decks[who + 1:]
+    return s.cards[e].id if hidden_after else None
+
+
+def _forget_held(s: GameState, cid: str, holder: int) -> None:
+    """Nobody knows ``holder`` to hold the artifact ``cid`` any longer (it left their hidden places)."""
+    rows = s.known_held
+    for row in rows:
+        if cid in row[holder]:
+            s.known_held = tuple(r[:holder] + (r[holder] - {cid},) + r[holder + 1:] if cid in r[holder] else r
+                                 for r in rows)
+            return
+
+
+def learn_held(s: GameState, ids: frozenset[str], holder: int) -> None:
+    """Every player but ``holder`` now knows the artifacts ``ids``, which were in view, to be among
+    ``holder``'s hidden cards: in their record of cards seen (`GameState.known_decks`, which
+    determinisation deals from) and of cards known held (`GameState.known_held`, which deals them to
+    ``holder`` alone)."""
+    s.known_decks = tuple(k if q == holder else k | ids for q, k in enumerate(s.known_decks))
+    s.known_held = tuple(row if q == holder else row[:holder] + (row[holder] | ids,) + row[holder + 1:]
+                         for q, row in enumerate(s.known_held))
+
+
 # -- cards: drawing, scrying, monuments ---------------------------------------------------------------
 
 def draw(s: GameState, p: int, n: int) -> int:
@@ -249,17 +332,11 @@ def draw(s: GameState, p: int, n: int) -> int:
 
 def reshuffle(s: GameState, p: int, pile: list[int]) -> None:
     """``p``'s discard pile (entities ``pile``) goes into their deck, order unknown.  Every card of it
-    was in view, so each rival now knows it is among ``p``'s hidden cards (`known_decks` and
-    `known_held`, which determinisation deals back to ``p``)."""
-    loc, order = s.loc, s.order
+    was in view, so each rival now knows it is among ``p``'s hidden cards (`move_all`)."""
+    order = s.order
     for e in pile:
-        loc[e] = DECK
         order[e] = -1
-    if pile and s.n_players > 1:
-        seen = frozenset(s.cards[e].id for e in pile)
-        s.known_decks = tuple(k if q == p else k | seen for q, k in enumerate(s.known_decks))
-        s.known_held = tuple(held if q == p else held[:p] + (held[p] | seen,) + held[p + 1:]
-                             for q, held in enumerate(s.known_held))
+    move_all(s, pile, DECK, p)
 
 
 def resolve_draw(s: GameState, p: int, known: tuple[int, ...], revealed: tuple[int, ...]) -> None:
@@ -267,7 +344,7 @@ def resolve_draw(s: GameState, p: int, known: tuple[int, ...], revealed: tuple[i
     loc, order = s.loc, s.order
     shift = len(known)
     for e in known + revealed:
-        loc[e] = HAND
+        move(s, e, HAND, p)
         order[e] = -1
     if shift:
         for e in range(s.n_art):

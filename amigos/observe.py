@@ -23,6 +23,7 @@ from .codes import (
     P_VREACT,
     PHASE_NAMES,
 )
+from .flow import hidden_place
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -65,11 +66,15 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
                                            if s.loc[e] == DRAFTING and s.owner[e] == p)
             entry["passed_packet"] = sorted(s.passed_packet[p])
         if not mine and player != SPECTATOR:
-            # Two players: every artifact ``player`` knows of beyond their own is the rival's.  More:
-            # those they know this rival holds; the rest of what they have seen is named apart.
-            own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
-            held = s.known_decks[player] if s.n_players == 2 else s.known_held[player][p]
-            entry["known_artifacts"] = sorted(held - own)
+            # Two players: every artifact ``player`` has seen that is neither theirs nor in view is the
+            # rival's.  More: those they know this rival holds; the rest of what they have seen is
+            # named apart.
+            if s.n_players == 2:
+                not_rivals = {s.cards[e].id for e in range(s.n_art)
+                              if s.owner[e] == player or not hidden_place(s.loc[e])}
+                entry["known_artifacts"] = sorted(s.known_decks[player] - not_rivals)
+            else:
+                entry["known_artifacts"] = sorted(s.known_held[player][p])
         elif mine and s.n_players > 2:
             own = {s.cards[e].id for e in range(s.n_art) if s.owner[e] == player}
             entry["seen_artifacts"] = sorted(s.known_decks[player] - own)
@@ -108,10 +113,11 @@ def unseen_deck(s: GameState, p: int) -> list[int]:
 
     The knowledge is `GameState.known_decks`.  A First Game's deal records in each player's entry the
     preset hand they saw (`amigos.setup.new_game`); a draft records there every packet they held, so
-    all of their own cards; any other deal nothing of their own cards.  So an entry that names none of
-    ``p``'s own artifacts means that ``p`` saw their whole deal.  A card of ``p``'s named in any player's
-    entry was seen by ``p`` too: a discard pile shuffled into a deck was in view of everyone
-    (`amigos.flow.reshuffle`, which tells only the rivals)."""
+    all of their own cards; any other deal nothing of their own cards (and a card of others' that
+    becomes ``p``'s leaves ``p``'s entry, `amigos.flow.move`).  So an entry that names none of ``p``'s
+    own artifacts means that ``p`` saw their whole deal.  A card of ``p``'s named in any player's entry
+    was seen by ``p`` too: a card that goes from a public place into a deck was in view of everyone
+    (`amigos.flow.move`, which tells only the rivals)."""
     loc, owner, order, cards = s.loc, s.owner, s.order, s.cards
     own = [e for e in range(s.n_art) if owner[e] == p]
     record = s.known_decks[p]

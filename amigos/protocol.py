@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from . import cards as C
 from .carddata import LUX_SET, components
 from .codes import LOCATION_NAMES, PHASE_NAMES
+from .config import FEWEST_PLAYERS_SETUP, check_players
 from .errors import SetupError
 from .setup import build_state
 from .steps import pool_from_json
@@ -60,7 +61,9 @@ def state_from_setup(setup: object, num_players: int = 2, ruleset: str = "refere
                      auto_chance: bool = False, expansions: Sequence[str] = ()) -> GameState:
     """A game from a ``ResolveGameSetup`` step (§2.7); raises `SetupError` for a bad setup.  The
     protocol is the base game's: a card of an expansion is refused unless ``expansions`` names it
-    (our own rule scenarios of the expansion use the same format)."""
+    (our own rule scenarios of the expansion use the same format).  ``num_players``: 1 to 4, 5 with
+    the expansion (`amigos.config.check_players`, the check of `GameConfig`)."""
+    check_players(num_players, expansions, FEWEST_PLAYERS_SETUP)
     if not isinstance(setup, dict):
         raise SetupError("setup must be an object")
 

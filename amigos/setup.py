@@ -34,7 +34,7 @@ from .codes import (
     SETUP_CHOOSE_FIRST,
     SETUP_CHOOSE_MAGES,
 )
-from .config import MOST_PLAYERS_LUX, Expansion, GameConfig, Ruleset, Variant
+from .config import FEWEST_PLAYERS_SETUP, Expansion, GameConfig, Ruleset, Variant, check_players
 from .draft import start_draft
 from .errors import SetupError
 from .state import GameState
@@ -59,10 +59,10 @@ def build_state(num_players: int, artifact_decks: list[list[C.Card]], mage_optio
     ``starting_essences[p]`` (5-tuples) replaces the default one of each essence.  ``round_limit``:
     the round whose victory check ends the game in any case (`amigos.adjudicate`); 0 for none.
     ``expansions``: ``("lux",)`` puts all ten magic items and the eight scrolls in the supply.
+    ``num_players``: 1 to 4, 5 with the expansion (`amigos.config.check_players`); `SetupError` else.
     """
     sets = GameConfig.parse(ruleset=ruleset, expansions=expansions).card_sets  # (checks both)
-    if not 1 <= num_players <= MOST_PLAYERS_LUX:
-        raise SetupError(f"the engine plays 1 to {MOST_PLAYERS_LUX} players")
+    check_players(num_players, expansions, FEWEST_PLAYERS_SETUP)
     if len(mage_options) < num_players:
         raise SetupError("every player needs mage options")
     entities, loc, owner, n_art, item_first = _lay_out(artifact_decks, mage_options, monument_display,

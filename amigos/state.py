@@ -61,13 +61,15 @@ class GameState:
         # chance
         "rng", "auto_chance",
         # knowledge: per player, the artifacts they know of beyond their own deal (the rival's seen in
-        # a draft packet they passed on, a face-up redraft, a reshuffled discard pile; in a draft
+        # a draft packet they passed on, a face-up redraft, any card of another's seen going from a
+        # public place into a hand or deck: a reshuffled discard pile, a card retrieved; in a draft
         # every card they held; in a First Game the preset hand they saw, which marks the rest of
         # their deal as face down: `amigos.observe.unseen_deck`); and the ids of the draft packet each
         # player last passed on (what the rival now picks from), empty outside a draft's passing;
-        # ``known_held[q][p]``: the artifacts ``q`` knows to be among ``p``'s hidden cards (a reshuffled
-        # discard pile, the last card of a draft packet passed to ``p``, ``p``'s redraft picks), which a
-        # game of three or more players needs apart from the rest of what ``q`` has seen
+        # ``known_held[q][p]``: the artifacts ``q`` knows to be among ``p``'s hidden cards now (each
+        # that went from a public place into ``p``'s hand or deck, the last card of a draft packet
+        # passed to ``p``), each until it leaves them (`amigos.flow.move`), which a game of three or
+        # more players needs apart from the rest of what ``q`` has seen
         "known_decks", "passed_packet", "known_held",
         # the player who knows the order of the monument deck's known top cards (by scrying), or -1
         "mon_seer",
