@@ -20,9 +20,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import secrets
-import stat
 import tokenize
 import zipfile
 import zlib
@@ -30,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, NamedTuple
 
-from amigos import jsontext
+from amigos import files, jsontext
 from amigos.errors import AmigosError
 
 if TYPE_CHECKING:
@@ -106,96 +103,28 @@ def _dtype(dtype: np.dtype) -> str:
 # -- files ---------------------------------------------------------------------------------------------
 
 def read_regular(path: Path, limit: int, what: str, error: type[AmigosError] = NetError) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them; ``error`` ("PATH: ...", one
-    line) for anything else: no such file, a folder, a FIFO, device or socket (refused before any read,
-    so none blocks), a file of more than ``limit`` bytes (counted as read: a file that grows is cut
-    short), or one that cannot be read."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{path}: a folder, not a {what}") from None
-    except (OSError, ValueError) as exc:  # (ValueError: a name holding a NUL)
-        raise error(f"{path}: cannot read it ({_reason(exc)})") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise error(f"{path}: a folder, not a {what}")
-        if not stat.S_ISREG(mode):
-            raise error(f"{path}: not a regular file (a device, pipe or socket), not a {what}")
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            size += len(chunk)
-            if size > limit:
-                raise error(f"{path}: too large for a {what} (over {limit} bytes)")
-            chunks.append(chunk)
-    except OSError as exc:
-        raise error(f"{path}: cannot read it ({_reason(exc)})") from None
-    finally:
-        os.close(fd)
+    """`amigos.files.read_regular`, its failures a `NetError` by default."""
+    return files.read_regular(path, limit, what, error)
 
 
 def read_json(path: Path, limit: int, what: str, error: type[AmigosError] = NetError) -> Any:
-    """The JSON value of the regular file at ``path`` (`read_regular`; UTF-8, `amigos.jsontext`'s bounds:
-    depth, no NaN or Infinity); ``error`` naming the file in one line for any other."""
-    data = read_regular(path, limit, what, error)
-    try:
-        return jsontext.loads(data.decode("utf-8"))
-    except ValueError as exc:  # (a UnicodeDecodeError is one)
-        raise error(f"{path}: not a {what} (not JSON: {_clip(exc)})") from None
+    """`amigos.files.read_json`, its failures a `NetError` by default."""
+    return files.read_json(path, limit, what, error)
 
 
 def write_file(path: Path, write: Callable[[IO[bytes]], object], what: str, error: type[AmigosError] = NetError) -> None:
-    """Write a file at ``path`` by ``write(f)`` whole or not at all: into a new file beside it, then renamed
-    over it (a reader never sees half of one; a failure leaves the old file as it was and no other).
-    ``error`` naming the file in one line if ``path`` is a folder, device, FIFO or socket (never written
-    through nor replaced), or the file cannot be written."""
-    check_writable(path, what, error)
-    folder = path.parent
-    tmp = folder / f".{path.name[:100]}.{secrets.token_hex(4)}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except OSError as exc:
-        raise error(f"{path}: cannot write it ({_reason(exc)})") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        tmp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise error(f"{path}: cannot write it ({_reason(exc)})") from None
-        raise
+    """Write a file at ``path`` by ``write(f)`` whole or not at all (`amigos.files.write_atomic`: a new file
+    beside it renamed over it; a folder, device, FIFO or socket is never written through nor replaced);
+    ``error`` naming the file in one line if it cannot be written."""
+    files.check_writable(path, what, error)
+    buffer = io.BytesIO()
+    write(buffer)
+    files.write_atomic(path, buffer.getvalue(), error, what=what)
 
 
 def check_writable(path: Path, what: str, error: type[AmigosError] = NetError) -> None:
-    """Raise ``error`` (one line) unless a ``what`` could be written at ``path``: nothing there or a
-    regular file, in a folder that exists."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except (OSError, ValueError) as exc:
-        raise error(f"{path}: cannot write a {what} there ({_reason(exc)})") from None
-    if mode is not None and not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a device, pipe or socket"
-        raise error(f"{path}: {kind}, not a {what}")
-    if not path.parent.is_dir():
-        raise error(f"{path}: cannot write a {what} there (no folder {path.parent})")
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return _clip(exc)
+    """`amigos.files.check_writable`, its failure a `NetError` by default."""
+    files.check_writable(path, what, error)
 
 
 def _clip(exc: BaseException) -> str:

@@ -17,9 +17,9 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
+from amigos.files import reason
 from amigos_cli.commands import bridge, cards, host, match, replay, resume, serve, show, tournament
 from amigos_cli.views.safe import printable
-from matches.files import reason
 
 if TYPE_CHECKING:
     from typer._click.core import Context, Parameter  # (Typer's own copy of Click)

@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple, cast
 
 from amigos import cards as C
+from amigos import files
 from amigos.codes import IN_PLAY
 from amigos.state import GameState
 from matches.arena import wilson
 
-from . import files
 from . import tournament as T
 from .manifest import TournamentError
 from .match import Match

@@ -12,7 +12,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from . import files
+from amigos import files
+
 from .manifest import TournamentError
 
 STANDINGS_PNG = "standings.png"

@@ -17,10 +17,9 @@ from typing import Any, NoReturn
 
 import amigos
 from ai.agents import SpecError, parse_spec
+from amigos import files
 from amigos.config import EXPANSIONS, FEWEST_PLAYERS, MOST_PLAYERS_LUX, OFFICIAL, RULESETS
 from matches.sprt import check_rates
-
-from . import files
 
 NAME = "tournament.json"
 FORMAT = "amigos.tournament"

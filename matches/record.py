@@ -33,9 +33,10 @@ from typing import Any, Callable, NoReturn
 import msgpack
 
 import amigos
+from amigos import files
 from amigos.config import EXPANSIONS
 
-from . import files, validate
+from . import validate
 from .match import FORMAT, VERSION, Match, ReplayError
 
 MAX_BYTES = 8 * 1024 * 1024

@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import files
+from amigos import files
+
 from . import tournament as T
 from .manifest import TournamentError
 

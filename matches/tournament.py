@@ -21,13 +21,13 @@ from typing import Any, Callable, Final, Literal, cast, get_args
 
 import amigos
 from ai.agents import make_agent
+from amigos import files
 from amigos.config import OFFICIAL, GameConfig
 from amigos.rng import derive_seed
 from matches.arena import wilson
 from matches.runner import Runner, open_runner
 from matches.sprt import Sprt, SprtTest, sprt_over_pairs
 
-from . import files
 from . import manifest as M
 from .lock import Lock, clean_stale
 from .manifest import TournamentError

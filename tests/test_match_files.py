@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 import amigos
 from ai.agents import make_agent
 from amigos import cards as C
+from amigos import files as files_module
 from amigos.config import GameConfig
 from amigos.rng import derive_seed
-from matches import files as files_module
 from matches import record as record_module
 from matches.match import FORMAT, ROUND_LIMIT, VERSION, Match, card_digest, play
 from matches.record import MatchFileError, load, pack, parse, read_record, save

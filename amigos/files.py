@@ -1,4 +1,5 @@
-"""The one way files are read and written: match files and tournament folders alike.
+"""The one way files are read and written: match files, tournament folders, model and training files
+alike (standard library only, so that every layer may use it).
 
 Reading (`read_regular`, `read_json`): regular files only (a device, FIFO, socket or folder is refused
 without a blocking read), at most a given number of bytes counted as they are read, JSON within
@@ -27,9 +28,14 @@ class FileProblem(AmigosError):
     """A file that cannot be read or written; the message says which and why in one line."""
 
 
-def reason(exc: OSError) -> str:
-    """An OSError in a player's words: "the disk is full", "the name is too long", ..."""
+def reason(exc: BaseException) -> str:
+    """An OSError in a player's words: "the disk is full", "the name is too long", ...; another
+    exception's first line."""
     import errno
+
+    if not isinstance(exc, OSError):
+        lines = str(exc).strip().splitlines()
+        return lines[0][:80] if lines else type(exc).__name__
 
     words = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
              errno.ENAMETOOLONG: "the name is too long", errno.EACCES: "permission denied",
@@ -50,14 +56,14 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str = "file",
         raise error(f"{path}: no such file") from None
     except IsADirectoryError:
         raise error(f"{path}: a folder, not a {what}") from None
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # (ValueError: a name holding a NUL)
         raise error(f"{path}: cannot read it ({reason(exc)})") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise error(f"{path}: a folder, not a {what}")
         if not stat.S_ISREG(mode):
-            raise error(f"{path}: not a regular file (a device, pipe or socket)")
+            raise error(f"{path}: not a regular file (a device, pipe or socket), not a {what}")
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, 1 << 16)
@@ -94,25 +100,41 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
+def check_writable(path: str | os.PathLike[str], what: str = "file", error: type[AmigosError] = FileProblem) -> None:
+    """Raise ``error`` (one line) unless a ``what`` could be written at ``path``, in a folder that exists:
+    nothing there, a regular file, or a symlink, FIFO or socket (replaced, never written through).  A
+    folder or a device is never replaced (as root, a save to /dev/null would replace the device)."""
+    path = Path(path)
+    try:
+        mode: int | None = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as exc:
+        raise error(f"{path}: cannot save there ({reason(exc)})") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise error(f"{path}: a folder, not a {what}")
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
+        raise error(f"{path}: a device, not a {what}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise error(f"{path}: cannot save there (no folder {folder})")
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes, error: type[AmigosError] = FileProblem,
-                 mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` atomically (see the module's docstring); raises ``error`` with a line
-    that names the file and the reason, the previous file left as it was.  ``mode`` (`PRIVATE`, say):
-    the file's mode whatever it was before; None keeps an existing file's, else follows the umask."""
+                 mode: int | None = None, what: str = "file") -> None:
+    """Write ``data`` to ``path`` atomically (see the module's docstring; `check_writable` first);
+    raises ``error`` with a line that names the file and the reason, the previous file left as it
+    was.  ``mode`` (`PRIVATE`, say): the file's mode whatever it was before; None keeps an existing
+    file's, else follows the umask."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
+    check_writable(path, what, error)
     try:
         st = os.lstat(path)
         kept = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else _new_file_mode()
-        if stat.S_ISDIR(st.st_mode):
-            raise error(f"{path}: cannot save there (a folder)")
-    except FileNotFoundError:
+    except OSError:
         kept = _new_file_mode()
-    except OSError as exc:
-        raise error(f"{path}: cannot save there ({reason(exc)})") from None
     mode = kept if mode is None else mode
-    if not folder.is_dir():
-        raise error(f"{path}: cannot save there (no folder {folder})")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
     except OSError as exc:
