@@ -39,6 +39,7 @@ from amigos.determinize import Determinizer
 from .belief import Belief
 from .draft import pick_scores
 from .features import in_play
+from .futile import useful
 from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
 from .learned import default_model, progress_of
@@ -213,8 +214,10 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     root = Node(-1)
     start = _time.perf_counter()
     deadline = None if seconds is None else start + seconds
-    # The searching player's own legal actions are the same in every determinisation.
-    root_groups = group(state, settings.value != HAND_VALUE, tree.splits) if state.current_player() == player else None
+    # The searching player's own legal actions are the same in every determinisation; those that only
+    # spend are left out (`ai.futile`).
+    root_groups = useful(state, group(state, settings.value != HAND_VALUE, tree.splits)) \
+        if state.current_player() == player else None
     deal: Callable[[int], GameState] = Determinizer(state, player).deal
     if believed is not None:
         seeds, cumulative = believed
@@ -498,7 +501,7 @@ class MCTSAgent:
         if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if a[2] == player)
-        groups = group(state, self.settings.value != HAND_VALUE)
+        groups = useful(state, group(state, self.settings.value != HAND_VALUE))
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
