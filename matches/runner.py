@@ -35,7 +35,7 @@ from ai.mcts import worker_context
 from amigos.errors import AmigosError
 
 #: Seconds allowed to reach a scheduler, or to close the connection to it, before giving up.
-CONNECT_TIMEOUT = 10.0
+CONNECT_TIMEOUT = 3.0
 
 #: Seconds a scheduler's address has to answer a first connection (`probe_scheduler`).
 PROBE_TIMEOUT = 2.0
@@ -283,11 +283,14 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 def die_with_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the parent ``parent`` is gone (a run killed with kill -9
-    leaves no workers playing on)."""
+    """In a worker process: exit as soon as the run ``parent`` is gone (a run killed with kill -9 leaves
+    no workers playing on).  The worker watches the process that started it: ``parent`` itself, or
+    (`ai.mcts.worker_context`) a fork server, which ends with ``parent``."""
+    first = os.getppid()
+
     def watch() -> None:
         while True:
-            if os.getppid() != parent:
+            if os.getppid() != first:  # (reparented: whoever started it has ended)
                 os._exit(1)
             time.sleep(PARENT_POLL)
 

@@ -278,8 +278,8 @@ def test_mcts_stopping_early_never_changes_the_choice(monkeypatch):
     """With UCB1 at the root (``halving=0``; sequential halving spends its whole budget) the search
     stops once no other move can catch the most visited one; searching on gives the same move."""
     from ai import mcts
-    # (the search rarely settles this early: of 40 positions, seed 12 after 45 decisions does)
-    states = [mid_game(seed, steps) for seed, steps in ((12, 45), (3, 20), (7, 80))]
+    # (seed 11 after 45 decisions settles after 224 of the 400 iterations)
+    states = [mid_game(seed, steps) for seed, steps in ((11, 45), (3, 20), (7, 80))]
     early = []
     for s in states:
         agent = make_agent("mcts:iters=400,seed=3,halving=0")

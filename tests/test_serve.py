@@ -286,12 +286,13 @@ def test_the_web_board_is_served_beside_the_terminal_each_visit_a_new_game(tmp_p
                 async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{seat.split('/')[-1]}") as ws:
                     assert (await ws.receive_json(timeout=10))["type"] == "cards"
                     await ws.send_str("[" * 4000)
-                    refused = False
-                    while True:
-                        view = await ws.receive_json(timeout=30)
-                        refused = refused or view == {"type": "refused", "why": "not JSON"}
-                        if view.get("type") == "view" and view["choices"] and refused:
-                            return view, seat.split("/")[-1]
+                    refused, asked = False, None
+                    while not (refused and asked):  # (the refusal and the first decision, in either order)
+                        message = await ws.receive_json(timeout=30)
+                        refused = refused or message == {"type": "refused", "why": "not JSON"}
+                        if message.get("type") == "view" and message["choices"]:
+                            asked = message
+                    return asked, seat.split("/")[-1]
         view, token = asyncio.run(visit())
     assert view["you"] == 0 and view["names"][1] == "AI (random)"
     (saved,) = (tmp_path / "amigos-tables").glob("amigos-*.amigos")

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import amigos
-from amigos.config import EXPANSIONS, FEWEST_PLAYERS, MOST_PLAYERS_LUX, GameConfig
+from amigos.config import EXPANSIONS, GameConfig, check_players
 from matches.lock import Lock, clean_stale
 from matches.match import Match, expansion_title
 from matches.record import load
@@ -34,7 +34,7 @@ P3 = Annotated[Optional[str], typer.Option("--p3", help="Player 3 (with --player
 P4 = Annotated[Optional[str], typer.Option("--p4", help="Player 4 (with --players 4 or 5; default the AI).")]
 P5 = Annotated[Optional[str], typer.Option("--p5", help="Player 5 (with --players 5 and --expansion lux; "
                                                          "default the AI).")]
-PLAYERS = Annotated[int, typer.Option("--players", min=FEWEST_PLAYERS, max=MOST_PLAYERS_LUX, help="Players at the table: 2 to 4, 5 with --expansion lux "
+PLAYERS = Annotated[int, typer.Option("--players", help="Players at the table: 2 to 4, 5 with --expansion lux "
                                                         "(the seats beyond --p2 are the AI unless named).")]
 AI = "mcts:time=1.0"  # the default rival
 SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random if not given).")]
@@ -105,6 +105,7 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
             plain: bool = False, delay: float = 0.0, expansion: Sequence[str] | None = None, players: int = 2) -> None:
     """A new match (``fmt`` "match") or game of ``players`` seats, ``seats`` naming the first ones
     (``--p1``, ``--p2``, ...; None or missing: the AI)."""
+    check_players(players, expansion_names(expansion))  # (first: a count of 10**20 seats is one line too)
     named = [spec for spec in seats[players:] if spec is not None]
     if named:
         raise CliUsageError(f"--p{players + 1 + list(seats[players:]).index(named[0])} names a seat beyond "

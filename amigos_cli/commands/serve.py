@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from amigos.config import FEWEST_PLAYERS, MOST_PLAYERS_LUX, GameConfig
+from amigos.config import GameConfig
 from matches.match import Match
 
 from ..errors import CliUsageError
@@ -35,7 +35,7 @@ def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
           format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8,
-          players: Annotated[int, typer.Option("--players", min=FEWEST_PLAYERS, max=MOST_PLAYERS_LUX, help="Players at each tab's game: you and the AI in "
+          players: Annotated[int, typer.Option("--players", help="Players at each tab's game: you and the AI in "
                                                "every other seat (2 to 4; 5 with --expansion lux).")] = 2) -> None:
     """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game, ended
     (saved) when its tab closes."""

@@ -15,7 +15,7 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from amigos.config import FEWEST_PLAYERS, MOST_PLAYERS_LUX, GameConfig
+from amigos.config import GameConfig
 from amigos.errors import AmigosError
 from matches import cardstats as CS
 from matches import charts
@@ -56,7 +56,7 @@ def tournament(
         "--games", help="Games (or matches) per pairing, or per table with --players (default 10; with "
                         "--sprt, the most to play, default 2000).")] = None,
     players: Annotated[int, typer.Option(
-        "--players", min=FEWEST_PLAYERS, max=MOST_PLAYERS_LUX, help="Players at each game: every table of that many agents plays, each deal in "
+        "--players", help="Players at each game: every table of that many agents plays, each deal in "
                           "every rotation of the seats (2 to 4; 5 with --expansion lux).")] = 2,
     fmt: Annotated[str, typer.Option("--format", help="game or match (best of three with the redraft).")] = "game",
     variant: Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")] = "standard",
