@@ -35,6 +35,7 @@ from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
 from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
+from amigos.flow import pool_score
 
 from .belief import Belief
 from .draft import pick_scores
@@ -45,7 +46,7 @@ from .heuristics import best_variant, enabled_purchases, learned_variant, purcha
 from .learned import default_model, progress_of
 from .network import default_net
 from .policy import default_policy
-from .rewards import learned_rewards, net_rewards, rewards
+from .rewards import chance_of_reward, learned_rewards, net_rewards, rewards
 
 Groups = dict[Macro, Sequence[Action]]  # a state's legal actions by macro (`group`)
 Stats = dict[Macro, tuple[int, float]]  # a root's children: visits and value sum (`search`)
@@ -59,6 +60,9 @@ if TYPE_CHECKING:
 
     from .learned import ValueModel
 
+# A game whose every move keeps a chance of winning below this (or above 1 minus it), the moves' chances
+# this close together, is decided: the move is then the one that scores most (`decided`, `standing`).
+DECIDED: Final = 0.02
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
@@ -430,6 +434,24 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
         s.apply_unchecked(variants[rng.randrange(len(variants))])
 
 
+def decided(stats: Stats) -> bool:
+    """Whether a search's root moves all keep the same chance of winning, below `DECIDED` (the game is
+    lost whatever the move) or above 1 - `DECIDED` (won), within `DECIDED` of each other."""
+    chances = [chance_of_reward(w / n) for n, w in stats.values() if n]
+    if len(chances) < 2 or max(chances) - min(chances) > DECIDED:
+        return False
+    return max(chances) < DECIDED or min(chances) > 1.0 - DECIDED
+
+
+def standing(world: GameState, action: Action, player: int) -> tuple[int, int]:
+    """What ``action`` leaves ``player`` in ``world`` (a determinisation: its chance is no peek) by the
+    game's own measures: points ahead of the best rival, then the tie-break's essences (Gold double)."""
+    after = world.clone()
+    after.apply_unchecked(action)
+    vp = after.victory_points()
+    return vp[player] - max(vp[q] for q in range(after.n_players) if q != player), pool_score(after, player)
+
+
 def worker_context() -> BaseContext:
     """How the search's worker processes start: forked while this process runs one thread, else from a
     fork server (a fork while other threads run copies the locks they hold, held forever: a worker
@@ -507,6 +529,10 @@ class MCTSAgent:
             return self.variant(state, next(iter(groups.values())))
         stats, done = self.root_stats(state, player, progress)
         best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
+        if decided(stats):  # (every move keeps the same chance: play for points, then the tie-break)
+            world = Determinizer(state, player).deal(self.rng.getrandbits(64))
+            best_key = max(groups, key=lambda k: (standing(world, self.variant(world, groups[k]), player),
+                                                  stats.get(k, (0, 0.0))[0]))
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits}
