@@ -24,7 +24,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       player; draft=0: both by search.  belief=K: the search's worlds dealt from
                       K, weighed by how well each explains the rival's choices (`ai.belief`, with
                       the model of choices `ai.policy`, which must load when the spec is read: none
-                      ships, AMIGOS_POLICY_NET names one); belief=0 (the default): every world alike
+                      ships, AMIGOS_POLICY_NET names one); belief=0 (the default): every world alike.
+                      solo=1 (the default): once every rival has passed, the rest of the round
+                      planned to its end (`ai.planner`); solo=0: searched as any move
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -90,7 +92,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "belief"}}[kind]
+                        "halving", "belief", "solo"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -125,6 +127,7 @@ LIMITS: dict[str, Limit] = {
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 3),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "belief": Limit(True, 0, False, 4096),
+    "solo": Limit(True, 0, False, 1),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

@@ -63,6 +63,10 @@ if TYPE_CHECKING:
 # A game whose every move keeps a chance of winning below this (or above 1 minus it), the moves' chances
 # this close together, is decided: the move is then the one that scores most (`decided`, `standing`).
 DECIDED: Final = 0.02
+# The rest of a round a player plays alone (`MCTSAgent.plan`): the determinisations it is planned in,
+# and the share of a move's time it may take before the search takes over.
+SOLO_WORLDS: Final = 4
+SOLO_SHARE: Final = 0.5
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
@@ -481,6 +485,7 @@ class MCTSAgent:
     settings: Settings
     draft_by_value: bool
     belief_worlds: int
+    solo: bool
     belief: Belief
     believed_worlds: float  # the last search's effective number of worlds (0: no belief)
     info: dict[str, Any]
@@ -488,7 +493,7 @@ class MCTSAgent:
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = LEARNED_VALUE, norm: float = NORM,
-                 halving: int = HALVING, belief: int = 0) -> None:
+                 halving: int = HALVING, belief: int = 0, solo: int = 1) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -503,6 +508,8 @@ class MCTSAgent:
         self.draft_by_value = bool(draft)
         # belief=K > 0: deal the search's worlds from K, weighed by the rival's choices (`ai.belief`).
         self.belief_worlds = int(belief)
+        # solo=1 (default): once every rival has passed, the rest of the round is planned (`plan`).
+        self.solo = bool(solo)
         self.belief = Belief()
         self.believed_worlds = 0.0
         self.info = {}
@@ -527,6 +534,9 @@ class MCTSAgent:
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
+        planned = self.plan(state, player) if self.solo else None
+        if planned is not None:
+            return planned
         stats, done = self.root_stats(state, player, progress)
         best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
         if decided(stats):  # (every move keeps the same chance: play for points, then the tie-break)
@@ -545,6 +555,35 @@ class MCTSAgent:
             n, w = stats[second]
             self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
+
+    def plan(self, state: GameState, player: int) -> Action | None:
+        """Every rival has passed: the rest of the round planned to its end (`ai.planner`) in `SOLO_WORLDS`
+        determinisations, within `SOLO_SHARE` of the move's time; None where the plan gave up (or the
+        round is not the player's alone, or the value is the hand-tuned one)."""
+        from .planner import alone, plan_round  # (it plays moves as `group` makes them: imported late)
+        if self.settings.value == HAND_VALUE or not alone(state, player):
+            return None
+        if self.settings.value in (LEARNED_VALUE, NET_VALUE) and state.n_players == 2:
+            net = default_net()
+            value: Callable[[GameState], float] = lambda s: net_rewards(s, net, player)[player]  # noqa: E731
+        else:
+            value = lambda s: learned_rewards(s)[player]  # noqa: E731
+        start = _time.perf_counter()
+        deadline = None if self.seconds is None else start + SOLO_SHARE * self.seconds
+        dealer = Determinizer(state, player)
+        worlds = [dealer.deal(self.rng.getrandbits(64)) for _ in range(SOLO_WORLDS)]
+        planned = plan_round(worlds, player, value, default_model(), deadline=deadline)
+        if planned is None:
+            return None
+        best = max(planned, key=lambda k: planned[k][1])  # (the first of equals: the moves' order)
+        if decided({k: (1, v) for k, (_, v) in planned.items()}):
+            best = max(planned, key=lambda k: standing(worlds[0], planned[k][0], player))
+        action, v = planned[best]
+        if action not in state.legal_actions():
+            return None
+        self.info = {"choices": len(state.legal_actions()), "iterations": 0, "value": v,
+                     "planned": round(_time.perf_counter() - start, 3)}
+        return action
 
     def variant(self, state: GameState, variants: Sequence[Action]) -> Action:
         """The payment and gain of the chosen action (the magic item of a pass): by the learned value,

@@ -1,0 +1,145 @@
+"""The rest of a round a player plays alone, planned to its end.
+
+Once every rival has passed, each decision left in the round is the mover's own (chance aside, and a
+rival's answer to an attack): the round is a one-player problem.  `Planner` searches it depth first in
+a determinisation, move by move as the tree search sees moves (`ai.mcts.group`: an action's macro, a
+child for each purchase its ways make affordable at once, the futile ones left out, each played with
+the way the learned value prefers), merging positions reached in different orders (a transposition
+table), down to where the round ends (or the game), a rival must decide, or a budget runs out; the
+positions reached there are valued by the caller's ``value``.  Its best line never passes with a
+purchase, a point or a conversion left that the value sees.
+
+`plan_round` plans in several determinisations (each deals the mover's own draws anew) and returns
+each first move's mean value over them, or None when a plan ran out of its budget (the caller then
+searches as usual).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from amigos.actions import PASS
+from amigos.codes import ACTIONS
+from amigos.config import Action, Macro
+from amigos.state import GameState
+
+from .futile import useful
+from .heuristics import learned_variant
+from .learned import ValueModel
+from .mcts import group, pass_variant
+
+#: Positions a plan may expand in one determinisation before it gives up (most need fewer than 100).
+NODE_BUDGET: Final = 200
+
+Key = tuple[object, ...]
+
+
+def alone(state: GameState, player: int) -> bool:
+    """Whether ``player`` decides now in the action phase and every rival has passed this round."""
+    if state.phase != ACTIONS or state.is_terminal() or state.current_player() != player:
+        return False
+    return all(state.passed[q] for q in range(state.n_players) if q != player) and not state.passed[player]
+
+
+def position_key(s: GameState) -> Key:
+    """What makes two positions of one determinisation the same for the rest of the round: every
+    component's place, owner, side and essences, the pools, the passes, the pending choices, the
+    phase, the round, whose turn, the points of the moment, the known deck orders and the chance
+    generator's state."""
+    return (tuple(s.loc), tuple(s.owner), tuple(s.turned), tuple(s.ess), tuple(s.pool), tuple(s.passed),
+            tuple(s.stack), tuple(s.order), tuple(s.temp_vp), s.phase, s.round, s.turn, s.first_player,
+            s.victory_check, s.rng)
+
+
+def moves(s: GameState, model: ValueModel) -> list[tuple[Macro, Action]]:
+    """The moves of ``s`` as the tree search sees them, each with the way it is played."""
+    out = []
+    for key, ways in useful(s, group(s, True)).items():
+        if len(ways) == 1:
+            action = ways[0]
+        elif ways[0][0] == PASS:
+            action = pass_variant(s, ways, model)
+        else:
+            action = learned_variant(s, ways, model)
+        out.append((key, action))
+    return out
+
+
+class Planner:
+    """One plan's search in one determinisation (see the module docstring): ``value(s)`` is the
+    player's value of a position where the plan stops.  `best` gives the highest value the rest of the
+    round reaches from a position, or None once ``budget`` positions were expanded or the clock passed
+    ``deadline`` (`time.perf_counter`)."""
+
+    def __init__(self, player: int, value: Callable[[GameState], float], model: ValueModel,
+                 budget: int = NODE_BUDGET, deadline: float | None = None) -> None:
+        self.player = player
+        self.value = value
+        self.model = model
+        self.budget = budget
+        self.deadline = deadline
+        self.expanded = 0
+        self.table: dict[Key, float] = {}
+        self.round = -1
+
+    def stops(self, s: GameState) -> bool:
+        """The plan stops here: the game or the round is over, or someone else decides."""
+        return (s.is_terminal() or s.round != self.round or s.phase != ACTIONS
+                or s.current_player() != self.player)
+
+    def best(self, s: GameState) -> float | None:
+        """The highest value the rest of the round reaches from ``s`` (played on), or None."""
+        while not self.stops(s) and len(s.legal_actions()) == 1:
+            s.apply_unchecked(s.legal_actions()[0])
+        if self.stops(s):
+            return self.value(s)
+        key = position_key(s)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        self.expanded += 1
+        if self.expanded > self.budget or (self.deadline is not None and time.perf_counter() > self.deadline):
+            return None
+        top = -1.0
+        for _, action in moves(s, self.model):
+            child = s.clone()
+            child.apply_unchecked(action)
+            v = self.best(child)
+            if v is None:
+                return None
+            top = max(top, v)
+        self.table[key] = top
+        return top
+
+    def first_moves(self, s: GameState) -> dict[Macro, tuple[Action, float]] | None:
+        """Each move of ``s`` with its way and its value (the best the rest of the round reaches after
+        it), or None when the budget ran out."""
+        self.round = s.round
+        out: dict[Macro, tuple[Action, float]] = {}
+        for key, action in moves(s, self.model):
+            child = s.clone()
+            child.apply_unchecked(action)
+            v = self.best(child)
+            if v is None:
+                return None
+            out[key] = (action, v)
+        return out
+
+
+def plan_round(worlds: Sequence[GameState], player: int, value: Callable[[GameState], float], model: ValueModel,
+               budget: int = NODE_BUDGET, deadline: float | None = None) -> dict[Macro, tuple[Action, float]] | None:
+    """Each first move's way (the first world's) and mean value over ``worlds`` (determinisations of one
+    position where ``player`` is `alone`), in the order of the moves; None when a plan ran out of its
+    budget."""
+    total: dict[Macro, float] = {}
+    played: dict[Macro, Action] = {}
+    for world in worlds:
+        values = Planner(player, value, model, budget, deadline).first_moves(world)
+        if values is None:
+            return None
+        for key, (action, v) in values.items():
+            total[key] = total.get(key, 0.0) + v
+            played.setdefault(key, action)
+    return {key: (played[key], v / len(worlds)) for key, v in total.items()} or None

@@ -1,0 +1,139 @@
+"""The rest of a round a player plays alone (`ai.planner`): the plan's value against a brute-force
+search of the same moves, the agent planning exactly where every rival has passed, and never peeking
+(issue 50, "the rest of the round, exactly")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.agents import make_agent
+from ai.learned import default_model
+from ai.planner import Planner, alone, moves, plan_round
+from ai.rewards import learned_rewards
+from amigos.actions import PASS
+from amigos.codes import DECK, HAND
+from amigos.config import GameConfig
+from amigos.determinize import Determinizer
+from amigos.setup import deal
+from tests.test_agents import hidden_twin
+
+
+def solo_positions(count: int, players: int = 2, spec: str = "mcts:iters=20,solo=0,value=linear") -> list:
+    """Positions of games of quick searches where the mover plays alone (every rival has passed) and has
+    a real choice, each rival still holding hidden cards."""
+    out = []
+    for seed in range(300):
+        s = deal(seed, GameConfig(players=players))
+        agents = [make_agent(spec, seed=seed + p) for p in range(players)]
+        while not s.is_terminal():
+            p = s.current_player()
+            rivals_hidden = all(any(s.owner[e] == q and s.loc[e] in (HAND, DECK) for e in range(s.n_art))
+                                for q in range(players) if q != p)
+            if alone(s, p) and len(moves(s, default_model())) >= 3 and rivals_hidden:
+                out.append(s.clone())
+                if len(out) >= count:
+                    return out
+            s.apply(agents[p].select(s))
+    return out
+
+
+def value_of(player: int):
+    return lambda s: learned_rewards(s)[player]
+
+
+def brute(s, planner: Planner) -> float:
+    """The best value of the rest of the round from ``s`` by trying every line of moves: no table, no
+    budget."""
+    while not planner.stops(s) and len(s.legal_actions()) == 1:
+        s.apply_unchecked(s.legal_actions()[0])
+    if planner.stops(s):
+        return planner.value(s)
+    top = -1.0
+    for _, action in moves(s, planner.model):
+        child = s.clone()
+        child.apply_unchecked(action)
+        top = max(top, brute(child, planner))
+    return top
+
+
+@pytest.fixture(scope="module")
+def solos() -> list:
+    return solo_positions(12)
+
+
+def test_alone_means_every_rival_has_passed_and_the_mover_has_not(solos):
+    assert len(solos) >= 8
+    for s in solos:
+        p = s.current_player()
+        assert all(s.passed[q] for q in range(s.n_players) if q != p) and not s.passed[p]
+    fresh = deal(1, GameConfig())
+    assert not alone(fresh, fresh.current_player())
+
+
+def test_the_plan_finds_the_brute_force_best_on_small_positions(solos):
+    compared = 0
+    for s in solos:
+        p = s.current_player()
+        world = Determinizer(s, p).deal(5)
+        planner = Planner(p, value_of(p), default_model(), budget=60)
+        planned = planner.first_moves(world.clone())
+        if planned is None:
+            continue  # (too large for a brute force too)
+        checker = Planner(p, value_of(p), default_model())
+        checker.round = world.round
+        assert max(v for _, v in planned.values()) == pytest.approx(brute(world.clone(), checker))
+        compared += 1
+    assert compared >= 5
+
+
+def test_a_plan_over_its_budget_gives_up(solos):
+    p = solos[0].current_player()
+    world = Determinizer(solos[0], p).deal(5)
+    assert plan_round([world], p, value_of(p), default_model(), budget=0) is None
+    planned = plan_round([world, Determinizer(solos[0], p).deal(6)], p, value_of(p), default_model(), budget=10_000)
+    assert planned is not None and all(a in solos[0].legal_actions() for a, _ in planned.values())
+
+
+def test_the_agent_plays_the_plan_where_it_plays_alone_and_searches_elsewhere(solos):
+    planned = 0
+    for s in solos:
+        agent = make_agent("mcts:iters=50,seed=4,value=linear")
+        action = agent.select(s.clone())
+        assert action in s.legal_actions()
+        planned += "planned" in agent.info
+        if "planned" not in agent.info:  # (a plan over its budget: the search decides)
+            assert agent.info["iterations"] > 0 or len(agent.info) == 2
+        off = make_agent("mcts:iters=50,seed=4,value=linear,solo=0")
+        off.select(s.clone())
+        assert "planned" not in off.info
+    assert planned >= 3
+    opening = deal(3, GameConfig())
+    while len(opening.legal_actions()) < 2:
+        opening.apply(opening.legal_actions()[0])
+    agent = make_agent("mcts:iters=20,seed=4")
+    agent.select(opening)
+    assert "planned" not in agent.info
+
+
+def test_the_plan_never_reads_hidden_cards(solos):
+    """Two positions that differ only in what the planner cannot see: the same move."""
+    twins = 0
+    for s in solos:
+        p = s.current_player()
+        if sum(s.owner[e] != p and s.loc[e] in (HAND, DECK) for e in range(s.n_art)) < 2:
+            continue
+        twin = hidden_twin(s)
+        twins += 1
+        spec = "mcts:iters=40,seed=9"
+        assert make_agent(spec).select(s.clone()) == make_agent(spec).select(twin.clone())
+    assert twins >= 3
+
+
+def test_planned_moves_are_legal_and_the_pass_is_among_them(solos):
+    rng = random.Random(2)
+    for s in rng.sample(solos, 4):
+        listed = moves(s, default_model())
+        assert all(a in s.legal_actions() for _, a in listed)
+        assert [a for _, a in listed if a[0] == PASS]
