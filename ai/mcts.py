@@ -465,7 +465,37 @@ def worker_context() -> BaseContext:
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    _start_fork_server()
+    return multiprocessing.get_context("forkserver")
+
+
+def _start_fork_server() -> None:
+    """Start the fork server (if it is not running) with the search's modules loaded from where this
+    process loaded them, so that every worker runs this process's code.  The server is a fresh
+    interpreter: its path would begin with the current folder, which may be a checkout beside an
+    installed, compiled build (whose objects the checkout's pure modules cannot unpickle); it is
+    started with that build's folder first on its path instead (PYTHONPATH, and PYTHONSAFEPATH so that
+    the current folder is not put before it)."""
+    import os
+    from multiprocessing import forkserver
+    from pathlib import Path
+
+    import amigos
+    home = str(Path(amigos.__file__ or ".").resolve().parents[1])
+    forkserver.set_forkserver_preload(["amigos.state", "ai.mcts"])
+    kept = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ["PYTHONPATH"] = os.pathsep.join([home] + [p for p in [kept["PYTHONPATH"]] if p])
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        forkserver.ensure_running()
+    finally:
+        for name, value in kept.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:
