@@ -102,14 +102,10 @@ class Planner:
         self.expanded += 1
         if self.expanded > self.budget or (self.deadline is not None and time.perf_counter() > self.deadline):
             return None
-        top = -1.0
-        for _, action in moves(s, self.model):
-            child = s.clone()
-            child.apply_unchecked(action)
-            v = self.best(child)
-            if v is None:
-                return None
-            top = max(top, v)
+        values = self.after_each(s)
+        if values is None:
+            return None
+        top = max(v for _, v in values.values())
         self.table[key] = top
         return top
 
@@ -117,6 +113,10 @@ class Planner:
         """Each move of ``s`` with its way and its value (the best the rest of the round reaches after
         it), or None when the budget ran out."""
         self.round = s.round
+        return self.after_each(s)
+
+    def after_each(self, s: GameState) -> dict[Macro, tuple[Action, float]] | None:
+        """Each move of ``s``, its way and `best` after it; None once the budget ran out."""
         out: dict[Macro, tuple[Action, float]] = {}
         for key, action in moves(s, self.model):
             child = s.clone()
