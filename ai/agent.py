@@ -2,9 +2,9 @@
 
 An agent decides for one seat: ``select(state)`` returns one of ``state.legal_actions()`` for
 ``state.current_player()`` and leaves ``info``, a dict of what the decision took (iterations, value, ...)
-for logs and match files; ``observe(state, action)`` tells it of every decision of the game (what an
-agent that remembers the rival's choices, `ai.belief`, learns from).  ``reseed(seed)`` restarts its random stream and ``close()`` releases what it
-holds (a search's worker processes).  The loop that asks agents for a game's decisions is the harness's
+for logs and match files; ``observe(state, action)`` tells it of every decision of the game (for an
+agent that remembers the rival's choices).  ``reseed(seed)`` restarts its random stream and
+``close()`` releases what it holds (a search's worker processes).  The loop that asks agents for a game's decisions is the harness's
 (`matches.play`).
 """
 

@@ -21,12 +21,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       by sequential halving, using the whole budget; halving=0: by UCB1, stopping
                       once no move can catch up.  draft=1: draft and redraft picks by learned card
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
-                      player; draft=0: both by search.  belief=K: the search's worlds dealt from
-                      K, weighed by how well each explains the rival's choices (`ai.belief`, with
-                      the model of choices `ai.policy`, which must load when the spec is read: none
-                      ships, AMIGOS_POLICY_NET names one); belief=0 (the default): every world alike.
-                      solo=1 (the default): once every rival has passed, the rest of the round
-                      planned to its end (`ai.planner`); solo=0: searched as any move
+                      player; draft=0: both by search.  solo=1 (the default): once every rival
+                      has passed, the rest of the round planned to its end (`ai.planner`);
+                      solo=0: searched as any move
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -67,8 +64,7 @@ def _nearest(word: str, known: Iterable[str]) -> str:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or float)
-    """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`, also
-    for ``belief`` without a model of choices that loads."""
+    """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty agent spec")
     kind, _, rest = spec.strip().partition(":")
@@ -92,7 +88,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = int(number) if number.is_integer() and "." not in value else number
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "belief", "solo"}}[kind]
+                        "halving", "solo"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -100,8 +96,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
                         f"its parameters are {', '.join(sorted(allowed))}")
     for key, value in params.items():
         _check(key, value)
-    if params.get("belief"):
-        _check_belief()
     return kind, params
 
 
@@ -126,8 +120,7 @@ LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 3),
-    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "belief": Limit(True, 0, False, 4096),
-    "solo": Limit(True, 0, False, 1),
+    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 
@@ -145,17 +138,6 @@ def _check(key: str, value: int | float) -> None:
         else:
             bound = f"{'above' if limit.above else 'from'} {low} {'and at most' if limit.above else 'to'} {high}"
         raise SpecError(f"agent parameter {key} must be {bound}, not {value:g}")
-
-
-def _check_belief() -> None:
-    """Raise `SpecError` (one line naming the file) unless the model of choices a search with belief
-    weighs its worlds by loads (`ai.policy.default_policy`): refused when the spec is read, not mid-game."""
-    from .checkpoint import NetError
-    from .policy import default_policy
-    try:
-        default_policy()
-    except NetError as exc:
-        raise SpecError(f"agent parameter belief needs the model of choices: {exc}") from None
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

@@ -25,11 +25,8 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
-
-import numpy as np
 
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
@@ -37,7 +34,6 @@ from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
 from amigos.flow import pool_score
 
-from .belief import Belief
 from .draft import pick_scores
 from .features import in_play
 from .futile import useful
@@ -45,12 +41,10 @@ from .halving import Halving
 from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
 from .learned import default_model, progress_of
 from .network import default_net
-from .policy import default_policy
 from .rewards import chance_of_reward, learned_rewards, net_rewards, rewards
 
 Groups = dict[Macro, Sequence[Action]]  # a state's legal actions by macro (`group`)
 Stats = dict[Macro, tuple[int, float]]  # a root's children: visits and value sum (`search`)
-Believed = tuple[tuple[int, ...], tuple[float, ...]]  # worlds' seeds and cumulative shares (`search`)
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -207,12 +201,10 @@ class Tree:
 
 
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
-           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None,
-           believed: Believed | None = None) -> tuple[Stats, int]:
+           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[Stats, int]:
     """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations.  Each iteration deals
-    a world for ``player`` (`amigos.determinize`); with ``believed`` (the seeds of some worlds and
-    their cumulative shares, `ai.belief`) it deals one of those, drawn by its share."""
+    a world for ``player`` (`amigos.determinize`)."""
     leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value != HAND_VALUE else rewards
     if settings.value in (LEARNED_VALUE, NET_VALUE) and state.n_players == 2:  # (more: the linear one)
         net = default_net()
@@ -227,10 +219,6 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     root_groups = useful(state, group(state, settings.value != HAND_VALUE, tree.splits)) \
         if state.current_player() == player else None
     deal: Callable[[int], GameState] = Determinizer(state, player).deal
-    if believed is not None:
-        seeds, cumulative = believed
-        dealer = deal
-        deal = lambda bits: dealer(seeds[bisect_left(cumulative, rng.random() * cumulative[-1])])  # noqa: E731
     halver = None
     if settings.halving and root_groups is not None and len(root_groups) > 1:
         halver = Halving(list(root_groups), iters, seconds, start)
@@ -499,8 +487,8 @@ def _start_fork_server() -> None:
 
 
 def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:
-    state, player, iters, seconds, seed, settings, believed = args
-    return search(state, player, iters, seconds, seed, Settings(*settings), believed=believed)
+    state, player, iters, seconds, seed, settings = args
+    return search(state, player, iters, seconds, seed, Settings(*settings))
 
 
 class MCTSAgent:
@@ -514,16 +502,13 @@ class MCTSAgent:
     rng: random.Random
     settings: Settings
     draft_by_value: bool
-    belief_worlds: int
     solo: bool
-    belief: Belief
-    believed_worlds: float  # the last search's effective number of worlds (0: no belief)
     info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = LEARNED_VALUE, norm: float = NORM,
-                 halving: int = HALVING, belief: int = 0, solo: int = 1) -> None:
+                 halving: int = HALVING, solo: int = 1) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -536,12 +521,8 @@ class MCTSAgent:
         # is mostly noise.  Going first brings the First Player token and, in game 2, the first redraft
         # pick (the records: lab/README.md, "Design notes from experiments").
         self.draft_by_value = bool(draft)
-        # belief=K > 0: deal the search's worlds from K, weighed by the rival's choices (`ai.belief`).
-        self.belief_worlds = int(belief)
         # solo=1 (default): once every rival has passed, the rest of the round is planned (`plan`).
         self.solo = bool(solo)
-        self.belief = Belief()
-        self.believed_worlds = 0.0
         self.info = {}
         self._pool = None
 
@@ -576,8 +557,6 @@ class MCTSAgent:
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits}
-        if self.believed_worlds:
-            self.info["believed_worlds"] = self.believed_worlds
         best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")
         second = max((k for k in groups if stats.get(k, (0, 0.0))[0] and macro_key(groups[k][0]) != best_macro),
                      key=lambda k: stats[k][0], default=None)
@@ -630,32 +609,17 @@ class MCTSAgent:
         self.rng = random.Random(seed)
 
     def observe(self, state: GameState, action: Action) -> None:
-        """Told of each decision of the game (see `ai.agent.Agent.observe`): kept for the belief."""
-        if self.belief_worlds:
-            self.belief.observe(state, action)
-
-    def believed(self, state: GameState, player: int) -> Believed | None:
-        """With ``belief``: the seeds of that many worlds for ``player`` and their cumulative shares
-        (`ai.belief.Belief.weights`); None without, or before the rival has made a choice."""
-        self.believed_worlds = 0.0
-        if not self.belief_worlds or state.n_players != 2 or not self.belief.rival_choices(player):
-            return None  # (the model of choices reads a two-player view: `ai.policy`)
-        seeds = tuple(self.rng.getrandbits(64) for _ in range(self.belief_worlds))
-        dealer = Determinizer(state, player)
-        shares = self.belief.weights([dealer.deal(s) for s in seeds], default_policy(), player)
-        self.believed_worlds = round(float(1.0 / np.sum(shares * shares)), 1)  # (the effective number)
-        return seeds, tuple(float(x) for x in np.cumsum(shares))
+        """Told of each decision of the game (see `ai.agent.Agent.observe`): nothing to remember."""
 
     def root_stats(self, state: GameState, player: int,
                    progress: Callable[[int], None] | None = None) -> tuple[Stats, int]:
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
-        believed = self.believed(state, player)
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, player, self.iters, self.seconds, seeds[0], self.settings, progress, believed)
+            return search(state, player, self.iters, self.seconds, seeds[0], self.settings, progress)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         settings = tuple(self.settings)  # (a plain tuple crosses to the worker processes as it is)
-        jobs = [(state, player, iters, self.seconds, s, settings, believed) for s in seeds]
+        jobs = [(state, player, iters, self.seconds, s, settings) for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: Stats = {}
         total = 0

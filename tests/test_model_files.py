@@ -1,7 +1,7 @@
 """Model files read through one checkpoint (`ai.checkpoint`): the neural value's and the model of choices'
 ``.npz`` (AMIGOS_VALUE_NET, AMIGOS_POLICY_NET) and the linear value's JSON (AMIGOS_VALUE_MODEL).  A file that
 is not one is refused in one line naming it (`NetError`), without a blocking read and without unpacking
-more than its format allows; ``belief`` in a spec is refused when the spec is read unless its model loads."""
+more than its format allows."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from ai import encoding as E
 from ai import learned as L
 from ai import network as NW
 from ai import policy as P
-from ai.agents import SpecError, make_agent, parse_spec
+from ai.agents import SpecError, parse_spec
 from ai.network import NetError, ValueNet
 
 PACKAGED = Path(str(resources.files("ai") / "data" / NW.NET_FILE))
@@ -393,27 +393,9 @@ def test_amigos_play_with_a_bad_linear_model_says_so_in_one_line(tmp_path):
                          cwd=tmp_path), f"amigos: {bad}: a value model without its weights")
 
 
-def test_belief_is_refused_when_the_spec_is_read_unless_its_model_loads(tmp_path, monkeypatch):
-    monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "missing.npz"))
-    for build in (parse_spec, make_agent):
-        with pytest.raises(SpecError, match=r"belief needs the model of choices: .*missing.npz: no such file"):
-            build("mcts:iters=10,belief=8")
-    (tmp_path / "bad.npz").write_bytes(PACKAGED.read_bytes()[:1000])
-    monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "bad.npz"))
-    with pytest.raises(SpecError, match="bad.npz: not a policy network") as refusal:
-        make_agent("mcts:iters=10,belief=8")
-    assert "\n" not in str(refusal.value)
-    assert parse_spec("mcts:iters=10,belief=0")[1]["belief"] == 0  # (no belief: no model needed)
-    P.PolicyNet.initial(8, 3).save(tmp_path / "p.npz")
-    monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "p.npz"))
-    assert make_agent("mcts:iters=10,belief=8").belief_worlds == 8
-
-
-def test_amigos_play_with_belief_and_no_model_of_choices_is_one_line_before_any_file(tmp_path):
-    env = {P.POLICY_ENV: str(tmp_path / "missing.npz")}
-    one_line(amigos_play(env, "--p1", "random", "--p2", "mcts:iters=5,belief=8", "--save", "m.amigos", cwd=tmp_path),
-             "belief needs the model of choices", "missing.npz: no such file")
-    assert not (tmp_path / "m.amigos").exists()
+def test_belief_is_gone_from_the_search_s_parameters():
+    with pytest.raises(SpecError, match="has no parameter belief"):
+        parse_spec("mcts:iters=10,belief=8")
 
 
 # -- fuzzing ---------------------------------------------------------------------------------------------------

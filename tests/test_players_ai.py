@@ -62,17 +62,14 @@ def test_a_player_scored_higher_gets_the_larger_share():
 
 
 @pytest.mark.parametrize("spec", ["mcts:iters=40,seed=2", "greedy", "random", "expectimax:depth=1",
-                                  "mcts:iters=20,value=net,seed=1", "mcts:iters=20,belief=4,seed=1"])
+                                  "mcts:iters=20,value=net,seed=1", "mcts:iters=20,solo=0,seed=1"])
 @pytest.mark.parametrize("players,variant,lux", [(3, "standard", False), (4, "draft", False),
                                                  (3, "first_game", False), (5, "standard", True)])
 def test_every_agent_plays_whole_games_of_three_to_five(spec, players, variant, lux, monkeypatch, tmp_path):
     from ai import network as NW
-    from ai import policy as P
     from ai.network import ValueNet
     ValueNet.initial(8, 1).save(tmp_path / "n.npz")  # (value=net falls back to the linear value anyway)
     monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "n.npz"))
-    P.PolicyNet.initial(8, 1).save(tmp_path / "p.npz")  # (belief needs a model of choices to load, used or not)
-    monkeypatch.setenv(P.POLICY_ENV, str(tmp_path / "p.npz"))
     s = amigos.deal(11, GameConfig(variant, players=players, expansions=("lux",) if lux else ()))
     agents = [make_agent(spec, seed=p) for p in range(players)]
     decisions = 0
