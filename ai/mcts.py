@@ -467,6 +467,7 @@ def _start_fork_server() -> None:
     started with that build's folder first on its path instead (PYTHONPATH, and PYTHONSAFEPATH so that
     the current folder is not put before it)."""
     import os
+    import sys
     from multiprocessing import forkserver
     from pathlib import Path
 
@@ -476,14 +477,30 @@ def _start_fork_server() -> None:
     kept = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
     os.environ["PYTHONPATH"] = os.pathsep.join([home] + [p for p in [kept["PYTHONPATH"]] if p])
     os.environ["PYTHONSAFEPATH"] = "1"
+    # (the resource tracker the server starts is handed standard error's descriptor: a full screen
+    # that captures standard error has none, and the start would fail; it then writes nowhere)
+    stderr = sys.stderr
+    if _descriptor(stderr) < 0:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - closed below
     try:
         forkserver.ensure_running()
     finally:
+        if sys.stderr is not stderr:
+            sys.stderr.close()
+            sys.stderr = stderr
         for name, value in kept.items():
             if value is None:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+def _descriptor(stream: object) -> int:
+    """The file descriptor behind ``stream``, or -1 if it has none."""
+    try:
+        return int(stream.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return -1
 
 
 def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:

@@ -38,6 +38,7 @@ from .views.outcome import collects, outcome
 from .views.safe import player_names
 
 HUMAN = "human"
+PERSON_CORES = 2  # the search processes of an AI that plays a person and names none (`bounded_spec`)
 HINT_AGENT = "mcts:iters=600"  # quick enough to answer at once, and far better than greedy
 
 #: The decisions a rival does not see, and what a person is told of them instead: mages are chosen in
@@ -213,14 +214,19 @@ def _after(match: Match, game: int) -> GameState:
     return match.state.clone()
 
 
-def bounded_spec(spec: str) -> str:
+def bounded_spec(spec: str, against_a_person: bool = False) -> str:
     """``spec`` with its search processes (``workers``) at most this machine's cores: a spec read from
-    a file cannot start more processes than the machine can run."""
+    a file cannot start more processes than the machine can run.  ``against_a_person``: a search that
+    names no ``workers`` searches on `PERSON_CORES` of them (the AI thinks while the person waits: the
+    cores would idle), the spec as written staying the player's name and record."""
     kind, params = parse_spec(spec)
     cores = os.cpu_count() or 1
-    if params.get("workers", 1) <= cores:
+    workers = params.get("workers")
+    if workers is None and against_a_person and kind == "mcts" and "iters" not in params:
+        workers = PERSON_CORES  # (an iteration budget is kept reproducible: one process)
+    if workers is None or (workers == params.get("workers") and workers <= cores):
         return spec
-    params["workers"] = cores
+    params["workers"] = min(int(workers), cores)
     return f"{kind}:" + ",".join(f"{key}={value}" for key, value in params.items())
 
 
@@ -274,7 +280,8 @@ class Session:
                           hand_over=self.passes_to if shared else None)
                 self.controllers.append(_AutoCollect(person, self.settings))
                 continue
-            agent = make_agent(bounded_spec(spec), seed=derive_seed(match.record["seed"], "seat", seat))
+            agent = make_agent(bounded_spec(spec, against_a_person=HUMAN in specs),
+                               seed=derive_seed(match.record["seed"], "seat", seat))
             if console is None:
                 self.controllers.append(agent)
             else:

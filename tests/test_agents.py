@@ -2,6 +2,9 @@
 
 import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -370,3 +373,27 @@ def test_a_parallel_search_plays_a_whole_game_on_either_build():
     finally:
         agents[1].close()
     assert state.is_terminal()
+
+
+def test_two_workers_search_while_other_threads_run_and_standard_error_is_captured(tmp_path):
+    """As under the full screen: another thread running (no fork: a fork server) and standard error
+    replaced by an object without a descriptor (the server's resource tracker is handed one).  The
+    search's workers start and the agent decides."""
+    script = (
+        "import io, sys, threading, time\n"
+        "class Captured(io.StringIO):\n"  # (as the full screen's: a descriptor of -1)
+        "    def fileno(self): return -1\n"
+        "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+        "sys.stderr = Captured()\n"
+        "import amigos\n"
+        "from ai.agents import make_agent\n"
+        "s = amigos.new_game(4)\n"
+        "while len(s.legal_actions()) < 2:\n"
+        "    s.apply(s.legal_actions()[0])\n"
+        "agent = make_agent('mcts:iters=64,workers=2,seed=1')\n"
+        "print(agent.select(s) in s.legal_actions(), agent.info['iterations'])\n"
+        "agent.close()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "True" and int(done.stdout.split()[1]) >= 64

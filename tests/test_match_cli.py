@@ -746,3 +746,23 @@ def test_an_agent_spec_from_a_file_starts_no_more_workers_than_cores():
     assert parse_spec(bounded_spec("mcts:time=1,workers=256"))[1]["workers"] == cores
     assert bounded_spec("mcts:iters=50") == "mcts:iters=50"
     assert bounded_spec("greedy") == "greedy"
+
+
+def test_an_ai_playing_a_person_searches_on_two_cores_unless_its_spec_says_otherwise(tmp_path):
+    """The person thinks, the AI waits: with no ``workers`` in its spec a timed search against a person
+    uses two processes (the cores a person leaves idle); against AIs alone, with an iteration budget
+    (reproducible) or with ``workers`` written, the spec is as written.  The record keeps the spec."""
+    import os as _os
+
+    from ai.agents import make_agent, parse_spec
+    from amigos_cli.session import PERSON_CORES, Session, bounded_spec
+    cores = _os.cpu_count() or 1
+    assert parse_spec(bounded_spec("mcts:time=1.0", against_a_person=True))[1]["workers"] == min(PERSON_CORES, cores)
+    for spec in ("mcts:time=1.0", "mcts:iters=500", "mcts:time=1.0,workers=1", "greedy"):
+        assert bounded_spec(spec, against_a_person=spec != "mcts:time=1.0") == spec
+    match = Match.new(3, ["human", "mcts:time=0.5"], fmt="game")
+    session = Session(match, tmp_path / "m.amigos", None, seat_for=lambda seat: make_agent("random"))
+    assert session.controllers[1].workers == min(PERSON_CORES, cores)
+    assert match.record["players"][1]["spec"] == "mcts:time=0.5"
+    alone = Session(Match.new(3, ["mcts:time=0.5", "greedy"], fmt="game"), tmp_path / "n.amigos", None)
+    assert alone.controllers[0].workers == 1
