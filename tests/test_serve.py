@@ -299,3 +299,14 @@ def test_the_web_board_is_served_beside_the_terminal_each_visit_a_new_game(tmp_p
     assert saved.stat().st_mode & 0o777 == 0o600 and saved.parent.stat().st_mode & 0o777 == 0o700
     log = proc.stdout.read().decode()
     assert token not in log and "Traceback" not in log and "GET /" not in log, log
+
+
+def test_a_server_s_games_search_in_one_process_unless_the_spec_says_otherwise():
+    """A server's games share its cores: its AI names one worker where the spec names none (a person
+    at a terminal gets two: `bounded_spec`)."""
+    from amigos_cli.commands.serve import one_process
+    from amigos_cli.session import bounded_spec
+    assert one_process("mcts:time=1.0") == "mcts:time=1.0,workers=1"
+    assert bounded_spec(one_process("mcts:time=1.0"), against_a_person=True) == "mcts:time=1.0,workers=1"
+    assert one_process("mcts") == "mcts:workers=1"
+    assert one_process("mcts:time=1,workers=2") == "mcts:time=1,workers=2" and one_process("greedy") == "greedy"

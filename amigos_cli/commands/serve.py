@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ai.agents import parse_spec
 from amigos.config import GameConfig
 from matches.match import Match
 
@@ -33,6 +34,15 @@ def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = 
                       + [arg for name in expansions for arg in ("--expansion", name)])
 
 
+def one_process(spec: str) -> str:
+    """``spec`` searching in one process unless it names its ``workers``: a server's games share its
+    cores (against one person at a terminal, a search takes two: `amigos_cli.session.bounded_spec`)."""
+    kind, params = parse_spec(spec)
+    if kind != "mcts" or "workers" in params:
+        return spec
+    return f"{kind}:" + ",".join(f"{key}={value}" for key, value in {**params, "workers": 1}.items())
+
+
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
           format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8,
           players: Annotated[int, typer.Option("--players", help="Players at each tab's game: you and the AI in "
@@ -45,7 +55,7 @@ def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0",
         raise CliUsageError("a best-of-three match (with the redraft) is for two players: --format game")
     expansions = expansion_names(expansion)
     config = GameConfig.parse(variant_name(variant), expansions=expansions, players=players)
-    ai = check_spec(p2)
+    ai = one_process(check_spec(p2))
     command = game_command(ai, variant_name(variant).replace("_", "-"), format, expansions, players)
     from ..serving import GameServer  # imported here: only this command needs the web server
     from ..table.model import Table, private_folder, table_path
