@@ -566,11 +566,7 @@ class MCTSAgent:
         if planned is not None:
             return planned
         stats, done = self.root_stats(state, player, progress)
-        best_key = max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
-        if decided(stats):  # (every move keeps the same chance: play for points, then the tie-break)
-            world = Determinizer(state, player).deal(self.rng.getrandbits(64))
-            best_key = max(groups, key=lambda k: (standing(world, self.variant(world, groups[k]), player),
-                                                  stats.get(k, (0, 0.0))[0]))
+        best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits}
@@ -581,6 +577,16 @@ class MCTSAgent:
             n, w = stats[second]
             self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
+
+    def best_of(self, state: GameState, groups: Groups, stats: Stats, player: int) -> Macro:
+        """The root's move after a search's ``stats``: the most visited (then the best valued); in a
+        `decided` game, the one that scores most (`standing`, in a determinisation), then the most
+        visited."""
+        if decided(stats):  # (every move keeps the same chance: play for points, then the tie-break)
+            world = Determinizer(state, player).deal(self.rng.getrandbits(64))
+            return max(groups, key=lambda k: (standing(world, self.variant(world, groups[k]), player),
+                                              stats.get(k, (0, 0.0))[0]))
+        return max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
 
     def plan(self, state: GameState, player: int) -> Action | None:
         """Every rival has passed: the rest of the round planned to its end (`ai.planner`) in `SOLO_WORLDS`

@@ -10,7 +10,6 @@ from ai.agents import make_agent
 from ai.mcts import decided, group, standing
 from ai.rewards import unfinished_reward
 from amigos.config import GameConfig
-from amigos.flow import pool_score
 from amigos.setup import deal
 
 
@@ -39,24 +38,23 @@ def late_positions(count: int) -> list:
     return out
 
 
-def test_in_a_decided_game_the_ai_plays_the_move_that_scores_most(monkeypatch):
+def test_in_a_decided_game_the_ai_plays_the_move_that_scores_most():
     """Every root move valued as a lost game: the move played leaves the most points ahead of the best
-    rival, then the most essences (Gold double), of all the moves."""
-    def lost(self, state, player, progress=None):
-        keys = group(state, True)
-        return {k: (5, 5 * unfinished_reward(0.001)) for k in keys}, 5 * len(keys)
-
-    monkeypatch.setattr(mcts.MCTSAgent, "root_stats", lost)
+    rival of all the moves; in an open game, the most visited."""
     checked = 0
     for s in late_positions(12):
-        agent = make_agent("mcts:iters=10,seed=2,solo=0")  # (the search's own choice, not a plan's)
+        agent = make_agent("mcts:iters=10,seed=2")
         p = s.current_player()
-        action = agent.select(s)
+        groups = mcts.useful(s, group(s, True))
+        lost = {k: (5 + i, (5 + i) * unfinished_reward(0.001)) for i, k in enumerate(groups)}
+        key = agent.best_of(s, groups, lost, p)
         after = s.clone()
-        after.apply(action)
+        after.apply(agent.variant(s, groups[key]))
         vp = after.victory_points()
-        mine = (vp[p] - max(vp[q] for q in range(s.n_players) if q != p), pool_score(after, p))
-        best = max(standing(s, agent.variant(s, ways), p) for ways in mcts.useful(s, group(s, True)).values())
-        assert mine[0] == best[0], (mine, best)
+        mine = vp[p] - max(vp[q] for q in range(s.n_players) if q != p)
+        best = max(standing(s, agent.variant(s, ways), p)[0] for ways in groups.values())
+        assert mine == best, (mine, best)
+        open_game = {k: (5 + i, (5 + i) * unfinished_reward(0.5)) for i, k in enumerate(groups)}
+        assert agent.best_of(s, groups, open_game, p) == list(groups)[-1]  # (the most visited)
         checked += 1
     assert checked >= 10
