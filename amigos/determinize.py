@@ -226,6 +226,12 @@ class Determinizer:
         if self.face_down:  # (only then, so that every other game draws as it always did)
             taken = {c.id for c in drawn}
             pool = [c for c in self.face_down_pool if c.id not in taken]
+            if len(pool) < len(self.face_down):
+                # The rivals' places took too many of the cards a face-down one may be (four players:
+                # 24 places dealt from 37 cards, 28 of them of the pool, leave fewer than 5): that deal
+                # cannot be, and another is made (a deal conditioned on being possible).
+                retry, _ = R.next_u64(rng)
+                return self.deal(retry)
             own, rng = R.sample(rng, pool, len(self.face_down))
             for e, card in zip(self.face_down, own):
                 cards[e] = card

@@ -419,3 +419,10 @@ def test_scry_choice_shows_looked_at_cards_to_scrier():
     text = json.dumps(s.observation(1))
     missing = [i for i in looked if f'"{i}"' not in text]
     assert not missing, f"player 1 must order {looked} but their observation lacks {missing}"
+
+
+def test_a_first_game_of_four_deals_a_world_whose_rivals_took_most_of_the_face_down_pool():
+    """Found by the random games: four players of a First Game, where the rivals' 24 hidden places of
+    a world took all but 4 of the 28 cards a face-down one may be, and the viewer's 5 face-down cards
+    could not be dealt (IndexError); such a world is dealt again."""
+    play_checked(127, "first_game/4", "official", 64656)
