@@ -200,15 +200,26 @@ class Tree:
         self.rng = rng
 
 
+def leaf_rewards(settings: Settings, players: int, player: int) -> Callable[[GameState], list[float]]:
+    """What values a position where a search (or a plan) stops, as ``player`` sees it: the neural value
+    with two players and `LEARNED_VALUE` or `NET_VALUE`, else the linear learned value, or with
+    `HAND_VALUE` the hand-tuned one."""
+    if settings.value == HAND_VALUE:
+        return rewards
+    if settings.value in (LEARNED_VALUE, NET_VALUE) and players == 2:  # (more: the linear one)
+        net = default_net()
+        return lambda s: net_rewards(s, net, player)
+    return learned_rewards
+
+
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
-           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None) -> tuple[Stats, int]:
+           settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None,
+           root_groups: Groups | None = None) -> tuple[Stats, int]:
     """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
     sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations.  Each iteration deals
-    a world for ``player`` (`amigos.determinize`)."""
-    leaf: Callable[[GameState], list[float]] = learned_rewards if settings.value != HAND_VALUE else rewards
-    if settings.value in (LEARNED_VALUE, NET_VALUE) and state.n_players == 2:  # (more: the linear one)
-        net = default_net()
-        leaf = lambda s: net_rewards(s, net, player)  # noqa: E731
+    a world for ``player`` (`amigos.determinize`).  ``root_groups``: the searching player's moves here
+    as the agent worked them out (`group`, then `useful`), when it decides now."""
+    leaf = leaf_rewards(settings, state.n_players, player)
     rng = random.Random(seed)
     tree = Tree(settings, rng)
     root = Node(-1)
@@ -216,8 +227,8 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
     deadline = None if seconds is None else start + seconds
     # The searching player's own legal actions are the same in every determinisation; those that only
     # spend are left out (`ai.futile`).
-    root_groups = useful(state, group(state, settings.value != HAND_VALUE, tree.splits)) \
-        if state.current_player() == player else None
+    if root_groups is None and state.current_player() == player:
+        root_groups = useful(state, group(state, settings.value != HAND_VALUE, tree.splits))
     deal: Callable[[int], GameState] = Determinizer(state, player).deal
     halver = None
     if settings.halving and root_groups is not None and len(root_groups) > 1:
@@ -504,8 +515,8 @@ def _descriptor(stream: object) -> int:
 
 
 def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:
-    state, player, iters, seconds, seed, settings = args
-    return search(state, player, iters, seconds, seed, Settings(*settings))
+    state, player, iters, seconds, seed, settings, groups = args
+    return search(state, player, iters, seconds, seed, Settings(*settings), root_groups=groups)
 
 
 class MCTSAgent:
@@ -565,7 +576,7 @@ class MCTSAgent:
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
-        stats, done = self.root_stats(state, player, progress)
+        stats, done = self.root_stats(state, player, progress, groups)
         best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
@@ -595,16 +606,12 @@ class MCTSAgent:
         from .planner import alone, plan_round  # (it plays moves as `group` makes them: imported late)
         if self.settings.value == HAND_VALUE or not alone(state, player):
             return None
-        if self.settings.value in (LEARNED_VALUE, NET_VALUE) and state.n_players == 2:
-            net = default_net()
-            value: Callable[[GameState], float] = lambda s: net_rewards(s, net, player)[player]  # noqa: E731
-        else:
-            value = lambda s: learned_rewards(s)[player]  # noqa: E731
+        leaf = leaf_rewards(self.settings, state.n_players, player)
         start = _time.perf_counter()
         deadline = None if self.seconds is None else start + SOLO_SHARE * self.seconds
         dealer = Determinizer(state, player)
         worlds = [dealer.deal(self.rng.getrandbits(64)) for _ in range(SOLO_WORLDS)]
-        planned = plan_round(worlds, player, value, default_model(), deadline=deadline)
+        planned = plan_round(worlds, player, lambda s: leaf(s)[player], default_model(), deadline=deadline)
         if planned is None:
             return None
         best = max(planned, key=lambda k: planned[k][1])  # (the first of equals: the moves' order)
@@ -634,15 +641,16 @@ class MCTSAgent:
     def observe(self, state: GameState, action: Action) -> None:
         """Told of each decision of the game (see `ai.agent.Agent.observe`): nothing to remember."""
 
-    def root_stats(self, state: GameState, player: int,
-                   progress: Callable[[int], None] | None = None) -> tuple[Stats, int]:
-        """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations)."""
+    def root_stats(self, state: GameState, player: int, progress: Callable[[int], None] | None = None,
+                   groups: Groups | None = None) -> tuple[Stats, int]:
+        """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations);
+        ``groups``: the player's moves here, if worked out already (`search`'s ``root_groups``)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
         if self.workers == 1:
-            return search(state, player, self.iters, self.seconds, seeds[0], self.settings, progress)
+            return search(state, player, self.iters, self.seconds, seeds[0], self.settings, progress, groups)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         settings = tuple(self.settings)  # (a plain tuple crosses to the worker processes as it is)
-        jobs = [(state, player, iters, self.seconds, s, settings) for s in seeds]
+        jobs = [(state, player, iters, self.seconds, s, settings, groups) for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: Stats = {}
         total = 0

@@ -15,10 +15,11 @@ import sys
 from aiohttp.http_exceptions import HttpProcessingError
 
 from ..views.safe import printable
+from .model import TOKEN_SHAPE
 
 #: A token in an address (``/t/TOKEN``, ``/ws/TOKEN``) or a token alone, as `model.new_token` makes them.
 _TOKEN_PATH = re.compile(r"/(t|ws)/[^\s/?#'\"]+")
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])")
+_TOKEN = re.compile(f"(?<![A-Za-z0-9_-]){TOKEN_SHAPE}(?![A-Za-z0-9_-])")
 MAX_LINE = 300  # the longest log line written
 
 

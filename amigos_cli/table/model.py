@@ -39,10 +39,11 @@ from ..views.choices import ordered_variants
 from ..views.safe import printable
 
 TOKEN_BYTES = 16
-TOKEN_FORM = re.compile(r"^[A-Za-z0-9_-]{22}$")  # what `secrets.token_urlsafe(TOKEN_BYTES)` makes
+TOKEN_SHAPE = r"[A-Za-z0-9_-]{22}"  # what `secrets.token_urlsafe(TOKEN_BYTES)` makes
+TOKEN_FORM = re.compile(f"^{TOKEN_SHAPE}$")
 STOP_SECONDS = 2.0  # how long `stop` waits for the match's thread (an agent's search in it, say)
-TABLE_KEY = "table"
-TABLES = Path("amigos-tables")  # the default folder of tables' match files (`table_path`)  # the match record's key for the table's tokens and handed seats
+TABLE_KEY = "table"  # the match record's key for the table's tokens and handed seats
+TABLES = Path("amigos-tables")  # the default folder of tables' match files (`table_path`)
 
 
 class TableError(AmigosError):
@@ -194,9 +195,7 @@ class Table:
         for answers in self.answers.values():
             answers.put(_STOP)
         for agent in [*self.session.controllers, *self.agents.values()]:
-            close = getattr(agent, "close", None)
-            if callable(close):
-                close()
+            agent.close()
         if self.thread is not None:
             self.thread.join(timeout=STOP_SECONDS)
 
