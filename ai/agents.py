@@ -63,6 +63,11 @@ def _nearest(word: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
+def spec_text(kind: str, params: dict[str, Any]) -> str:
+    """The spec of ``kind`` with ``params``: what `parse_spec` reads back as them."""
+    return f"{kind}:" + ",".join(f"{key}={value}" for key, value in params.items())
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or float)
     """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
     if not isinstance(spec, str) or not spec.strip():

@@ -100,10 +100,12 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def check_writable(path: str | os.PathLike[str], what: str = "file", error: type[AmigosError] = FileProblem) -> None:
+def check_writable(path: str | os.PathLike[str], what: str = "file",
+                   error: type[AmigosError] = FileProblem) -> int | None:
     """Raise ``error`` (one line) unless a ``what`` could be written at ``path``, in a folder that exists:
     nothing there, a regular file, or a symlink, FIFO or socket (replaced, never written through).  A
-    folder or a device is never replaced (as root, a save to /dev/null would replace the device)."""
+    folder or a device is never replaced (as root, a save to /dev/null would replace the device).
+    Returns the mode of what is there (``lstat``), or None."""
     path = Path(path)
     try:
         mode: int | None = os.lstat(path).st_mode
@@ -118,6 +120,7 @@ def check_writable(path: str | os.PathLike[str], what: str = "file", error: type
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise error(f"{path}: cannot save there (no folder {folder})")
+    return mode
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, error: type[AmigosError] = FileProblem,
@@ -128,13 +131,9 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, error: type[AmigosEr
     file's, else follows the umask."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    check_writable(path, what, error)
-    try:
-        st = os.lstat(path)
-        kept = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else _new_file_mode()
-    except OSError:
-        kept = _new_file_mode()
-    mode = kept if mode is None else mode
+    there = check_writable(path, what, error)
+    if mode is None:
+        mode = stat.S_IMODE(there) if there is not None and stat.S_ISREG(there) else _new_file_mode()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
     except OSError as exc:

@@ -21,7 +21,7 @@ from rich.text import Text
 
 import amigos
 from ai.agent import Agent
-from ai.agents import make_agent, parse_spec
+from ai.agents import make_agent, parse_spec, spec_text
 from amigos.codes import COLLECT
 from amigos.config import Action
 from amigos.rng import derive_seed
@@ -227,7 +227,7 @@ def bounded_spec(spec: str, against_a_person: bool = False) -> str:
     if workers is None or (workers == params.get("workers") and workers <= cores):
         return spec
     params["workers"] = min(int(workers), cores)
-    return f"{kind}:" + ",".join(f"{key}={value}" for key, value in params.items())
+    return spec_text(kind, params)
 
 
 def default_path(seed: int) -> Path:

@@ -39,6 +39,8 @@ CONNECT_TIMEOUT = 3.0
 
 #: Seconds a scheduler's address has to answer a first connection (`probe_scheduler`).
 PROBE_TIMEOUT = 2.0
+#: Seconds between tries of a scheduler's address that refuses connections (it may be starting).
+PROBE_RETRY = 0.5
 
 #: What to install for ``--scheduler``: the optional extra of pyproject.toml, as the README installs
 #: amigos (from its folder; no package index has it).
@@ -104,8 +106,7 @@ class ProcessRunner(Runner):
     """Jobs played in ``jobs`` local worker processes, which exit if this process is killed."""
 
     def __init__(self, jobs: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),),
-                                        mp_context=worker_context())
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, mp_context=worker_context())
         self.pending: dict[Future[Any], str] = {}
 
     def submit(self, key: str, fn: Callable[..., Any], *args: Any) -> None:
@@ -247,10 +248,10 @@ def probe_scheduler(address: str, wait_for: float) -> None:
             link = socket.create_connection((host, port), timeout=PROBE_TIMEOUT)
             break
         except ConnectionRefusedError:
-            if time.monotonic() + PARENT_POLL > deadline:
+            if time.monotonic() + PROBE_RETRY > deadline:
                 raise RunnerError(f"cannot reach the Dask scheduler at {address} within {wait_for:g} s "
                                   "(connection refused); is `dask scheduler` running there?") from None
-            time.sleep(PARENT_POLL)
+            time.sleep(PROBE_RETRY)
         except OSError as exc:  # (TimeoutError is an OSError)
             raise RunnerError(f"cannot reach the Dask scheduler at {address} ({exc.strerror or _reason(exc)}); "
                               "is `dask scheduler` running there?") from None
@@ -282,10 +283,10 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join()
 
 
-def die_with_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the run ``parent`` is gone (a run killed with kill -9 leaves
-    no workers playing on).  The worker watches the process that started it: ``parent`` itself, or
-    (`ai.mcts.worker_context`) a fork server, which ends with ``parent``."""
+def die_with_parent() -> None:
+    """In a worker process: exit as soon as the run that started it is gone (a run killed with kill -9
+    leaves no workers playing on).  The worker watches the process that started it: the run itself, or
+    (`ai.mcts.worker_context`) a fork server, which ends with the run."""
     first = os.getppid()
 
     def watch() -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ai.agents import parse_spec
+from ai.agents import parse_spec, spec_text
 from amigos.config import GameConfig
 from matches.match import Match
 
@@ -40,7 +40,7 @@ def one_process(spec: str) -> str:
     kind, params = parse_spec(spec)
     if kind != "mcts" or "workers" in params:
         return spec
-    return f"{kind}:" + ",".join(f"{key}={value}" for key, value in {**params, "workers": 1}.items())
+    return spec_text(kind, {**params, "workers": 1})
 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
