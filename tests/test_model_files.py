@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -83,19 +83,7 @@ def changed(tmp_path: Path, **parts: bytes | None) -> Path:
 def refused(load: Callable[[Path], object], path: Path, *fragments: str) -> str:
     """The one line ``load(path)`` refuses ``path`` with (it names the file); it must answer promptly
     (a FIFO is never opened for a blocking read: the guard only keeps a failing test from hanging)."""
-    result: dict[str, BaseException | object] = {}
-
-    def run() -> None:
-        try:
-            result["value"] = load(path)
-        except BaseException as exc:  # noqa: BLE001 (the test reports whatever it was)
-            result["error"] = exc
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(20)
-    if thread.is_alive():
-        _unblock(path)
-        pytest.fail(f"{path}: no answer (a blocking read)")
+    result = answered(lambda: load(path), [path], str(path))
     error = result.get("error")
     assert isinstance(error, NetError), f"{path}: {result}"
     line = str(error)
@@ -105,12 +93,28 @@ def refused(load: Callable[[Path], object], path: Path, *fragments: str) -> str:
     return line
 
 
-def _unblock(path: Path) -> None:
-    """Let a reader blocked on the FIFO ``path`` go on (it reads an empty file)."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-    except OSError:
-        pass
+def answered(call: Callable[[], object], fifos: Iterable[Path], what: str) -> dict[str, object]:
+    """``call()``'s value (``"value"``) or exception (``"error"``), run in a thread of its own: a test
+    fails when it has no answer within 20 s (a blocking read), and each of ``fifos`` is then opened for
+    writing, so that the blocked reader goes on (it reads an empty file)."""
+    result: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 (the test reports whatever it was)
+            result["error"] = exc
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(20)
+    if thread.is_alive():
+        for path in fifos:
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        pytest.fail(f"{what}: no answer (a blocking read)")
+    return result
 
 
 @pytest.fixture

@@ -8,9 +8,8 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import pytest
 
@@ -18,7 +17,7 @@ from ai.network import ValueNet
 from training import cli
 from training.selfplay import selfplay_game
 
-from .test_model_files import PACKAGED, changed, npy
+from .test_model_files import PACKAGED, answered, changed, npy
 
 DEV_ZERO = "/dev/zero"
 
@@ -26,25 +25,9 @@ DEV_ZERO = "/dev/zero"
 def answer(capsys: pytest.CaptureFixture[str], where: Path, *args: str) -> tuple[int, str]:
     """``amigos-train ARGS``'s exit code and stderr (a FIFO under ``where`` is never read blocking: the
     guard only keeps a failing test from hanging)."""
-    result: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            result["code"] = cli.main(list(args))
-        except BaseException as exc:  # noqa: BLE001 (the test reports whatever it was)
-            result["error"] = exc
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(20)
-    if thread.is_alive():
-        for fifo in where.rglob("*fifo*"):
-            try:
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
-        pytest.fail(f"amigos-train {' '.join(args)}: no answer (a blocking read)")
+    result = answered(lambda: cli.main(list(args)), list(where.rglob("*fifo*")), f"amigos-train {' '.join(args)}")
     assert "error" not in result, f"amigos-train {' '.join(args)}: {result['error']!r}"
-    return result["code"], capsys.readouterr().err
+    return cast(int, result["value"]), capsys.readouterr().err
 
 
 def refused(capsys: pytest.CaptureFixture[str], where: Path, *args: str, says: str = "") -> str:
