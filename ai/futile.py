@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from amigos.actions import PASS
+from amigos.cards import ESSENCES
 from amigos.codes import DISCARD, IN_PLAY, OUT_OF_GAME
 from amigos.config import Action
 from amigos.state import GameState
 
-ESSENCES = 5  # kinds of essence, in a pool and on a component
+KINDS = len(ESSENCES)  # the essences a pool and a component hold, in this order
 K = TypeVar("K")
 
 
@@ -39,7 +40,7 @@ def futile(state: GameState, action: Action) -> bool:
         if not _only_lost(state, after, e, p):
             return False
     for q in range(state.n_players):
-        for k in range(q * ESSENCES, q * ESSENCES + ESSENCES):
+        for k in range(q * KINDS, q * KINDS + KINDS):
             if after.pool[k] > state.pool[k] or (q != p and after.pool[k] != state.pool[k]):
                 return False
     return after.vp(p) <= state.vp(p)
@@ -56,7 +57,7 @@ def _only_lost(before: GameState, after: GameState, e: int, p: int) -> bool:
         return False
     if after.turned[e] != before.turned[e] and not (mine and after.turned[e] > before.turned[e]):
         return False
-    for k in range(e * ESSENCES, e * ESSENCES + ESSENCES):
+    for k in range(e * KINDS, e * KINDS + KINDS):
         if after.ess[k] > before.ess[k] or (not mine and after.ess[k] != before.ess[k]):
             return False
     return True
