@@ -100,6 +100,7 @@ class TableServer:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30, timeout=CLOSE_SECONDS)
         try:
             await ws.prepare(request)
+            await ws.send_json({"type": "cards", "cards": self.cards})  # (first: no view goes before it)
             sockets = self.connections.setdefault(key, [])
             replaced = list(sockets) if seat is not None else []
             if seat is not None:
@@ -109,7 +110,6 @@ class TableServer:
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await old.send_json({"type": "replaced"})
                     await old.close(code=WSCloseCode.POLICY_VIOLATION, message=b"taken over by another tab")
-            await ws.send_json({"type": "cards", "cards": self.cards})
             await self.send_view(ws, seat)
             self.broadcast()  # (the seat is shown connected to the others)
             async for message in ws:
