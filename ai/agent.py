@@ -3,7 +3,8 @@
 An agent decides for one seat: ``select(state)`` returns one of ``state.legal_actions()`` for
 ``state.current_player()`` and leaves ``info``, a dict of what the decision took (iterations, value, ...)
 for logs and match files; ``observe(state, action)`` tells it of every decision of the game (for an
-agent that remembers the rival's choices).  ``reseed(seed)`` restarts its random stream and
+agent that remembers the rival's choices); ``ponder(state, seat)`` that a person decides now, while
+the agent may think on for its own seat.  ``reseed(seed)`` restarts its random stream and
 ``close()`` releases what it holds (a search's worker processes).  The loop that asks agents for a game's decisions is the harness's
 (`matches.play`).
 """
@@ -35,6 +36,10 @@ class Agent(Protocol):
         """``action`` is about to be made in ``state``: every decision of the game, any seat's, in order
         (a resumed game's earlier ones first).  ``state`` is the live position: copy what is kept."""
 
+    def ponder(self, state: GameState, seat: int) -> None:
+        """A person decides now in ``state``: the agent playing ``seat`` may think meanwhile about its own
+        next decision (from what ``seat`` sees only), until it is next asked to `select` or `close`."""
+
     def reseed(self, seed: int) -> None:
         """Restart the agent's random stream (a match does this before every decision, so that a resumed
         match plays on exactly as it would have)."""
@@ -56,6 +61,9 @@ class BaseAgent:
 
     def observe(self, state: GameState, action: Action) -> None:
         """Nothing remembered."""
+
+    def ponder(self, state: GameState, seat: int) -> None:
+        """No thinking in the rival's time."""
 
     def reseed(self, seed: int) -> None:
         """Nothing to restart."""

@@ -7,15 +7,17 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
     random            uniform over legal actions
     greedy            one ply, the reference evaluation
     expectimax:depth=3
-    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=1,norm=0.02,halving=1
-                      value=1 or learned (the default): leaves valued by the learned value, the
-                      neural value (`ai.network`) with two players and the linear learned value
-                      (`ai.learned`) with more; value=2 or net: the same; value=3 or linear: the
-                      linear learned value with any number of players (the default before the
-                      network); value=0 or hand: the hand-tuned value (`ai.value`), best with
-                      rollout=30 (random play to the end of the round first), as the agent played
-                      before the learned value.  But for value=0, the linear learned value chooses
-                      payments and gains.  norm: each node's move values
+    mcts:time=1.0     or  mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=0,draft=1,value=net,norm=0.02,halving=1
+                      value=net (the default): leaves valued by the neural value (`ai.network`)
+                      with two players and the linear learned value (`ai.learned`) with more;
+                      value=linear: the linear learned value with any number of players (the
+                      default before the network); value=hand: the hand-tuned value (`ai.value`),
+                      best with rollout=30 (random play to the end of the round first), as the
+                      agent played before the learned value (`ai.evaluator`).  model=FILE and
+                      net=FILE: the linear value's and the network's files instead of the
+                      packaged ones (read when the agent is made).  ways=3 (the default): with
+                      the network, an action's payment and gain chosen by it among the linear
+                      value's 3 best (1: the linear value's choice).  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
                       (0: off, the agent before).  halving=1 (the default): the root's move chosen
                       by sequential halving, using the whole budget; halving=0: by UCB1, stopping
@@ -23,7 +25,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
                       player; draft=0: both by search.  solo=1 (the default): once every rival
                       has passed, the rest of the round planned to its end (`ai.planner`);
-                      solo=0: searched as any move
+                      solo=0: searched as any move.  ponder=1 (with a time budget): search on
+                      while a person decides, keeping what was found for the person's move
+                      (what ``amigos play`` does against a person); ponder=0 (the default): not
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -37,6 +41,7 @@ import difflib
 import math
 import random
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from amigos.config import Action
@@ -44,6 +49,7 @@ from amigos.errors import AmigosError
 
 from .agent import Agent, BaseAgent
 from .evaluate import evaluate
+from .evaluator import NET, VALUES
 from .heuristics import best_variant
 
 if TYPE_CHECKING:
@@ -68,7 +74,16 @@ def spec_text(kind: str, params: dict[str, Any]) -> str:
     return f"{kind}:" + ",".join(f"{key}={value}" for key, value in params.items())
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or float)
+def spec_path(path: Path) -> str:
+    """``path`` as a spec's file parameter names it (``net=``, ``model=``): whole, so that a run resumed
+    from another folder names the same file; `SpecError` for a path a spec cannot hold (a comma)."""
+    text = str(Path(path).resolve())
+    if "," in text:
+        raise SpecError(f"{text}: an agent spec cannot name a file whose path has a comma")
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or float; `TEXTS`: str)
     """``"mcts:iters=200,seed=3"`` -> ``("mcts", {"iters": 200, "seed": 3})``; raises `SpecError`."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("empty agent spec")
@@ -76,36 +91,53 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
     kind = kind.strip().lower()
     if kind not in KINDS:
         raise SpecError(f"unknown agent {kind!r}{_nearest(kind, KINDS)}: expected one of {', '.join(KINDS)}")
-    params: dict[str, int | float] = {}
-    value: str | float  # a parameter's text, then its number
+    params: dict[str, int | float | str] = {}
     if rest.strip():
         for item in rest.split(","):
             key, eq, value = item.partition("=")
             key = key.strip()
             if not eq or not key:
                 raise SpecError(f"bad agent parameter {item.strip()!r} in {spec!r} (expected name=value)")
-            word = WORDS.get(key, {}).get(value.strip().lower())
-            try:
-                number = float(value) if word is None else float(word)
-            except ValueError:
-                words = f" or one of {', '.join(WORDS[key])}" if key in WORDS else ""
-                raise SpecError(f"agent parameter {key} must be a number{words}, not {value.strip()!r}") from None
-            params[key] = int(number) if number.is_integer() and "." not in value else number
+            params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo"}}[kind]
+                        "halving", "solo", "model", "net", "ways", "ponder"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
         raise SpecError(f"agent {kind} has no parameter {', '.join(sorted(unknown))}{_nearest(first, allowed)}: "
                         f"its parameters are {', '.join(sorted(allowed))}")
-    for key, value in params.items():
-        _check(key, value)
+    for key, got in params.items():
+        if not isinstance(got, str):
+            _check(key, got)
+    if "net" in params and params.get("value", NET) != NET:
+        raise SpecError(f"agent parameter net is for value={NET}, not value={params['value']}")
     return kind, params
 
 
-#: Parameters that also take words, and the number each word stands for.
-WORDS: dict[str, dict[str, int]] = {"value": {"hand": 0, "learned": 1, "net": 2, "linear": 3}}
+#: Parameters whose value is text: the words it takes (None: a file's path, taken as written).
+TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None}
+
+
+def _text(key: str, value: str) -> str:
+    """The text of parameter ``key`` (one of `TEXTS`); `SpecError` for a word it does not take."""
+    words = TEXTS[key]
+    if not value:
+        raise SpecError(f"agent parameter {key} needs a {'word' if words else 'file'}")
+    if words is not None:
+        value = value.lower()
+    if words is not None and value not in words:
+        raise SpecError(f"agent parameter {key} must be one of {', '.join(words)}, not {value!r}{_nearest(value, words)}")
+    return value
+
+
+def _number(key: str, value: str) -> int | float:
+    """The number a numeric parameter's text ``value`` says (whole if written whole); `SpecError` if none."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise SpecError(f"agent parameter {key} must be a number, not {value.strip()!r}") from None
+    return int(number) if number.is_integer() and "." not in value else number
 
 
 class Limit(NamedTuple):
@@ -124,8 +156,9 @@ class Limit(NamedTuple):
 LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
-    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1), "value": Limit(True, 0, False, 3),
-    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1),
+    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1),
+    "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
+    "ponder": Limit(True, 0, False, 1),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

@@ -102,7 +102,7 @@ _PAY_GAIN: dict[int, tuple[int, int]] = {
     A.LL_REACT: (5, -1), A.LL_CHOICE: (2, -1), A.V_REACT: (4, -1)}
 
 Pool = C.Essences
-Purchase = tuple[int | str, tuple[int, ...], int]  # (key, fixed cost, total cost): `purchases`
+Purchase = tuple[Any, tuple[int, ...], int]  # (key, fixed cost, total cost): `purchases`
 
 
 def pools_after(state: GameState, variants: Sequence[Action]) -> list[Pool] | None:
@@ -143,12 +143,17 @@ def learned_variant(state: GameState, variants: Sequence[Action], model: ValueMo
     rates alike) go to `pool_value`'s choice.  Of many variants only the `SHORTLIST` that
     `pool_value` rates best are weighed by the model (this runs at every new node of the search).  A
     scroll is never used for nothing while it can do something (`worthwhile`)."""
+    return learned_variants(state, variants, model, 1)[0]
+
+
+def learned_variants(state: GameState, variants: Sequence[Action], model: ValueModel, count: int) -> list[Action]:
+    """The ``count`` variants `learned_variant` rates best, best first (fewer if there are fewer)."""
     variants = worthwhile(state, variants)
     if len(variants) == 1:
-        return variants[0]
+        return [variants[0]]
     after = pools_after(state, variants)
     if after is None:
-        return variants[0]
+        return [variants[0]]
     p: int = variants[0][1]
     need = demand(state, p)
     pools: list[tuple[float, int, Pool, Action]] = []
@@ -160,18 +165,19 @@ def learned_variant(state: GameState, variants: Sequence[Action], model: ValueMo
         del pools[SHORTLIST:]
     scan = Scan(state)
     weights = model.weights_at(scan_progress(scan))
-    best: tuple[int, Action] | None = None
-    best_v = 0.0  # (meaningful once ``best`` is set)
+    rated: list[tuple[float, int, Action]] = []
     for tie, minus_i, have, a in pools:
         features = row(scan, p, have)
         v = 0.0
         for j in range(len(features)):  # (the order of `sum` over the products: the same value)
             v += weights[j] * features[j]
-        v += TIE * tie
-        if best is None or v > best_v or (v == best_v and minus_i > best[0]):
-            best, best_v = (minus_i, a), v
-    assert best is not None  # two or more variants: some were rated
-    return best[1]
+        rated.append((v + TIE * tie, minus_i, a))
+    rated.sort(key=_rating, reverse=True)  # (equals: the first variant first)
+    return [a for _, _, a in rated[:count]]
+
+
+def _rating(entry: tuple[float, int, Action]) -> tuple[float, int]:
+    return entry[0], entry[1]
 
 
 TIE: Final = 1e-3  # how much `pool_value` weighs beside the learned value: enough to break its ties only
@@ -179,12 +185,23 @@ SHORTLIST: Final = 12  # variants the model weighs, the best by `pool_value`
 
 
 MONUMENT = "monument"  # the purchase key of a monument (any one: they all cost MONUMENT_COST_GOLD)
+POWER_KEY = "power"  # the first part of a power's purchase key (`purchases`)
 
 
-def purchases(state: GameState, p: int) -> list[Purchase]:
+def _buys(pw: C.Power) -> bool:
+    """Whether a power is a purchase (`purchases`): an action that turns its card, costs essences and
+    gains some, and needs nothing else (no card destroyed, discarded or aimed at)."""
+    return (pw.kind == C.ACTION and pw.turn_self and (sum(pw.pay) + pw.pay_any) > 0 and not pw.destroy
+            and not pw.discard_hand and pw.remove_self is None and not pw.needs_target
+            and (sum(pw.gain_pool) + sum(pw.store) + pw.mix_count) > 0)
+
+
+def purchases(state: GameState, p: int, powers: bool = False) -> list[Purchase]:
     """What ``p`` could buy with a main action, as (key, fixed cost, total cost): the places of power
     on offer (keyed by entity), a monument (`MONUMENT`) and the artifacts in hand (by entity; their
-    cost before discounts)."""
+    cost before discounts); with ``powers`` also the powers of ``p``'s straight components that pay
+    for a gain (keyed ``(POWER_KEY, entity, power)``: Dwarven Mines' 3 Elan and 3 Death for its 2
+    Gold), not those that destroy, discard or aim at something."""
     out: list[Purchase] = []
     loc, owner, cards = state.loc, state.owner, state.cards
     monument = False
@@ -193,6 +210,10 @@ def purchases(state: GameState, p: int) -> list[Purchase]:
         if where == HAND and owner[e] == p:
             card = cards[e]
             out.append((e, card.cost, card.cost_total))
+        elif powers and where == IN_PLAY and owner[e] == p and not state.turned[e]:
+            for pw in cards[e].powers:
+                if _buys(pw):
+                    out.append(((POWER_KEY, e, pw.index), pw.pay, sum(pw.pay) + pw.pay_any))
         elif where == AVAILABLE:
             card = cards[e]
             if card.kind == C.PLACE_OF_POWER:

@@ -11,7 +11,8 @@ has 10 points (then only what can still score this round counts)::
 
 With more than one rival, `margin` counts the rival that leaves ``q`` the lowest chance, and the
 search values each player by `scores` (`ai.rewards.chances`).  The weights are
-data: a small versioned JSON file (`MODEL_FILE`, written by ``amigos-train fit`` (`training.train`)), loaded once.
+data: a small versioned JSON file (`MODEL_FILE`, written by ``amigos-train fit`` (`training.train`)), loaded
+by whoever needs it (`ai.evaluator.Evaluator.load`).
 A change of features changes `ai.features.FEATURES` and the model's version; a file for other
 features is refused, and so is any file that is not a model (read through `ai.checkpoint`: a regular
 file of at most `ai.checkpoint.JSON_BYTES`, bounded JSON, every key and type checked, finite numbers), in
@@ -23,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -227,31 +227,3 @@ def _squash(z: float) -> float:
     if z > 30:
         return 1.0
     return 1.0 / (1.0 + math.exp(-z))
-
-
-_DEFAULT: ValueModel | None = None
-
-
-#: An environment variable naming a model file to use instead of the packaged one (training and
-#: experiments set it; worker processes inherit it).
-MODEL_ENV = "AMIGOS_VALUE_MODEL"
-
-
-def use_model(path: Path | None) -> None:
-    """Make the agents of this process and of worker processes started after it use the model in
-    ``path`` (None: the packaged one)."""
-    global _DEFAULT
-    if path is None:
-        os.environ.pop(MODEL_ENV, None)
-    else:
-        os.environ[MODEL_ENV] = str(path)
-    _DEFAULT = None
-
-
-def default_model() -> ValueModel:
-    """The model the agents use, loaded once: the file `MODEL_ENV` names, else the packaged one."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        path = os.environ.get(MODEL_ENV)
-        _DEFAULT = ValueModel.load(Path(path) if path else None)
-    return _DEFAULT

@@ -6,15 +6,15 @@ the monument deck, unopened draft packets; the rival's known cards after a face-
 walks one shared tree keyed by macro actions (an action without its payment and gain, see
 `ai.heuristics`; a rival's hidden cards by the entity a world dealt them to, see `group`), choosing
 children by UCB1 with availability counts (a child is only eligible where it is legal in this
-determinisation).  A new leaf is valued by the learned value: the probability of winning from there,
-by the neural value (`ai.network`) with two players and the linear learned value (`ai.learned`) with
-more, both of which see past the round (places and monuments within reach, the engine's income,
-essences with no use); or, with ``value=0``, by a rollout to the end of the round (at most
-``rollout`` decisions) and the hand-tuned value of `ai.value` squashed to [0, 1].  A finished game is
-worth 1 to its winner, a little less for a narrow win (`ai.rewards.final_rewards`), so that a won
-prefers more points.  The payment and gain of a chosen action are the linear learned value's choice
-(`ai.heuristics.learned_variant`).  Chance is resolved inside each determinisation by its own
-reseeded generator.
+determinisation).  A new leaf is valued by the search's `ai.evaluator.Evaluator`: by default the
+probability of winning from there, by the neural value (`ai.network`) with two players and the linear
+learned value (`ai.learned`) with more, both of which see past the round (places and monuments within
+reach, the engine's income, essences with no use); or, with ``value=hand``, by a rollout to the end of
+the round (at most ``rollout`` decisions) and the hand-tuned value of `ai.value` squashed to [0, 1].
+A finished game is worth 1 to its winner, a little less for a narrow win
+(`ai.rewards.final_rewards`), so that a won prefers more points.  The payment and gain of a chosen
+action are the evaluator's choice.  Chance is resolved inside each determinisation by its own reseeded
+generator.
 
 Root parallelism: ``workers`` processes search with their own seeds and their root statistics are
 summed.  With an iteration budget and a seed the choice is reproducible.
@@ -30,18 +30,19 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from amigos import actions as A
 from amigos.actions import CHOOSE_FIRST, DRAFT_PICK, PASS, REDRAFT_PICK, macro_key
+from amigos.adjudicate import WINNING_POINTS
+from amigos.codes import ACTIONS
 from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
 from amigos.flow import pool_score
 
 from .draft import pick_scores
-from .features import in_play
+from .evaluator import NET, WAYS, Evaluator, Rewards, default_evaluator
 from .futile import useful
 from .halving import Halving
-from .heuristics import best_variant, enabled_purchases, learned_variant, purchases
-from .learned import default_model, progress_of
-from .network import default_net
-from .rewards import chance_of_reward, learned_rewards, net_rewards, rewards
+from .heuristics import enabled_purchases, purchases
+from .rewards import chance_of_reward, final_rewards
+from .value import NEAR_WIN
 
 Groups = dict[Macro, Sequence[Action]]  # a state's legal actions by macro (`group`)
 Stats = dict[Macro, tuple[int, float]]  # a root's children: visits and value sum (`search`)
@@ -52,8 +53,6 @@ if TYPE_CHECKING:
 
     from amigos.state import GameState
 
-    from .learned import ValueModel
-
 # A game whose every move keeps a chance of winning below this (or above 1 minus it), the moves' chances
 # this close together, is decided: the move is then the one that scores most (`decided`, `standing`).
 DECIDED: Final = 0.02
@@ -61,21 +60,20 @@ DECIDED: Final = 0.02
 # and the share of a move's time it may take before the search takes over.
 SOLO_WORLDS: Final = 4
 SOLO_SHARE: Final = 0.5
+# How often a search asks whether to stop (`grow`'s ``stop``), in iterations; how long a ponder may go on
+# at most (`MCTSAgent.ponder`), in seconds: a person away from the screen does not keep the cores busy.
+STOP_EVERY: Final = 16
+PONDER_LIMIT: Final = 120.0
+# The share of a move's time the search takes (`MCTSAgent.seconds_for`) where the round may end the
+# game (someone within 2 points of winning) and where the choice is between two moves.
+LAST_ROUND_TIME: Final = 1.5
+TWO_MOVES_TIME: Final = 0.5
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
 # an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
-# `Settings.value`: what values the search's leaves.  The learned value (the default) is the neural
-# value (`ai.network`) with two players and the linear learned value (`ai.learned`) with more: the
-# network is trained on two-player games, and the linear value rates each player
-# (`ai.rewards.learned_rewards`).  NET_VALUE is the same (its word is ``net``); LINEAR_VALUE the linear
-# learned value with any number of players; HAND_VALUE the hand-tuned value after rollouts.
-HAND_VALUE: Final = 0
-LEARNED_VALUE: Final = 1
-NET_VALUE: Final = 2
-LINEAR_VALUE: Final = 3
 
 
 class Node:
@@ -102,7 +100,7 @@ class Node:
 def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | None = None) -> Groups:
     """The state's legal actions by macro: {macro: variants}, in the canonical order.  With
     ``merge_passes`` the passes (one per magic item to take) are one macro, ``(PASS, player)``: the tree
-    decides whether to pass, and the item is chosen like a payment (`pass_variant`); six pass children
+    decides whether to pass, and the item is chosen like a payment (`ai.evaluator.pass_variant`); six pass children
     split the visits a pass needs, and in the last round the item does not matter at all.
 
     A macro whose variants gain different essences (a discard, a Collect choice, a power) also gets a
@@ -139,32 +137,16 @@ def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | 
     return out
 
 
-def pass_variant(state: GameState, passes: Sequence[Action], model: ValueModel) -> Action:
-    """The pass whose magic item the learned value rates best in play (what it adds to the passer's
-    features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
-    weights = model.weights_at(progress_of(state))
-    best_v: Any  # None until the first pass is rated
-    best, best_v = None, None
-    for a in passes:
-        v = sum(weights[j] * x for j, x in in_play(state.cards[a[2]]))
-        if best is None or v > best_v:
-            best, best_v = a, v
-    assert best is not None  # a macro has at least one variant
-    return best
-
-
 GAINS = frozenset((A.DISCARD, A.GAIN, A.POWER))  # macros whose variants gain different essences
 
 
 class Settings(NamedTuple):
     """How a search runs, besides its budget and seed (the agent's parameters, `MCTSAgent`).
 
-    ``c``: UCB1's exploration constant.  ``rollout``: with ``value`` 0, the decisions a rollout plays
-    before the hand-tuned value of its end.  ``value`` `LEARNED_VALUE` (or `NET_VALUE`) values leaves
-    by the neural value from the searching player's view (`net_rewards`) with two players and by the
-    linear learned value (`learned_rewards`) with more; `LINEAR_VALUE` by the linear learned value;
-    `HAND_VALUE` by the hand-tuned one (`rewards`).  Except with `HAND_VALUE`, the linear learned value
-    chooses payments and gains.  ``norm`` > 0 spreads each node's child
+    ``c``: UCB1's exploration constant.  ``rollout``: the decisions a rollout plays before the leaf
+    is valued (0: none, the learned values' way; the hand-tuned value wants about 30).  What values
+    the leaves and chooses payments and gains is the search's `ai.evaluator.Evaluator`, not a
+    setting.  ``norm`` > 0 spreads each node's child
     values over [0, 1] before UCB1 weighs them (as MuZero normalises its values), over a spread of at
     least ``norm``: the exploration term then weighs against how far apart the moves are, not against
     the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
@@ -172,7 +154,6 @@ class Settings(NamedTuple):
 
     c: float = 0.7
     rollout: int = 0
-    value: int = LEARNED_VALUE
     norm: float = NORM
     halving: int = HALVING
 
@@ -181,54 +162,57 @@ DEFAULT_SETTINGS: Final = Settings()
 
 
 class Tree:
-    """What one search keeps besides its nodes: the settings' constants, the leaf value's model and
-    the purchases each gain macro enables (`group`'s cache)."""
+    """What one search keeps besides its nodes: the settings' constants, the evaluator and the
+    purchases each gain macro enables (`group`'s cache)."""
 
-    __slots__ = ("c", "norm", "model", "splits", "rng")
+    __slots__ = ("c", "norm", "evaluator", "merge", "splits", "rng")
 
     c: float
     norm: float
-    model: ValueModel | None
+    evaluator: Evaluator
+    merge: bool  # `group`'s ``merge_passes``: the evaluator chooses a pass's magic item
     splits: dict[Any, Any]  # `group`'s cache
     rng: random.Random
 
-    def __init__(self, settings: Settings, rng: random.Random) -> None:
+    def __init__(self, settings: Settings, evaluator: Evaluator, rng: random.Random) -> None:
         self.c = settings.c
         self.norm = settings.norm
-        self.model = default_model() if settings.value != HAND_VALUE else None
+        self.evaluator = evaluator
+        self.merge = evaluator.learned
         self.splits = {}
         self.rng = rng
 
 
-def leaf_rewards(settings: Settings, players: int, player: int) -> Callable[[GameState], list[float]]:
-    """What values a position where a search (or a plan) stops, as ``player`` sees it: the neural value
-    with two players and `LEARNED_VALUE` or `NET_VALUE`, else the linear learned value, or with
-    `HAND_VALUE` the hand-tuned one."""
-    if settings.value == HAND_VALUE:
-        return rewards
-    if settings.value in (LEARNED_VALUE, NET_VALUE) and players == 2:  # (more: the linear one)
-        net = default_net()
-        return lambda s: net_rewards(s, net, player)
-    return learned_rewards
-
-
 def search(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
            settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None,
-           root_groups: Groups | None = None) -> tuple[Stats, int]:
-    """Run ISMCTS from ``state`` for ``player`` with ``settings``; returns ({macro: (visits, value
-    sum)}, iterations).  ``progress(iterations)`` is called every 64 iterations.  Each iteration deals
-    a world for ``player`` (`amigos.determinize`).  ``root_groups``: the searching player's moves here
-    as the agent worked them out (`group`, then `useful`), when it decides now."""
-    leaf = leaf_rewards(settings, state.n_players, player)
+           root_groups: Groups | None = None, evaluator: Evaluator | None = None) -> tuple[Stats, int]:
+    """Run ISMCTS from ``state`` for ``player`` with ``settings`` and ``evaluator`` (None: the default,
+    `ai.evaluator.default_evaluator`); returns ({macro: (visits, value sum)}, iterations).
+    ``progress(iterations)`` is called every 64 iterations.  Each iteration deals a world for
+    ``player`` (`amigos.determinize`).  ``root_groups``: the searching player's moves here as the agent
+    worked them out (`group`, then `useful`), when it decides now."""
+    root, done = grow(state, player, iters, seconds, seed, settings, progress, root_groups, evaluator)
+    return {key: (child.n, child.w) for key, child in root.children.items()}, done
+
+
+def grow(state: GameState, player: int, iters: int | None, seconds: float | None, seed: int,
+         settings: Settings = DEFAULT_SETTINGS, progress: Callable[[int], None] | None = None,
+         root_groups: Groups | None = None, evaluator: Evaluator | None = None,
+         stop: Callable[[], bool] | None = None) -> tuple[Node, int]:
+    """`search`'s tree: its root and the iterations run.  ``stop()``, asked every `STOP_EVERY`
+    iterations, ends the search early when it says so (a ponder, `MCTSAgent.ponder`)."""
+    if evaluator is None:
+        evaluator = default_evaluator()
+    leaf: Rewards = evaluator.leaf(state.n_players, player)
     rng = random.Random(seed)
-    tree = Tree(settings, rng)
+    tree = Tree(settings, evaluator, rng)
     root = Node(-1)
     start = _time.perf_counter()
     deadline = None if seconds is None else start + seconds
     # The searching player's own legal actions are the same in every determinisation; those that only
     # spend are left out (`ai.futile`).
     if root_groups is None and state.current_player() == player:
-        root_groups = useful(state, group(state, settings.value != HAND_VALUE, tree.splits))
+        root_groups = useful(state, group(state, tree.merge, tree.splits))
     deal: Callable[[int], GameState] = Determinizer(state, player).deal
     halver = None
     if settings.halving and root_groups is not None and len(root_groups) > 1:
@@ -242,6 +226,8 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
                 break
         elif _spent(root, done, iters, start, deadline):
             break
+        if stop is not None and done % STOP_EVERY == 0 and stop():
+            break
         if progress is not None and (done & 63) == 0 and done:
             progress(done)
         s = deal(rng.getrandbits(64))
@@ -249,13 +235,52 @@ def search(state: GameState, player: int, iters: int | None, seconds: float | No
         if settings.rollout:
             _rollout(s, settings.rollout, rng)
         r = leaf(s)
+        if not s.is_terminal():  # (where the mover may end the game by passing, that end is a floor)
+            end = round_end(s)
+            if end is not None:
+                mover = s.current_player()
+                if end[mover] > r[mover]:
+                    r = end
         for child in path:
             child.n += 1
             child.w += r[child.player]
         root.n += 1
         done += 1
-    stats = {key: (child.n, child.w) for key, child in root.children.items()}
-    return stats, done
+    return root, done
+
+
+def round_end(s: GameState) -> list[float] | None:
+    """The rewards of the game's end (`ai.rewards.final_rewards`) where the player to move may end the
+    round now by passing (every rival has passed) and the round's victory check then ends the game; else
+    None.  A leaf's value for the mover is at least that: the victory check decides it, not the value."""
+    if s.phase != ACTIONS or s.stack:
+        return None
+    p = s.current_player()
+    passed = s.passed
+    if passed[p] or not all(passed[q] for q in range(s.n_players) if q != p):
+        return None
+    if max(s.victory_points()) < WINNING_POINTS:  # (nobody wins at this check: the game goes on)
+        return None
+    end = s.clone()
+    end.apply_unchecked(next(a for a in end.legal_actions() if a[0] == PASS))
+    while not end.is_terminal() and end.round == s.round:
+        legal = end.legal_actions()
+        if len(legal) != 1:
+            return None
+        end.apply_unchecked(legal[0])
+    return final_rewards(end) if end.is_terminal() else None
+
+
+def replies(root: Node, seat: int) -> dict[Macro, Stats]:
+    """From a tree grown at a rival's decision: for each of the rival's moves, ``seat``'s next decision
+    right after it as the tree saw it, {rival's macro: {seat's macro: (visits, value sum)}} (a move whose
+    next decision in the tree is not ``seat``'s is left out)."""
+    out: dict[Macro, Stats] = {}
+    for key, child in root.children.items():
+        stats = {k: (g.n, g.w) for k, g in child.children.items() if g.player == seat}
+        if stats:
+            out[key] = stats
+    return out
 
 
 def _spent(root: Node, done: int, iters: int | None, start: float, deadline: float | None) -> bool:
@@ -275,19 +300,19 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
     (`ai.halving.Halving`'s), instead of UCB1's."""
     node = root
     path = []
-    model = tree.model
+    evaluator = tree.evaluator
     if first is not None:
         assert groups is not None  # the root is the searching player's decision
         child = root.children.get(first)
         if child is None:
-            return [_expand(root, first, s, groups, model)]
+            return [_expand(root, first, s, groups, evaluator)]
         child.avail += 1
-        s.apply_unchecked(_variant(s, groups[first], child, model))
+        s.apply_unchecked(_variant(s, groups[first], child, evaluator))
         path.append(child)
         node, groups = child, None
     while not s.is_terminal():
         if groups is None:
-            groups = group(s, model is not None, tree.splits)
+            groups = group(s, tree.merge, tree.splits)
         if len(groups) == 1:
             only = next(iter(groups.values()))
             if len(only) == 1:
@@ -296,10 +321,10 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
                 continue
         key, untried = _choose(tree, node, groups)
         if untried:
-            path.append(_expand(node, key, s, groups, model))
+            path.append(_expand(node, key, s, groups, evaluator))
             return path
         node = node.children[key]
-        s.apply_unchecked(_variant(s, groups[key], node, model))
+        s.apply_unchecked(_variant(s, groups[key], node, evaluator))
         path.append(node)
         groups = None
     return path
@@ -339,11 +364,11 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
     return best_key, False
 
 
-def _expand(node: Node, key: Macro, s: GameState, groups: Groups, model: ValueModel | None) -> Node:
+def _expand(node: Node, key: Macro, s: GameState, groups: Groups, evaluator: Evaluator) -> Node:
     """Add ``node``'s child for macro ``key`` (available once) and play its variant on ``s``."""
     child = node.children[key] = Node(s.current_player())
     child.avail = 1
-    s.apply_unchecked(_variant(s, groups[key], child, model))
+    s.apply_unchecked(_variant(s, groups[key], child, evaluator))
     return child
 
 
@@ -359,9 +384,9 @@ def _spread(children: dict[Macro, Node]) -> tuple[float, float]:
     return low, high
 
 
-def _variant(s: GameState, variants: Sequence[Action], child: Node, model: ValueModel | None) -> Action:
-    """The variant of a macro to play into ``child``: `learned_variant` with a model, else
-    `best_variant`; remembered in the child for the mover's pool (the same in most worlds)."""
+def _variant(s: GameState, variants: Sequence[Action], child: Node, evaluator: Evaluator) -> Action:
+    """The variant of a macro to play into ``child``, the evaluator's; remembered in the child for the
+    mover's pool (the same in most worlds)."""
     if len(variants) == 1:
         return variants[0]
     p = variants[0][1]
@@ -372,12 +397,7 @@ def _variant(s: GameState, variants: Sequence[Action], child: Node, model: Value
     if child.pool == pool and child.action in variants:
         assert child.action is not None  # set with child.pool, below
         return child.action
-    if model is None:
-        action = best_variant(s, variants)
-    elif variants[0][0] == PASS:
-        action = pass_variant(s, variants, model)
-    else:
-        action = learned_variant(s, variants, model)
+    action = evaluator.variant(s, variants)
     child.pool, child.action = pool, action
     return action
 
@@ -514,35 +534,91 @@ def _descriptor(stream: object) -> int:
         return -1
 
 
+# What a worker process keeps from its agent, handed to it once when it starts (`_started`): the event
+# that ends a ponder (`_ponder`) and the evaluator (a network's weights: too large to send with every job).
+_AGENT: list[Any] = []
+
+
+def _started(stop: Any, evaluator: Evaluator) -> None:
+    """A worker process starts: keep its agent's event that ends a ponder and its evaluator."""
+    _AGENT[:] = [stop, evaluator]
+
+
 def _worker(args: tuple[Any, ...]) -> tuple[Stats, int]:
     state, player, iters, seconds, seed, settings, groups = args
-    return search(state, player, iters, seconds, seed, Settings(*settings), root_groups=groups)
+    return search(state, player, iters, seconds, seed, Settings(*settings), root_groups=groups, evaluator=_AGENT[1])
+
+
+def _ponder(args: tuple[Any, ...]) -> tuple[dict[Macro, Stats], int]:
+    """A worker's ponder: a search at a rival's decision for ``seat``, until the agent's event is set or
+    `PONDER_LIMIT` passes; `replies` of its tree and the iterations run."""
+    state, seat, seed, settings = args
+    stop, evaluator = _AGENT
+    root, done = grow(state, seat, None, PONDER_LIMIT, seed, Settings(*settings), evaluator=evaluator,
+                      stop=stop.is_set)
+    return replies(root, seat), done
+
+
+def tree_key(action: Action, merge_passes: bool) -> Macro:
+    """The key of ``action``'s child in a search's tree (`group`'s, without a purchase)."""
+    if merge_passes and action[0] == PASS:
+        return (PASS, action[1])
+    return macro_key(action)
+
+
+class Ponder:
+    """A ponder under way (`MCTSAgent.ponder`): the position and seat it thinks for, its workers' jobs,
+    and the decisions made since it began (by whom, the tree's key of each)."""
+
+    __slots__ = ("seat", "jobs", "seen")
+
+    seat: int
+    jobs: list[Any]  # concurrent.futures.Future of `_ponder`'s results
+    seen: list[tuple[int, Macro]]
+
+    def __init__(self, seat: int, jobs: list[Any]) -> None:
+        self.seat = seat
+        self.jobs = jobs
+        self.seen = []
 
 
 class MCTSAgent:
     """``mcts:time=1.0`` or ``mcts:iters=2000,workers=2,seed=7,c=0.7,rollout=8,norm=0.02``: an `ai.agent.Agent`
     (its methods its own rather than `ai.agent.BaseAgent`'s, so that the compiled build keeps it a
-    native class)."""
+    native class).  ``value``, ``model`` and ``net`` make its `ai.evaluator.Evaluator` (files read
+    here: a bad one is refused at once, `ai.checkpoint.NetError`).  ``ponder=1``: think on while a
+    person decides (`ponder`), given a time budget."""
 
     seconds: float | None
     iters: int | None
     workers: int
     rng: random.Random
     settings: Settings
+    evaluator: Evaluator
     draft_by_value: bool
     solo: bool
+    pondering: bool
     info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
+    _stop: Any  # the workers' event that ends a ponder (a multiprocessing Event, made with the pool)
+    _ponder: Ponder | None
+    _closed: bool  # `close`d: a search may start the workers again, never a ponder (the game is ending)
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
-                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: int = LEARNED_VALUE, norm: float = NORM,
-                 halving: int = HALVING, solo: int = 1) -> None:
+                 c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
+                 halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
+                 ways: int = WAYS, ponder: int = 0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
-        self.settings = Settings(c=float(c), rollout=int(rollout), value=int(value), norm=float(norm),
-                                 halving=int(halving))
+        self.settings = Settings(c=float(c), rollout=int(rollout), norm=float(norm), halving=int(halving))
+        if model is None and net is None:
+            self.evaluator = default_evaluator(value, int(ways))
+        else:
+            from pathlib import Path
+            self.evaluator = Evaluator.load(value, None if model is None else Path(model),
+                                            None if net is None else Path(net), int(ways))
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
@@ -551,17 +627,23 @@ class MCTSAgent:
         self.draft_by_value = bool(draft)
         # solo=1 (default): once every rival has passed, the rest of the round is planned (`plan`).
         self.solo = bool(solo)
+        # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
+        self.pondering = bool(ponder) and time is not None
         self.info = {}
         self._pool = None
+        self._stop = None
+        self._ponder = None
+        self._closed = False
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
+        pondered = self.pondered(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.info = {"choices": 1, "iterations": 0}
             return legal[0]
         player = state.current_player()
         if self.draft_by_value and legal[0][0] in (DRAFT_PICK, REDRAFT_PICK):
-            ranked = pick_scores(state, default_model())
+            ranked = pick_scores(state, self.evaluator.model)
             self.info = {"choices": len(legal), "iterations": 0,
                          "picks": [dict(parts, card=state.cards[a[2]].name, score=score)
                                    for score, a, parts in ranked[:3]]}
@@ -569,18 +651,25 @@ class MCTSAgent:
         if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if a[2] == player)
-        groups = useful(state, group(state, self.settings.value != HAND_VALUE))
+        groups = useful(state, group(state, self.evaluator.learned))
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
-        stats, done = self.root_stats(state, player, progress, groups)
+        stats, done = self.root_stats(state, player, progress, groups, self.seconds_for(state, groups))
+        before = sum(n for n, _ in stats.values())
+        for key, (n, w) in (pondered or {}).items():
+            if key in groups:
+                m = stats.get(key, (0, 0))
+                stats[key] = (m[0] + n, m[1] + w)
         best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits}
+        if pondered is not None:
+            self.info["pondered"] = sum(n for n, _ in stats.values()) - before
         best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")
         second = max((k for k in groups if stats.get(k, (0, 0.0))[0] and macro_key(groups[k][0]) != best_macro),
                      key=lambda k: stats[k][0], default=None)
@@ -589,13 +678,69 @@ class MCTSAgent:
             self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
 
+    def seconds_for(self, state: GameState, groups: Groups) -> float | None:
+        """The search's time for this move (None: an iteration budget): ``time``, `LAST_ROUND_TIME` of it
+        where the round may end the game, `TWO_MOVES_TIME` of it for a choice of two moves."""
+        if self.seconds is None:
+            return None
+        share = LAST_ROUND_TIME if max(state.scores()[0]) >= NEAR_WIN else 1.0
+        if len(groups) == 2:
+            share *= TWO_MOVES_TIME
+        return self.seconds * share
+
+    def ponder(self, state: GameState, seat: int) -> None:
+        """A rival (a person) decides now in ``state``: with ``ponder=1`` and a time budget, search
+        ``seat``'s next decision meanwhile on the workers, from ``seat``'s view only, until `select` uses
+        what it found (if the rival made one decision and ``seat`` decides next) or `close` ends it."""
+        if not self.pondering or self._closed or state.is_terminal() or state.current_player() == seat:
+            return
+        self.end_ponder()
+        pool = self._executor()
+        settings = tuple(self.settings)
+        self._ponder = Ponder(seat, [pool.submit(_ponder, (state, seat, self.rng.getrandbits(64), settings))
+                                     for _ in range(self.workers)])
+
+    def pondered(self, state: GameState) -> Stats | None:
+        """End a ponder under way; what it found for this decision, summed over the workers, if it
+        pondered this very decision: the rival made one decision since it began and the seat it
+        pondered for decides now (None otherwise)."""
+        ponder = self.end_ponder()
+        if ponder is None or len(ponder.seen) != 1 or state.current_player() != ponder.seat:
+            return None
+        actor, key = ponder.seen[0]
+        if actor == ponder.seat:
+            return None
+        found: Stats = {}
+        for job in ponder.jobs:
+            try:
+                tree, _ = job.result()
+            except Exception:  # noqa: BLE001 - a worker ended by `close`: nothing pondered
+                return None
+            for k, (n, w) in tree.get(key, {}).items():
+                m = found.get(k, (0, 0.0))
+                found[k] = (m[0] + n, m[1] + w)
+        return found
+
+    def end_ponder(self) -> Ponder | None:
+        """Stop a ponder under way (its workers finish within `STOP_EVERY` iterations) and return it."""
+        ponder, self._ponder = self._ponder, None
+        if ponder is not None:
+            self._stop.set()
+            for job in ponder.jobs:
+                try:
+                    job.result()
+                except Exception:  # noqa: BLE001, S110 - a worker ended by `close`: nothing to wait for
+                    pass
+            self._stop.clear()
+        return ponder
+
     def best_of(self, state: GameState, groups: Groups, stats: Stats, player: int) -> Macro:
         """The root's move after a search's ``stats``: the most visited (then the best valued); in a
         `decided` game, the one that scores most (`standing`, in a determinisation), then the most
         visited."""
         if decided(stats):  # (every move keeps the same chance: play for points, then the tie-break)
             world = Determinizer(state, player).deal(self.rng.getrandbits(64))
-            return max(groups, key=lambda k: (standing(world, self.variant(world, groups[k]), player),
+            return max(groups, key=lambda k: (standing(world, self.variant(state, groups[k], world), player),
                                               stats.get(k, (0, 0.0))[0]))
         return max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
 
@@ -604,14 +749,14 @@ class MCTSAgent:
         determinisations, within `SOLO_SHARE` of the move's time; None where the plan gave up (or the
         round is not the player's alone, or the value is the hand-tuned one)."""
         from .planner import alone, plan_round  # (it plays moves as `group` makes them: imported late)
-        if self.settings.value == HAND_VALUE or not alone(state, player):
+        if not self.evaluator.learned or not alone(state, player):
             return None
-        leaf = leaf_rewards(self.settings, state.n_players, player)
+        leaf = self.evaluator.leaf(state.n_players, player)
         start = _time.perf_counter()
         deadline = None if self.seconds is None else start + SOLO_SHARE * self.seconds
         dealer = Determinizer(state, player)
         worlds = [dealer.deal(self.rng.getrandbits(64)) for _ in range(SOLO_WORLDS)]
-        planned = plan_round(worlds, player, lambda s: leaf(s)[player], default_model(), deadline=deadline)
+        planned = plan_round(worlds, player, lambda s: leaf(s)[player], self.evaluator, deadline=deadline)
         if planned is None:
             return None
         best = max(planned, key=lambda k: planned[k][1])  # (the first of equals: the moves' order)
@@ -624,33 +769,40 @@ class MCTSAgent:
                      "planned": round(_time.perf_counter() - start, 3)}
         return action
 
-    def variant(self, state: GameState, variants: Sequence[Action]) -> Action:
-        """The payment and gain of the chosen action (the magic item of a pass): by the learned value,
-        or (``value=0``) by `best_variant`.  Both judge only the mover's own cards and the public
-        table."""
-        if self.settings.value == HAND_VALUE:
-            return best_variant(state, variants)
-        if variants[0][0] == PASS:
-            return pass_variant(state, variants, default_model())
-        return learned_variant(state, variants, default_model())
+    def variant(self, state: GameState, variants: Sequence[Action], world: GameState | None = None) -> Action:
+        """The payment and gain of the chosen action (the magic item of a pass): the evaluator's, judged
+        in ``world``, a determinisation of ``state`` for the mover (None: one is dealt), never in the
+        true state."""
+        if len(variants) == 1:
+            return variants[0]
+        if world is None:
+            world = Determinizer(state, variants[0][1]).deal(self.rng.getrandbits(64))
+        return self.evaluator.variant(world, variants)
 
     def reseed(self, seed: int) -> None:
         """Restart the search's random stream (see `ai.agent.Agent.reseed`)."""
         self.rng = random.Random(seed)
 
     def observe(self, state: GameState, action: Action) -> None:
-        """Told of each decision of the game (see `ai.agent.Agent.observe`): nothing to remember."""
+        """Told of each decision of the game (see `ai.agent.Agent.observe`): while pondering, who made
+        it and its key in the tree (what `pondered` looks up)."""
+        if self._ponder is not None:
+            self._ponder.seen.append((state.current_player(), tree_key(action, self.evaluator.learned)))
 
     def root_stats(self, state: GameState, player: int, progress: Callable[[int], None] | None = None,
-                   groups: Groups | None = None) -> tuple[Stats, int]:
+                   groups: Groups | None = None, seconds: float | None = None) -> tuple[Stats, int]:
         """Search and merge the workers' root statistics: ({macro: (visits, value)}, iterations);
-        ``groups``: the player's moves here, if worked out already (`search`'s ``root_groups``)."""
+        ``groups``: the player's moves here, if worked out already (`search`'s ``root_groups``);
+        ``seconds``: the time to take (None: the agent's budget)."""
         seeds = [self.rng.getrandbits(64) for _ in range(self.workers)]
+        if seconds is None:
+            seconds = self.seconds
         if self.workers == 1:
-            return search(state, player, self.iters, self.seconds, seeds[0], self.settings, progress, groups)
+            return search(state, player, self.iters, seconds, seeds[0], self.settings, progress, groups,
+                          self.evaluator)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         settings = tuple(self.settings)  # (a plain tuple crosses to the worker processes as it is)
-        jobs = [(state, player, iters, self.seconds, s, settings, groups) for s in seeds]
+        jobs = [(state, player, iters, seconds, s, settings, groups) for s in seeds]
         results = self._executor().map(_worker, jobs)
         merged: Stats = {}
         total = 0
@@ -664,12 +816,18 @@ class MCTSAgent:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             from concurrent.futures import ProcessPoolExecutor
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=worker_context())
+            context = worker_context()
+            self._stop = context.Event()
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_started,
+                                             initargs=(self._stop, self.evaluator))
         return self._pool
 
     def close(self) -> None:
-        """Stop the worker processes at once, a search under way in them too (it then fails with
-        `concurrent.futures.process.BrokenProcessPool`); a later search starts them again."""
+        """Stop the worker processes at once, a search or a ponder under way in them too (it then fails
+        with `concurrent.futures.process.BrokenProcessPool`); a later search starts them again, not a
+        ponder."""
+        self._ponder = None
+        self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
             # (the executor has no public way to end a busy worker: its processes are ended directly)

@@ -24,11 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -38,12 +36,12 @@ from . import encoding as E
 from .checkpoint import MAX_HIDDEN, Layout, read_npz, shown, write_file
 from .checkpoint import NetError as NetError
 from .features import FEATURES, N_FEATURES, player_features
-from .learned import default_model, progress
+from .learned import progress
 
 if TYPE_CHECKING:
     from amigos.state import GameState
 
-T = TypeVar("T")
+    from .learned import ValueModel
 
 NET_FORMAT: Final = "amigos.valuenet"
 NET_VERSION: Final = 1
@@ -75,7 +73,7 @@ def encoding_key() -> str:
 class ValueNet:
     """The weights (float64 arrays) and what the network was trained on (``info``)."""
 
-    __slots__ = ("w1", "b1", "w2", "b2", "base", "features", "info")
+    __slots__ = ("w1", "b1", "w2", "b2", "base", "features", "info", "linear")
 
     w1: np.ndarray  # (N_INPUTS [+ N_FEATURE_INPUTS], hidden)
     b1: np.ndarray  # (hidden,)
@@ -84,24 +82,31 @@ class ValueNet:
     base: bool      # the linear value's log-odds added to the output (see the module docstring)
     features: bool  # the feature inputs read too (see the module docstring)
     info: dict[str, Any]
+    linear: ValueModel | None  # with ``base``: the linear value whose log-odds it corrects
 
     def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float,
-                 info: dict[str, Any] | None = None, base: bool = False, features: bool = False) -> None:
+                 info: dict[str, Any] | None = None, base: bool = False, features: bool = False,
+                 linear: ValueModel | None = None) -> None:
         inputs = E.N_INPUTS + (N_FEATURE_INPUTS if features else 0)
         if w1.shape != (inputs, b1.shape[0]) or w2.shape != b1.shape:
             raise NetError(f"a value network needs {inputs} inputs and matching layers, not {w1.shape}")
+        if base and linear is None:
+            raise NetError("a value network over the linear value needs that value's model")
         self.w1, self.b1, self.w2, self.b2, self.base = w1, b1, w2, float(b2), bool(base)
         self.features = bool(features)
         self.info = dict(info or {})
+        self.linear = linear if base else None
 
     @classmethod
-    def initial(cls, hidden: int, seed: int, base: bool = False, features: bool = False) -> ValueNet:
+    def initial(cls, hidden: int, seed: int, base: bool = False, features: bool = False,
+                linear: ValueModel | None = None) -> ValueNet:
         """A network of small random weights (He initialisation for the ReLU layer, a zero output: with
-        ``base``, the linear value itself)."""
+        ``base``, the linear value ``linear`` itself)."""
         rng = np.random.default_rng(seed)
         inputs = E.N_INPUTS + (N_FEATURE_INPUTS if features else 0)
         w1 = rng.normal(0.0, math.sqrt(2.0 / 60.0), (inputs, hidden))  # about 60 inputs are set at once
-        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed}, base, features)
+        return cls(w1, np.zeros(hidden), np.zeros(hidden), 0.0, {"hidden": hidden, "seed": seed}, base, features,
+                   linear)
 
     @property
     def hidden(self) -> int:
@@ -118,36 +123,45 @@ class ValueNet:
             value += feature_inputs(rows, viewer)
         h = np.array(value) @ self.w1.take(index, axis=0) + self.b1  # (take: faster than indexing)
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
-        if self.base:  # (the linear value's `win_log_odds`, from the rows at hand)
-            z += default_model().margin(rows, viewer, progress(rows))
+        if self.linear is not None:  # (the linear value's `win_log_odds`, from the rows at hand)
+            z += self.linear.margin(rows, viewer, progress(rows))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     # -- files -------------------------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
         """Write the network as a ``.npz`` file (arrays, format, version, encoding key, info)."""
-        info = dict(self.info, linear_model=default_model().digest()) if self.base else dict(self.info)
+        info = dict(self.info, linear_model=self.linear.digest()) if self.linear is not None else dict(self.info)
         if self.features:
             info["feature_key"] = feature_key()
         write_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(),
                      {"w1": self.w1.astype(np.float32), "b1": self.b1, "w2": self.w2, "b2": np.array([self.b2]),
                       "base": np.array([float(self.base)]), "features": np.array([float(self.features)])}, info)
 
+    @staticmethod
+    def packaged_path() -> Path:
+        """The packaged network's file (`NET_FILE` in the package's data folder)."""
+        return Path(str(resources.files("ai") / "data" / NET_FILE))
+
     @classmethod
-    def load(cls, path: Path) -> ValueNet:
-        """The network in ``path``; `NetError` (one line naming the file) for a file that is not one for
-        today's encoding (`read_arrays`)."""
+    def load(cls, path: Path, linear: ValueModel, mate: Path | None = None) -> ValueNet:
+        """The network in ``path``, over the linear value ``linear`` (read from ``mate``, if named) if it
+        was trained over one; `NetError` (one line naming the file) for a file that is not one for
+        today's encoding (`read_arrays`), or one trained over another linear value."""
         arrays, info = read_arrays(path, NET_FORMAT, NET_VERSION, encoding_key(), NET_LAYOUT)
         flags = {name: _flag(path, arrays, name) for name in ("base", "features")}  # (files before them: none)
-        if flags["base"] and info.get("linear_model") != default_model().digest():
+        if flags["base"] and info.get("linear_model") != linear.digest():
+            if mate is not None:  # (the network was not named: the linear value was)
+                raise NetError(f"{mate}: not the linear value the network {path.name} was trained over: "
+                               f"name a network trained over it too (net=FILE), or use value=linear")
             raise NetError(f"{path}: a value network trained over another linear value "
-                           f"({shown(info.get('linear_model'))}, today's {default_model().digest()})")
+                           f"({shown(info.get('linear_model'))}, this one's {linear.digest()})")
         if flags["features"] and info.get("feature_key") != feature_key():
             raise NetError(f"{path}: a value network for other features ({shown(info.get('feature_key'))}, "
                            f"today's {feature_key()})")
         try:
             return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, flags["base"],
-                       flags["features"])
+                       flags["features"], linear)
         except NetError as exc:
             raise NetError(f"{path}: {exc}") from None
 
@@ -200,26 +214,5 @@ def read_arrays(path: Path, fmt: str, version: int, key: str, layout: Layout,
     return arrays, info if isinstance(info, dict) else {}
 
 
-#: The packaged network's file, in the package's data folder, and an environment variable naming a
-#: file to use instead (training and experiments set it; worker processes inherit it).
+#: The packaged network's file, in the package's data folder.
 NET_FILE: Final = "value_net.npz"
-NET_ENV: Final = "AMIGOS_VALUE_NET"
-_LOADED: dict[str, tuple[str, Any]] = {}  # by environment variable: (the file, what it held)
-
-
-def load_default(env: str, file: str, load: Callable[[Path], T], train: str) -> T:
-    """What the agents use, loaded once a process by ``load``: the file the environment variable
-    ``env`` names, else the package's data file ``file``; `NetError` naming the ``train`` command if
-    there is none."""
-    path = os.environ.get(env) or str(resources.files("ai") / "data" / file)
-    loaded = _LOADED.get(env)
-    if loaded is None or loaded[0] != path:
-        if not Path(path).exists():
-            raise NetError(f"{path}: no such file (train one: {train})")
-        loaded = _LOADED[env] = (path, load(Path(path)))
-    return cast(T, loaded[1])
-
-
-def default_net() -> ValueNet:
-    """The value network the agents use (`load_default`: `NET_ENV`, else the packaged `NET_FILE`)."""
-    return load_default(NET_ENV, NET_FILE, ValueNet.load, "amigos-train neural")

@@ -20,15 +20,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from amigos.actions import PASS
 from amigos.codes import ACTIONS
 from amigos.config import Action, Macro
 from amigos.state import GameState
 
+from .evaluator import Evaluator
 from .futile import useful
-from .heuristics import learned_variant
-from .learned import ValueModel
-from .mcts import group, pass_variant
+from .mcts import group
 
 #: Positions a plan may expand in one determinisation before it gives up (most need fewer than 100).
 NODE_BUDGET: Final = 200
@@ -53,18 +51,9 @@ def position_key(s: GameState) -> Key:
             s.victory_check, s.rng)
 
 
-def moves(s: GameState, model: ValueModel) -> list[tuple[Macro, Action]]:
-    """The moves of ``s`` as the tree search sees them, each with the way it is played."""
-    out = []
-    for key, ways in useful(s, group(s, True)).items():
-        if len(ways) == 1:
-            action = ways[0]
-        elif ways[0][0] == PASS:
-            action = pass_variant(s, ways, model)
-        else:
-            action = learned_variant(s, ways, model)
-        out.append((key, action))
-    return out
+def moves(s: GameState, evaluator: Evaluator) -> list[tuple[Macro, Action]]:
+    """The moves of ``s`` as the tree search sees them, each with the way ``evaluator`` plays it."""
+    return [(key, evaluator.variant(s, ways)) for key, ways in useful(s, group(s, evaluator.learned)).items()]
 
 
 class Planner:
@@ -73,11 +62,20 @@ class Planner:
     round reaches from a position, or None once ``budget`` positions were expanded or the clock passed
     ``deadline`` (`time.perf_counter`)."""
 
-    def __init__(self, player: int, value: Callable[[GameState], float], model: ValueModel,
+    player: int
+    value: Callable[[GameState], float]
+    evaluator: Evaluator
+    budget: int
+    deadline: float | None
+    expanded: int  # positions expanded so far
+    table: dict[Key, float]  # the best value reached from each position met (the transpositions)
+    round: int  # the round planned (the plan stops where it ends)
+
+    def __init__(self, player: int, value: Callable[[GameState], float], evaluator: Evaluator,
                  budget: int = NODE_BUDGET, deadline: float | None = None) -> None:
         self.player = player
         self.value = value
-        self.model = model
+        self.evaluator = evaluator
         self.budget = budget
         self.deadline = deadline
         self.expanded = 0
@@ -118,7 +116,7 @@ class Planner:
     def after_each(self, s: GameState) -> dict[Macro, tuple[Action, float]] | None:
         """Each move of ``s``, its way and `best` after it; None once the budget ran out."""
         out: dict[Macro, tuple[Action, float]] = {}
-        for key, action in moves(s, self.model):
+        for key, action in moves(s, self.evaluator):
             child = s.clone()
             child.apply_unchecked(action)
             v = self.best(child)
@@ -128,7 +126,7 @@ class Planner:
         return out
 
 
-def plan_round(worlds: Sequence[GameState], player: int, value: Callable[[GameState], float], model: ValueModel,
+def plan_round(worlds: Sequence[GameState], player: int, value: Callable[[GameState], float], evaluator: Evaluator,
                budget: int = NODE_BUDGET, deadline: float | None = None) -> dict[Macro, tuple[Action, float]] | None:
     """Each first move's way (the first world's) and mean value over ``worlds`` (determinisations of one
     position where ``player`` is `alone`), in the order of the moves; None when a plan ran out of its
@@ -136,7 +134,7 @@ def plan_round(worlds: Sequence[GameState], player: int, value: Callable[[GameSt
     total: dict[Macro, float] = {}
     played: dict[Macro, Action] = {}
     for world in worlds:
-        values = Planner(player, value, model, budget, deadline).first_moves(world)
+        values = Planner(player, value, evaluator, budget, deadline).first_moves(world)
         if values is None:
             return None
         for key, (action, v) in values.items():

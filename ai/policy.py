@@ -33,7 +33,7 @@ from amigos.config import Macro
 from . import encoding as E
 from .checkpoint import MAX_HIDDEN, Layout, NetError
 from .network import encoding_key as view_key
-from .network import load_default, read_arrays, write_arrays
+from .network import read_arrays, write_arrays
 
 if TYPE_CHECKING:
     from amigos.state import GameState
@@ -155,12 +155,5 @@ POLICY_LAYOUT: Final = Layout(
     optional={}, sizes={"hidden": range(1, MAX_HIDDEN + 1)})
 
 
-#: The packaged model's file (the package's data folder), and a variable naming a file to use instead.
+#: The model's file name in the package's data folder, where a trained one is packaged.
 POLICY_FILE: Final[str] = "policy_net.npz"
-POLICY_ENV: Final[str] = "AMIGOS_POLICY_NET"
-
-
-def default_policy() -> PolicyNet:
-    """The model of choices the agents use (`ai.network.load_default`: `POLICY_ENV`, else the packaged
-    `POLICY_FILE`)."""
-    return load_default(POLICY_ENV, POLICY_FILE, PolicyNet.load, "amigos-train policy")

@@ -4,7 +4,7 @@ Every function returns a list of rewards in [0, 1], one a player, that sum to 1.
 worth 1 to its winner, a little less for a narrow win (`final_rewards`), so that a won position still
 prefers more points; an unfinished one lies strictly between a lost and a won game
 (`unfinished_rewards`): each player's chance of winning by the learned value (`learned_rewards`), or by
-the hand-tuned evaluation (`rewards`, the search's ``value=0``).  With three players or more a value
+the hand-tuned evaluation (`rewards`, the search's ``value=hand``).  With three players or more a value
 that rates each player on its own (a score s_p) gives the chances as Plackett-Luce's first place does,
 exp(s_p) over the sum of all exp(s_q) (`chances`): with two it is the logistic of s_0 - s_1, the two-player
 value itself.
@@ -16,12 +16,13 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from .features import player_features
-from .learned import default_model, progress
+from .learned import progress
 from .value import heuristic_value, player_worths
 
 if TYPE_CHECKING:
     from amigos.state import GameState
 
+    from .learned import ValueModel
     from .network import ValueNet
 
 SCALE: Final = 3.0  # evaluation points for which a rollout's reward is 1/(1+e^-1) ~ 0.73
@@ -49,12 +50,11 @@ def final_rewards(state: GameState) -> list[float]:
     return [top if p == w else (1.0 - top) / (n - 1) for p in range(n)]
 
 
-def learned_rewards(state: GameState) -> list[float]:
-    """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the learned value's
-    chances of winning (`ai.learned`) as `unfinished_rewards`."""
+def learned_rewards(state: GameState, model: ValueModel) -> list[float]:
+    """Each player's reward in [0, 1]: `final_rewards` for a finished game, else the chances of winning
+    by the linear learned value ``model`` (`ai.learned`) as `unfinished_rewards`."""
     if state.is_terminal():
         return final_rewards(state)
-    model = default_model()
     rows = player_features(state)
     g = progress(rows)
     n = state.n_players

@@ -216,18 +216,25 @@ def _after(match: Match, game: int) -> GameState:
 
 def bounded_spec(spec: str, against_a_person: bool = False) -> str:
     """``spec`` with its search processes (``workers``) at most this machine's cores: a spec read from
-    a file cannot start more processes than the machine can run.  ``against_a_person``: a search that
-    names no ``workers`` searches on `PERSON_CORES` of them (the AI thinks while the person waits: the
-    cores would idle), the spec as written staying the player's name and record."""
+    a file cannot start more processes than the machine can run.  ``against_a_person``: a search on a
+    time budget that names no ``workers`` searches on `PERSON_CORES` of them (the AI thinks while the
+    person waits: the cores would idle), and one that does not say ``ponder`` thinks on while the
+    person decides (``ponder=1``); the spec as written stays the player's name and record."""
     kind, params = parse_spec(spec)
     cores = os.cpu_count() or 1
     workers = params.get("workers")
-    if workers is None and against_a_person and kind == "mcts" and "iters" not in params:
-        workers = PERSON_CORES  # (an iteration budget is kept reproducible: one process)
-    if workers is None or (workers == params.get("workers") and workers <= cores):
-        return spec
-    params["workers"] = min(int(workers), cores)
-    return spec_text(kind, params)
+    # (an iteration budget is kept reproducible: one process, no pondering)
+    timed = against_a_person and kind == "mcts" and "iters" not in params
+    if workers is None and timed:
+        workers = PERSON_CORES
+    changed = False
+    if workers is not None and (workers != params.get("workers") or workers > cores):
+        params["workers"] = min(int(workers), cores)
+        changed = True
+    if timed and "ponder" not in params:
+        params["ponder"] = 1
+        changed = True
+    return spec_text(kind, params) if changed else spec
 
 
 def default_path(seed: int) -> Path:
@@ -287,6 +294,10 @@ class Session:
             else:
                 self.controllers.append(_Thinking(agent, console, self.names[seat],
                                                   quiet or not any(s == HUMAN for s in specs)))
+        thinkers = [(seat, c) for seat, c in enumerate(self.controllers) if not self.humans[seat]]
+        for c in self.controllers:
+            if isinstance(c, _AutoCollect):
+                c.thinkers = thinkers
 
     def passes_to(self, seat: int) -> bool:
         """Whether the screen passes to ``seat``'s person for the decision asked now: another person was
@@ -465,6 +476,7 @@ class _AutoCollect:
     def __init__(self, person: Agent, settings: Settings) -> None:
         self.person = person
         self.settings = settings
+        self.thinkers: list[tuple[int, Agent]] = []  # the AI seats, told to ponder while the person decides
 
     @property
     def info(self) -> dict[str, Any]:
@@ -479,9 +491,16 @@ class _AutoCollect:
     def close(self) -> None:
         self.person.close()
 
+    def ponder(self, state: GameState, seat: int) -> None:
+        """A person thinks for themself."""
+
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         made = automatic_collect(state) if self.settings.auto_collect else None
-        return made if made is not None else self.person.select(state, progress)
+        if made is not None:
+            return made
+        for seat, agent in self.thinkers:
+            agent.ponder(state, seat)
+        return self.person.select(state, progress)
 
 
 class _Thinking:
@@ -499,6 +518,9 @@ class _Thinking:
 
     def observe(self, state: GameState, action: Action) -> None:
         self.agent.observe(state, action)
+
+    def ponder(self, state: GameState, seat: int) -> None:
+        self.agent.ponder(state, seat)
 
     def reseed(self, seed: int) -> None:
         self.agent.reseed(seed)

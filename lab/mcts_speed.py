@@ -30,7 +30,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rollout", type=int, default=30)
     ap.add_argument("--positions", action="store_true", help="one process, six positions")
     ap.add_argument("--value", choices=("linear", "net"), help="with --positions: the learned value's search "
-                    "(no rollout), by the linear value or the network AMIGOS_VALUE_NET names")
+                    "(no rollout), by the linear value or the packaged network")
     ap.add_argument("--games", type=int, default=0,
                     help="instead: the rate over whole games of mcts:iters=1000 against greedy (one process)")
     args = ap.parse_args(argv)
@@ -60,16 +60,17 @@ def main(argv=None) -> int:
 
 
 def over_positions(rollout: int, value: str | None = None) -> int:
-    from ai.mcts import LINEAR_VALUE, NET_VALUE, Settings, search
-    settings = Settings(rollout=rollout) if value is None else \
-        Settings(value=NET_VALUE if value == "net" else LINEAR_VALUE, rollout=0)
+    from ai.evaluator import HAND, default_evaluator
+    from ai.mcts import Settings, search
+    settings = Settings(rollout=rollout if value is None else 0)
+    evaluator = default_evaluator(HAND if value is None else value)
     iterations = seconds = 0.0
     for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
         s = mid_game(seed, steps)
         p = s.current_player()
-        search(s, p, 100, None, 1, settings)  # warm the caches
+        search(s, p, 100, None, 1, settings, evaluator=evaluator)  # warm the caches
         start = time.perf_counter()
-        _, done = search(s, p, 2000, None, 1, settings)
+        _, done = search(s, p, 2000, None, 1, settings, evaluator=evaluator)
         elapsed = time.perf_counter() - start
         print(f"game {seed}, round {s.round}: {done / elapsed:,.0f} iterations/s")
         iterations += done

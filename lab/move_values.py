@@ -23,6 +23,7 @@ from puzzles import load_puzzles, position_of  # noqa: E402
 
 import amigos  # noqa: E402
 from ai.agents import make_agent  # noqa: E402
+from ai.evaluator import packaged_model  # noqa: E402
 from ai.mcts import MCTSAgent, group  # noqa: E402
 from ai.rewards import learned_rewards  # noqa: E402
 from amigos.determinize import Determinizer  # noqa: E402
@@ -49,7 +50,7 @@ def one_move(state: GameState, deal: Callable[[int], GameState], agent: MCTSAgen
         world = deal(WORLDS_SEED + k)
         world.apply(agent.variant(world, variants))
         if not reply_iters or world.is_terminal():
-            values.append(learned_rewards(world)[me])
+            values.append(learned_rewards(world, packaged_model())[me])
             continue
         mover = world.current_player()
         best = max(v for _, v, _ in root_values(world, make_agent(f"mcts:iters={reply_iters}", seed=k)))

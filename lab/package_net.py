@@ -5,8 +5,8 @@
 Copies the network's weights and training record (`ai.network.ValueNet.info`: games, generations,
 held-out loss, what played them) and adds where it comes from: its run folder and generation, the
 commit of the checkout packaging it, and the run's progress lines up to that generation (the games
-and held-out figures of each).  The agents load the packaged file unless ``AMIGOS_VALUE_NET`` names
-another (`ai.network.default_net`).
+and held-out figures of each).  The agents load the packaged file unless their spec names another
+(``net=FILE``: `ai.evaluator.Evaluator.load`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
+from ai.evaluator import packaged_model  # noqa: E402
 from ai.network import NET_FILE, NetError, ValueNet  # noqa: E402
 
 
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.net}: not a run's network (net-G.npz)", file=sys.stderr)
         return 2
     try:
-        net = ValueNet.load(args.net)
+        net = ValueNet.load(args.net, packaged_model())
     except NetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -18,10 +18,8 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
-from ai.learned import default_model  # noqa: E402
-from ai.network import default_net  # noqa: E402
+from ai.evaluator import default_evaluator  # noqa: E402
 from ai.planner import Planner, alone  # noqa: E402
-from ai.rewards import net_rewards  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
 from amigos.determinize import Determinizer  # noqa: E402
 from matches.match import Match  # noqa: E402
@@ -34,7 +32,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=300)
     args = parser.parse_args()
-    net, model = default_net(), default_model()
+    evaluator = default_evaluator()
     sizes: list[int] = []
     over = 0
     for g in range(args.games):
@@ -47,7 +45,7 @@ def main() -> None:
             state = match.state
             if alone(state, p) and len(state.legal_actions()) > 1:
                 world = Determinizer(state, p).deal(7)
-                planner = Planner(p, lambda s, q=p: net_rewards(s, net, q)[q], model, args.budget)
+                planner = Planner(p, lambda s, q=p: evaluator.leaf(2, q)(s)[q], evaluator, args.budget)
                 start = time.perf_counter()
                 planned = planner.first_moves(world)
                 seconds = time.perf_counter() - start

@@ -21,6 +21,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build
 from puzzles import is_best, load_puzzles, position_of  # noqa: E402
 
 import amigos  # noqa: E402
+from ai.evaluator import packaged_model  # noqa: E402
 from ai.rewards import learned_rewards  # noqa: E402
 
 
@@ -32,7 +33,7 @@ def ranks(puzzle: dict) -> dict:
     for action in state.legal_actions():
         after = state.clone()
         after.apply(action)
-        rows.append((learned_rewards(after)[p], is_best(puzzle, state, action), amigos.action_text(state, action)))
+        rows.append((learned_rewards(after, packaged_model())[p], is_best(puzzle, state, action), amigos.action_text(state, action)))
     rows.sort(key=lambda r: -r[0])
     rank = next(i for i, r in enumerate(rows) if r[1])
     return {"id": puzzle["id"], "rank": rank, "moves": len(rows), "best_value": round(rows[rank][0], 4),

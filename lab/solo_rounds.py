@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 from ai.agents import make_agent  # noqa: E402
-from ai.learned import default_model  # noqa: E402
+from ai.evaluator import default_evaluator  # noqa: E402
 from ai.planner import Planner, alone  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
 from amigos.state import GameState  # noqa: E402
@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=700)
     args = parser.parse_args()
-    model = default_model()
+    evaluator = default_evaluator()
     equal = short = skipped = 0
     shortfall = 0
     game = 0
@@ -64,7 +64,7 @@ def main() -> None:
             state = match.state
             if alone(state, p) and (state.round, p) not in seen and len(state.legal_actions()) > 1:
                 seen.add((state.round, p))
-                planner = Planner(p, points(p), model, args.budget)  # type: ignore[arg-type]
+                planner = Planner(p, points(p), evaluator, args.budget)  # type: ignore[arg-type]
                 best = planner.first_moves(state.clone())
                 if best is None:
                     skipped += 1

@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 
 import amigos  # noqa: E402
-from ai.learned import ValueModel, default_model  # noqa: E402
+from ai.evaluator import packaged_model  # noqa: E402
+from ai.learned import ValueModel  # noqa: E402
 from ai.network import ValueNet  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
 from amigos.determinize import determinize  # noqa: E402
@@ -71,8 +72,8 @@ def main() -> int:
     ap.add_argument("--net", type=Path, required=True)
     ap.add_argument("--model", type=Path, help="a linear value file (default: the packaged one)")
     args = ap.parse_args()
-    net = ValueNet.load(args.net)
-    model = ValueModel.load(args.model) if args.model else default_model()
+    model = ValueModel.load(args.model) if args.model else packaged_model()
+    net = ValueNet.load(args.net, model)
     records = held_out_records(args.games)
     rows = predictions(records, net, model)
     print(f"{len(records)} held-out games, {len(rows)} positions (each seen by both players)")

@@ -26,8 +26,9 @@ if str(ROOT) not in sys.path:
 
 import amigos  # noqa: E402
 from ai import encoding as E  # noqa: E402
+from ai.evaluator import packaged_model  # noqa: E402
 from ai.features import player_features  # noqa: E402
-from ai.learned import default_model, progress  # noqa: E402
+from ai.learned import progress  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
 from amigos.determinize import determinize  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402
@@ -39,7 +40,7 @@ class Views:
     """Every view of the games: sparse card inputs (CSR), features, linear log-odds, result, game."""
 
     def __init__(self, folder: Path) -> None:
-        model = default_model()
+        model = packaged_model()
         idx: list[int] = []
         val: list[float] = []
         starts = [0]

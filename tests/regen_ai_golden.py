@@ -23,7 +23,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "ai_games.json"
 GAME_2 = "game 2"  # game 2 of a match: the loser of game 1 names the first player, then the redraft
 GAMES = [
     (4, "standard", ("mcts:iters=120,seed=4", "greedy")),
-    (5, "standard", ("mcts:iters=80,seed=5", "mcts:iters=80,seed=6,value=0,rollout=30")),
+    (5, "standard", ("mcts:iters=80,seed=5", "mcts:iters=80,seed=6,value=hand,rollout=30")),
     (6, "draft", ("expectimax:depth=1", "mcts:iters=60,seed=7")),
     (7, "first_game", ("mcts:iters=80,seed=8", "mcts:iters=80,seed=9")),
     (8, GAME_2, ("mcts:iters=60,seed=10,draft=0", "mcts:iters=60,seed=11")),

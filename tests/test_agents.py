@@ -138,10 +138,10 @@ def mid_game(seed, steps=30, players=2):
         n += 1
 
 
-def hidden_twin(state):
-    """The same position except what the acting player cannot see: every rival's hidden cards are
-    other cards, and which of them is in hand and which in the deck is swapped."""
-    p = state.current_player()
+def hidden_twin(state, viewer=None):
+    """The same position except what ``viewer`` (None: the acting player) cannot see: every rival's
+    hidden cards are other cards, and which of them is in hand and which in the deck is swapped."""
+    p = state.current_player() if viewer is None else viewer
     twin = state.clone()
     hidden = [e for e in range(twin.n_art) if twin.owner[e] != p and twin.loc[e] in (HAND, DECK)]
     assert len(hidden) >= 2

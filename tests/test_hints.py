@@ -99,3 +99,17 @@ def test_a_collect_cost_hint_says_what_turning_means():
     turn = (A.COLLECT_COST, 0, _find(s, "cursed_forge"), A.PAY_TURN)
     assert hint_text(s, turn, {}) == ("Hint: Turn Cursed Forge for its collect cost instead of paying 1 death. You keep "
                                       "the 1 death, but turned it cannot use its power this round.")
+
+
+def test_a_discard_names_the_power_its_essences_pay_for():
+    """Discarding for the Elan and Death that pay Dwarven Mines' second power names that power."""
+    s = build_position([{"mage": "seer", "item": "research", "hand": ["hawk"]},
+                        {"mage": "transmuter", "item": "death_life", "hand": ["tree_of_life"], "places": ["dwarven_mines"],
+                         "pool": {"elan": 2, "life": 2, "calm": 1, "death": 2}}], turn=1)
+    tree, mines = _find(s, "tree_of_life"), _find(s, "dwarven_mines")
+    for_mines = next(a for a in s.legal_actions() if a[0] == A.DISCARD and a[2] == tree and a[3] == (1, 0, 0, 1, 0))
+    assert reasons(s, for_mines) == ["then you can pay for Dwarven Mines' power"]
+    for_gold = next(a for a in s.legal_actions() if a[0] == A.DISCARD and a[2] == tree and a[3] == (0, 0, 0, 0, 1))
+    assert reasons(s, for_gold) == []
+    s.turned[mines] = 1  # (a turned Mines: its power is no purchase)
+    assert reasons(s, for_mines) == []

@@ -12,8 +12,10 @@ import pytest
 
 import amigos
 from ai import learned as L
+from ai.agents import make_agent
 from ai.checkpoint import NetError
 from ai.draft import fit, pick_scores, plan_of
+from ai.evaluator import LINEAR, Evaluator, packaged_model
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.heuristics import learned_variant
 from ai.mcts import search
@@ -94,7 +96,7 @@ def test_features_read_nothing_the_rival_cannot_see_of_a_determinised_world():
 # -- the model ----------------------------------------------------------------------------------------------
 
 def test_the_packaged_model_loads_and_is_a_probability_for_two_players():
-    model = L.default_model()
+    model = packaged_model()
     assert len(model.base) == len(model.late) == N_FEATURES
     s = amigos.new_game(5)
     rng = random.Random(5)
@@ -151,18 +153,17 @@ def test_a_won_game_is_worth_more_by_a_wider_margin():
     narrow, wide = final_rewards(_finished([10, 9])), final_rewards(_finished([13, 6]))
     assert narrow[0] == pytest.approx(1 - WIN_MARGIN + WIN_MARGIN / 4) and wide[0] == 1.0
     assert narrow[0] + narrow[1] == wide[0] + wide[1] == pytest.approx(1.0)
-    assert learned_rewards(_finished([13, 6])) == wide
+    assert learned_rewards(_finished([13, 6]), packaged_model()) == wide
 
 
 
-def test_a_game_won_is_worth_more_than_any_estimate_of_one_still_played(tmp_path, monkeypatch):
+def test_a_game_won_is_worth_more_than_any_estimate_of_one_still_played(tmp_path):
     sure = _model(points=50.0)  # a model all but certain that four points ahead wins
     path = tmp_path / "sure.json"
     path.write_text(json.dumps(sure.to_json()))
-    monkeypatch.setenv(L.MODEL_ENV, str(path))
-    monkeypatch.setattr(L, "_DEFAULT", None)
     ahead = build_position([_me(monuments=["temple", "colossus"]), RIVAL], first_player=1)
-    estimate = learned_rewards(ahead)
+    estimate = Evaluator.load(LINEAR, model=path).leaf(2, 0)(ahead)  # (the model read from its file)
+    assert estimate == learned_rewards(ahead, sure) != learned_rewards(ahead, packaged_model())
     narrow = final_rewards(_finished([10, 9]))
     assert narrow[1] < estimate[1] < estimate[0] < narrow[0]
     assert estimate[0] + estimate[1] == pytest.approx(1.0)
@@ -180,7 +181,13 @@ def test_the_search_uses_a_repeatable_power_before_the_one_that_turns_its_compon
     assert s.victory_points() == [8, 9] and s.current_player() == 0
     stats, _ = search(s, 0, 1500, None, 0)
     best = max(stats, key=lambda key: stats[key][0])
-    assert best[0] == A.POWER and s.cards[best[2]].name == "Catacombs of the Dead" and best[3] == 0, stats
+    # (the Jeweled Statuette's 3 Death first keeps both of the Catacombs' powers for after: as good)
+    assert best[0] == A.POWER and s.cards[best[2]].name in ("Catacombs of the Dead", "Jeweled Statuette"), stats
+    assert best[3] == 0, stats  # (not the turn of the Catacombs first, nor the Statuette's Gold)
+    agent = make_agent("mcts:iters=1500,solo=0,seed=0")  # (the search alone, not the plan)
+    while not s.is_terminal() and s.round == 6:  # (the search's line, played out: the won round)
+        s.apply(agent.select(s))
+    assert s.is_terminal() and s.winners() == [0], s.victory_points()
 
 
 # -- drafts -------------------------------------------------------------------------------------------------

@@ -757,8 +757,11 @@ def test_an_ai_playing_a_person_searches_on_two_cores_unless_its_spec_says_other
     from ai.agents import make_agent, parse_spec
     from amigos_cli.session import PERSON_CORES, Session, bounded_spec
     cores = _os.cpu_count() or 1
-    assert parse_spec(bounded_spec("mcts:time=1.0", against_a_person=True))[1]["workers"] == min(PERSON_CORES, cores)
-    for spec in ("mcts:time=1.0", "mcts:iters=500", "mcts:time=1.0,workers=1", "greedy"):
+    person = parse_spec(bounded_spec("mcts:time=1.0", against_a_person=True))[1]
+    assert person["workers"] == min(PERSON_CORES, cores) and person["ponder"] == 1
+    assert parse_spec(bounded_spec("mcts:time=1.0,workers=1", against_a_person=True))[1] == \
+        {"time": 1.0, "workers": 1, "ponder": 1}  # (its workers as written: it thinks on in the person's time)
+    for spec in ("mcts:time=1.0", "mcts:iters=500", "mcts:time=1.0,workers=1,ponder=0", "greedy"):
         assert bounded_spec(spec, against_a_person=spec != "mcts:time=1.0") == spec
     match = Match.new(3, ["human", "mcts:time=0.5"], fmt="game")
     session = Session(match, tmp_path / "m.amigos", None, seat_for=lambda seat: make_agent("random"))

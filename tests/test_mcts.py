@@ -7,10 +7,12 @@ import random
 import pytest
 
 import amigos
+from ai import evaluator as V
 from ai import halving as H
 from ai import make_agent
 from ai import mcts as M
 from ai.agents import SpecError, parse_spec
+from ai.evaluator import default_evaluator, packaged_model, pass_variant
 from amigos import actions as A
 from amigos.codes import ACTIONS, DECK, HAND
 from amigos.determinize import Determinizer
@@ -65,7 +67,6 @@ def test_the_chooser_makes_itself_first_player_unless_asked_to_search(chooser):
 
 
 def test_passes_are_one_macro_whose_item_the_learned_value_chooses():
-    from ai.learned import default_model
     s = build_position([
         {"mage": "druid", "item": "research", "hand": ["hawk"], "pool": {"elan": 1}},
         {"mage": "duelist", "item": "protection"},
@@ -74,7 +75,9 @@ def test_passes_are_one_macro_whose_item_the_learned_value_chooses():
     passes = merged[(A.PASS, 0)]
     assert sorted(passes) == sorted(a for a in s.legal_actions() if a[0] == A.PASS) and len(passes) > 1
     assert not any(key[0] == A.PASS and len(key) > 2 for key in merged)
-    assert M.pass_variant(s, passes, default_model()) in passes
+    chosen = pass_variant(s, passes, packaged_model())
+    assert chosen in passes and default_evaluator(V.LINEAR).variant(s, passes) == chosen
+    assert default_evaluator().variant(s, passes) == chosen  # (the default value, too: the linear model's)
     assert sum(1 for key in M.group(s) if key[0] == A.PASS) == len(passes)  # unmerged: one each
 
 
@@ -196,10 +199,11 @@ def test_the_options_whose_experiments_lost_are_gone(removed):
     """The seven options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
     with pytest.raises(SpecError, match="has no parameter"):
         parse_spec(f"mcts:iters=50,{removed}")
-    assert set(M.Settings._fields) == {"c", "rollout", "value", "norm", "halving"}
+    assert set(M.Settings._fields) == {"c", "rollout", "norm", "halving"}
 
 
-def test_a_variant_kept_from_another_world_is_played_only_where_it_is_legal():
+@pytest.mark.parametrize("value", [V.HAND, V.LINEAR])
+def test_a_variant_kept_from_another_world_is_played_only_where_it_is_legal(value):
     """A child remembers the variant chosen for the mover's pool; in a world where that variant is not
     legal (what it pays or gains depends on more than the pool), another of this world's is played:
     an illegal one would leave the world broken (a negative essence, no legal action)."""
@@ -211,6 +215,6 @@ def test_a_variant_kept_from_another_world_is_played_only_where_it_is_legal():
     child = M.Node(p)
     child.pool = tuple(state.pool[5 * p:5 * p + 5])
     child.action = variants[0][:-1] + ((9, 9, 9, 9, 9),)  # (the same pool, a variant of no world here)
-    chosen = M._variant(state, variants, child, None)
+    chosen = M._variant(state, variants, child, default_evaluator(value))
     assert chosen in variants and child.action == chosen
-    assert M._variant(state, variants, child, None) == chosen  # (now kept: it is legal here)
+    assert M._variant(state, variants, child, default_evaluator(value)) == chosen  # (now kept: it is legal here)

@@ -1,7 +1,7 @@
 """Model files read through one checkpoint (`ai.checkpoint`): the neural value's and the model of choices'
-``.npz`` (AMIGOS_VALUE_NET, AMIGOS_POLICY_NET) and the linear value's JSON (AMIGOS_VALUE_MODEL).  A file that
-is not one is refused in one line naming it (`NetError`), without a blocking read and without unpacking
-more than its format allows."""
+``.npz`` and the linear value's JSON (an agent spec's ``net=FILE`` and ``model=FILE``).  A file that is not
+one is refused in one line naming it (`NetError`), without a blocking read and without unpacking more than
+its format allows."""
 
 from __future__ import annotations
 
@@ -29,11 +29,17 @@ from ai import learned as L
 from ai import network as NW
 from ai import policy as P
 from ai.agents import SpecError, parse_spec
+from ai.evaluator import packaged_model
 from ai.network import NetError, ValueNet
 
 PACKAGED = Path(str(resources.files("ai") / "data" / NW.NET_FILE))
 PACKAGED_MODEL = Path(str(resources.files("ai") / "data" / L.MODEL_FILE))
 INPUTS = E.N_INPUTS + NW.N_FEATURE_INPUTS  # (the packaged network reads the features too)
+
+
+def load_net(path: Path) -> ValueNet:
+    """The value network in ``path``, over the packaged linear value (`ValueNet.load`)."""
+    return ValueNet.load(path, packaged_model())
 
 
 # -- making files --------------------------------------------------------------------------------------------
@@ -186,43 +192,43 @@ def _written(tmp_path: Path, data: bytes) -> Path:
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_file_that_is_no_value_network_is_refused_in_one_line_naming_it(tmp_path, case):
     make, fragment = CASES[case]
-    refused(ValueNet.load, make(tmp_path), fragment)
+    refused(load_net, make(tmp_path), fragment)
 
 
 def test_the_packaged_network_loads_as_before():
-    net = ValueNet.load(PACKAGED)
+    net = load_net(PACKAGED)
     with np.load(PACKAGED) as data:
         assert np.array_equal(net.w1, data["w1"].astype(np.float64)) and np.array_equal(net.w2, data["w2"])
         assert net.b2 == float(data["b2"][0]) and net.base and net.features and net.hidden == 64
 
 
 def test_a_folder_a_fifo_a_device_and_nothing_are_refused_without_a_blocking_read(tmp_path, fifo):
-    refused(ValueNet.load, tmp_path, "a folder, not a value network")
-    refused(ValueNet.load, fifo, "not a regular file")
-    refused(ValueNet.load, Path("/dev/zero"), "not a regular file")
-    refused(ValueNet.load, tmp_path / "missing.npz", "no such file")
+    refused(load_net, tmp_path, "a folder, not a value network")
+    refused(load_net, fifo, "not a regular file")
+    refused(load_net, Path("/dev/zero"), "not a regular file")
+    refused(load_net, tmp_path / "missing.npz", "no such file")
 
 
 def test_a_file_over_the_size_cap_is_refused_when_the_cap_is_passed(tmp_path):
     path = tmp_path / "big.npz"
     with open(path, "wb") as f:
         f.truncate(K.NET_BYTES + 1)  # (a sparse file: nothing to write)
-    refused(ValueNet.load, path, f"too large for a value network (over {K.NET_BYTES} bytes)")
+    refused(load_net, path, f"too large for a value network (over {K.NET_BYTES} bytes)")
 
 
 def test_too_many_zip_members_are_refused_before_zipfile_reads_them(tmp_path):
     parts = members() | {f"x{k}": b"" for k in range(K.MAX_MEMBERS)}
-    refused(ValueNet.load, zipped(tmp_path / "many.npz", parts), f"more than {K.MAX_MEMBERS} zip members")
+    refused(load_net, zipped(tmp_path / "many.npz", parts), f"more than {K.MAX_MEMBERS} zip members")
 
 
 def test_an_encrypted_or_bzip2_member_is_refused(tmp_path):
     path = zipped(tmp_path / "bz.npz", members(), zipfile.ZIP_BZIP2)
-    refused(ValueNet.load, path, "compressed or encrypted otherwise")
+    refused(load_net, path, "compressed or encrypted otherwise")
     data = bytearray(zipped(tmp_path / "plain.npz", members()).read_bytes())
     at = data.index(b"PK\x01\x02")
     data[at + 8] |= 0x1  # (the encrypted flag of the first member in the zip's directory)
     (tmp_path / "enc.npz").write_bytes(bytes(data))
-    refused(ValueNet.load, tmp_path / "enc.npz", "compressed or encrypted otherwise")
+    refused(load_net, tmp_path / "enc.npz", "compressed or encrypted otherwise")
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +250,7 @@ def bomb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_zip_bomb_is_refused_by_its_declared_size_before_it_is_unpacked(bomb):
     assert bomb.stat().st_size < 2 << 20
-    refused(ValueNet.load, bomb, "zip member w1.npy unpacks to 209715", "over the")
+    refused(load_net, bomb, "zip member w1.npy unpacks to 209715", "over the")
 
 
 def test_a_zip_bomb_that_declares_a_small_size_is_read_no_further_than_it_declares(bomb, tmp_path):
@@ -261,14 +267,14 @@ def test_a_zip_bomb_that_declares_a_small_size_is_read_no_further_than_it_declar
     assert info.file_size > honest
     path = tmp_path / "liar.npz"
     path.write_bytes(bytes(data))
-    refused(ValueNet.load, path, "Bad CRC-32 for file 'w1.npy'")
+    refused(load_net, path, "Bad CRC-32 for file 'w1.npy'")
 
 
 def test_a_network_is_written_whole_or_not_at_all(tmp_path, fifo):
     net = ValueNet.initial(8, 1)
     (tmp_path / "old.npz").write_bytes(b"old")
     net.save(tmp_path / "old.npz")
-    assert ValueNet.load(tmp_path / "old.npz").hidden == 8
+    assert load_net(tmp_path / "old.npz").hidden == 8
     for where, fragment in ((tmp_path, "a folder, not a network file"), (Path("/dev/null"), "a device"),
                             (tmp_path / "no" / "n.npz", "no folder")):
         with pytest.raises(NetError, match=fragment):
@@ -276,7 +282,7 @@ def test_a_network_is_written_whole_or_not_at_all(tmp_path, fifo):
     assert sorted(os.listdir(tmp_path)) == ["fifo", "old.npz"]
     assert Path("/dev/null").is_char_device()
     net.save(fifo)  # (a FIFO is replaced by the file, never written through: nothing waits)
-    assert ValueNet.load(fifo).hidden == 8
+    assert load_net(fifo).hidden == 8
 
 
 # -- the model of choices ------------------------------------------------------------------------------------
@@ -369,10 +375,9 @@ def test_the_packaged_linear_model_loads_from_its_path_as_from_the_package():
 
 # -- the command line and the specs ---------------------------------------------------------------------------
 
-def amigos_play(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess:
+def amigos_play(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "amigos_cli", "play", "--seed", "1", "--plain", *args],
-                          cwd=cwd, env=dict(os.environ, **env), capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL)
+                          cwd=cwd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
 def one_line(result: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -386,15 +391,17 @@ def one_line(result: subprocess.CompletedProcess, *fragments: str) -> str:
 
 def test_amigos_play_with_a_bad_value_network_says_so_in_one_line(tmp_path):
     bad = changed(tmp_path, w2=npy(np.zeros(64, complex)))
-    one_line(amigos_play({NW.NET_ENV: str(bad)}, "--p1", "mcts:iters=5", "--p2", "mcts:iters=5", "--save", "m.amigos",
+    one_line(amigos_play("--p1", f"mcts:iters=5,net={bad}", "--p2", "mcts:iters=5", "--save", "m.amigos",
                          cwd=tmp_path), f"amigos: {bad}: not a value network", "complex128")
+    assert not (tmp_path / "m.amigos").exists()
 
 
 def test_amigos_play_with_a_bad_linear_model_says_so_in_one_line(tmp_path):
     bad = tmp_path / "m.json"
     bad.write_text(json.dumps(_model(weights=None)))
-    one_line(amigos_play({L.MODEL_ENV: str(bad)}, "--p1", "mcts:iters=5", "--p2", "mcts:iters=5", "--save", "m.amigos",
+    one_line(amigos_play("--p1", "mcts:iters=5", "--p2", f"mcts:iters=5,model={bad}", "--save", "m.amigos",
                          cwd=tmp_path), f"amigos: {bad}: a value model without its weights")
+    assert not (tmp_path / "m.amigos").exists()
 
 
 def test_belief_is_gone_from_the_search_s_parameters():
@@ -433,7 +440,7 @@ def mutated(draw: st.DrawFn, original: bytes) -> bytes:
 def test_any_bytes_are_a_network_or_refused_in_one_line(tmp_path_factory, blob):
     path = tmp_path_factory.getbasetemp() / "fuzz.npz"
     path.write_bytes(blob)
-    for load in (ValueNet.load, P.PolicyNet.load):
+    for load in (load_net, P.PolicyNet.load):
         try:
             load(path)
         except NetError as exc:

@@ -13,6 +13,7 @@ import pytest
 
 import amigos
 from ai import encoding as E
+from ai.evaluator import packaged_model
 from ai.network import NetError, ValueNet, encoding_key
 from amigos.config import GameConfig
 from amigos.determinize import determinize
@@ -74,7 +75,7 @@ def test_a_network_file_round_trips(tmp_path):
     net.w2[:] = np.linspace(-1, 1, 16)
     net.info["games"] = 12
     net.save(tmp_path / "n.npz")
-    again = ValueNet.load(tmp_path / "n.npz")
+    again = ValueNet.load(tmp_path / "n.npz", packaged_model())
     state = next(_positions(1, GameConfig(), 30))
     assert again.probability(state, 0) == pytest.approx(net.probability(state, 0), abs=1e-5)
     assert again.info["games"] == 12
@@ -103,7 +104,7 @@ def _rewrite(tmp_path: Path, **changes) -> Path:
 ])
 def test_a_file_that_is_no_network_for_today_s_inputs_is_refused_in_one_line(tmp_path, change, fragment):
     with pytest.raises(NetError, match=fragment) as refused:
-        ValueNet.load(_rewrite(tmp_path, **change))
+        ValueNet.load(_rewrite(tmp_path, **change), packaged_model())
     assert "\n" not in str(refused.value)
 
 
@@ -111,7 +112,7 @@ def test_bytes_that_are_no_network_are_refused(tmp_path):
     path = tmp_path / "x.npz"
     path.write_bytes(b"not a zip file at all")
     with pytest.raises(NetError, match="not a value network"):
-        ValueNet.load(path)
+        ValueNet.load(path, packaged_model())
 
 
 def test_the_encoding_key_names_the_inputs():
@@ -188,28 +189,65 @@ def test_the_command_refuses_bad_settings(capsys):
     assert "argument --lux: must be a number from 0 to 1, not '2'" in capsys.readouterr().err
 
 
-def test_the_search_values_leaves_by_the_network_with_value_net(tmp_path, monkeypatch):
-    """``mcts:...,value=net`` searches with the network the environment names, from the searcher's view;
-    without a network it says so in one line."""
+def _two_player_position():
+    return next(s for s in _positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
+
+
+def test_the_search_values_leaves_by_the_network_a_spec_names(tmp_path):
+    """``mcts:...,value=net,net=FILE`` searches with that file's network (read when the agent is made),
+    from the searcher's view: the same search as an evaluator over that network, not the packaged one's."""
     from ai import mcts as M
-    from ai import network as NW
     from ai.agents import make_agent, parse_spec
+    from ai.evaluator import NET, Evaluator, default_evaluator
     net = ValueNet.initial(16, 4)
     net.w2[:] = 0.5
     net.save(tmp_path / "n.npz")
-    monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "n.npz"))
-    assert parse_spec("mcts:iters=10,value=net")[1]["value"] == M.NET_VALUE
-    state = next(s for s in _positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
-    agent = make_agent("mcts:iters=120,value=net,seed=3")
+    spec = f"mcts:iters=120,value=net,seed=3,net={tmp_path / 'n.npz'}"
+    assert parse_spec(spec)[1]["value"] == NET and parse_spec(spec)[1]["net"] == str(tmp_path / "n.npz")
+    agent = make_agent(spec)
+    assert agent.evaluator.value == NET and agent.evaluator.model is packaged_model()
+    assert agent.evaluator.net is not None and np.allclose(agent.evaluator.net.w1, net.w1, atol=1e-6)
+    state = _two_player_position()
+    p = state.current_player()
+    stats = M.search(state, p, 120, None, 3, evaluator=agent.evaluator)
+    again = ValueNet.load(tmp_path / "n.npz", packaged_model())  # (the file's: its w1 stored as float32)
+    assert stats == M.search(state, p, 120, None, 3, evaluator=Evaluator(NET, packaged_model(), again))
+    assert stats != M.search(state, p, 120, None, 3, evaluator=default_evaluator())
     assert agent.select(state.clone()) in state.legal_actions() and agent.info["iterations"] == 120
-    again = make_agent("mcts:iters=120,value=net,seed=3")
-    assert again.select(state.clone()) == agent.select(state.clone())
-    monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "missing.npz"))
-    with pytest.raises(NetError, match=r"no such file \(train one: amigos-train neural\)"):
-        make_agent("mcts:iters=10,value=net").select(state.clone())
+    assert make_agent(spec).select(state.clone()) == make_agent(spec).select(state.clone())
 
 
-def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_value(monkeypatch):
+def _other_linear_model(tmp_path: Path) -> Path:
+    """The packaged linear model with one weight changed (another digest), as a file."""
+    data = packaged_model().to_json()
+    data["weights"]["base"] = [w + 0.25 for w in data["weights"]["base"]]
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_bad_network_or_model_file_in_a_spec_is_refused_when_the_agent_is_made(tmp_path):
+    """``net=FILE`` and ``model=FILE`` are read by `make_agent`, not at the first decision: a file that is
+    not one (or is missing, or a network over another linear value) is one line naming it."""
+    from ai.agents import make_agent
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file at all")
+    base = ValueNet.initial(8, 1, base=True, linear=packaged_model())
+    base.save(tmp_path / "base.npz")
+    other = _other_linear_model(tmp_path)
+    cases = [(f"net={tmp_path / 'bad.npz'}", tmp_path / "bad.npz", "not a value network"),
+             (f"value=net,net={tmp_path / 'missing.npz'}", tmp_path / "missing.npz", "no such file"),
+             (f"model={tmp_path / 'bad.npz'}", tmp_path / "bad.npz", "not a value model"),
+             (f"model={other},net={tmp_path / 'base.npz'}", tmp_path / "base.npz",
+              "trained over another linear value")]
+    for params, path, fragment in cases:
+        with pytest.raises(NetError, match=fragment) as refused:
+            make_agent(f"mcts:iters=5,{params}")
+        assert "\n" not in str(refused.value) and str(refused.value).startswith(f"{path}: "), str(refused.value)
+    linear = make_agent(f"mcts:iters=5,value=linear,model={other}").evaluator  # (a good file is taken)
+    assert linear.net is None and linear.model.digest() != packaged_model().digest()
+
+
+def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_value():
     """The packaged file loads for today's inputs with where it comes from (run, generation, games,
     held-out loss, commit); the default search values leaves by it with two players, the same as
     ``value=net`` and not as ``value=linear``; with three players by the linear learned value."""
@@ -217,33 +255,78 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
 
     from ai import mcts as M
     from ai import network as NW
-    from ai.agents import parse_spec
-    monkeypatch.delenv(NW.NET_ENV, raising=False)
-    packaged = ValueNet.load(Path(str(resources.files("ai") / "data" / NW.NET_FILE)))
+    from ai.agents import make_agent
+    from ai.evaluator import LINEAR, NET, default_evaluator, packaged_net
+    assert ValueNet.packaged_path() == Path(str(resources.files("ai") / "data" / NW.NET_FILE))
+    packaged = ValueNet.load(ValueNet.packaged_path(), packaged_model())
     assert {"run", "generation", "games", "held_out", "commit", "played_by"} <= set(packaged.info)
     assert packaged.features and packaged.base and packaged.info["held_out"]["log_loss"] < 0.69
-    assert NW.default_net().info == packaged.info
-    assert parse_spec("mcts:value=linear")[1]["value"] == M.LINEAR_VALUE
-    assert parse_spec("mcts:value=learned")[1]["value"] == M.Settings().value == M.LEARNED_VALUE
-    state = next(s for s in _positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
+    assert packaged_net().info == packaged.info and packaged_net().linear is packaged_model()
+    default = make_agent("mcts:iters=5").evaluator
+    assert default.value == NET and default.net is packaged_net() and default.model is packaged_model()
+    assert make_agent("mcts:iters=5,value=linear").evaluator.net is None
+    state = _two_player_position()
     p = state.current_player()
 
-    def stats(settings):
-        return M.search(state, p, 200, None, 5, settings)
-    assert stats(M.Settings()) == stats(M.Settings(value=M.NET_VALUE)) != stats(M.Settings(value=M.LINEAR_VALUE))
+    def stats(evaluator=None):
+        return M.search(state, p, 200, None, 5, evaluator=evaluator)
+    assert stats() == stats(default_evaluator(NET)) == stats(default) != stats(default_evaluator(LINEAR))
     three = next(s for s in _positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
     q = three.current_player()
-    assert M.search(three, q, 150, None, 5, M.Settings()) == \
-        M.search(three, q, 150, None, 5, M.Settings(value=M.LINEAR_VALUE))
+    assert M.search(three, q, 150, None, 5) == M.search(three, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
 
 
-def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_a_given_network(
-        tmp_path, monkeypatch):
+def test_the_value_is_one_of_three_words():
+    """``value=`` takes net, linear or hand, kept as those words; the numbers and the word ``learned`` of
+    before are refused, naming the words."""
+    from ai.agents import SpecError, make_agent, parse_spec
+    from ai.evaluator import HAND, LINEAR, NET, VALUES
+    assert VALUES == (NET, LINEAR, HAND) == ("net", "linear", "hand")
+    for word in VALUES:
+        assert parse_spec(f"mcts:iters=5,value={word}") == ("mcts", {"iters": 5, "value": word})
+        agent = make_agent(f"mcts:iters=5,value={word}")
+        assert agent.evaluator.value == word and agent.evaluator.learned == (word != HAND)
+        assert (agent.evaluator.net is not None) == (word == NET)
+    for old in ("0", "1", "2", "3", "learned", ""):
+        with pytest.raises(SpecError, match="agent parameter value") as refused:
+            parse_spec(f"mcts:iters=5,value={old}")
+        if old:
+            assert all(word in str(refused.value) for word in VALUES) and repr(old) in str(refused.value)
+        with pytest.raises(SpecError):
+            make_agent(f"mcts:iters=5,value={old}")
+
+
+def test_an_evaluator_over_copies_of_the_packaged_files_searches_as_the_default(tmp_path):
+    """`Evaluator.load` with explicit files reads them afresh; over byte-for-byte copies of the packaged
+    model and network its search is the default evaluator's, and over another network it is not."""
+    import shutil
+    from importlib import resources
+
+    from ai import learned as L
+    from ai import mcts as M
+    from ai.agents import make_agent
+    from ai.evaluator import NET, Evaluator, default_evaluator, packaged_net
+    model, net = tmp_path / "model.json", tmp_path / "net.npz"
+    shutil.copyfile(Path(str(resources.files("ai") / "data" / L.MODEL_FILE)), model)
+    shutil.copyfile(ValueNet.packaged_path(), net)
+    loaded = Evaluator.load(NET, model=model, net=net)
+    assert loaded.value == NET and loaded.model is not packaged_model() and loaded.net is not packaged_net()
+    assert loaded.net is not None and loaded.net.linear is loaded.model
+    assert loaded.model.digest() == packaged_model().digest() and loaded.net.info == packaged_net().info
+    state = _two_player_position()
+    p = state.current_player()
+    stats = M.search(state, p, 150, None, 9, evaluator=loaded)
+    assert stats[1] == 150 and stats == M.search(state, p, 150, None, 9, evaluator=default_evaluator())
+    spec = make_agent(f"mcts:iters=150,model={model},net={net}").evaluator
+    assert stats == M.search(state, p, 150, None, 9, evaluator=spec)
+    other = Evaluator(NET, loaded.model, ValueNet.initial(16, 4, base=True, features=True, linear=loaded.model))
+    assert stats != M.search(state, p, 150, None, 9, evaluator=other)
+
+
+def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_a_given_network(tmp_path):
     """``--play``: each decision is the search's, with the generation's network as its value (so a
     game is a function of its seed, spec and network, and another network plays another game);
     ``--start`` copies network 0; ``--bootstrap`` plays generation 0 with the linear learned value."""
-    from ai import network as NW
-    monkeypatch.setenv(NW.NET_ENV, "")
     ValueNet.initial(16, 1).save(tmp_path / "a.npz")
     other = ValueNet.initial(16, 2)
     other.w2[:] = 1.0
@@ -259,7 +342,7 @@ def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_
     N.run(work, 1, 20, 1, 1, epochs=1, play="mcts:iters=10", bootstrap=True, start=tmp_path / "b.npz",
           log=lambda line: None)
     assert (work / "net-0.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
-    record = ValueNet.load(work / "net-1.npz").info
+    record = ValueNet.load(work / "net-1.npz", packaged_model()).info
     assert record["played_by"] == "mcts:iters=10,value=linear" and record["games"] == 20
     assert N.main(["--work", str(work), "--play", "mcts:time=1"]) == 2
     assert N.main(["--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2
@@ -279,7 +362,7 @@ def test_a_stopped_run_goes_on_as_an_unbroken_one_would(tmp_path):
     N.run(unbroken, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
     N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
     N.run(stopped, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)  # (trains on generation 0's games too)
-    a, b = ValueNet.load(unbroken / "net-2.npz"), ValueNet.load(stopped / "net-2.npz")
+    a, b = (ValueNet.load(run / "net-2.npz", packaged_model()) for run in (unbroken, stopped))
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
     assert len((stopped / "progress.jsonl").read_text().splitlines()) == 2
 
@@ -288,21 +371,22 @@ def test_a_network_over_the_linear_value_starts_as_that_value_and_keeps_to_it(tm
     """``base``: network 0 is the linear learned value (its log-odds added to a zero output); the file
     keeps which linear value it corrects and is refused over another; training uses each view's
     log-odds."""
-    from ai.learned import default_model
-    net = ValueNet.initial(16, 1, base=True)
+    net = ValueNet.initial(16, 1, base=True, linear=packaged_model())
     for k, state in enumerate(_positions(3, GameConfig(), 120)):
         if k % 20 == 5 and not state.is_terminal():
             world = determinize(state, 1, k)
-            assert net.probability(world, 1) == pytest.approx(default_model().win_probability(world, 1))
+            assert net.probability(world, 1) == pytest.approx(packaged_model().win_probability(world, 1))
     net.save(tmp_path / "r.npz")
-    assert ValueNet.load(tmp_path / "r.npz").base and not ValueNet.load(_saved(tmp_path)).base
+    again = ValueNet.load(tmp_path / "r.npz", packaged_model())
+    assert again.base and again.linear is packaged_model()
+    assert not ValueNet.load(_saved(tmp_path), packaged_model()).base
     header = json.loads(str(np.load(tmp_path / "r.npz")["header"]))
     header["info"]["linear_model"] = "0" * 16
     arrays = dict(np.load(tmp_path / "r.npz"))
     arrays["header"] = np.array(json.dumps(header))
     np.savez(tmp_path / "other.npz", **arrays)
     with pytest.raises(NetError, match="trained over another linear value"):
-        ValueNet.load(tmp_path / "other.npz")
+        ValueNet.load(tmp_path / "other.npz", packaged_model())
     game = _game([1.0, 0.0], 3)
     _, _, p = N.forward(net, game["views"][:2])
     assert list(p) == pytest.approx([1 / (1 + math.exp(-0.5)), 1 / (1 + math.exp(0.5))])
@@ -318,23 +402,22 @@ def test_a_network_with_features_reads_both_players_features_and_its_file_keeps_
     (`feature_inputs`) besides the components; with ``base`` and a zero output it is the linear value;
     training feeds it the same inputs a view records; a file of other features is refused."""
     from ai.features import player_features
-    from ai.learned import default_model
     from ai.network import N_FEATURE_INPUTS, feature_inputs
-    net = ValueNet.initial(8, 4, base=True, features=True)
+    net = ValueNet.initial(8, 4, base=True, features=True, linear=packaged_model())
     assert net.w1.shape == (E.N_INPUTS + N_FEATURE_INPUTS, 8)
     worlds = [determinize(s, 0, k) for k, s in enumerate(_positions(5, GameConfig(), 150)) if k % 30 == 7]
     for world in worlds:
-        assert net.probability(world, 0) == pytest.approx(default_model().win_probability(world, 0))
+        assert net.probability(world, 0) == pytest.approx(packaged_model().win_probability(world, 0))
     net.w2[:] = 0.3
     for world in worlds:  # by hand: the components' inputs and the features' through one hidden layer
         pairs = E.encode(world, 0)
         x = np.zeros(E.N_INPUTS + N_FEATURE_INPUTS)
         x[[i for i, _ in pairs]] = [v for _, v in pairs]
         x[E.N_INPUTS:] = feature_inputs(player_features(world), 0)
-        z = np.maximum(x @ net.w1 + net.b1, 0) @ net.w2 + net.b2 + default_model().win_log_odds(world, 0)
+        z = np.maximum(x @ net.w1 + net.b1, 0) @ net.w2 + net.b2 + packaged_model().win_log_odds(world, 0)
         assert net.probability(world, 0) == pytest.approx(1 / (1 + math.exp(-z)))
     net.save(tmp_path / "f.npz")
-    again = ValueNet.load(tmp_path / "f.npz")
+    again = ValueNet.load(tmp_path / "f.npz", packaged_model())
     assert again.features and again.base and np.allclose(again.w1, net.w1, atol=1e-6)
     with np.load(tmp_path / "f.npz") as data:
         arrays = {k: data[k] for k in data.files}
@@ -343,7 +426,7 @@ def test_a_network_with_features_reads_both_players_features_and_its_file_keeps_
     arrays["header"] = np.array(json.dumps(header))
     np.savez(tmp_path / "other.npz", **arrays)
     with pytest.raises(NetError, match="for other features"):
-        ValueNet.load(tmp_path / "other.npz")
+        ValueNet.load(tmp_path / "other.npz", packaged_model())
     state = worlds[0]
     (mine, _) = N._views(state, 11, 0)
     x = N.dense([mine], features=True)
@@ -358,7 +441,7 @@ def test_a_new_run_s_network_0_can_be_trained_on_other_runs_games(tmp_path):
     work = tmp_path / "new"
     N.run(work, 0, 20, 2, 1, hidden=8, epochs=2, residual=True, features=True, seed_games=[seed_run],
           log=lambda line: None)
-    net = ValueNet.load(work / "net-0.npz")
+    net = ValueNet.load(work / "net-0.npz", packaged_model())
     assert net.features and net.info["pretrained_on"] == 20
     assert not np.array_equal(net.w2, np.zeros_like(net.w2))  # (trained: the output weights moved)
     (line,) = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
@@ -371,18 +454,18 @@ def test_a_new_run_s_network_0_can_be_trained_on_other_runs_games(tmp_path):
     assert not (tmp_path / "none").exists()  # (refused before the run's folder is made)
 
 
-def test_the_search_with_a_network_of_features_never_reads_hidden_cards(tmp_path, monkeypatch):
+def test_the_search_with_a_network_of_features_never_reads_hidden_cards(tmp_path):
     """The features a network reads are a dealt world's, never the real position's: two positions
     that differ only in what the searcher cannot see give the same decision."""
-    from ai import network as NW
     from ai.agents import make_agent
     from tests.test_agents import hidden_twin, mid_game
-    net = ValueNet.initial(16, 5, base=True, features=True)
+    net = ValueNet.initial(16, 5, base=True, features=True, linear=packaged_model())
     net.w2[:] = 0.4
     net.save(tmp_path / "f.npz")
-    monkeypatch.setenv(NW.NET_ENV, str(tmp_path / "f.npz"))
+    spec = f"mcts:iters=150,seed=2,value=net,net={tmp_path / 'f.npz'}"
+    used = make_agent(spec).evaluator.net
+    assert used is not None and used.features and np.array_equal(used.w2, net.w2)  # (the file's network)
     for seed in (4, 6):
         state = mid_game(seed)
         twin = hidden_twin(state)
-        spec = "mcts:iters=150,seed=2,value=net"
         assert make_agent(spec).select(state.clone()) == make_agent(spec).select(twin.clone())

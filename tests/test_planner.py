@@ -9,7 +9,7 @@ import random
 import pytest
 
 from ai.agents import make_agent
-from ai.learned import default_model
+from ai.evaluator import LINEAR, default_evaluator, packaged_model
 from ai.planner import Planner, alone, moves, plan_round
 from ai.rewards import learned_rewards
 from amigos.actions import PASS
@@ -18,6 +18,8 @@ from amigos.config import GameConfig
 from amigos.determinize import Determinizer
 from amigos.setup import deal
 from tests.test_agents import hidden_twin
+
+LINEAR_EVALUATOR = default_evaluator(LINEAR)  # (the linear learned value: what the plans here are made with)
 
 
 def solo_positions(count: int, players: int = 2, spec: str = "mcts:iters=20,solo=0,value=linear") -> list:
@@ -31,7 +33,7 @@ def solo_positions(count: int, players: int = 2, spec: str = "mcts:iters=20,solo
             p = s.current_player()
             rivals_hidden = all(any(s.owner[e] == q and s.loc[e] in (HAND, DECK) for e in range(s.n_art))
                                 for q in range(players) if q != p)
-            if alone(s, p) and len(moves(s, default_model())) >= 3 and rivals_hidden:
+            if alone(s, p) and len(moves(s, LINEAR_EVALUATOR)) >= 3 and rivals_hidden:
                 out.append(s.clone())
                 if len(out) >= count:
                     return out
@@ -40,7 +42,7 @@ def solo_positions(count: int, players: int = 2, spec: str = "mcts:iters=20,solo
 
 
 def value_of(player: int):
-    return lambda s: learned_rewards(s)[player]
+    return lambda s: learned_rewards(s, packaged_model())[player]
 
 
 def brute(s, planner: Planner) -> float:
@@ -51,7 +53,7 @@ def brute(s, planner: Planner) -> float:
     if planner.stops(s):
         return planner.value(s)
     top = -1.0
-    for _, action in moves(s, planner.model):
+    for _, action in moves(s, planner.evaluator):
         child = s.clone()
         child.apply_unchecked(action)
         top = max(top, brute(child, planner))
@@ -77,11 +79,11 @@ def test_the_plan_finds_the_brute_force_best_on_small_positions(solos):
     for s in solos:
         p = s.current_player()
         world = Determinizer(s, p).deal(5)
-        planner = Planner(p, value_of(p), default_model(), budget=60)
+        planner = Planner(p, value_of(p), LINEAR_EVALUATOR, budget=60)
         planned = planner.first_moves(world.clone())
         if planned is None:
             continue  # (too large for a brute force too)
-        checker = Planner(p, value_of(p), default_model())
+        checker = Planner(p, value_of(p), LINEAR_EVALUATOR)
         checker.round = world.round
         assert max(v for _, v in planned.values()) == pytest.approx(brute(world.clone(), checker))
         compared += 1
@@ -91,8 +93,8 @@ def test_the_plan_finds_the_brute_force_best_on_small_positions(solos):
 def test_a_plan_over_its_budget_gives_up(solos):
     p = solos[0].current_player()
     world = Determinizer(solos[0], p).deal(5)
-    assert plan_round([world], p, value_of(p), default_model(), budget=0) is None
-    planned = plan_round([world, Determinizer(solos[0], p).deal(6)], p, value_of(p), default_model(), budget=10_000)
+    assert plan_round([world], p, value_of(p), LINEAR_EVALUATOR, budget=0) is None
+    planned = plan_round([world, Determinizer(solos[0], p).deal(6)], p, value_of(p), LINEAR_EVALUATOR, budget=10_000)
     assert planned is not None and all(a in solos[0].legal_actions() for a, _ in planned.values())
 
 
@@ -134,6 +136,6 @@ def test_the_plan_never_reads_hidden_cards(solos):
 def test_planned_moves_are_legal_and_the_pass_is_among_them(solos):
     rng = random.Random(2)
     for s in rng.sample(solos, 4):
-        listed = moves(s, default_model())
+        listed = moves(s, LINEAR_EVALUATOR)
         assert all(a in s.legal_actions() for _, a in listed)
         assert [a for _, a in listed if a[0] == PASS]

@@ -306,7 +306,10 @@ def test_a_server_s_games_search_in_one_process_unless_the_spec_says_otherwise()
     at a terminal gets two: `bounded_spec`)."""
     from amigos_cli.commands.serve import one_process
     from amigos_cli.session import bounded_spec
-    assert one_process("mcts:time=1.0") == "mcts:time=1.0,workers=1"
-    assert bounded_spec(one_process("mcts:time=1.0"), against_a_person=True) == "mcts:time=1.0,workers=1"
-    assert one_process("mcts") == "mcts:workers=1"
-    assert one_process("mcts:time=1,workers=2") == "mcts:time=1,workers=2" and one_process("greedy") == "greedy"
+    assert one_process("mcts:time=1.0") == "mcts:workers=1,ponder=0,time=1.0"
+    served = bounded_spec(one_process("mcts:time=1.0"), against_a_person=True)
+    assert served == "mcts:workers=1,ponder=0,time=1.0", served
+    assert one_process("mcts") == "mcts:workers=1,ponder=0"
+    assert one_process("mcts:time=1,workers=2") == "mcts:workers=2,ponder=0,time=1"
+    assert one_process("mcts:time=1,workers=2,ponder=1") == "mcts:time=1,workers=2,ponder=1"
+    assert one_process("greedy") == "greedy"

@@ -77,3 +77,31 @@ def test_a_prior_model_holds_the_fit_near_its_weights_and_card_worths():
         return sum(abs(model.cards[c] - prior.cards[c]) for c in prior.cards)
 
     assert card_distance(held) < card_distance(free)
+
+
+def test_the_pipeline_plays_each_later_generation_with_the_model_before_it(tmp_path):
+    """``--pipeline``: generation 0 is the hand-tuned agent; generation 1 plays the linear value with
+    generation 0's model, named in its spec (``model=FILE``, no process-wide setting); a stopped run
+    goes on from its files without playing their games again."""
+    from ai.agents import make_agent, parse_spec
+    from ai.evaluator import HAND, LINEAR, packaged_model
+    from training.play import read_games
+    from training.train import pipeline
+    work, out = tmp_path / "work", tmp_path / "value.json"
+    lines: list[str] = []
+    model = pipeline(work, out, 1, [3, 1], 5, 1, 1e-2, log=lines.append)
+    first, second = (read_games(work / f"gen{g}.jsonl") for g in (0, 1))
+    assert len(first) == 3 and len(second) == 1
+    assert parse_spec(first[0]["spec"])[1]["value"] == HAND and "model" not in parse_spec(first[0]["spec"])[1]
+    params = parse_spec(second[0]["spec"])[1]
+    assert params["value"] == LINEAR and params["model"] == str(work / "model0.json")
+    played = make_agent(second[0]["spec"]).evaluator
+    assert played.model.digest() == ValueModel.load(work / "model0.json").digest() != packaged_model().digest()
+    assert ValueModel.load(out).to_json() == model.to_json()
+    again: list[str] = []
+    pipeline(work, out, 1, [3, 1], 5, 1, 1e-2, log=again.append)
+
+    def progress(log: list[str]) -> list[str]:  # (`training.play.play`'s lines as games are played)
+        return [line for line in log if "games," in line and line.endswith(" s")]
+    assert progress(lines) and not progress(again)  # (no game played again)
+    assert read_games(work / "gen1.jsonl") == second

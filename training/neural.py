@@ -34,7 +34,6 @@ the last saved generation, as it would have unbroken.  Game k of generation g is
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import time
@@ -46,11 +45,12 @@ import numpy as np
 
 import amigos
 from ai import encoding as E
-from ai.agents import SpecError, make_agent, parse_spec
+from ai.agents import SpecError, make_agent, parse_spec, spec_path
 from ai.checkpoint import MAX_HIDDEN, NET_BYTES, read_regular, write_file
+from ai.evaluator import NET, packaged_model
 from ai.features import player_features
-from ai.learned import default_model, progress
-from ai.network import N_FEATURE_INPUTS, NET_ENV, ValueNet, feature_inputs
+from ai.learned import progress
+from ai.network import N_FEATURE_INPUTS, ValueNet, feature_inputs
 from ai.rewards import chance_of_reward
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
@@ -75,7 +75,7 @@ _NETS: dict[str, ValueNet] = {}  # per process: the network of each file, loaded
 def _net(path: str) -> ValueNet:
     if path not in _NETS:
         _NETS.clear()
-        _NETS[path] = ValueNet.load(Path(path))
+        _NETS[path] = ValueNet.load(Path(path), packaged_model())
     return _NETS[path]
 
 
@@ -116,7 +116,8 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
         net = _net(net_path)
         agents: list[Any] = []
     else:
-        os.environ[NET_ENV] = net_path  # (the search's value=net reads it, in this worker process)
+        if parse_spec(spec)[1].get("value", NET) == NET:  # (the search's value is the network trained)
+            spec = f"{spec},net={spec_path(Path(net_path))}"
         agents = [make_agent(spec, seed=derive_seed(seed, "search", p)) for p in range(state.n_players)]
     views: list[list[Any]] = []
     choices: list[int] = []  # each decision's index among the legal actions: the game replays from them
@@ -286,12 +287,12 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
     g = last_generation(work)
     if g < 0:
         if start is not None:
-            ValueNet.load(start)  # (refused in one line if it is not a network for today's inputs)
+            ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
             copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
             work.mkdir(parents=True, exist_ok=True)
             write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
         else:
-            net = ValueNet.initial(hidden, seed, base=residual, features=features)
+            net = ValueNet.initial(hidden, seed, base=residual, features=features, linear=packaged_model())
             net.info.update(generations=0, games=0)
             pretrain = _seed_games(seed_games) if seed_games else []
             work.mkdir(parents=True, exist_ok=True)
@@ -304,7 +305,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
               if (work / f"games-{k}.jsonl").exists()]
     while g < generations:
         path = work / f"net-{g}.npz"
-        net = ValueNet.load(path)  # (before its games are played: a bad file is refused first)
+        net = ValueNet.load(path, packaged_model())  # (before its games are played: a bad file is refused first)
         rng = np.random.default_rng(derive_seed(seed, "train", g))
         began = time.perf_counter()
         spec = play
@@ -416,7 +417,7 @@ def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]
     linear value's log-odds for the viewer in a world dealt for them from ``seed``, the index of the
     ``decision`` among the game's choices, the viewer's feature inputs in that world]."""
     out = []
-    model = default_model()
+    model = packaged_model()
     for viewer in (0, 1):
         pairs = E.encode(state, viewer)
         rows = player_features(determinize(state, viewer, seed + viewer))

@@ -27,10 +27,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ai.agents import spec_path
 from ai.checkpoint import check_writable, write_file
 from ai.draft import plan_synergy
 from ai.features import FEATURES, N_FEATURES, player_features
-from ai.learned import ValueModel, progress, use_model
+from ai.learned import ValueModel, progress
 from ai.rewards import SCALE
 from ai.value import heuristic_value
 from amigos import cards as C
@@ -45,7 +46,7 @@ from .selfplay import dealt as dealt_state
 
 HOLD_OUT = 10  # every tenth game is held out
 PIPELINE_GAMES = "600,600,600"  # generation 0 (the hand-tuned agent), then two of the learned agents
-HAND_TUNED = ",value=0,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
+HAND_TUNED = ",value=hand,rollout=30"  # generation 0: the hand-tuned leaf value after rollouts to the round's end
 SEARCH = ",norm=0,halving=0"  # the packaged model's self-play search (before `ai.mcts.NORM` and `HALVING`)
 LINEAR = ",value=linear"  # generations 1 on: the linear learned value being fitted (not the neural value)
 PIPELINE_ITERS = 300
@@ -245,24 +246,22 @@ def write_model(model: ValueModel, path: Path, log: Callable[[str], None] = prin
 
 def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, jobs: int, l2: float,
              lam: float = 0.7, log: Callable[[str], None] = print) -> ValueModel:
-    """The whole training from a seed: generation 0 is the hand-tuned agent (``value=0``) playing
+    """The whole training from a seed: generation 0 is the hand-tuned agent (``value=hand``) playing
     itself; each later generation is the agent with the previous generation's model; the model is
     fitted to all generations' games.  Self-play files and models go to ``work`` (a stopped run goes
     on from what is there)."""
-    model_path = None
     everything: list[Record] = []
     model: ValueModel | None = None
     for generation, count in enumerate(games):
-        spec = f"mcts:iters={iters}{SEARCH}" + (HAND_TUNED if generation == 0 else LINEAR)
-        log(f"generation {generation}: {count} games of {spec}" + (f" with {model_path}" if model_path else ""))
-        if model_path is not None:
-            use_model(model_path)
+        # (each generation after the first plays with the model fitted to the games before it)
+        last = work / f"model{generation - 1}.json"
+        spec = f"mcts:iters={iters}{SEARCH}" + (HAND_TUNED if generation == 0 else f"{LINEAR},model={spec_path(last)}")
+        log(f"generation {generation}: {count} games of {spec}")
         everything += play(work / f"gen{generation}.jsonl", count, spec, derive_seed(seed, "generation", generation),
                            jobs, log=log)
         model = train_model(everything, l2, log, lam=lam)
         model.info.update(seed=seed, generations=games, iters=iters)
-        model_path = work / f"model{generation}.json"
-        write_model(model, model_path, log)
+        write_model(model, work / f"model{generation}.json", log)
     if model is None:
         raise ValueError("a pipeline needs at least one generation")
     write_model(model, out, log)

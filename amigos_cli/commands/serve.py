@@ -35,12 +35,13 @@ def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = 
 
 
 def one_process(spec: str) -> str:
-    """``spec`` searching in one process unless it names its ``workers``: a server's games share its
-    cores (against one person at a terminal, a search takes two: `amigos_cli.session.bounded_spec`)."""
+    """``spec`` searching in one process unless it names its ``workers``, and not in the person's time
+    unless it says ``ponder``: a server's games share its cores (against one person at a terminal, a
+    search takes two and ponders: `amigos_cli.session.bounded_spec`)."""
     kind, params = parse_spec(spec)
-    if kind != "mcts" or "workers" in params:
+    if kind != "mcts" or ("workers" in params and "ponder" in params):
         return spec
-    return spec_text(kind, {**params, "workers": 1})
+    return spec_text(kind, {"workers": 1, "ponder": 0, **params})
 
 
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",

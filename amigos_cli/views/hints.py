@@ -141,19 +141,31 @@ def _loss(state: GameState, q: int, attack: tuple[Any, ...], named: bool) -> str
 
 def _enabled(state: GameState, action: Action, p: int) -> list[str]:
     """The names of what ``p`` could not pay for before ``action`` and can after it (a place of power,
-    a monument, an artifact in hand): what a gain of essences is for."""
+    a monument, an artifact in hand, a power of a straight component): what a gain of essences is for."""
     if action[0] not in (A.DISCARD, A.GAIN, A.POWER, A.TAKE):
         return []
     after = state.clone()
     after.apply(action)
     before_pool, after_pool = state.pool_of(p), after.pool_of(p)
     named = []
-    for key, cost, total in purchases(state, p):
+    for key, cost, total in purchases(state, p, powers=True):
         if key == action[2] and action[0] == A.DISCARD:
             continue  # (a discarded card is not bought)
+        if isinstance(key, tuple) and key[1] == action[2] and action[0] == A.POWER:
+            continue  # (a power turns its card: none of its powers is used again this round)
         if not pays(before_pool, cost, total) and pays(after_pool, cost, total):
-            named.append(state.cards[key].name if isinstance(key, int) else "a monument")
+            named.append(_purchase_name(state, key))
     return named
+
+
+def _purchase_name(state: GameState, key: object) -> str:
+    """What a purchase key of `ai.heuristics.purchases` names: a card, a monument or a card's power."""
+    if isinstance(key, int):
+        return state.cards[key].name
+    if isinstance(key, tuple):
+        name = state.cards[key[1]].name
+        return name + ("' power" if name.endswith("s") else "'s power")  # (Dwarven Mines' power)
+    return "a monument"
 
 
 def _before_the_rival(state: GameState, action: Action, p: int) -> str:

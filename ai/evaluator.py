@@ -1,0 +1,165 @@
+"""The value a search is handed: what a position where it stops is worth, and how an action is played.
+
+As OpenSpiel's MCTS takes an ``Evaluator``, the search (`ai.mcts`), the rest-of-round planner
+(`ai.planner`) and the draft ask one object, built once from explicit files at the command line's edge
+(an agent spec's ``net=PATH`` and ``model=PATH``, else the packaged files), never from process-wide
+settings.  Its ``value`` is one of `VALUES`:
+
+- `NET` (the default): the neural value (`ai.network`) with two players, the linear learned value
+  (`ai.learned`) with more (the network is trained on two-player games);
+- `LINEAR`: the linear learned value with any number of players;
+- `HAND`: the hand-tuned value (`ai.value`), best after rollouts to the round's end.
+
+How an action is played (its payment and gain, a pass's magic item) is chosen by the value too: with
+`NET` and two players, the network picks among the `WAYS` ways the linear learned value likes best
+(judging each after it is played: the linear value's row of features sees the pool, not what the
+essences will do); with `LINEAR` (or more players) the linear value picks; with `HAND` the hand-tuned
+pool value (`ai.heuristics.best_variant`), every pass its own move.  Each judges the position it is
+given: hand it a world dealt for the mover (`amigos.determinize`), never the true state.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from amigos.actions import PASS
+from amigos.config import Action
+
+from .features import in_play
+from .heuristics import best_variant, learned_variant, learned_variants
+from .learned import ValueModel, progress_of
+from .network import NetError, ValueNet
+from .rewards import learned_rewards, net_rewards, rewards
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
+
+NET: Final = "net"
+LINEAR: Final = "linear"
+HAND: Final = "hand"
+VALUES: Final = (NET, LINEAR, HAND)
+#: The ways of an action (the linear value's best) that the network chooses among.
+WAYS: Final = 3
+
+Rewards = Callable[["GameState"], list[float]]  # every player's reward in [0, 1] (`ai.rewards`)
+
+
+class Evaluator:
+    """A leaf value and a way of playing each action (see the module docstring): ``value`` one of
+    `VALUES`, ``model`` the linear learned value, ``net`` the neural value (None unless ``value`` is
+    `NET`), ``ways`` how many of the linear value's best ways the network chooses among (1: the
+    linear value's choice)."""
+
+    __slots__ = ("value", "model", "net", "ways")
+
+    value: str
+    model: ValueModel
+    net: ValueNet | None
+    ways: int
+
+    def __init__(self, value: str, model: ValueModel, net: ValueNet | None = None, ways: int = WAYS) -> None:
+        if value not in VALUES:
+            raise ValueError(f"a value is one of {', '.join(VALUES)}, not {value!r}")
+        if (net is None) != (value != NET):
+            raise ValueError("the neural value, and only it, needs a network")
+        self.value, self.model, self.net, self.ways = value, model, net, max(1, ways)
+
+    @classmethod
+    def load(cls, value: str = NET, model: Path | None = None, net: Path | None = None, ways: int = WAYS) -> Evaluator:
+        """The evaluator of ``value`` with the linear model in ``model`` and the network in ``net`` (None:
+        the packaged ones); `ai.checkpoint.NetError` (one line naming the file) for a file that is not
+        a model for today's inputs, or a network trained over another linear model; ValueError (one
+        line) for a network with another value than `NET`."""
+        if net is not None and value != NET:
+            raise ValueError(f"a network file is for value={NET}, not value={value}")
+        linear = packaged_model() if model is None else ValueModel.load(model)
+        network = None
+        if value == NET:
+            if net is None and model is None:
+                network = packaged_net()
+            elif net is None:
+                network = ValueNet.load(ValueNet.packaged_path(), linear, mate=model)
+            else:
+                network = ValueNet.load(net, linear)
+        return cls(value, linear, network, ways)
+
+    @property
+    def learned(self) -> bool:
+        """Whether the value is learned (not `HAND`): then the passes are one move, their magic item a
+        way of it (`ai.mcts.group`'s ``merge_passes``)."""
+        return self.value != HAND
+
+    def leaf(self, players: int, player: int) -> Rewards:
+        """What values a position where a search or a plan stops, as ``player`` sees it."""
+        if self.value == HAND:
+            return rewards
+        net = self.net
+        if net is not None and players == 2:
+            return lambda s: net_rewards(s, net, player)
+        model = self.model
+        return lambda s: learned_rewards(s, model)
+
+    def variant(self, state: GameState, variants: Sequence[Action]) -> Action:
+        """The way to play one macro's ``variants`` (its payment and gain, or a pass's magic item),
+        judged on the mover's own cards and the public table only."""
+        if len(variants) == 1:
+            return variants[0]
+        if self.value == HAND:
+            return best_variant(state, variants)
+        if variants[0][0] == PASS:
+            return pass_variant(state, variants, self.model)
+        net = self.net
+        if net is None or state.n_players != 2 or self.ways == 1:
+            return learned_variant(state, variants, self.model)
+        ways = learned_variants(state, variants, self.model, self.ways)
+        if len(ways) == 1:
+            return ways[0]
+        mover: int = ways[0][1]
+        best = ways[0]
+        best_v = -1.0
+        for a in ways:  # (the linear value's order: its choice wins a tie)
+            after = state.clone()
+            after.apply_unchecked(a)
+            v = net_rewards(after, net, mover)[mover]
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+
+def pass_variant(state: GameState, passes: Sequence[Action], model: ValueModel) -> Action:
+    """The pass whose magic item the learned value rates best in play (what it adds to the passer's
+    features, `ai.features.in_play`, weighed at this stage of the game); the first of equals."""
+    weights = model.weights_at(progress_of(state))
+    best: Action | None = None
+    best_v = 0.0  # (meaningful once ``best`` is set)
+    for a in passes:
+        v = sum(weights[j] * x for j, x in in_play(state.cards[a[2]]))
+        if best is None or v > best_v:
+            best, best_v = a, v
+    assert best is not None  # a macro has at least one variant
+    return best
+
+
+@functools.cache
+def packaged_model() -> ValueModel:
+    """The packaged linear learned value (read once a process)."""
+    return ValueModel.load(None)
+
+
+@functools.cache
+def packaged_net() -> ValueNet:
+    """The packaged network over the packaged linear value (read once a process); `NetError` naming the
+    training command if the package has none."""
+    path = ValueNet.packaged_path()
+    if not path.exists():
+        raise NetError(f"{path}: no such file (train one: amigos-train neural)")
+    return ValueNet.load(path, packaged_model())
+
+
+@functools.cache
+def default_evaluator(value: str = NET, ways: int = WAYS) -> Evaluator:
+    """The evaluator of ``value`` over the packaged files (what an agent spec without files gets)."""
+    return Evaluator.load(value, ways=ways)
