@@ -15,9 +15,9 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       best with rollout=30 (random play to the end of the round first), as the
                       agent played before the learned value (`ai.evaluator`).  model=FILE and
                       net=FILE: the linear value's and the network's files instead of the
-                      packaged ones (read when the agent is made).  ways=3 (the default): with
-                      the network, an action's payment and gain chosen by it among the linear
-                      value's 3 best (1: the linear value's choice).  norm: each node's move values
+                      packaged ones (read when the agent is made).  ways=1 (the default): an
+                      action's payment and gain are the linear value's choice; ways=3: with the
+                      network, chosen by it among the linear value's 3 best.  norm: each node's move values
                       spread over [0, 1] before exploration weighs them, over at least this spread
                       (0: off, the agent before).  halving=1 (the default): the root's move chosen
                       by sequential halving, using the whole budget; halving=0: by UCB1, stopping

@@ -11,9 +11,9 @@ settings.  Its ``value`` is one of `VALUES`:
 - `HAND`: the hand-tuned value (`ai.value`), best after rollouts to the round's end.
 
 How an action is played (its payment and gain, a pass's magic item) is chosen by the value too: with
-`NET` and two players, the network picks among the `WAYS` ways the linear learned value likes best
-(judging each after it is played: the linear value's row of features sees the pool, not what the
-essences will do); with `LINEAR` (or more players) the linear value picks; with `HAND` the hand-tuned
+`NET`, two players and ``ways`` above 1, the network picks among the ``ways`` ways the linear learned
+value likes best (judging each after it is played: the linear value's row of features sees the pool,
+not what the essences will do); else the linear value picks (`WAYS`: the default); with `HAND` the hand-tuned
 pool value (`ai.heuristics.best_variant`), every pass its own move.  Each judges the position it is
 given: hand it a world dealt for the mover (`amigos.determinize`), never the true state.
 """
@@ -41,8 +41,10 @@ NET: Final = "net"
 LINEAR: Final = "linear"
 HAND: Final = "hand"
 VALUES: Final = (NET, LINEAR, HAND)
-#: The ways of an action (the linear value's best) that the network chooses among.
-WAYS: Final = 3
+#: The ways of an action (the linear value's best) that the network chooses among by default: one, the
+#: linear value's choice.  Three played alike at equal iterations and cost a third of the compiled
+#: search's speed (lab/DECISIONS.md, "Search").
+WAYS: Final = 1
 
 Rewards = Callable[["GameState"], list[float]]  # every player's reward in [0, 1] (`ai.rewards`)
 
