@@ -7,18 +7,21 @@ import amigos
 from ai import mcts as M
 from ai.agents import make_agent
 from amigos.actions import PASS
-from amigos.codes import ACTIONS
+from amigos.codes import ACTIONS, DECK, HAND
 from amigos.config import GameConfig
 from tests.test_agents import hidden_twin
 
 
 def person_to_move(seed: int, person: int = 0) -> amigos.GameState:
-    """A position of the action phase, some rounds in, where ``person`` decides among several moves."""
+    """A position of the action phase, some rounds in, where ``person`` decides among several moves and
+    holds at least two cards the other seat cannot see."""
     s = amigos.deal(seed, GameConfig())
     agents = [make_agent("mcts:iters=20", seed=seed + p) for p in range(2)]
     while not s.is_terminal():
         legal = s.legal_actions()
-        if s.round >= 3 and s.current_player() == person and len(M.group(s, True)) >= 3 and s.phase == ACTIONS:
+        hidden = sum(1 for e in range(s.n_art) if s.owner[e] == person and s.loc[e] in (HAND, DECK))
+        if s.round >= 3 and s.current_player() == person and len(M.group(s, True)) >= 3 and s.phase == ACTIONS \
+                and hidden >= 2:
             return s
         s.apply(legal[0] if len(legal) == 1 else agents[s.current_player()].select(s))
     raise AssertionError("no such position")
