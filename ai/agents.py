@@ -101,7 +101,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo", "model", "net", "ways", "ponder", "reuse"}}[kind]
+                        "halving", "solo", "model", "net", "ways", "ponder"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -158,7 +158,7 @@ LIMITS: dict[str, Limit] = {
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
-    "ponder": Limit(True, 0, False, 1), "reuse": Limit(True, 0, False, 1),
+    "ponder": Limit(True, 0, False, 1),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

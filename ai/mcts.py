@@ -68,8 +68,6 @@ PONDER_LIMIT: Final = 120.0
 # game (someone within 2 points of winning) and where the choice is between two moves.
 LAST_ROUND_TIME: Final = 1.5
 TWO_MOVES_TIME: Final = 0.5
-# Whether a search keeps its tree for the next one (`MCTSAgent`'s ``reuse``).
-REUSE: Final = 1
 # The least spread over which a node's move values are stretched to [0, 1] before UCB1 weighs them
 # (`search`'s ``norm``): the moves of a position are often valued a few hundredths apart.
 NORM: Final = 0.02
@@ -568,25 +566,6 @@ def tree_key(action: Action, merge_passes: bool) -> Macro:
     return macro_key(action)
 
 
-class Kept:
-    """The tree of the agent's last search (`MCTSAgent` with ``reuse=1``): the seat it searched for, its
-    root, the root's move played (its key) and the decisions made since (by whom, the tree's key of
-    each), so that the next search starts from the replies to them (`MCTSAgent.reused`)."""
-
-    __slots__ = ("seat", "root", "chosen", "seen")
-
-    seat: int
-    root: Node
-    chosen: Macro | None
-    seen: list[tuple[int, Macro]]
-
-    def __init__(self, seat: int, root: Node) -> None:
-        self.seat = seat
-        self.root = root
-        self.chosen = None
-        self.seen = []
-
-
 class Ponder:
     """A ponder under way (`MCTSAgent.ponder`): the position and seat it thinks for, its workers' jobs,
     and the decisions made since it began (by whom, the tree's key of each)."""
@@ -624,13 +603,11 @@ class MCTSAgent:
     _stop: Any  # the workers' event that ends a ponder (a multiprocessing Event, made with the pool)
     _ponder: Ponder | None
     _closed: bool  # `close`d: a search may start the workers again, never a ponder (the game is ending)
-    reuse: bool
-    _kept: Kept | None
 
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
-                 ways: int = WAYS, ponder: int = 0, reuse: int = REUSE) -> None:
+                 ways: int = WAYS, ponder: int = 0) -> None:
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -657,14 +634,9 @@ class MCTSAgent:
         self._stop = None
         self._ponder = None
         self._closed = False
-        # reuse=1: a search in this process keeps its tree, and the next one starts from the replies to
-        # the move played and the rival's answer (`reused`).
-        self.reuse = bool(reuse)
-        self._kept = None
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         pondered = self.pondered(state)
-        reused = self.reused(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.info = {"choices": 1, "iterations": 0}
@@ -688,19 +660,16 @@ class MCTSAgent:
             return planned
         stats, done = self.root_stats(state, player, progress, groups, self.seconds_for(state, groups))
         before = sum(n for n, _ in stats.values())
-        for known in (pondered, reused):
-            for key, (n, w) in (known or {}).items():
-                if key in groups:
-                    m = stats.get(key, (0, 0))
-                    stats[key] = (m[0] + n, m[1] + w)
+        for key, (n, w) in (pondered or {}).items():
+            if key in groups:
+                m = stats.get(key, (0, 0))
+                stats[key] = (m[0] + n, m[1] + w)
         best_key = self.best_of(state, groups, stats, player)
-        if self._kept is not None:
-            self._kept.chosen = best_key
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits}
-        if pondered is not None or reused is not None:
-            self.info["known"] = sum(n for n, _ in stats.values()) - before  # (visits from before this search)
+        if pondered is not None:
+            self.info["pondered"] = sum(n for n, _ in stats.values()) - before
         best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")
         second = max((k for k in groups if stats.get(k, (0, 0.0))[0] and macro_key(groups[k][0]) != best_macro),
                      key=lambda k: stats[k][0], default=None)
@@ -751,21 +720,6 @@ class MCTSAgent:
                 m = found.get(k, (0, 0.0))
                 found[k] = (m[0] + n, m[1] + w)
         return found
-
-    def reused(self, state: GameState) -> Stats | None:
-        """What the last search's tree holds for this decision (and the tree let go): the replies to its
-        move and the rival's one answer, where ``state`` is the same seat's next decision; else None."""
-        kept, self._kept = self._kept, None
-        if kept is None or kept.chosen is None or len(kept.seen) != 2 or state.current_player() != kept.seat:
-            return None
-        (mine, _), (theirs, answer) = kept.seen
-        if mine != kept.seat or theirs == kept.seat:
-            return None
-        played = kept.root.children.get(kept.chosen)
-        node = None if played is None else played.children.get(answer)
-        if node is None:
-            return None
-        return {k: (g.n, g.w) for k, g in node.children.items() if g.player == kept.seat}
 
     def end_ponder(self) -> Ponder | None:
         """Stop a ponder under way (its workers finish within `STOP_EVERY` iterations) and return it."""
@@ -832,13 +786,8 @@ class MCTSAgent:
     def observe(self, state: GameState, action: Action) -> None:
         """Told of each decision of the game (see `ai.agent.Agent.observe`): while pondering, who made
         it and its key in the tree (what `pondered` looks up)."""
-        if self._ponder is None and self._kept is None or len(state.legal_actions()) == 1:
-            return  # (a forced decision: the tree has no node for it)
-        seen = (state.current_player(), tree_key(action, self.evaluator.learned))
-        if self._ponder is not None:
-            self._ponder.seen.append(seen)
-        if self._kept is not None:
-            self._kept.seen.append(seen)
+        if self._ponder is not None and len(state.legal_actions()) > 1:  # (a forced one has no node)
+            self._ponder.seen.append((state.current_player(), tree_key(action, self.evaluator.learned)))
 
     def root_stats(self, state: GameState, player: int, progress: Callable[[int], None] | None = None,
                    groups: Groups | None = None, seconds: float | None = None) -> tuple[Stats, int]:
@@ -849,11 +798,8 @@ class MCTSAgent:
         if seconds is None:
             seconds = self.seconds
         if self.workers == 1:
-            root, done = grow(state, player, self.iters, seconds, seeds[0], self.settings, progress, groups,
-                              self.evaluator)
-            if self.reuse:
-                self._kept = Kept(player, root)
-            return {key: (child.n, child.w) for key, child in root.children.items()}, done
+            return search(state, player, self.iters, seconds, seeds[0], self.settings, progress, groups,
+                          self.evaluator)
         iters = None if self.iters is None else -(-self.iters // self.workers)
         settings = tuple(self.settings)  # (a plain tuple crosses to the worker processes as it is)
         jobs = [(state, player, iters, seconds, s, settings, groups) for s in seeds]
