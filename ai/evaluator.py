@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from amigos.actions import PASS
 from amigos.config import Action
@@ -47,6 +47,7 @@ VALUES: Final = (NET, LINEAR, HAND)
 WAYS: Final = 1
 
 Rewards = Callable[["GameState"], list[float]]  # every player's reward in [0, 1] (`ai.rewards`)
+Recipe = tuple[str, "str | None", "str | None", int]  # `Evaluator.load`'s value, model, net and ways
 
 
 class Evaluator:
@@ -55,12 +56,13 @@ class Evaluator:
     `NET`), ``ways`` how many of the linear value's best ways the network chooses among (1: the
     linear value's choice)."""
 
-    __slots__ = ("value", "model", "net", "ways")
+    __slots__ = ("value", "model", "net", "ways", "recipe")
 
     value: str
     model: ValueModel
     net: ValueNet | None
     ways: int
+    recipe: Recipe | None  # how `load` made it (what crosses to a worker process), None if not by `load`
 
     def __init__(self, value: str, model: ValueModel, net: ValueNet | None = None, ways: int = WAYS) -> None:
         if value not in VALUES:
@@ -68,6 +70,14 @@ class Evaluator:
         if (net is None) != (value != NET):
             raise ValueError("the neural value, and only it, needs a network")
         self.value, self.model, self.net, self.ways = value, model, net, max(1, ways)
+        self.recipe = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Recipe]]:
+        """Pickled as its recipe: a worker process reads the same files (once a process, `made`); the
+        models themselves may be compiled classes, which do not pickle."""
+        if self.recipe is None:
+            raise TypeError("an evaluator not made by Evaluator.load cannot cross to another process")
+        return made, (self.recipe,)
 
     @classmethod
     def load(cls, value: str = NET, model: Path | None = None, net: Path | None = None, ways: int = WAYS) -> Evaluator:
@@ -86,7 +96,9 @@ class Evaluator:
                 network = ValueNet.load(ValueNet.packaged_path(), linear, mate=model)
             else:
                 network = ValueNet.load(net, linear)
-        return cls(value, linear, network, ways)
+        evaluator = cls(value, linear, network, ways)
+        evaluator.recipe = (value, None if model is None else str(model), None if net is None else str(net), ways)
+        return evaluator
 
     @property
     def learned(self) -> bool:
@@ -159,6 +171,13 @@ def packaged_net() -> ValueNet:
     if not path.exists():
         raise NetError(f"{path}: no such file (train one: amigos-train neural)")
     return ValueNet.load(path, packaged_model())
+
+
+@functools.cache
+def made(recipe: Recipe) -> Evaluator:
+    """The evaluator `Evaluator.load` makes from ``recipe`` (read once a process)."""
+    value, model, net, ways = recipe
+    return Evaluator.load(value, None if model is None else Path(model), None if net is None else Path(net), ways)
 
 
 @functools.cache

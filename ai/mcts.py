@@ -608,6 +608,12 @@ class MCTSAgent:
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
                  ways: int = WAYS, ponder: int = 0) -> None:
+        # (what `close` reads first: set before anything here may fail, since the compiled class reads
+        # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
+        self._pool = None
+        self._stop = None
+        self._ponder = None
+        self._closed = False
         self.seconds = time
         self.iters = iters
         self.workers = max(1, int(workers))
@@ -630,10 +636,6 @@ class MCTSAgent:
         # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
         self.pondering = bool(ponder) and time is not None
         self.info = {}
-        self._pool = None
-        self._stop = None
-        self._ponder = None
-        self._closed = False
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         pondered = self.pondered(state)

@@ -57,3 +57,21 @@ def test_each_value_plays_an_action_its_own_way():
         assert chance(chosen) == max(chance(a) for a in shortlist)
         differ += chosen != linear
     assert differ >= 1  # (the network does disagree with the linear value somewhere)
+
+
+def test_an_evaluator_crosses_to_a_worker_as_its_recipe():
+    """A worker process gets the evaluator as the files it was made from, read again there (the models
+    may be compiled classes, which do not pickle); one not made by `Evaluator.load` is refused."""
+    import pickle
+
+    import pytest
+
+    from ai.evaluator import default_evaluator
+    s = deal(4, GameConfig())
+    for value in (NET, LINEAR, HAND):
+        evaluator = default_evaluator(value)
+        again = pickle.loads(pickle.dumps(evaluator))
+        assert again.recipe == evaluator.recipe and (again.value, again.ways) == (value, 1)
+        assert again.leaf(2, 0)(s) == evaluator.leaf(2, 0)(s)
+    with pytest.raises(TypeError, match="Evaluator.load"):
+        pickle.dumps(Evaluator(LINEAR, packaged_model()))
