@@ -100,6 +100,12 @@ class Evaluator:
         evaluator.recipe = (value, None if model is None else str(model), None if net is None else str(net), ways)
         return evaluator
 
+    @classmethod
+    def from_recipe(cls, recipe: Recipe) -> Evaluator:
+        """`load`'s evaluator of ``recipe`` (value, model file, network file, ways; the files as text)."""
+        value, model, net, ways = recipe
+        return cls.load(value, None if model is None else Path(model), None if net is None else Path(net), ways)
+
     @property
     def learned(self) -> bool:
         """Whether the value is learned (not `HAND`): then the passes are one move, their magic item a
@@ -175,12 +181,11 @@ def packaged_net() -> ValueNet:
 
 @functools.cache
 def made(recipe: Recipe) -> Evaluator:
-    """The evaluator `Evaluator.load` makes from ``recipe`` (read once a process)."""
-    value, model, net, ways = recipe
-    return Evaluator.load(value, None if model is None else Path(model), None if net is None else Path(net), ways)
+    """`Evaluator.from_recipe`, once a process (what a worker process unpickles an evaluator as)."""
+    return Evaluator.from_recipe(recipe)
 
 
-@functools.cache
 def default_evaluator(value: str = NET, ways: int = WAYS) -> Evaluator:
-    """The evaluator of ``value`` over the packaged files (what an agent spec without files gets)."""
-    return Evaluator.load(value, ways=ways)
+    """The evaluator of ``value`` over the packaged files (what an agent spec without files gets; read
+    once a process)."""
+    return made((value, None, None, ways))

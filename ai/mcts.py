@@ -123,7 +123,7 @@ def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | 
         a = g[0]
         if a[0] == PASS:
             if passes is None:
-                passes = out[(PASS, a[1])] = []
+                passes = out[tree_key(a, True)] = []
             passes.append(a)
             continue
         key = macro_key(a)
@@ -559,6 +559,13 @@ def _ponder(args: tuple[Any, ...]) -> tuple[dict[Macro, Stats], int]:
     return replies(root, seat), done
 
 
+def add_stats(into: Stats, more: Stats) -> None:
+    """Add ``more``'s visits and value sums to ``into``'s, move by move (workers' roots, a ponder's)."""
+    for key, (n, w) in more.items():
+        m = into.get(key, (0, 0.0))
+        into[key] = (m[0] + n, m[1] + w)
+
+
 def tree_key(action: Action, merge_passes: bool) -> Macro:
     """The key of ``action``'s child in a search's tree (`group`'s, without a purchase)."""
     if merge_passes and action[0] == PASS:
@@ -567,8 +574,8 @@ def tree_key(action: Action, merge_passes: bool) -> Macro:
 
 
 class Ponder:
-    """A ponder under way (`MCTSAgent.ponder`): the position and seat it thinks for, its workers' jobs,
-    and the decisions made since it began (by whom, the tree's key of each)."""
+    """A ponder under way (`MCTSAgent.ponder`): the seat it thinks for, its workers' jobs, and the
+    decisions made since it began (by whom, the tree's key of each)."""
 
     __slots__ = ("seat", "jobs", "seen")
 
@@ -619,12 +626,10 @@ class MCTSAgent:
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
         self.settings = Settings(c=float(c), rollout=int(rollout), norm=float(norm), halving=int(halving))
-        if model is None and net is None:
-            self.evaluator = default_evaluator(value, int(ways))
-        else:
-            from pathlib import Path
-            self.evaluator = Evaluator.load(value, None if model is None else Path(model),
-                                            None if net is None else Path(net), int(ways))
+        recipe = (value, model, net, int(ways))
+        # (the packaged files are read once a process; named files each time, so that a rewritten one is read)
+        self.evaluator = default_evaluator(value, int(ways)) if model is None and net is None \
+            else Evaluator.from_recipe(recipe)
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
         # makes itself first player; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
@@ -662,10 +667,8 @@ class MCTSAgent:
             return planned
         stats, done = self.root_stats(state, player, progress, groups, self.seconds_for(state, groups))
         before = sum(n for n, _ in stats.values())
-        for key, (n, w) in (pondered or {}).items():
-            if key in groups:
-                m = stats.get(key, (0, 0))
-                stats[key] = (m[0] + n, m[1] + w)
+        if pondered is not None:
+            add_stats(stats, {key: kept for key, kept in pondered.items() if key in groups})
         best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
@@ -718,9 +721,7 @@ class MCTSAgent:
                 tree, _ = job.result()
             except Exception:  # noqa: BLE001 - a worker ended by `close`: nothing pondered
                 return None
-            for k, (n, w) in tree.get(key, {}).items():
-                m = found.get(k, (0, 0.0))
-                found[k] = (m[0] + n, m[1] + w)
+            add_stats(found, tree.get(key, {}))
         return found
 
     def end_ponder(self) -> Ponder | None:
@@ -810,9 +811,7 @@ class MCTSAgent:
         total = 0
         for stats, done in results:
             total += done
-            for key, (n, w) in stats.items():
-                m = merged.get(key, (0, 0.0))
-                merged[key] = (m[0] + n, m[1] + w)
+            add_stats(merged, stats)
         return merged, total
 
     def _executor(self) -> ProcessPoolExecutor:
