@@ -672,7 +672,9 @@ class MCTSAgent:
         best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
-                     "value": value / visits if visits else None, "visits": visits}
+                     "value": value / visits if visits else None, "visits": visits,
+                     # (each move searched, as its first way, with its visits and mean reward: a training target)
+                     "root": [(groups[k][0], n, w / n) for k, (n, w) in stats.items() if n and k in groups]}
         if pondered is not None:
             self.info["pondered"] = sum(n for n, _ in stats.values()) - before
         best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")

@@ -3,6 +3,7 @@ one for today's inputs, and its training (TD(lambda) targets, a step of Adam) do
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import random
@@ -19,6 +20,7 @@ from amigos.config import GameConfig
 from amigos.determinize import determinize
 from training import neural as N
 from training.records import RecordError
+from training.views import Views
 
 
 def _positions(seed: int, config: GameConfig, limit: int = 250):
@@ -122,11 +124,11 @@ def test_the_encoding_key_names_the_inputs():
 # -- training --------------------------------------------------------------------------------------------
 
 def _game(result: list[float], views: int) -> dict:
-    """A made-up game: each view holds the round, and the First Player token for player 0 only (and a
-    linear log-odds of 0.5 for player 0, -0.5 for player 1)."""
-    return {"views": [[[E.G["bias"], E.G["round"]] + ([E.G["my_token"]] if viewer == 0 else []),
-                       [1.0, 0.1 * (t + 1)] + ([1.0] if viewer == 0 else []), viewer, 0.5 - viewer]
-                      for t in range(views) for viewer in (0, 1)], "result": result, "rounds": 3}
+    """A made-up game of ``views`` decisions: each view holds the round, and the First Player token for
+    player 0 only (and a linear log-odds of 0.5 for player 0, -0.5 for player 1, and its decision)."""
+    return {"views": Views.of([[[E.G["bias"], E.G["round"]] + ([E.G["my_token"]] if viewer == 0 else []),
+                                [1.0, 0.1 * (t + 1)] + ([1.0] if viewer == 0 else []), viewer, 0.5 - viewer, t]
+                               for t in range(views) for viewer in (0, 1)]), "result": result, "rounds": 3}
 
 
 def test_td_lambda_targets_end_with_the_result_and_bootstrap_before_it():
@@ -134,9 +136,9 @@ def test_td_lambda_targets_end_with_the_result_and_bootstrap_before_it():
     game = _game([1.0, 0.0], 4)
     for lam in (0.0, 0.5, 1.0):
         views, y = N.targets(net, [game], lam)
-        mine = [t for v, t in zip(views, y) if v[2] == 0]
+        mine = list(y[views.viewers_rows(0)])
         assert mine[-1] == 1.0
-        _, _, p = N.forward(net, [v for v in views if v[2] == 0])
+        _, _, p = N.forward(net, views, views.viewers_rows(0))
         if lam == 1.0:
             assert all(t == 1.0 for t in mine)
         if lam == 0.0:
@@ -150,17 +152,15 @@ def test_a_searched_target_blends_the_search_s_chance_into_the_return():
     (1 - S) return + S chance (1 - chance for player 1); a view without one keeps the return."""
     net = ValueNet.initial(8, 2)
     game = _game([1.0, 0.0], 3)
-    for k, view in enumerate(game["views"]):
-        view.append(k // 2)  # (two views a decision)
     game["values"] = [0.8, None, 0.3]
     views, plain = N.targets(net, [game], 0.5)
     _, blended = N.targets(net, [game], 0.5, searched=0.25)
-    for view, a, b in zip(views, plain, blended):
-        q = game["values"][view[4]]
+    for r, (a, b) in enumerate(zip(plain, blended)):
+        q = game["values"][views.decision[r]]
         if q is None:
             assert b == a
         else:
-            assert b == pytest.approx(0.75 * a + 0.25 * (q if view[2] == 0 else 1 - q))
+            assert b == pytest.approx(0.75 * a + 0.25 * (q if views.viewer[r] == 0 else 1 - q))
     assert N._searched_chance({"iterations": 0, "value": 0.7}, 0) is None
     assert N._searched_chance({"iterations": 50, "value": 0.5}, 1) == 0.5
     assert N._searched_chance({"iterations": 50, "value": 0.9}, 0) == 1.0
@@ -352,8 +352,9 @@ def test_a_generation_s_games_are_kept_compact_and_replay_to_their_views(tmp_pat
     ValueNet.initial(16, 1).save(tmp_path / "n.npz")
     game = N.play_game(7, str(tmp_path / "n.npz"), GameConfig(expansions=("lux",)), 0.2)
     N.write_games(tmp_path, 3, [game])
-    line = (tmp_path / "games-3.jsonl").read_text()
-    assert "views" not in line and len(line) < len(json.dumps(game)) / 10
+    packed = (tmp_path / "games-3.jsonl.gz").read_bytes()
+    line = gzip.decompress(packed).decode()
+    assert "views" not in line and len(line) < len(json.dumps(game)) / 10 and len(packed) < len(line)
     assert N.read_games(tmp_path, 3) == [game]
 
 
@@ -388,7 +389,7 @@ def test_a_network_over_the_linear_value_starts_as_that_value_and_keeps_to_it(tm
     with pytest.raises(NetError, match="trained over another linear value"):
         ValueNet.load(tmp_path / "other.npz", packaged_model())
     game = _game([1.0, 0.0], 3)
-    _, _, p = N.forward(net, game["views"][:2])
+    _, _, p = N.forward(net, game["views"], np.arange(2))
     assert list(p) == pytest.approx([1 / (1 + math.exp(-0.5)), 1 / (1 + math.exp(0.5))])
 
 
@@ -429,7 +430,7 @@ def test_a_network_with_features_reads_both_players_features_and_its_file_keeps_
         ValueNet.load(tmp_path / "other.npz", packaged_model())
     state = worlds[0]
     (mine, _) = N._views(state, 11, 0)
-    x = N.dense([mine], features=True)
+    x = Views.of([mine]).batch(np.arange(1), features=True)
     assert list(x[0, E.N_INPUTS:]) == pytest.approx(mine[5], abs=1e-6) and len(mine[5]) == N_FEATURE_INPUTS
 
 
@@ -469,3 +470,98 @@ def test_the_search_with_a_network_of_features_never_reads_hidden_cards(tmp_path
         state = mid_game(seed)
         twin = hidden_twin(state)
         assert make_agent(spec).select(state.clone()) == make_agent(spec).select(twin.clone())
+
+
+# -- the data a run keeps ----------------------------------------------------------------------------------
+
+def test_views_kept_as_arrays_give_the_rows_a_layer_reads():
+    """`Views.of` keeps a game's views compactly; `batch` gives the dense rows (inputs, then features)
+    the lists would give; `joined` is the views one after another."""
+    from ai.network import N_FEATURE_INPUTS
+    state = next(s for s in _positions(4, GameConfig(), 60) if len(s.legal_actions()) > 2)
+    rows = N._views(state, 3, 7) + N._views(state, 5, 8)
+    views = Views.of(rows)
+    x = views.batch(np.array([2, 0]), features=True)
+    for out, row in zip(x, [rows[2], rows[0]]):
+        want = np.zeros(E.N_INPUTS + N_FEATURE_INPUTS)
+        want[row[0]] = row[1]
+        want[E.N_INPUTS:] = row[5]
+        assert out == pytest.approx(want, abs=1e-6)
+    assert list(views.viewer) == [0, 1, 0, 1] and list(views.decision) == [7, 7, 8, 8]
+    assert list(views.linear) == pytest.approx([row[3] for row in rows], abs=1e-6)
+    both = Views.joined([Views.of(rows[:1]), Views.of(rows[1:])])
+    assert np.array_equal(both.batch(np.arange(4), True), views.batch(np.arange(4), True))
+
+
+def test_the_window_keeps_the_newest_games_up_to_its_positions():
+    games = [_game([1.0, 0.0], n) for n in (3, 4, 5)]  # (6, 8 and 10 views)
+    assert N.window(games, 18) == games[1:]
+    assert N.window(games, 17) == games[2:]
+    assert N.window(games, 1) == games[2:]  # (the newest game at least)
+    assert N.window(games, 100) == games
+
+
+def test_a_run_trains_on_every_generation_s_games_within_its_window(tmp_path):
+    """The data accumulates: generation 2's network learns from generations 0 and 1's training games
+    (not the last generation's alone), and no more positions than ``size``."""
+    work = tmp_path / "run"
+    N.run(work, 3, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
+    part = [sum(len(g["views"]) for k, g in enumerate(N.read_games(work, n)) if k % N.HOLD_OUT) for n in range(3)]
+    assert [line["trained_on"] for line in lines] == [part[0], part[0] + part[1], sum(part)]
+    small = tmp_path / "small"
+    N.run(small, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, size=part[1] + 1, log=lambda line: None)
+    lines = [json.loads(x) for x in (small / "progress.jsonl").read_text().splitlines()]
+    assert lines[1]["trained_on"] <= part[1] + 1 and lines[1]["trained_on"] >= part[1] // 2
+
+
+def test_a_generation_stopped_while_playing_goes_on_with_the_games_it_had_not_finished(tmp_path, monkeypatch):
+    """A generation's games are added to ``playing-G.jsonl`` as they end: a run stopped then goes on with
+    the rest, to the network an unbroken run trains; the file goes once the games file is kept."""
+    unbroken, stopped = tmp_path / "u", tmp_path / "s"
+    N.run(unbroken, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(stopped, 0, 20, 1, 1, hidden=8, log=lambda line: None)  # (network 0 only)
+    finished = [dict(g, k=k) for k, g in enumerate(N.read_games(unbroken, 0)) if k in (0, 3, 19)]
+    (stopped / "playing-0.jsonl").write_text("".join(json.dumps({x: v for x, v in g.items() if x != "views"}) + "\n"
+                                                     for g in finished))
+    played: list[int] = []
+    play = N.play_game
+    monkeypatch.setattr(N, "play_game", lambda seed, *rest: played.append(seed) or play(seed, *rest))
+    N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    assert len(played) == 17 and {g["seed"] for g in finished}.isdisjoint(played)  # (the three were not played again)
+    a, b = (ValueNet.load(run / "net-1.npz", packaged_model()) for run in (unbroken, stopped))
+    assert np.array_equal(a.w1, b.w1) and not (stopped / "playing-0.jsonl").exists()
+    other = tmp_path / "o"
+    N.run(other, 0, 20, 2, 1, hidden=8, log=lambda line: None)
+    (other / "playing-0.jsonl").write_text(json.dumps({x: v for x, v in finished[0].items() if x != "views"}) + "\n")
+    with pytest.raises(RecordError, match="games of another run or generation"):
+        N.run(other, 1, 20, 2, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+
+
+def test_capped_playouts_keep_the_deep_searches_with_their_root_visits(tmp_path):
+    """``fast``: a ``deep`` share of the searched decisions keeps its value and its root (each move's
+    index, visits and chance, most visited first); the others have neither; the game is a function of
+    its seed; the record reads back and is checked."""
+    from training.records import game as checked
+    ValueNet.initial(16, 1).save(tmp_path / "n.npz")
+    net = str(tmp_path / "n.npz")
+    one = N.play_game(5, net, GameConfig(), 0.0, "mcts:iters=40,value=net", deep=0.3, fast=8)
+    assert one == N.play_game(5, net, GameConfig(), 0.0, "mcts:iters=40,value=net", deep=0.3, fast=8)
+    deep = {k for k, q in enumerate(one["values"]) if q is not None}
+    assert deep and {k for k, _ in one["searches"]} == deep
+    state = amigos.deal(one["seed"], GameConfig())
+    many = 0  # (decisions among two moves or more: a deep or a fast search)
+    for k, index in enumerate(one["choices"]):
+        legal = state.legal_actions()
+        many += len(legal) > 1
+        root = dict(one["searches"]).get(k)
+        if root is not None:
+            visits = [n for _, n, _ in root]
+            assert visits == sorted(visits, reverse=True) and sum(visits) <= 40
+            assert all(0 <= i < len(legal) and 0.0 <= q <= 1.0 for i, _, q in root)
+        state.apply(legal[index])
+    assert 0.1 * many < len(deep) < 0.5 * many  # (about 30% searched deeply, the rest fast)
+    assert checked(json.loads(json.dumps({k: v for k, v in one.items() if k != "views"})), "here")
+    everything = N.play_game(5, net, GameConfig(), 0.0, "mcts:iters=40,value=net")
+    assert {k for k, _ in everything["searches"]} == {k for k, q in enumerate(everything["values"]) if q is not None}
+    assert N.main(["--work", str(tmp_path / "x"), "--fast-iters", "10"]) == 2

@@ -164,6 +164,34 @@ def test_neural_in_a_folder_with_bad_files_is_one_line_before_any_game(capsys, f
             says="not a game record of amigos-train neural (its result)")
 
 
+def test_neural_s_compressed_or_partial_games_when_bad_are_one_line_before_any_game(capsys, files, monkeypatch):
+    """A run's ``games-G.jsonl.gz`` cut short, damaged, unpacking past its bound or with searches that are
+    not a search's, and a ``playing-G.jsonl`` that is not JSON: refused in one line, nothing changed."""
+    import gzip
+
+    from training import records
+    run = files / "run"
+    run.mkdir()
+    ValueNet.initial(8, 1).save(run / "net-0.npz")
+    ValueNet.initial(8, 1).save(run / "net-1.npz")
+    good = b'{"seed": 1, "choices": [0, 0], "result": [1.0, 0.0]}\n'
+    args = ("neural", "--work", str(run), "--games", "20", "--jobs", "1", "--generations", "2")
+    packed = gzip.compress(good * 50)
+    for data, says in [(packed[:-9], "a damaged or cut gzip file"), (packed[:12] + b"x" * 40, "a damaged gzip file"),
+                       (gzip.compress(good + b'{"seed": 1, "choices": [0], "result": [1, 0], "searches": [[1, []]]}\n'),
+                        "line 2: a game record whose searches are not"),
+                       (gzip.compress(good.replace(b"}", b', "searches": [[0, [[0, 0, 0.5]]]]}')),
+                        "searches are not [decision")]:
+        (run / "games-0.jsonl.gz").write_bytes(data)
+        refused(capsys, files, *args, says=says)
+    monkeypatch.setattr(records, "UNPACKED_BYTES", 1000)
+    (run / "games-0.jsonl.gz").write_bytes(packed)
+    refused(capsys, files, *args, says="unpacks to more than 1000 bytes")
+    (run / "games-0.jsonl.gz").unlink()
+    (run / "playing-1.jsonl").write_text('{"seed": 1, "ch')
+    refused(capsys, files, *args, says="playing-1.jsonl, line 1: not JSON")
+
+
 def test_neural_from_bad_seed_games_is_one_line_and_makes_no_folder(capsys, files):
     (files / "dir" / "games-0.jsonl").write_text('{"seed": -1, "choices": [], "result": [1, 0]}\n')
     refused(capsys, files, "neural", "--work", str(files / "run"), "--seed-games", str(files / "dir"), "--games",

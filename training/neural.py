@@ -18,14 +18,19 @@ computed with the network being trained (TD-Gammon's targets, in the forward vie
 for the last view, ``(1 - lambda) V(next) + lambda G(next)`` before it.  With ``--searched-target
 S`` a searched decision's target is ``(1 - S) return + S q``, q the search's own chance of winning
 there (its chosen move's mean reward, which a searched game's record keeps): a target that depends on
-the position rather than on one game's result, which a network can memorise deal by deal.  Network g + 1 is network g
-trained on the positions of the last `WINDOW` generations by Adam on the cross-entropy.  A share of
-the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
+the position rather than on one game's result, which a network can memorise deal by deal.  With
+``--fast-iters N`` (capped playouts, as KataGo's) only a ``--deep-share`` of the decisions is searched
+with the spec's iterations and kept as a target, with the root's visits of each move (a policy's
+target); the others are searched with N iterations, so more games are played for the same time.
+Network g + 1 is network g trained by Adam on the cross-entropy on the newest ``--window`` positions
+of every generation's games (and of the games network 0 learned from): the data accumulates.  A share
+of the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
 
-Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl``:
-seeds and choices, which replay to the positions) and a line of ``progress.jsonl`` (games, positions,
-held-out log loss and Brier score of the game's result, rounds, seconds); a stopped run goes on from
-the last saved generation, as it would have unbroken.  Game k of generation g is dealt by
+Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl.gz``:
+seeds, choices, the searches' values and visits, compressed; they replay to the positions) and a line of
+``progress.jsonl`` (games, positions, held-out log loss and Brier score of the game's result, rounds,
+seconds).  A generation's games are added to ``playing-G.jsonl`` as they end, so a stopped run goes on
+with the games it had not finished, and from the last saved generation, as it would have unbroken.  Game k of generation g is dealt by
 ``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.  What a run reads
 (``--start``, ``--seed-games``, a folder's networks and games) is checked before anything is written
 (`ai.checkpoint`, `training.records`), and each file is written whole or not at all.
@@ -45,12 +50,12 @@ import numpy as np
 
 import amigos
 from ai import encoding as E
-from ai.agents import SpecError, make_agent, parse_spec, spec_path
+from ai.agents import SpecError, make_agent, parse_spec, spec_path, spec_text
 from ai.checkpoint import MAX_HIDDEN, NET_BYTES, read_regular, write_file
 from ai.evaluator import NET, packaged_model
 from ai.features import player_features
 from ai.learned import progress
-from ai.network import N_FEATURE_INPUTS, ValueNet, feature_inputs
+from ai.network import ValueNet, feature_inputs
 from ai.rewards import chance_of_reward
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
@@ -58,9 +63,10 @@ from amigos.rng import derive_seed
 from matches.runner import open_runner
 
 from .cli import MAX_JOBS, SEEDS, Parser, guarded, number, whole
-from .records import RecordError, chosen, neural_game, read_records
+from .records import RecordError, chosen, neural_game, read_records, write_records
+from .views import Views
 
-WINDOW = 3          # generations of positions a network is trained on
+WINDOW = 1_000_000  # positions (views) a network is trained on at most: the newest games' of every generation
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
 MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
 
@@ -107,21 +113,31 @@ def _value_after(state: amigos.GameState, mover: int, net: ValueNet) -> float:
     return net.probability(state, mover)
 
 
-def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec: str | None = None) -> Game:
+def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec: str | None = None,
+              deep: float = 1.0, fast: int | None = None) -> Game:
     """One self-play game of the network in ``net_path`` (one move deep on it, or, with ``spec``, that
-    agent's search with the network as its value): every decision's two views and the result."""
+    agent's search with the network as its value): every decision's two views and the result.  With
+    ``fast`` (capped playouts, as KataGo's), a ``deep`` share of the searched decisions is searched
+    with the spec's iterations and kept as a target (its value and the root's visits, "searches"), the
+    others with ``fast`` iterations to play on quickly (no value kept)."""
     rng = random.Random(derive_seed(seed, "explore"))
     state = amigos.deal(seed, config)
+    agents: list[Any] = []
+    quick: list[Any] = []
     if spec is None:
         net = _net(net_path)
-        agents: list[Any] = []
     else:
         if parse_spec(spec)[1].get("value", NET) == NET:  # (the search's value is the network trained)
             spec = f"{spec},net={spec_path(Path(net_path))}"
         agents = [make_agent(spec, seed=derive_seed(seed, "search", p)) for p in range(state.n_players)]
+        if fast is not None:
+            kind, params = parse_spec(spec)
+            quick = [make_agent(spec_text(kind, dict(params, iters=fast)), seed=derive_seed(seed, "fast", p))
+                     for p in range(state.n_players)]
     views: list[list[Any]] = []
     choices: list[int] = []  # each decision's index among the legal actions: the game replays from them
     values: list[float | None] = []  # each decision's searched chance that player 0 wins (None: not searched)
+    searches: list[list[Any]] = []  # each deep search's root: [decision, [[move, visits, mover's chance], ...]]
     while not state.is_terminal():
         legal = state.legal_actions()
         if len(legal) > 1:
@@ -131,21 +147,33 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
             action = choose(state, net, rng, epsilon)
         elif len(legal) > 1 and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
+        elif quick and len(legal) > 1 and rng.random() >= deep:
+            action = quick[state.current_player()].select(state)
         else:
             mover = agents[state.current_player()]
             action = mover.select(state)
             value = _searched_chance(mover.info, state.current_player())
+            if value is not None and mover.info.get("root"):
+                searches.append([len(choices), _root(mover.info["root"], legal)])
         values.append(value)
         choices.append(legal.index(action))
         state.apply(action)
-    for agent in agents:
+    for agent in agents + quick:
         agent.close()
     won = state.winners()
     game = {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
             "rounds": state.round, "seed": seed, "expansions": list(config.expansions), "choices": choices}
     if agents:
         game["values"] = values
+        game["searches"] = searches
     return game
+
+
+def _root(root: list[tuple[Action, int, float]], legal: list[Action]) -> list[list[Any]]:
+    """A search's root moves (`ai.mcts.MCTSAgent.info`'s "root") as a record keeps them: [index among
+    ``legal``, visits, the mover's chance of winning by it], most visited first."""
+    moves = [[legal.index(action), int(n), round(chance_of_reward(float(w)), 4)] for action, n, w in root]
+    return sorted(moves, key=lambda m: (-m[1], m[0]))
 
 
 def _searched_chance(info: dict[str, Any], mover: int) -> float | None:
@@ -179,55 +207,54 @@ class Adam:
             p -= self.rate * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + 1e-8)
 
 
-def dense(views: list[list[Any]], features: bool = False) -> np.ndarray:
-    """The views' inputs as a dense (views x `N_INPUTS`) matrix, with ``features`` their feature inputs
-    after the components' (`ai.network.feature_inputs`)."""
-    x = np.zeros((len(views), E.N_INPUTS + (N_FEATURE_INPUTS if features else 0)), dtype=np.float32)
-    for row, (idx, val, *_) in enumerate(views):
-        x[row, idx] = val
-    if features:
-        x[:, E.N_INPUTS:] = [view[5] for view in views]
-    return x
+CHUNK = 4096  # views valued at once outside training (the dense rows of a chunk: 25 MB)
 
 
-def forward(net: ValueNet, views: list[list[Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(inputs, hidden activations, win probabilities) of ``views`` (with the linear value's log-odds
-    of each for a network with ``base``)."""
-    x = dense(views, net.features)
+def forward(net: ValueNet, views: Views, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(inputs, hidden activations, win probabilities) of ``views``' ``rows`` (all by default; with the
+    linear value's log-odds of each for a network with ``base``)."""
+    rows = np.arange(len(views)) if rows is None else rows
+    x = views.batch(rows, net.features)
     h = np.maximum(x @ net.w1 + net.b1, 0.0)
     z = h @ net.w2 + net.b2
     if net.base:
-        z += np.array([v[3] for v in views])
+        z += views.linear[rows]
     return x, h, 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
-def targets(net: ValueNet, games: list[Game], lam: float, searched: float = 0.0) -> tuple[list[list[Any]], np.ndarray]:
-    """Every view of ``games`` and its target: its TD(lambda) return under ``net`` (see the module
-    docstring), blended with a ``searched`` share of the search's own chance at that decision where the
-    game's record has one (`_searched_chance`)."""
-    views: list[list[Any]] = []
-    out: list[float] = []
+def probabilities(net: ValueNet, views: Views) -> np.ndarray:
+    """The network's win probability of every view, `CHUNK` views at a time."""
+    out = np.empty(len(views))
+    for start in range(0, len(views), CHUNK):
+        out[start:start + CHUNK] = forward(net, views, np.arange(start, min(len(views), start + CHUNK)))[2]
+    return out
+
+
+def targets(net: ValueNet, games: Sequence[Game], lam: float, searched: float = 0.0) -> tuple[Views, np.ndarray]:
+    """Every view of ``games`` (their `Views`, one after another) and its target: its TD(lambda) return
+    under ``net`` (see the module docstring), blended with a ``searched`` share of the search's own
+    chance at that decision where the game's record has one (`_searched_chance`)."""
+    views = Views.joined([game["views"] for game in games])
+    p = probabilities(net, views)
+    y = np.empty(len(views))
+    offset = 0
     for game in games:
+        part: Views = game["views"]
         values = game.get("values") or ()
         for viewer in (0, 1):
-            seq = [v for v in game["views"] if v[2] == viewer]
-            if not seq:
-                continue
-            _, _, p = forward(net, seq)
             g = game["result"][viewer]
-            returns = [0.0] * len(seq)
-            for t in range(len(seq) - 1, -1, -1):
-                returns[t] = g
-                g = (1 - lam) * float(p[t]) + lam * g
-                q = values[seq[t][4]] if searched and len(seq[t]) > 4 and seq[t][4] < len(values) else None
+            for r in offset + part.viewers_rows(viewer)[::-1]:
+                y[r] = g
+                g = (1 - lam) * float(p[r]) + lam * g
+                d = int(views.decision[r])
+                q = values[d] if searched and 0 <= d < len(values) else None
                 if q is not None:
-                    returns[t] = (1 - searched) * returns[t] + searched * (q if viewer == 0 else 1.0 - q)
-            views += seq
-            out += returns
-    return views, np.array(out)
+                    y[r] = (1 - searched) * y[r] + searched * (q if viewer == 0 else 1.0 - q)
+        offset += len(part)
+    return views, y
 
 
-def train(net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float, batch: int,
+def train(net: ValueNet, games: Sequence[Game], lam: float, epochs: int, rate: float, batch: int,
           rng: np.random.Generator, searched: float = 0.0) -> float:
     """Train ``net`` in place on ``games``; returns the last epoch's mean cross-entropy."""
     adam = Adam([net.w1.shape, net.b1.shape, net.w2.shape, (1,)], rate)
@@ -238,7 +265,7 @@ def train(net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float
         total = 0.0
         for start in range(0, len(order), batch):
             rows = order[start:start + batch]
-            x, h, p = forward(net, [views[i] for i in rows])
+            x, h, p = forward(net, views, rows)
             t = y[rows]
             total += float(-np.sum(t * np.log(p + 1e-9) + (1 - t) * np.log(1 - p + 1e-9)))
             dz = (p - t) / len(rows)  # d(mean cross-entropy)/dz
@@ -251,22 +278,34 @@ def train(net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float
     return loss
 
 
-def held_out(net: ValueNet, games: list[Game]) -> dict[str, float]:
+def held_out(net: ValueNet, games: Sequence[Game]) -> dict[str, float]:
     """Log loss and Brier score of the network's prediction of each game's result, over every view."""
-    views = [v for g in games for v in g["views"]]
-    if not views:
+    views = Views.joined([game["views"] for game in games])
+    if not len(views):
         return {}
-    y = np.array([g["result"][v[2]] for g in games for v in g["views"]])
-    _, _, p = forward(net, views)
-    p = np.clip(p, 1e-6, 1 - 1e-6)
+    y = np.concatenate([np.array(game["result"])[game["views"].viewer] for game in games])
+    p = np.clip(probabilities(net, views), 1e-6, 1 - 1e-6)
     return {"log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 4),
             "brier": round(float(np.mean((p - y) ** 2)), 4), "views": len(views)}
+
+
+def window(games: Sequence[Game], size: int) -> list[Game]:
+    """The newest of ``games`` (oldest first) whose views number at most ``size`` together (the newest
+    game at least), oldest first."""
+    kept: list[Game] = []
+    total = 0
+    for game in reversed(games):
+        total += len(game["views"])
+        if kept and total > size:
+            break
+        kept.append(game)
+    return kept[::-1]
 
 
 # -- the generations --------------------------------------------------------------------------------------
 
 _NET_NAME = re.compile(r"net-([0-9]+)\.npz")
-_GAMES_NAME = re.compile(r"games-([0-9]+)\.jsonl")
+GAMES_NAME = re.compile(r"games-([0-9]+)\.jsonl(\.gz)?")  # (.jsonl: a run's games before they were compressed)
 
 
 def last_generation(work: Path) -> int:
@@ -279,9 +318,11 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
         start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
-        seed_games: Sequence[Path] = ()) -> None:
+        seed_games: Sequence[Path] = (), size: int = WINDOW, deep: float = 1.0, fast: int | None = None) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
-    last one saved in ``work``; what it reads is checked before ``work`` is made or written to."""
+    last one saved in ``work``; each network is trained on the newest ``size`` positions of every
+    generation's training games (and of the ``seed_games`` network 0 learned from); ``deep`` and
+    ``fast``: `play_game`'s.  What it reads is checked before ``work`` is made or written to."""
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
@@ -300,9 +341,8 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
                 _pretrain(work, net, pretrain, seed_games, lam, epochs, rate, searched, seed, log)
             net.save(work / "net-0.npz")
         g = 0
-    # The window's earlier generations, replayed from their records: a resumed run trains as an unbroken one.
-    recent = [_training_part(read_games(work, k)) for k in range(max(0, g - WINDOW + 1), g)
-              if (work / f"games-{k}.jsonl").exists()]
+    # The earlier generations' games, replayed from their records: a resumed run trains as an unbroken one.
+    pool = _earlier(work, g, size)
     while g < generations:
         path = work / f"net-{g}.npz"
         net = ValueNet.load(path, packaged_model())  # (before its games are played: a bad file is refused first)
@@ -311,48 +351,85 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         spec = play
         if play is not None:
             spec = f"{play},value={'linear' if bootstrap and g == 0 else 'net'}"
-        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec)
+        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec, deep, fast)
         write_games(work, g, played)
+        (work / f"playing-{g}.jsonl").unlink(missing_ok=True)  # (kept whole in the games file now)
         seconds = time.perf_counter() - began
+        for game in played:
+            game["views"] = Views.of(game["views"])
         held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
-        recent = (recent + [_training_part(played)])[-WINDOW:]
+        pool = window(pool + _training_part(played), size)
         before = held_out(net, held)
-        loss = train(net, [game for gen in recent for game in gen], lam, epochs, rate, 256, rng, searched)
+        loss = train(net, pool, lam, epochs, rate, 256, rng, searched)
         after = held_out(net, held)
         g += 1
         earlier = net.info.get("games", 0)  # (a --start network's record may say anything)
         net.info.update(generations=g, games=(earlier if type(earlier) is int else 0) + games, hidden=net.hidden,
                         lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep",
-                        searched_target=searched)
+                        searched_target=searched, window=size, deep=deep, fast=fast)
         net.save(work / f"net-{g}.npz")
         rounds = [game["rounds"] for game in played]
         line = {"generation": g, "games": games, "total_games": net.info["games"],
-                "positions": sum(len(game["views"]) for game in played), "train_loss": round(loss, 4),
-                "held_out_before": before, "held_out_after": after,
+                "positions": sum(len(game["views"]) for game in played), "trained_on": sum(len(x["views"]) for x in pool),
+                "train_loss": round(loss, 4), "held_out_before": before, "held_out_after": after,
                 "rounds_mean": round(sum(rounds) / len(rounds), 2), "play_seconds": round(seconds, 1),
                 "train_seconds": round(time.perf_counter() - began - seconds, 1)}
         with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
-        log(f"generation {g}: {net.info['games']} games in all, held out {after}, "
-            f"rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
+        log(f"generation {g}: {net.info['games']} games in all, trained on {line['trained_on']} positions, held out "
+            f"{after}, rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
+
+
+def _earlier(work: Path, g: int, size: int) -> list[Game]:
+    """The training games of generations before ``g`` in ``work``, then of the runs network 0 learned from
+    (``pretrained_from`` in its record), newest first until ``size`` positions are read, replayed to their
+    views; `window` of them, oldest first."""
+    sources = [path for k in range(g - 1, -1, -1) if (path := game_file(work, k)) is not None]
+    if g > 0:
+        first = ValueNet.load(work / "net-0.npz", packaged_model()).info.get("pretrained_from") or []
+        for folder in reversed([Path(f) for f in first if isinstance(f, str)]):
+            if not folder.is_dir():
+                raise RecordError(f"{folder}: network 0 learned from its games, and it is no folder now")
+            sources += game_files(folder)[::-1]
+    newest: list[Game] = []
+    total = 0
+    for path in sources:
+        if total > size:
+            break
+        part = _training_part(read_game_file(path))
+        for game in part:
+            game["views"] = Views.of(game["views"])
+            total += len(game["views"])
+        newest = part + newest
+    return window(newest, size)
 
 
 def _seed_games(folders: Sequence[Path]) -> list[Game]:
-    """The games other runs kept (their folders' ``games-G.jsonl``), each checked and replayed to its views;
-    `training.records.RecordError` for a folder that is none, or no games."""
+    """The games other runs kept (their folders' ``games-G.jsonl[.gz]``), each checked and replayed to its
+    views; `training.records.RecordError` for a folder that is none, or no games."""
     for folder in folders:
         if not Path(folder).is_dir():
             raise RecordError(f"{folder}: not a folder of amigos-train neural (--seed-games)")
     games = [game for folder in folders for path in game_files(Path(folder)) for game in read_game_file(path)]
     if not games:
         raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")
+    for game in games:
+        game["views"] = Views.of(game["views"])
     return games
 
 
 def game_files(folder: Path) -> list[Path]:
-    """A run's ``games-G.jsonl`` files, in the order of their names (as network 0 of earlier runs was
-    trained on them)."""
-    return sorted(p for p in folder.glob("games-*.jsonl") if _GAMES_NAME.fullmatch(p.name))
+    """A run's game files (``games-G.jsonl.gz``, or ``.jsonl`` as older runs kept them), by generation."""
+    found = [(int(m.group(1)), p) for p in folder.glob("games-*") if (m := GAMES_NAME.fullmatch(p.name))]
+    return [p for _, p in sorted(found, key=lambda pair: (pair[0], pair[1].name))]
+
+
+def game_file(work: Path, g: int) -> Path | None:
+    """Generation ``g``'s game file in ``work`` (None if it has none)."""
+    for name in (f"games-{g}.jsonl.gz", f"games-{g}.jsonl"):
+        if (work / name).is_file():
+            return work / name
+    return None
 
 
 def _pretrain(work: Path, net: ValueNet, games: list[Game], folders: Sequence[Path], lam: float, epochs: int,
@@ -364,7 +441,7 @@ def _pretrain(work: Path, net: ValueNet, games: list[Game], folders: Sequence[Pa
     loss = train(net, _training_part(games), lam, epochs, rate, 256, np.random.default_rng(derive_seed(seed, "pretrain")),
                  searched)
     after = held_out(net, held)
-    net.info.update(pretrained_on=len(games), pretrained_from=[str(f) for f in folders])
+    net.info.update(pretrained_on=len(games), pretrained_from=[str(Path(f).resolve()) for f in folders])
     line = {"generation": 0, "pretrained_on": len(games), "train_loss": round(loss, 4),
             "held_out_before": before, "held_out_after": after}
     with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
@@ -378,22 +455,24 @@ def _training_part(games: list[Game]) -> list[Game]:
 
 
 def write_games(work: Path, g: int, games: list[Game]) -> None:
-    """Keep generation ``g``'s games in ``work`` as ``games-G.jsonl``, a line each without their views
-    (a few hundred bytes: `read_games` replays them), whole or not at all."""
-    text = "".join(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n"
-                   for game in games)
-    write_file(work / f"games-{g}.jsonl", lambda f: f.write(text.encode("utf-8")), "game record file", RecordError)
+    """Keep generation ``g``'s games in ``work`` as ``games-G.jsonl.gz``, a line each without their views
+    (`read_games` replays them), gzip-compressed, whole or not at all."""
+    write_records(work / f"games-{g}.jsonl.gz", ({k: v for k, v in game.items() if k != "views"} for game in games),
+                  "game record file")
 
 
 def read_games(work: Path, g: int) -> list[Game]:
     """Generation ``g``'s games as `write_games` kept them, each replayed from its seed and choices to
-    its views."""
-    return read_game_file(work / f"games-{g}.jsonl")
+    its views (lists, as `play_game` gives them); `RecordError` if ``work`` has none."""
+    path = game_file(work, g)
+    if path is None:
+        raise RecordError(f"{work}: no games of generation {g}")
+    return read_game_file(path)
 
 
 def read_game_file(path: Path) -> list[Game]:
-    """The games of a ``games-G.jsonl`` file, each checked (`training.records.neural_game`) and replayed
-    from its seed and choices to its views."""
+    """The games of a ``games-G.jsonl[.gz]`` file, each checked (`training.records.neural_game`) and
+    replayed from its seed and choices to its views."""
     games = read_records(path, "game record file", neural_game)
     for game in games:
         game["views"] = views_of(game)
@@ -428,19 +507,39 @@ def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]
 
 
 def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsilon: float,
-          scheduler: str | None, log: Callable[[str], object], spec: str | None) -> list[Game]:
+          scheduler: str | None, log: Callable[[str], object], spec: str | None, deep: float = 1.0,
+          fast: int | None = None) -> list[Game]:
+    """Generation ``g``'s games, played by network ``path``; each is added to ``playing-G.jsonl`` as it
+    ends, so that a stopped generation goes on with the games it had not finished (those it had are
+    replayed to their views)."""
+    partial = path.parent / f"playing-{g}.jsonl"
     out: dict[int, Game] = {}
-    with open_runner(jobs, scheduler) as runner:
+    if partial.exists():
+        for game in read_records(partial, "file of a generation's games", neural_game):
+            k = game.get("k")
+            if type(k) is not int or not 0 <= k < games or game["seed"] != derive_seed(seed, "neural", g, k):
+                raise RecordError(f"{partial}: games of another run or generation; move it away to play it again")
+            game["views"] = views_of(game)
+            out[k] = game
+    with open_runner(jobs, scheduler) as runner, partial.open("a", encoding="utf-8") as sink:
         for k in range(games):
+            if k in out:
+                continue
             game_seed = derive_seed(seed, "neural", g, k)
             expansions: tuple[Expansion, ...] = ("lux",) if random.Random(game_seed).random() < lux else ()
             runner.submit(str(k), play_game, game_seed, str(path), GameConfig(expansions=expansions), epsilon,
-                          spec)
+                          spec, deep, fast)
         for key, game in runner.as_completed():
+            game["k"] = int(key)
+            sink.write(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n")
+            sink.flush()
             out[int(key)] = game
             if len(out) % 100 == 0:
                 log(f"generation {g}: {len(out)}/{games} games played")
-    return [out[k] for k in range(games)]
+    played = [out[k] for k in range(games)]
+    for game in played:
+        game.pop("k", None)
+    return played
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -474,7 +573,16 @@ def _main(argv: list[str] | None) -> int:
     ap.add_argument("--searched-target", dest="searched", type=number(0, 1), default=0.0, metavar="SHARE",
                     help="with --play: each searched decision's target blends this share of the search's own "
                     "chance of winning into the TD(lambda) return (0: the return alone)")
+    ap.add_argument("--window", type=whole(1, 100_000_000), default=WINDOW, metavar="POSITIONS",
+                    help=f"train on the newest POSITIONS positions of every generation's games (default {WINDOW:,})")
+    ap.add_argument("--deep-share", dest="deep", type=number(0, 1), default=1.0, metavar="SHARE",
+                    help="with --play and --fast-iters: the share of decisions searched with the spec's iterations "
+                    "and kept as targets (capped playouts)")
+    ap.add_argument("--fast-iters", dest="fast", type=whole(1, 10_000_000), metavar="N",
+                    help="with --play: the other decisions are searched with N iterations, to play on quickly")
     args = ap.parse_args(argv)
+    if args.fast is not None and args.play is None:
+        raise SpecError("--fast-iters is for a searched self-play (--play SPEC)")
     if args.play is not None:
         name, params = parse_spec(args.play)
         if name != "mcts" or "iters" not in params or "value" in params:
@@ -482,7 +590,8 @@ def _main(argv: list[str] | None) -> int:
     run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
         args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
         play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual,
-        searched=args.searched, features=args.features, seed_games=args.seed_games)
+        searched=args.searched, features=args.features, seed_games=args.seed_games, size=args.window,
+        deep=args.deep, fast=args.fast)
     return 0
 
 

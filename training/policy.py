@@ -13,7 +13,6 @@ the uniform guess's, and how often its likeliest move is the one made).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from amigos.config import GameConfig
 from . import records as R
 from .cli import Parser, guarded, whole
 from .neural import HOLD_OUT, Adam
+from .neural import game_files as run_files
 
 Record = dict[str, Any]  # a game as `training.neural.write_games` keeps it: seed, expansions, choices, ...
 
@@ -54,19 +54,10 @@ class Decisions:
         return len(self.chosen)
 
 
-_GAMES_NAME = re.compile(r"games-([0-9]+)\.jsonl")
-
-
 def game_files(paths: Iterable[Path]) -> list[Path]:
-    """The game record files of ``paths``: a file itself, a folder's ``games-G.jsonl`` by generation."""
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found = [(int(m.group(1)), p) for p in path.glob("games-*.jsonl") if (m := _GAMES_NAME.fullmatch(p.name))]
-            out += [p for _, p in sorted(found)]
-        else:
-            out.append(path)
-    return out
+    """The game record files of ``paths``: a file itself, a folder's ``games-G.jsonl[.gz]`` by generation
+    (`training.neural.game_files`)."""
+    return [p for path in paths for p in (run_files(path) if path.is_dir() else [path])]
 
 
 def read_games(paths: Iterable[Path]) -> list[Record]:

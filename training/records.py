@@ -2,20 +2,24 @@
 game is replayed.
 
 A file is read as model files are (`ai.checkpoint.read_regular`: a regular file, never a blocking read, at
-most `FILE_BYTES`), each line at most `LINE_BYTES` and JSON within `amigos.jsontext`'s bounds.  A record
+most `FILE_BYTES`); a gzip file (``.jsonl.gz``, as `write_records` keeps a run's games) is unpacked to at
+most `UNPACKED_BYTES`; each line at most `LINE_BYTES` and JSON within `amigos.jsontext`'s bounds.  A record
 must hold a game that replays (`game`): its seed, the index of each decision among the legal actions
-(checked again as the game replays: `chosen`), its variant and expansions, and the search's value of each
-decision where it has them; and what the command reading it uses besides (`selfplay_game`,
+(checked again as the game replays: `chosen`), its variant and expansions, the search's value of each
+decision and the root's visits of each deeply searched one (`searches`) where it has them; and what the command reading it uses besides (`selfplay_game`,
 `neural_game`).  Every failure is a `RecordError` whose one line names the file and line, or the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import gzip
+import json
+import zlib
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from ai.checkpoint import read_regular
+from ai.checkpoint import read_regular, write_file
 from amigos import jsontext
 from amigos.config import Action, GameConfig
 from amigos.errors import AmigosError
@@ -23,6 +27,8 @@ from amigos.errors import AmigosError
 Record = dict[str, Any]  # a game record: plain JSON data, checked
 
 FILE_BYTES: Final = 64 << 20     # a file of records at most (a generation of 500 games: 0.4 MB)
+UNPACKED_BYTES: Final = 512 << 20  # a gzip file's records unpacked at most (with root visits: 3 MB a generation)
+GZIP_MAGIC: Final = b"\x1f\x8b"
 LINE_BYTES: Final = 1 << 20      # a record at most (a game's: about 1 KB)
 MAX_DECISIONS: Final = 100_000   # a game's decisions at most (a long one has a few hundred)
 MAX_CHOICE: Final = 1_000_000    # an index among a position's legal actions at most (a few hundred at most)
@@ -38,6 +44,8 @@ def read_records(path: Path, what: str, check: Callable[[Any, str], Record]) -> 
     """The records of the JSON-lines file at ``path`` (a ``what``), each passed through ``check`` with
     where it comes from ("PATH, line N"); `RecordError` naming the file for any other file."""
     data = read_regular(path, FILE_BYTES, what, RecordError)
+    if data.startswith(GZIP_MAGIC):
+        data = _unpacked(data, path, what)
     records = []
     for number, line in enumerate(data.split(b"\n"), 1):
         if not line.strip():
@@ -51,6 +59,30 @@ def read_records(path: Path, what: str, check: Callable[[Any, str], Record]) -> 
             raise RecordError(f"{where}: not JSON ({' '.join(str(exc).split())[:80]})") from None
         records.append(check(value, where))
     return records
+
+
+def _unpacked(data: bytes, path: Path, what: str) -> bytes:
+    """The gzip ``data`` of ``path`` unpacked, at most `UNPACKED_BYTES` (a small file that unpacks to
+    more is refused, never unpacked whole); `RecordError` for a damaged one."""
+    unpack = zlib.decompressobj(wbits=31)  # (31: a gzip header)
+    try:
+        out = unpack.decompress(data, UNPACKED_BYTES + 1)
+        if len(out) > UNPACKED_BYTES:
+            raise RecordError(f"{path}: unpacks to more than {UNPACKED_BYTES} bytes, too large for a {what}")
+        if not unpack.eof or unpack.unused_data:
+            raise RecordError(f"{path}: a damaged or cut gzip file, not a {what}")
+    except zlib.error as exc:
+        raise RecordError(f"{path}: a damaged gzip file, not a {what} ({exc})") from None
+    return out
+
+
+def write_records(path: Path, records: Iterable[Record], what: str) -> None:
+    """Keep ``records`` at ``path`` as JSON lines, gzip-compressed if its name ends in ``.gz``, whole
+    or not at all; `RecordError` naming the file if it cannot be written."""
+    text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode("utf-8")
+    if path.name.endswith(".gz"):  # (no name nor time in the header: the same records, the same bytes)
+        text = gzip.compress(text, compresslevel=9, mtime=0)
+    write_file(path, lambda f: f.write(text), what, RecordError)
 
 
 def game(record: Any, where: str) -> Record:
@@ -80,7 +112,20 @@ def game(record: Any, where: str) -> Record:
     if values is not None and not (isinstance(values, list) and len(values) == len(choices)
                                    and all(v is None or _number(v, 0.0, 1.0) for v in values)):
         raise RecordError(f"{where}: a game record whose values are not a number from 0 to 1 (or null) a decision")
+    searches = record.get("searches")
+    if searches is not None and not (isinstance(searches, list) and all(_search(s, len(choices)) for s in searches)):
+        raise RecordError(f"{where}: a game record whose searches are not [decision, [[move, visits, chance], ...]]")
     return record
+
+
+def _search(entry: Any, decisions: int) -> bool:
+    """Whether ``entry`` is a deeply searched decision of a record: [its number below ``decisions``, the
+    root's moves as [index among the legal actions, visits, the mover's chance of winning by it]]."""
+    if not (isinstance(entry, list) and len(entry) == 2 and _whole(entry[0], 0, decisions - 1)
+            and isinstance(entry[1], list) and len(entry[1]) <= MAX_CHOICE):
+        return False
+    return all(isinstance(m, list) and len(m) == 3 and _whole(m[0], 0, MAX_CHOICE)
+               and _whole(m[1], 1, SEED_END) and _number(m[2], 0.0, 1.0) for m in entry[1])
 
 
 def selfplay_game(record: Any, where: str) -> Record:
