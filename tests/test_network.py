@@ -18,6 +18,7 @@ from ai.evaluator import packaged_model
 from ai.network import NetError, ValueNet, encoding_key
 from amigos.config import GameConfig
 from amigos.determinize import determinize
+from training import cli
 from training import neural as N
 from training.records import RecordError
 from training.views import Views
@@ -185,8 +186,8 @@ def test_a_self_play_game_is_a_function_of_its_seed_and_network(tmp_path):
 
 
 def test_the_command_refuses_bad_settings(capsys):
-    assert N.main(["--work", "/nonexistent", "--lux", "2"]) == 2
-    assert "argument --lux: must be a number from 0 to 1, not '2'" in capsys.readouterr().err
+    assert cli.main(["neural", "--work", "/nonexistent", "--lux", "2"]) == 2
+    assert "Invalid value for '--lux': Input should be less than or equal to 1" in capsys.readouterr().err
 
 
 def _two_player_position():
@@ -344,8 +345,8 @@ def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_
     assert (work / "net-0.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     record = ValueNet.load(work / "net-1.npz", packaged_model()).info
     assert record["played_by"] == "mcts:iters=10,value=linear" and record["games"] == 20
-    assert N.main(["--work", str(work), "--play", "mcts:time=1"]) == 2
-    assert N.main(["--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2
+    assert cli.main(["neural", "--work", str(work), "--play", "mcts:time=1"]) == 2
+    assert cli.main(["neural", "--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2
 
 
 def test_a_generation_s_games_are_kept_compact_and_replay_to_their_views(tmp_path):
@@ -564,4 +565,4 @@ def test_capped_playouts_keep_the_deep_searches_with_their_root_visits(tmp_path)
     assert checked(json.loads(json.dumps({k: v for k, v in one.items() if k != "views"})), "here")
     everything = N.play_game(5, net, GameConfig(), 0.0, "mcts:iters=40,value=net")
     assert {k for k, _ in everything["searches"]} == {k for k, q in enumerate(everything["values"]) if q is not None}
-    assert N.main(["--work", str(tmp_path / "x"), "--fast-iters", "10"]) == 2
+    assert cli.main(["neural", "--work", str(tmp_path / "x"), "--fast-iters", "10"]) == 2

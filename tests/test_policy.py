@@ -15,6 +15,7 @@ from ai.network import NetError, ValueNet
 from amigos import actions as A
 from amigos.config import GameConfig
 from amigos.determinize import determinize
+from training import cli
 from training import policy as T
 
 
@@ -134,10 +135,10 @@ def test_the_gradient_is_the_loss_s():
 def test_training_learns_a_habit_and_the_command_keeps_the_model(tmp_path, capsys):
     records = _records(40, _passes_when_it_can)
     (tmp_path / "games-0.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    assert T.main(["--games", str(tmp_path), "--out", str(tmp_path / "p.npz"), "--epochs", "3", "--hidden", "8"]) == 0
+    assert cli.main(["policy", "--games", str(tmp_path), "--out", str(tmp_path / "p.npz"), "--epochs", "3", "--hidden", "8"]) == 0
     net = P.PolicyNet.load(tmp_path / "p.npz")
     figures = net.info["held_out"]
     assert figures["log_loss"] < 0.8 * figures["uniform_log_loss"] and net.info["games"] == 40
     assert "epoch 3" in capsys.readouterr().out
-    assert T.main(["--games", str(tmp_path / "nothing"), "--out", str(tmp_path / "q.npz")]) == 2
+    assert cli.main(["policy", "--games", str(tmp_path / "nothing"), "--out", str(tmp_path / "q.npz")]) == 2
     assert "no such file or folder" in capsys.readouterr().err

@@ -93,11 +93,12 @@ def test_selfplay_into_a_file_of_another_run_is_one_line(capsys, files, played):
 
 
 @pytest.mark.parametrize("option, value, says", [
-    ("--games", "0", "argument --games: must be a whole number from 1 to 10000000, not '0'"),
-    ("--games", "x", "argument --games: must be a whole number"), ("--jobs", "0", "argument --jobs"),
-    ("--jobs", "100000000", "argument --jobs"), ("--seed", "1e9", "argument --seed"),
+    ("--games", "0", "Invalid value for '--games': Input should be greater than or equal to 1"),
+    ("--games", "x", "Invalid value for '--games': Input should be a valid integer"),
+    ("--jobs", "0", "Invalid value for '--jobs'"), ("--jobs", "100000000", "Invalid value for '--jobs'"),
+    ("--seed", "1e9", "Invalid value for '--seed'"),
     ("--agent", "mcts:iters=nan", "agent parameter iters must be a finite number"),
-    ("--bogus", "1", "unrecognized arguments: --bogus 1 (see amigos-train selfplay -h)")])
+    ("--bogus", "1", "No such option: --bogus")])
 def test_selfplay_refuses_a_count_out_of_range_in_one_line(capsys, files, option, value, says):
     args = {"--games": "1", "--agent": "random", "--jobs": "1", "--out": str(files / "new.jsonl")} | {option: value}
     refused(capsys, files, "selfplay", *[x for pair in args.items() for x in pair], says=says)
@@ -128,8 +129,9 @@ def test_fit_with_a_bad_model_or_output_is_refused_before_the_fit(capsys, files,
 
 @pytest.mark.parametrize("args, says", [
     (["--games", "600,x"], "--games takes whole numbers"), (["--games", "0"], "--games takes whole numbers"),
-    (["--iters", "0"], "argument --iters"), (["--l2", "nan"], "argument --l2"), (["--lambda", "2"], "argument --lambda"),
-    (["--jobs", "-1"], "argument --jobs"), ([], "--pipeline needs --out")])
+    (["--iters", "0"], "Invalid value for '--iters'"), (["--l2", "nan"], "Invalid value for '--l2'"),
+    (["--lambda", "2"], "Invalid value for '--lambda'"), (["--jobs", "-1"], "Invalid value for '--jobs'"),
+    ([], "--pipeline needs --out")])
 def test_fit_s_pipeline_refuses_a_count_out_of_range_in_one_line(capsys, files, args, says):
     out = [] if not args else ["--out", str(files / "m.json")]
     refused(capsys, files, "fit", "--pipeline", "--work", str(files / "work"), *out, *args, says=says)
@@ -204,8 +206,7 @@ def test_neural_from_bad_seed_games_is_one_line_and_makes_no_folder(capsys, file
                                            ("--hidden", "1e3"), ("--games", "5"), ("--epochs", "0"),
                                            ("--generations", "-1"), ("--lux", "inf"), ("--jobs", "0")])
 def test_neural_refuses_a_count_out_of_range_in_one_line(capsys, files, option, value):
-    line = refused(capsys, files, "neural", "--work", str(files / "run"), option, value, says=f"argument {option}: must")
-    assert ascii(value) in line
+    refused(capsys, files, "neural", "--work", str(files / "run"), option, value, says=f"Invalid value for '{option}'")
 
 
 # -- policy ---------------------------------------------------------------------------------------------------
@@ -230,7 +231,7 @@ def test_policy_from_a_folder_of_bad_games_or_into_a_folder_is_one_line(capsys, 
 @pytest.mark.parametrize("value", ["-1", "0", str(10**8), "x"])
 def test_policy_refuses_a_hidden_layer_out_of_range_in_one_line(capsys, files, played, value):
     refused(capsys, files, "policy", "--games", str(played), "--out", str(files / "p.npz"), "--hidden", value,
-            says="argument --hidden: must be a whole number from 1 to 1024")
+            says="Invalid value for '--hidden'")
 
 
 # -- the command ----------------------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ import numpy as np
 
 import amigos
 from ai import encoding as E
-from ai.agents import SpecError, make_agent, parse_spec, spec_path, spec_text
-from ai.checkpoint import MAX_HIDDEN, NET_BYTES, read_regular, write_file
+from ai.agents import make_agent, parse_spec, spec_path, spec_text
+from ai.checkpoint import NET_BYTES, read_regular, write_file
 from ai.evaluator import NET, packaged_model
 from ai.features import player_features
 from ai.learned import progress
@@ -62,7 +62,6 @@ from amigos.determinize import determinize
 from amigos.rng import derive_seed
 from matches.runner import open_runner
 
-from .cli import MAX_JOBS, SEEDS, Parser, guarded, number, whole
 from .records import RecordError, chosen, neural_game, read_records, write_records
 from .views import Views
 
@@ -384,23 +383,27 @@ def _earlier(work: Path, g: int, size: int) -> list[Game]:
     """The training games of generations before ``g`` in ``work``, then of the runs network 0 learned from
     (``pretrained_from`` in its record), newest first until ``size`` positions are read, replayed to their
     views; `window` of them, oldest first."""
-    sources = [path for k in range(g - 1, -1, -1) if (path := game_file(work, k)) is not None]
-    if g > 0:
+    newest: list[Game] = []
+    total = 0
+
+    def read(paths: list[Path]) -> None:
+        nonlocal newest, total
+        for path in paths:
+            if total > size:
+                return
+            part = _training_part(read_game_file(path))
+            for game in part:
+                game["views"] = Views.of(game["views"])
+                total += len(game["views"])
+            newest = part + newest
+
+    read([path for k in range(g - 1, -1, -1) if (path := game_file(work, k)) is not None])
+    if 0 < g and total <= size:  # (the window reaches back to the games network 0 learned from)
         first = ValueNet.load(work / "net-0.npz", packaged_model()).info.get("pretrained_from") or []
         for folder in reversed([Path(f) for f in first if isinstance(f, str)]):
             if not folder.is_dir():
                 raise RecordError(f"{folder}: network 0 learned from its games, and it is no folder now")
-            sources += game_files(folder)[::-1]
-    newest: list[Game] = []
-    total = 0
-    for path in sources:
-        if total > size:
-            break
-        part = _training_part(read_game_file(path))
-        for game in part:
-            game["views"] = Views.of(game["views"])
-            total += len(game["views"])
-        newest = part + newest
+            read(game_files(folder)[::-1])
     return window(newest, size)
 
 
@@ -540,61 +543,3 @@ def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsi
     for game in played:
         game.pop("k", None)
     return played
-
-
-def main(argv: list[str] | None = None) -> int:
-    return guarded(_main, argv)
-
-
-def _main(argv: list[str] | None) -> int:
-    ap = Parser(prog="amigos-train neural", description=__doc__.splitlines()[0])
-    ap.add_argument("--work", type=Path, required=True, help="the run's folder (networks and progress)")
-    ap.add_argument("--generations", type=whole(0, 100_000), default=60)
-    ap.add_argument("--games", type=whole(HOLD_OUT, 10_000_000), default=500, help="games a generation")
-    ap.add_argument("--seed", type=whole(*SEEDS), default=1)
-    ap.add_argument("--jobs", type=whole(1, MAX_JOBS), default=2)
-    ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786)")
-    ap.add_argument("--hidden", type=whole(1, MAX_HIDDEN), default=64)
-    ap.add_argument("--lux", type=number(0, 1), default=0.25, help="share of games with Lux et Tenebrae")
-    ap.add_argument("--epsilon", type=number(0, 1), default=0.1, help="share of random moves in self-play")
-    ap.add_argument("--lambda", dest="lam", type=number(0, 1), default=0.7)
-    ap.add_argument("--epochs", type=whole(1, 1000), default=2)
-    ap.add_argument("--play", metavar="SPEC", help="self-play by this MCTS agent with the network as its value "
-                    "(mcts:iters=300), not one move deep")
-    ap.add_argument("--bootstrap", action="store_true", help="with --play: generation 0 plays the spec's own "
-                    "value (the linear learned value), not network 0")
-    ap.add_argument("--start", type=Path, metavar="NET", help="network 0: a copy of this file")
-    ap.add_argument("--residual", action="store_true", help="a new run's network learns corrections to the "
-                    "linear learned value (network 0 is that value)")
-    ap.add_argument("--features", action="store_true", help="a new run's network reads the hand-named features "
-                    "of both players too (ai.network)")
-    ap.add_argument("--seed-games", type=Path, nargs="+", default=[], metavar="RUN",
-                    help="a new run's network 0 is first trained on the games these runs' folders keep")
-    ap.add_argument("--searched-target", dest="searched", type=number(0, 1), default=0.0, metavar="SHARE",
-                    help="with --play: each searched decision's target blends this share of the search's own "
-                    "chance of winning into the TD(lambda) return (0: the return alone)")
-    ap.add_argument("--window", type=whole(1, 100_000_000), default=WINDOW, metavar="POSITIONS",
-                    help=f"train on the newest POSITIONS positions of every generation's games (default {WINDOW:,})")
-    ap.add_argument("--deep-share", dest="deep", type=number(0, 1), default=1.0, metavar="SHARE",
-                    help="with --play and --fast-iters: the share of decisions searched with the spec's iterations "
-                    "and kept as targets (capped playouts)")
-    ap.add_argument("--fast-iters", dest="fast", type=whole(1, 10_000_000), metavar="N",
-                    help="with --play: the other decisions are searched with N iterations, to play on quickly")
-    args = ap.parse_args(argv)
-    if args.fast is not None and args.play is None:
-        raise SpecError("--fast-iters is for a searched self-play (--play SPEC)")
-    if args.play is not None:
-        name, params = parse_spec(args.play)
-        if name != "mcts" or "iters" not in params or "value" in params:
-            raise SpecError(f"--play takes an mcts spec with iters and no value, not {args.play!r}")
-    run(args.work, args.generations, args.games, args.seed, args.jobs, args.hidden, args.lux, args.epsilon,
-        args.lam, args.epochs, scheduler=args.scheduler, log=lambda line: print(line, flush=True),
-        play=args.play, bootstrap=args.bootstrap, start=args.start, residual=args.residual,
-        searched=args.searched, features=args.features, seed_games=args.seed_games, size=args.window,
-        deep=args.deep, fast=args.fast)
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(main())

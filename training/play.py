@@ -17,11 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ai.agents import parse_spec
 from amigos.rng import derive_seed
 from matches.runner import open_runner
 
-from .cli import MAX_JOBS, SEEDS, Parser, guarded, whole
 from .records import RecordError, read_records
 from .records import selfplay_game as selfplay_record
 from .selfplay import Record, selfplay_game
@@ -68,22 +66,3 @@ def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[
             if n % 10 == 0 or n == len(todo):
                 log(f"{len(have)}/{games} games, {time.perf_counter() - start:.0f} s")
     return [have[k] for k in sorted(have) if k < games]
-
-
-def main(argv: list[str] | None = None) -> int:
-    return guarded(_main, argv)
-
-
-def _main(argv: list[str] | None) -> int:
-    ap = Parser(prog="amigos-train selfplay", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=whole(1, MAX_GAMES), required=True)
-    ap.add_argument("--agent", required=True, help="the agent that plays itself, with an iteration budget")
-    ap.add_argument("--seed", type=whole(*SEEDS), default=1)
-    ap.add_argument("--jobs", type=whole(1, MAX_JOBS), default=2)
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--scheduler", help="play on the Dask cluster of this scheduler (tcp://HOST:8786), not --jobs")
-    args = ap.parse_args(argv)
-    parse_spec(args.agent)
-    play(args.out, args.games, args.agent, args.seed, args.jobs, log=lambda line: print(line, flush=True),
-         scheduler=args.scheduler)
-    return 0

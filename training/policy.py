@@ -24,12 +24,11 @@ import numpy as np
 import amigos
 from ai import encoding as E
 from ai import policy as P
-from ai.checkpoint import MAX_HIDDEN, check_writable
+from ai.checkpoint import check_writable
 from amigos.actions import macro_key
 from amigos.config import GameConfig
 
 from . import records as R
-from .cli import Parser, guarded, whole
 from .neural import HOLD_OUT, Adam
 from .neural import game_files as run_files
 
@@ -190,28 +189,3 @@ def fit(paths: list[Path], out: Path, hidden: int = 64, epochs: int = 4, rate: f
                     sources=[str(p) for p in paths])
     net.save(out)
     return figures
-
-
-def main(argv: list[str] | None = None) -> int:
-    return guarded(_main, argv)
-
-
-def _main(argv: list[str] | None) -> int:
-    ap = Parser(prog="amigos-train policy", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=Path, nargs="+", required=True,
-                    help="folders of amigos-train neural (their games-G.jsonl) or files of game records")
-    ap.add_argument("--out", type=Path, required=True, help="the model's file (.npz)")
-    ap.add_argument("--hidden", type=whole(1, MAX_HIDDEN), default=64)
-    ap.add_argument("--epochs", type=whole(1, 1000), default=4)
-    ap.add_argument("--seed", type=whole(0, (1 << 64) - 1), default=1)
-    args = ap.parse_args(argv)
-    missing = [str(p) for p in args.games if not p.exists()]
-    if missing:
-        raise R.RecordError(f"no such file or folder: {', '.join(missing)}")
-    fit(args.games, args.out, args.hidden, args.epochs, seed=args.seed, log=lambda line: print(line, flush=True))
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(main())

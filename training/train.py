@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ai.agents import spec_path
-from ai.checkpoint import check_writable, write_file
+from ai.checkpoint import write_file
 from ai.draft import plan_synergy
 from ai.features import FEATURES, N_FEATURES, player_features
 from ai.learned import ValueModel, progress
@@ -38,9 +38,8 @@ from amigos import cards as C
 from amigos.codes import ACTIONS, COLLECT, IN_PLAY
 from amigos.rng import derive_seed
 
-from .cli import MAX_JOBS, SEEDS, Parser, UsageError, guarded, number, whole
-from .play import MAX_GAMES, play, read_games
-from .records import RecordError, chosen
+from .play import play
+from .records import chosen
 from .selfplay import Record, outcome_for, positions
 from .selfplay import dealt as dealt_state
 
@@ -266,61 +265,3 @@ def pipeline(work: Path, out: Path, seed: int, games: list[int], iters: int, job
         raise ValueError("a pipeline needs at least one generation")
     write_model(model, out, log)
     return model
-
-
-def main(argv: list[str] | None = None) -> int:
-    return guarded(_main, argv)
-
-
-def _main(argv: list[str] | None) -> int:
-    ap = Parser(prog="amigos-train fit", description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, action="append", help="fit to this self-play file (repeatable)")
-    ap.add_argument("--pipeline", action="store_true",
-                    help="play the self-play generations from --seed, then fit (the model's own recipe)")
-    ap.add_argument("--work", type=Path, default=Path("runs/train"), help="the pipeline's files")
-    ap.add_argument("--seed", type=whole(*SEEDS), default=1)
-    ap.add_argument("--games", default=PIPELINE_GAMES, help="games of each generation, e.g. 600,600")
-    ap.add_argument("--iters", type=whole(1, 10_000_000), default=PIPELINE_ITERS,
-                    help="search iterations a choice in self-play")
-    ap.add_argument("--jobs", type=whole(1, MAX_JOBS), default=2)
-    ap.add_argument("--out", type=Path, help="write the fitted model here")
-    ap.add_argument("--check", type=Path, help="also score this model file on the held-out games")
-    ap.add_argument("--l2", type=number(0.0, 1e6), default=1e-4)
-    ap.add_argument("--prior", type=Path,
-                    help="regularise toward this model file's weights (and card worths), not toward zero")
-    ap.add_argument("--lambda", dest="lam", type=number(0.0, 1.0), default=LAMBDA,
-                    help="fit to TD(lambda) targets (1: to the games' results)")
-    args = ap.parse_args(argv)
-    if args.out is not None and args.out.exists() and not args.out.is_file():  # (refused before the work, not after)
-        check_writable(args.out, "value model file", RecordError)
-    if args.pipeline:
-        if args.out is None:
-            raise UsageError("--pipeline needs --out")
-        counts = _counts(args.games)
-        if args.work.exists() and not args.work.is_dir():
-            raise RecordError(f"{args.work}: not a folder (--work)")
-        pipeline(args.work, args.out, args.seed, counts, args.iters, args.jobs, args.l2, args.lam,
-                 log=lambda line: print(line, flush=True))
-        return 0
-    games = [g for path in args.data or () for g in read_games(path, missing_ok=False)]
-    if not games:
-        raise UsageError("no games (give --data files, or --pipeline)")
-    check = ValueModel.load(args.check) if args.check else None
-    prior = ValueModel.load(args.prior) if args.prior else None
-    model = train_model(games, args.l2, check=args.check, lam=args.lam, prior=prior, checked=check)
-    model.info["data"] = [str(p) for p in args.data]
-    if args.out:
-        write_model(model, args.out)
-    return 0
-
-
-def _counts(text: str) -> list[int]:
-    """The games of each generation, ``--games``: whole numbers from 1 to `MAX_GAMES` with commas."""
-    try:
-        counts = [int(x) for x in text.split(",")]
-    except ValueError:
-        counts = []
-    if not counts or len(counts) > 100 or not all(1 <= c <= MAX_GAMES for c in counts):
-        raise UsageError(f"--games takes whole numbers from 1 to {MAX_GAMES} with commas (600,600), "
-                         f"not {ascii(text)[:40]}")
-    return counts
