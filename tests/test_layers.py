@@ -1,7 +1,7 @@
 """The layer rule of DESIGN.md, checked on every module's imports (parsed with ``ast``).
 
     amigos_cli/ -> matches, ai, amigos, typer, rich, textual, textual_serve, aiohttp, msgpack   (the only layer that prints)
-    training/   -> matches, ai, amigos, numpy, typer (its command line)   (self-play and fitting: beside the CLI)
+    training/   -> matches, ai, amigos, numpy, typer and rich (its command line)   (self-play and fitting: beside the CLI)
     matches/    -> ai, amigos, msgpack (match files), matplotlib (a tournament's charts; optional),
                    distributed (Dask, optional: only the cluster runner, imported lazily),
                    openskill (the ratings of tournaments of games of three players or more)
@@ -34,8 +34,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # distributed: the optional cluster runner (matches/runner.py), imported only to connect to one.
     # openskill: the ratings of tournaments of games of three players or more (matches/tournament.py).
     "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib", "distributed", "openskill"}),
-    # typer: amigos-train is a Typer app as amigos is (training/cli.py, training/commands/).
-    "training": frozenset({"amigos", "ai", "matches", "training", "numpy", "typer"}),
+    # typer, rich: amigos-train is a Typer app as amigos is (training/cli.py, training/commands/), with a progress bar.
+    "training": frozenset({"amigos", "ai", "matches", "training", "numpy", "typer", "rich"}),
     "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "aiohttp", "msgpack"}),
 }
 

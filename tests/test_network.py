@@ -506,7 +506,10 @@ def test_a_run_trains_on_every_generation_s_games_within_its_window(tmp_path):
     """The data accumulates: generation 2's network learns from generations 0 and 1's training games
     (not the last generation's alone), and no more positions than ``size``."""
     work = tmp_path / "run"
-    N.run(work, 3, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    told: list[tuple[str, int, int]] = []
+    N.run(work, 3, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None,
+          progress=lambda *report: told.append(report))
+    assert told[19::20] == [("network 0's games", 20, 20), ("network 1's games", 20, 20), ("network 2's games", 20, 20)]
     lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     part = [sum(len(g["views"]) for k, g in enumerate(N.read_games(work, n)) if k % N.HOLD_OUT) for n in range(3)]
     assert [line["trained_on"] for line in lines] == [part[0], part[0] + part[1], sum(part)]

@@ -62,6 +62,7 @@ from amigos.determinize import determinize
 from amigos.rng import derive_seed
 from matches.runner import open_runner
 
+from .play import Progress
 from .records import RecordError, chosen, neural_game, read_records, write_records
 from .views import Views
 
@@ -317,11 +318,13 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
         start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
-        seed_games: Sequence[Path] = (), size: int = WINDOW, deep: float = 1.0, fast: int | None = None) -> None:
+        seed_games: Sequence[Path] = (), size: int = WINDOW, deep: float = 1.0, fast: int | None = None,
+        progress: Progress = lambda label, done, total: None) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``; each network is trained on the newest ``size`` positions of every
     generation's training games (and of the ``seed_games`` network 0 learned from); ``deep`` and
-    ``fast``: `play_game`'s.  What it reads is checked before ``work`` is made or written to."""
+    ``fast``: `play_game`'s; ``progress("network G's games", played, games)`` as each game ends.  What it
+    reads is checked before ``work`` is made or written to."""
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
@@ -350,7 +353,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         spec = play
         if play is not None:
             spec = f"{play},value={'linear' if bootstrap and g == 0 else 'net'}"
-        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec, deep, fast)
+        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec, deep, fast, progress)
         write_games(work, g, played)
         (work / f"playing-{g}.jsonl").unlink(missing_ok=True)  # (kept whole in the games file now)
         seconds = time.perf_counter() - began
@@ -511,7 +514,7 @@ def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]
 
 def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsilon: float,
           scheduler: str | None, log: Callable[[str], object], spec: str | None, deep: float = 1.0,
-          fast: int | None = None) -> list[Game]:
+          fast: int | None = None, progress: Progress = lambda label, done, total: None) -> list[Game]:
     """Generation ``g``'s games, played by network ``path``; each is added to ``playing-G.jsonl`` as it
     ends, so that a stopped generation goes on with the games it had not finished (those it had are
     replayed to their views)."""
@@ -537,6 +540,7 @@ def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsi
             sink.write(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n")
             sink.flush()
             out[int(key)] = game
+            progress(f"network {g}'s games", len(out), games)
             if len(out) % 100 == 0:
                 log(f"generation {g}: {len(out)}/{games} games played")
     played = [out[k] for k in range(games)]

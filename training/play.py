@@ -25,6 +25,7 @@ from .records import selfplay_game as selfplay_record
 from .selfplay import Record, selfplay_game
 
 MAX_GAMES = 10_000_000  # games a run at most
+Progress = Callable[[str, int, int], object]  # (what, done, of how many): a run's progress as it goes
 
 
 def game_seed(seed: int, k: int) -> int:
@@ -42,10 +43,11 @@ def read_games(path: Path, missing_ok: bool = True) -> list[Record]:
 
 
 def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[str], object] = print,
-         scheduler: str | None = None) -> list[Record]:
+         scheduler: str | None = None, progress: Progress = lambda label, done, total: None) -> list[Record]:
     """Play the games of ``out`` not played yet (0 .. games-1) and append them; returns all of them,
     ordered by game number.  Games run in ``jobs`` local processes, or with ``scheduler`` (a Dask
-    scheduler's address) on its cluster (`matches.runner`); this process writes the file."""
+    scheduler's address) on its cluster (`matches.runner`); this process writes the file and calls
+    ``progress("games", played, games)`` as each game ends."""
     have = {g.get("k", 0): g for g in read_games(out)}
     for k, g in have.items():
         if g["spec"] != spec or g["seed"] != game_seed(seed, k):
@@ -63,6 +65,7 @@ def play(out: Path, games: int, spec: str, seed: int, jobs: int, log: Callable[[
             sink.write(json.dumps(game, separators=(",", ":")) + "\n")
             sink.flush()
             have[k] = game
+            progress("games", len(have), games)
             if n % 10 == 0 or n == len(todo):
                 log(f"{len(have)}/{games} games, {time.perf_counter() - start:.0f} s")
     return [have[k] for k in sorted(have) if k < games]

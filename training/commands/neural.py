@@ -11,7 +11,7 @@ from ai.agents import SpecError, parse_spec
 from ai.checkpoint import MAX_HIDDEN
 from training.neural import HOLD_OUT, WINDOW, run
 
-from .options import Jobs, Scheduler, Seed, UsageError, printer
+from .options import Jobs, Scheduler, Seed, UsageError, reporting
 
 
 def neural(
@@ -60,6 +60,7 @@ def neural(
         name, params = parse_spec(play)
         if name != "mcts" or "iters" not in params or "value" in params:
             raise SpecError(f"--play takes an mcts spec with iters and no value, not {play!r}")
-    run(work, generations, games, seed, jobs, hidden, lux, epsilon, lam, epochs, scheduler=scheduler, log=printer,
-        play=play, bootstrap=bootstrap, start=start, residual=residual, searched=searched, features=features,
-        seed_games=seed_games or (), size=window, deep=deep, fast=fast)
+    with reporting() as (log, progress):
+        run(work, generations, games, seed, jobs, hidden, lux, epsilon, lam, epochs, scheduler=scheduler, log=log,
+            play=play, bootstrap=bootstrap, start=start, residual=residual, searched=searched, features=features,
+            seed_games=seed_games or (), size=window, deep=deep, fast=fast, progress=progress)

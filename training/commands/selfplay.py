@@ -10,7 +10,7 @@ import typer
 from ai.agents import parse_spec
 from training.play import MAX_GAMES, play
 
-from .options import Jobs, Scheduler, Seed, printer
+from .options import Jobs, Scheduler, Seed, reporting
 
 
 def selfplay(
@@ -25,4 +25,5 @@ def selfplay(
     """Play games of an agent against itself into a JSON-lines file (resumable: a file that holds some of
     the games goes on with the others)."""
     parse_spec(agent)
-    play(out, games, agent, seed, jobs, log=printer, scheduler=scheduler)
+    with reporting() as (log, progress):
+        play(out, games, agent, seed, jobs, log=log, scheduler=scheduler, progress=progress)
