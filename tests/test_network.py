@@ -569,3 +569,21 @@ def test_capped_playouts_keep_the_deep_searches_with_their_root_visits(tmp_path)
     everything = N.play_game(5, net, GameConfig(), 0.0, "mcts:iters=40,value=net")
     assert {k for k, _ in everything["searches"]} == {k for k, q in enumerate(everything["values"]) if q is not None}
     assert cli.main(["neural", "--work", str(tmp_path / "x"), "--fast-iters", "10"]) == 2
+
+
+def test_a_run_from_a_given_network_trains_on_the_seed_games_too(tmp_path):
+    """``--start`` with ``--seed-games``: network 0 is the file, byte for byte, and the earlier run's
+    training games join the window of every generation, a resumed run's too."""
+    earlier = tmp_path / "earlier"
+    N.run(earlier, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    theirs = sum(len(g["views"]) for k, g in enumerate(N.read_games(earlier, 0)) if k % N.HOLD_OUT)
+    ValueNet.initial(8, 3).save(tmp_path / "start.npz")
+    work = tmp_path / "run"
+    N.run(work, 1, 20, 2, 1, epsilon=1.0, epochs=1, start=tmp_path / "start.npz", seed_games=[earlier],
+          log=lambda line: None)
+    N.run(work, 2, 20, 2, 1, epsilon=1.0, epochs=1, log=lambda line: None)  # (resumed: no --seed-games given)
+    assert (work / "net-0.npz").read_bytes() == (tmp_path / "start.npz").read_bytes()
+    ours = [sum(len(g["views"]) for k, g in enumerate(N.read_games(work, n)) if k % N.HOLD_OUT) for n in (0, 1)]
+    lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
+    assert [line["trained_on"] for line in lines] == [theirs + ours[0], theirs + sum(ours)]
+    assert N.seed_folders(work) == [earlier.resolve()]

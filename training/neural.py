@@ -51,7 +51,7 @@ import numpy as np
 import amigos
 from ai import encoding as E
 from ai.agents import make_agent, parse_spec, spec_path, spec_text
-from ai.checkpoint import NET_BYTES, read_regular, write_file
+from ai.checkpoint import NET_BYTES, read_json, read_regular, write_file
 from ai.evaluator import NET, packaged_model
 from ai.features import player_features
 from ai.learned import progress
@@ -67,6 +67,7 @@ from .records import RecordError, chosen, neural_game, read_records, write_recor
 from .views import Views
 
 WINDOW = 1_000_000  # positions (views) a network is trained on at most: the newest games' of every generation
+GAMES_FROM = "games-from.json"  # a run's file naming the folders of --seed-games (their games join the window)
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
 MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
 
@@ -332,6 +333,8 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         if start is not None:
             ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
             copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
+            if seed_games:
+                _seed_games(seed_games)  # (checked before the folder is made: they join the window)
             work.mkdir(parents=True, exist_ok=True)
             write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
         else:
@@ -340,8 +343,12 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             pretrain = _seed_games(seed_games) if seed_games else []
             work.mkdir(parents=True, exist_ok=True)
             if pretrain:
-                _pretrain(work, net, pretrain, seed_games, lam, epochs, rate, searched, seed, log)
+                _pretrain(work, net, pretrain, lam, epochs, rate, searched, seed, log)
+                net.info.update(pretrained_from=[str(Path(f).resolve()) for f in seed_games])
             net.save(work / "net-0.npz")
+        if seed_games:
+            text = json.dumps([str(Path(f).resolve()) for f in seed_games]) + "\n"
+            write_file(work / GAMES_FROM, lambda f: f.write(text.encode("utf-8")), "run file", RecordError)
         g = 0
     # The earlier generations' games, replayed from their records: a resumed run trains as an unbroken one.
     pool = _earlier(work, g, size)
@@ -401,13 +408,24 @@ def _earlier(work: Path, g: int, size: int) -> list[Game]:
             newest = part + newest
 
     read([path for k in range(g - 1, -1, -1) if (path := game_file(work, k)) is not None])
-    if 0 < g and total <= size:  # (the window reaches back to the games network 0 learned from)
-        first = ValueNet.load(work / "net-0.npz", packaged_model()).info.get("pretrained_from") or []
-        for folder in reversed([Path(f) for f in first if isinstance(f, str)]):
+    if total <= size:  # (the window reaches back to the games of --seed-games)
+        for folder in reversed(seed_folders(work)):
             if not folder.is_dir():
-                raise RecordError(f"{folder}: network 0 learned from its games, and it is no folder now")
+                raise RecordError(f"{folder}: the run started from its games (--seed-games), and it is no folder now")
             read(game_files(folder)[::-1])
     return window(newest, size)
+
+
+def seed_folders(work: Path) -> list[Path]:
+    """The folders whose games a run started from (``--seed-games``, kept in its `GAMES_FROM` file; or, in a
+    run from before that file, network 0's ``pretrained_from``)."""
+    if (work / GAMES_FROM).exists():
+        folders = read_json(work / GAMES_FROM, 1 << 20, "run file", RecordError)
+        if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
+            raise RecordError(f"{work / GAMES_FROM}: not a list of folders")
+        return [Path(f) for f in folders]
+    first = ValueNet.load(work / "net-0.npz", packaged_model()).info.get("pretrained_from") or []
+    return [Path(f) for f in first if isinstance(f, str)]
 
 
 def _seed_games(folders: Sequence[Path]) -> list[Game]:
@@ -438,16 +456,16 @@ def game_file(work: Path, g: int) -> Path | None:
     return None
 
 
-def _pretrain(work: Path, net: ValueNet, games: list[Game], folders: Sequence[Path], lam: float, epochs: int,
-              rate: float, searched: float, seed: int, log: Callable[[str], object]) -> None:
-    """Network 0 trained on ``games`` (`_seed_games` of ``folders``), as a generation is trained; a line of
+def _pretrain(work: Path, net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float, searched: float,
+              seed: int, log: Callable[[str], object]) -> None:
+    """Network 0 trained on ``games`` (`_seed_games`), as a generation is trained; a line of
     ``progress.jsonl`` says on what and how well."""
     held = [game for k, game in enumerate(games) if k % HOLD_OUT == 0]
     before = held_out(net, held)
     loss = train(net, _training_part(games), lam, epochs, rate, 256, np.random.default_rng(derive_seed(seed, "pretrain")),
                  searched)
     after = held_out(net, held)
-    net.info.update(pretrained_on=len(games), pretrained_from=[str(Path(f).resolve()) for f in folders])
+    net.info.update(pretrained_on=len(games))
     line = {"generation": 0, "pretrained_on": len(games), "train_loss": round(loss, 4),
             "held_out_before": before, "held_out_after": after}
     with open(work / "progress.jsonl", "a", encoding="utf-8") as f:

@@ -39,8 +39,8 @@ def neural(
     features: Annotated[bool, typer.Option("--features", help="A new run's network reads the hand-named features "
                                            "of both players too.")] = False,
     seed_games: Annotated[Optional[list[Path]], typer.Option(
-        "--seed-games", metavar="RUN", help="A new run's network 0 is first trained on the games this run's folder "
-        "keeps (repeatable); they stay in the window.")] = None,
+        "--seed-games", metavar="RUN", help="A new run starts from the games an earlier run's folder keeps "
+        "(repeatable): they join the window, and network 0 (unless --start) is first trained on them.")] = None,
     searched: Annotated[float, typer.Option("--searched-target", min=0.0, max=1.0, metavar="SHARE", help="With --play: each "
                                             "searched decision's target blends this share of the search's own chance "
                                             "of winning into the TD(lambda) return.")] = 0.0,
