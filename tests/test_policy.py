@@ -102,7 +102,7 @@ def test_the_gradient_is_the_loss_s():
     rows = np.arange(min(len(d), 20))
 
     def loss() -> float:
-        x, feats, feat_move, move_ex, chosen = T._batch(d, rows)
+        x, feats, feat_move, move_ex, chosen, _ = T._batch(d, rows)
         _, p = T._forward(net, x, feats, feat_move, move_ex)
         return float(-np.log(p[chosen]).sum() / len(rows))
 
@@ -116,7 +116,7 @@ def test_the_gradient_is_the_loss_s():
     T.Adam = lambda shapes, rate: Spy()  # type: ignore[assignment,misc]
     try:
         T.train(net, T.Decisions(d.view_ptr[:len(rows) + 1], d.view_idx, d.view_val, d.move_ptr[:len(rows) + 1],
-                                 d.feat_ptr, d.feat, d.chosen[:len(rows)]), 1, 0.0, len(rows),
+                                 d.feat_ptr, d.feat, d.chosen[:len(rows)], d.target), 1, 0.0, len(rows),
                 np.random.default_rng(0))
     finally:
         T.Adam = original
@@ -142,3 +142,25 @@ def test_training_learns_a_habit_and_the_command_keeps_the_model(tmp_path, capsy
     assert "epoch 3" in capsys.readouterr().out
     assert cli.main(["policy", "--games", str(tmp_path / "nothing"), "--out", str(tmp_path / "q.npz")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_a_searched_decision_s_target_is_the_share_of_the_root_s_visits():
+    """Where a record keeps a decision's search, its target is each move's share of the root's visits
+    (a move's ways together); elsewhere the move made; each example's target sums to 1."""
+    from amigos.actions import macro_key
+    record = _records(1, _passes_when_it_can)[0]
+    state = amigos.deal(record["seed"], GameConfig())
+    for k, index in enumerate(record["choices"]):
+        legal = state.legal_actions()
+        moves = list(dict.fromkeys(macro_key(a) for a in legal))
+        if len(moves) > 2:
+            break
+        state.apply(legal[index])
+    firsts = [legal.index(next(a for a in legal if macro_key(a) == m)) for m in moves[:3]]
+    record["searches"] = [[k, [[firsts[0], 30, 0.6], [firsts[1], 10, 0.4], [firsts[2], 60, 0.5]]]]
+    d = T.decisions([record])
+    shares = [d.target[d.move_ptr[e]:d.move_ptr[e + 1]] for e in range(len(d))]
+    assert all(abs(t.sum() - 1.0) < 1e-9 for t in shares)
+    searched = [t for t in shares if 0 < t.max() < 1]
+    assert len(searched) == 1 and list(searched[0][:3]) == pytest.approx([0.3, 0.1, 0.6])
+    assert all(t.max() == 1.0 and t[d.chosen[e]] == 1.0 for e, t in enumerate(shares) if t.max() == 1.0)

@@ -6,9 +6,11 @@ The games are the records `amigos-train neural` keeps (``games-G.jsonl`` in its 
 searched generations' are the ones worth imitating) or a file of them, each read and checked by
 `training.records` before any is replayed (``--out`` is checked first, and written whole or not at
 all).  Each replays from its deal and choices to every decision where the mover had two or more moves
-(`ai.policy.moves_of`); the example is the mover's view, their moves' inputs and the move they made.  The model is fitted by Adam on the
-cross-entropy of the move made; one game in `HOLD_OUT` is kept out to measure it (log loss against
-the uniform guess's, and how often its likeliest move is the one made).
+(`ai.policy.moves_of`); the example is the mover's view, their moves' inputs and its target: where the
+record keeps the decision's search (``searches``: the root's visits of each move), the share of the
+visits each move had (the search's judgement, AlphaZero's policy target); elsewhere the move made.  The
+model is fitted by Adam on the cross-entropy of the target; one game in `HOLD_OUT` is kept out to
+measure it (log loss against the uniform guess's, and how often its likeliest move is the target's).
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ Record = dict[str, Any]  # a game as `training.neural.write_games` keeps it: see
 @dataclass
 class Decisions:
     """Examples in compressed rows: example k's view is ``view_idx/view_val[view_ptr[k]:view_ptr[k+1]]``,
-    its moves are ``move_ptr[k]:move_ptr[k+1]`` (move m's inputs ``feat[feat_ptr[m]:feat_ptr[m+1]]``)
-    and ``chosen[k]`` is the index among them of the move made."""
+    its moves are ``move_ptr[k]:move_ptr[k+1]`` (move m's inputs ``feat[feat_ptr[m]:feat_ptr[m+1]]``,
+    its share of the target ``target[m]``: the example's sum to 1) and ``chosen[k]`` is the index among
+    them of the move made."""
 
     view_ptr: np.ndarray
     view_idx: np.ndarray
@@ -48,6 +51,7 @@ class Decisions:
     feat_ptr: np.ndarray
     feat: np.ndarray
     chosen: np.ndarray
+    target: np.ndarray
 
     def __len__(self) -> int:
         return len(self.chosen)
@@ -67,15 +71,17 @@ def read_games(paths: Iterable[Path]) -> list[Record]:
 def decisions(games: Iterable[Record]) -> Decisions:
     """Every decision among two or more moves of ``games``, replayed (see the module docstring)."""
     view_ptr, view_idx, view_val = [0], [], []
-    move_ptr, feat_ptr, feat, chosen = [0], [0], [], []
+    move_ptr, feat_ptr, feat, chosen, target = [0], [0], [], [], []
     for record in games:
         config = GameConfig.parse(record.get("variant", "standard"), expansions=record.get("expansions") or ())
         state = amigos.deal(record["seed"], config)
+        searches = dict(record.get("searches") or ())
         for k, index in enumerate(record["choices"]):
             legal = state.legal_actions()
             action = R.chosen(legal, index, record, k)
             moves = list(dict.fromkeys(macro_key(a) for a in legal))
             if len(moves) > 1:
+                target += _target(moves, legal, moves.index(macro_key(action)), searches.get(k), record, k)
                 pairs = E.encode(state, state.current_player())
                 view_idx += [i for i, _ in pairs]
                 view_val += [v for _, v in pairs]
@@ -87,27 +93,45 @@ def decisions(games: Iterable[Record]) -> Decisions:
                 chosen.append(moves.index(macro_key(action)))
             state.apply(action)
     return Decisions(np.array(view_ptr), np.array(view_idx, dtype=np.intp), np.array(view_val),
-                     np.array(move_ptr), np.array(feat_ptr), np.array(feat, dtype=np.intp), np.array(chosen))
+                     np.array(move_ptr), np.array(feat_ptr), np.array(feat, dtype=np.intp), np.array(chosen),
+                     np.array(target))
 
 
-def _batch(d: Decisions, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(dense views, each feature's input and move, each move's example, each example's chosen move),
-    moves and features numbered within the batch."""
+def _target(moves: list[Any], legal: list[Any], made: int, root: list[list[Any]] | None, record: Record,
+            k: int) -> list[float]:
+    """Each of ``moves``' share of a decision's target: the root's visits (``root``: [legal index, visits,
+    chance] per move searched) where the record keeps them, else 1 for the move ``made``."""
+    share = [0.0] * len(moves)
+    if not root:
+        share[made] = 1.0
+        return share
+    for index, visits, _ in root:
+        share[moves.index(macro_key(R.chosen(legal, index, record, k)))] += visits
+    total = sum(share)
+    return [v / total for v in share]
+
+
+def _batch(d: Decisions, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                   np.ndarray]:
+    """(dense views, each feature's input and move, each move's example, each example's chosen move,
+    each move's share of its example's target), moves and features numbered within the batch."""
     x = np.zeros((len(rows), E.N_INPUTS))
-    move_ex, feats, feat_move, chosen = [], [], [], []
+    move_ex, feats, feat_move, chosen, target = [], [], [], [], []
     m = 0
     for b, k in enumerate(rows):
         lo, hi = d.view_ptr[k], d.view_ptr[k + 1]
         x[b, d.view_idx[lo:hi]] = d.view_val[lo:hi]
         first, last = d.move_ptr[k], d.move_ptr[k + 1]
         chosen.append(m + d.chosen[k])
+        target.append(d.target[first:last])
         for move in range(first, last):
             f = d.feat[d.feat_ptr[move]:d.feat_ptr[move + 1]]
             feats.append(f)
             feat_move.append(np.full(len(f), m))
             move_ex.append(b)
             m += 1
-    return x, np.concatenate(feats), np.concatenate(feat_move), np.array(move_ex), np.array(chosen)
+    return x, np.concatenate(feats), np.concatenate(feat_move), np.array(move_ex), np.array(chosen), \
+        np.concatenate(target)
 
 
 def _forward(net: P.PolicyNet, x: np.ndarray, feats: np.ndarray, feat_move: np.ndarray,
@@ -131,12 +155,10 @@ def train(net: P.PolicyNet, d: Decisions, epochs: int, rate: float, batch: int, 
         total = 0.0
         order = rng.permutation(len(d))
         for start in range(0, len(order), batch):
-            x, feats, feat_move, move_ex, chosen = _batch(d, order[start:start + batch])
+            x, feats, feat_move, move_ex, _, target = _batch(d, order[start:start + batch])
             h, p = _forward(net, x, feats, feat_move, move_ex)
-            total -= float(np.log(p[chosen] + 1e-12).sum())
-            dz = p.copy()
-            dz[chosen] -= 1.0
-            dz /= len(x)
+            total -= float((target * np.log(p + 1e-12)).sum())
+            dz = (p - target) / len(x)  # (the cross-entropy's gradient at the scores)
             ds = dz[feat_move]
             du = np.bincount(feats, ds, P.N_MOVE_INPUTS)
             dv = np.zeros_like(net.v)
@@ -151,18 +173,19 @@ def train(net: P.PolicyNet, d: Decisions, epochs: int, rate: float, batch: int, 
 
 
 def evaluate(net: P.PolicyNet, d: Decisions) -> dict[str, float]:
-    """The model's log loss on ``d`` beside the uniform guess's, and the share of decisions whose
-    likeliest move is the one made."""
+    """The model's log loss on ``d``'s targets beside the uniform guess's, and the share of decisions
+    whose likeliest move is the target's (the most visited, or the move made)."""
     if not len(d):
         return {}
     loss = hits = 0.0
     for start in range(0, len(d), 512):
-        x, feats, feat_move, move_ex, chosen = _batch(d, np.arange(start, min(len(d), start + 512)))
+        x, feats, feat_move, move_ex, _, target = _batch(d, np.arange(start, min(len(d), start + 512)))
         _, p = _forward(net, x, feats, feat_move, move_ex)
-        loss -= float(np.log(p[chosen] + 1e-12).sum())
-        best = np.full(len(x), -1.0)
+        loss -= float((target * np.log(p + 1e-12)).sum())
+        best, top = np.full(len(x), -1.0), np.full(len(x), -1.0)
         np.maximum.at(best, move_ex, p)
-        hits += float((p[chosen] >= best).sum())
+        np.maximum.at(top, move_ex, target)
+        hits += float(np.bincount(move_ex, (p >= best[move_ex]) & (target >= top[move_ex]), len(x)).clip(0, 1).sum())
     uniform = float(np.log(np.diff(d.move_ptr)).sum())
     return {"log_loss": round(loss / len(d), 4), "uniform_log_loss": round(uniform / len(d), 4),
             "top1": round(hits / len(d), 4), "decisions": len(d)}
