@@ -587,3 +587,30 @@ def test_a_run_from_a_given_network_trains_on_the_seed_games_too(tmp_path):
     lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     assert [line["trained_on"] for line in lines] == [theirs + ours[0], theirs + sum(ours)]
     assert N.seed_folders(work) == [earlier.resolve()]
+
+
+def test_each_new_network_can_be_measured_against_the_one_before(tmp_path, monkeypatch):
+    """``measure``: before network g is kept, it plays that many games against network g - 1 (each
+    searching with its own file); the score goes into its progress line; a run stopped while measuring
+    leaves only a candidate, never a network it did not measure."""
+    work = tmp_path / "run"
+    N.run(work, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
+    (line,) = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
+    measured = line["against_previous"]
+    assert measured["games"] == 4 and 0 <= measured["points"] <= 4 and measured["iters"] == 4
+    assert measured["interval"][0] <= measured["share"] <= measured["interval"][1]
+    assert sorted(p.name for p in work.glob("*.npz")) == ["net-0.npz", "net-1.npz"]
+    stopped = tmp_path / "stopped"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    measure = N.strength
+    monkeypatch.setattr(N, "strength", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
+    assert sorted(p.name for p in stopped.glob("*.npz")) == ["candidate-1.npz", "net-0.npz"]
+    monkeypatch.setattr(N, "strength", measure)
+    N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
+    assert (stopped / "net-1.npz").read_bytes() == (work / "net-1.npz").read_bytes()
+    assert [json.loads(x)["against_previous"] for x in (stopped / "progress.jsonl").read_text().splitlines()] \
+        == [measured]

@@ -60,6 +60,7 @@ from ai.rewards import chance_of_reward
 from amigos.config import Action, Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
+from matches.arena import strength
 from matches.runner import open_runner
 
 from .play import Progress
@@ -320,12 +321,13 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
         start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
         seed_games: Sequence[Path] = (), size: int = WINDOW, deep: float = 1.0, fast: int | None = None,
-        progress: Progress = lambda label, done, total: None) -> None:
+        progress: Progress = lambda label, done, total: None, measure: int = 0, measure_iters: int = 300) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``; each network is trained on the newest ``size`` positions of every
     generation's training games (and of the ``seed_games`` network 0 learned from); ``deep`` and
-    ``fast``: `play_game`'s; ``progress("network G's games", played, games)`` as each game ends.  What it
-    reads is checked before ``work`` is made or written to."""
+    ``fast``: `play_game`'s; ``progress("network G's games", played, games)`` as each game ends; with
+    ``measure``, each new network plays that many games against the one before (`_against_previous`).
+    What it reads is checked before ``work`` is made or written to."""
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
@@ -376,17 +378,38 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         net.info.update(generations=g, games=(earlier if type(earlier) is int else 0) + games, hidden=net.hidden,
                         lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep",
                         searched_target=searched, window=size, deep=deep, fast=fast)
-        net.save(work / f"net-{g}.npz")
+        # (measured before it is kept: a run stopped while measuring trains it again, then measures it)
+        net.save(work / f"candidate-{g}.npz")
+        measured = _against_previous(work, g, measure, measure_iters, seed, jobs, scheduler, log) if measure else None
+        (work / f"candidate-{g}.npz").replace(work / f"net-{g}.npz")
         rounds = [game["rounds"] for game in played]
         line = {"generation": g, "games": games, "total_games": net.info["games"],
                 "positions": sum(len(game["views"]) for game in played), "trained_on": sum(len(x["views"]) for x in pool),
                 "train_loss": round(loss, 4), "held_out_before": before, "held_out_after": after,
                 "rounds_mean": round(sum(rounds) / len(rounds), 2), "play_seconds": round(seconds, 1),
                 "train_seconds": round(time.perf_counter() - began - seconds, 1)}
+        if measured is not None:
+            line["against_previous"] = measured
         with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
         log(f"generation {g}: {net.info['games']} games in all, trained on {line['trained_on']} positions, held out "
             f"{after}, rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
+
+
+def _against_previous(work: Path, g: int, games: int, iters: int, seed: int, jobs: int, scheduler: str | None,
+                      log: Callable[[str], object]) -> dict[str, Any]:
+    """Network ``g`` (``candidate-G.npz``) against network g - 1 in ``games`` games (seat-swapped pairs on
+    the same deals), each searching ``iters`` iterations a move with its network: its score, share and
+    95% interval."""
+    spec = f"mcts:iters={iters},value=net,net="
+    new, old = (spec_path(work / name) for name in (f"candidate-{g}.npz", f"net-{g - 1}.npz"))
+    result = strength(spec + new, spec + old, games, jobs=jobs, seed=derive_seed(seed, "measure", g),
+                      scheduler=scheduler)
+    out = {"games": result["games"], "points": result["score"], "share": round(result["rate"], 4),
+           "interval": [round(result["low"], 4), round(result["high"], 4)], "iters": iters}
+    log(f"network {g} against network {g - 1}: {out['points']}/{out['games']} = {result['rate']:.1%} "
+        f"(95% {result['low']:.1%}-{result['high']:.1%}), {iters} iterations a move")
+    return out
 
 
 def _earlier(work: Path, g: int, size: int) -> list[Game]:

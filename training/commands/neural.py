@@ -52,6 +52,11 @@ def neural(
     fast: Annotated[Optional[int], typer.Option("--fast-iters", min=1, max=10_000_000, metavar="N", help="With "
                                                 "--play: the other decisions are searched with N iterations, to "
                                                 "play on quickly.")] = None,
+    measure: Annotated[int, typer.Option("--measure", min=0, max=100_000, metavar="GAMES", help="Each new network "
+                                         "plays GAMES games against the one before (seat-swapped pairs), its score "
+                                         "in progress.jsonl (0: none).")] = 0,
+    measure_iters: Annotated[int, typer.Option("--measure-iters", min=1, max=10_000_000, metavar="N", help="The "
+                                               "iterations a move of --measure's games.")] = 300,
 ) -> None:
     """Train the neural value by TD(lambda) from self-play, in generations (resumable from its folder)."""
     if fast is not None and play is None:
@@ -63,4 +68,5 @@ def neural(
     with reporting() as (log, progress):
         run(work, generations, games, seed, jobs, hidden, lux, epsilon, lam, epochs, scheduler=scheduler, log=log,
             play=play, bootstrap=bootstrap, start=start, residual=residual, searched=searched, features=features,
-            seed_games=seed_games or (), size=window, deep=deep, fast=fast, progress=progress)
+            seed_games=seed_games or (), size=window, deep=deep, fast=fast, progress=progress,
+            measure=measure, measure_iters=measure_iters)
