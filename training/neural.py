@@ -331,21 +331,20 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
+    seeded: list[list[Game]] | None = None  # (a new run's --seed-games, each file's, replayed once)
     if g < 0:
+        seeded = _seed_games(seed_games) if seed_games else []  # (checked before the folder is made)
         if start is not None:
             ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
             copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
-            if seed_games:
-                _seed_games(seed_games)  # (checked before the folder is made: they join the window)
             work.mkdir(parents=True, exist_ok=True)
             write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
         else:
             net = ValueNet.initial(hidden, seed, base=residual, features=features, linear=packaged_model())
             net.info.update(generations=0, games=0)
-            pretrain = _seed_games(seed_games) if seed_games else []
             work.mkdir(parents=True, exist_ok=True)
-            if pretrain:
-                _pretrain(work, net, pretrain, lam, epochs, rate, searched, seed, log)
+            if seeded:
+                _pretrain(work, net, seeded, lam, epochs, rate, searched, seed, log)
                 net.info.update(pretrained_from=[str(Path(f).resolve()) for f in seed_games])
             net.save(work / "net-0.npz")
         if seed_games:
@@ -353,7 +352,8 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
             write_file(work / GAMES_FROM, lambda f: f.write(text.encode("utf-8")), "run file", RecordError)
         g = 0
     # The earlier generations' games, replayed from their records: a resumed run trains as an unbroken one.
-    pool = _earlier(work, g, size)
+    pool = _earlier(work, g, size) if seeded is None else window([x for part in seeded for x in _training_part(part)],
+                                                                  size)
     while g < generations:
         path = work / f"net-{g}.npz"
         net = ValueNet.load(path, packaged_model())  # (before its games are played: a bad file is refused first)
@@ -451,18 +451,18 @@ def seed_folders(work: Path) -> list[Path]:
     return [Path(f) for f in first if isinstance(f, str)]
 
 
-def _seed_games(folders: Sequence[Path]) -> list[Game]:
-    """The games other runs kept (their folders' ``games-G.jsonl[.gz]``), each checked and replayed to its
-    views; `training.records.RecordError` for a folder that is none, or no games."""
+def _seed_games(folders: Sequence[Path]) -> list[list[Game]]:
+    """The games other runs kept (each game file's of their folders, ``games-G.jsonl[.gz]``), each checked
+    and replayed to its views; `training.records.RecordError` for a folder that is none, or no games."""
     for folder in folders:
         if not Path(folder).is_dir():
             raise RecordError(f"{folder}: not a folder of amigos-train neural (--seed-games)")
-    games = [game for folder in folders for path in game_files(Path(folder)) for game in read_game_file(path)]
-    if not games:
+    files = [read_game_file(path) for folder in folders for path in game_files(Path(folder))]
+    if not any(files):
         raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")
-    for game in games:
+    for game in (game for part in files for game in part):
         game["views"] = Views.of(game["views"])
-    return games
+    return files
 
 
 def game_files(folder: Path) -> list[Path]:
@@ -479,14 +479,15 @@ def game_file(work: Path, g: int) -> Path | None:
     return None
 
 
-def _pretrain(work: Path, net: ValueNet, games: list[Game], lam: float, epochs: int, rate: float, searched: float,
-              seed: int, log: Callable[[str], object]) -> None:
-    """Network 0 trained on ``games`` (`_seed_games`), as a generation is trained; a line of
-    ``progress.jsonl`` says on what and how well."""
-    held = [game for k, game in enumerate(games) if k % HOLD_OUT == 0]
+def _pretrain(work: Path, net: ValueNet, files: list[list[Game]], lam: float, epochs: int, rate: float,
+              searched: float, seed: int, log: Callable[[str], object]) -> None:
+    """Network 0 trained on the games of ``files`` (`_seed_games`), as a generation is trained (each file's
+    held-out games kept out, as its run kept them); a line of ``progress.jsonl`` says on what and how well."""
+    games = [game for part in files for game in part]
+    held = [game for part in files for k, game in enumerate(part) if k % HOLD_OUT == 0]
     before = held_out(net, held)
-    loss = train(net, _training_part(games), lam, epochs, rate, 256, np.random.default_rng(derive_seed(seed, "pretrain")),
-                 searched)
+    loss = train(net, [game for part in files for game in _training_part(part)], lam, epochs, rate, 256,
+                 np.random.default_rng(derive_seed(seed, "pretrain")), searched)
     after = held_out(net, held)
     net.info.update(pretrained_on=len(games))
     line = {"generation": 0, "pretrained_on": len(games), "train_loss": round(loss, 4),
