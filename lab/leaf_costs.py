@@ -1,0 +1,59 @@
+"""What a leaf's value costs, part by part: the network's chance against the linear value's.
+
+    python lab/leaf_costs.py
+
+CPU time (best of five runs) at a mid-game position (`speed.mid_game`), in microseconds: the network's
+whole chance (`ai.network.ValueNet.probability`), the encoding, the features (the linear value reads them
+too), the feature inputs, the linear value's margin, the network's numpy arithmetic, and the linear
+value's whole chance.  Run it with a compiled build's interpreter for the figures that count.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT))  # (an installed build, if any, first)
+sys.path.append(str(ROOT / "lab"))
+
+import numpy as np  # noqa: E402
+from speed import mid_game  # noqa: E402
+
+from ai import encoding as E  # noqa: E402
+from ai.evaluator import packaged_model, packaged_net  # noqa: E402
+from ai.features import player_features  # noqa: E402
+from ai.learned import progress  # noqa: E402
+from ai.network import FEATURE_INDEX, feature_inputs  # noqa: E402
+
+
+def cost(f: Callable[[], object], n: int = 5000) -> float:
+    """``f``'s CPU time a call, in microseconds (the best of five runs of ``n``)."""
+    return min(timeit.repeat(f, number=n, repeat=5, timer=time.process_time)) / n * 1e6
+
+
+def main() -> int:
+    import amigos
+    state, net, model = mid_game(3), packaged_net(), packaged_model()
+    rows = player_features(state)
+    pairs = E.encode(state, 0)
+    index = [i for i, _ in pairs] + list(FEATURE_INDEX)
+    value = [v for _, v in pairs] + feature_inputs(rows, 0)
+
+    def arithmetic() -> float:
+        h = np.array(value) @ net.w1.take(index, axis=0) + net.b1
+        return float(np.maximum(h, 0.0) @ net.w2) + net.b2
+    parts = {"network": lambda: net.probability(state, 0), "encoding": lambda: E.encode(state, 0),
+             "features": lambda: player_features(state), "feature inputs": lambda: feature_inputs(rows, 0),
+             "margin": lambda: model.margin(rows, 0, progress(rows)), "numpy": arithmetic,
+             "linear": lambda: model.win_probability(state, 0)}
+    print(f"{'compiled' if amigos.COMPILED else 'pure'}: " + ", ".join(f"{k} {cost(f):.1f}" for k, f in parts.items())
+          + " (us a call)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
