@@ -366,8 +366,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         write_games(work, g, played)
         (work / f"playing-{g}.jsonl").unlink(missing_ok=True)  # (kept whole in the games file now)
         seconds = time.perf_counter() - began
-        for game in played:
-            game["views"] = Views.of(game["views"])
+        _compact(played)
         held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
         pool = window(pool + _training_part(played), size)
         before = held_out(net, held)
@@ -424,10 +423,8 @@ def _earlier(work: Path, g: int, size: int) -> list[Game]:
         for path in paths:
             if total > size:
                 return
-            part = _training_part(read_game_file(path))
-            for game in part:
-                game["views"] = Views.of(game["views"])
-                total += len(game["views"])
+            part = _compact(_training_part(read_game_file(path)))
+            total += sum(len(game["views"]) for game in part)
             newest = part + newest
 
     read([path for k in range(g - 1, -1, -1) if (path := game_file(work, k)) is not None])
@@ -457,12 +454,17 @@ def _seed_games(folders: Sequence[Path]) -> list[list[Game]]:
     for folder in folders:
         if not Path(folder).is_dir():
             raise RecordError(f"{folder}: not a folder of amigos-train neural (--seed-games)")
-    files = [read_game_file(path) for folder in folders for path in game_files(Path(folder))]
+    files = [_compact(read_game_file(path)) for folder in folders for path in game_files(Path(folder))]
     if not any(files):
         raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")
-    for game in (game for part in files for game in part):
-        game["views"] = Views.of(game["views"])
     return files
+
+
+def _compact(games: list[Game]) -> list[Game]:
+    """``games`` with their views as `Views` (a tenth of the memory of the lists a replay gives)."""
+    for game in games:
+        game["views"] = Views.of(game["views"])
+    return games
 
 
 def game_files(folder: Path) -> list[Path]:
