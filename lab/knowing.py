@@ -27,40 +27,19 @@ from run_report import add_sprt_options, final_lines, open_record, sprt_settings
 from ai.agents import make_agent  # noqa: E402
 from amigos.codes import DECK, HAND  # noqa: E402
 from amigos.state import GameState  # noqa: E402
+from lab.earlier import Adapted  # noqa: E402
 from matches.arena import strength  # noqa: E402
 
 PREFIX = "told:"  # a spec's prefix for the side told the rival's artifacts
 
 
-class Told:
+class Told(Adapted):
     """An agent that decides as ``player`` would in a copy of the position where it knows the rival's
-    artifacts (see the module docstring); its ``info`` and the rest are ``player``'s."""
-
-    player: Any
-
-    def __init__(self, player: Any) -> None:
-        self.player = player
-
-    @property
-    def info(self) -> dict:
-        info: dict = self.player.info
-        return info
+    artifacts (see the module docstring); its ``info`` and the rest are ``player``'s (`lab.earlier.Adapted`)."""
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> tuple:
-        action: tuple = self.player.select(told(state, state.current_player()), progress)
+        action: tuple = self.player.select(told(state, state.current_player()))
         return action
-
-    def ponder(self, state: GameState, seat: int) -> None:
-        """Never: a strength run has no person to wait for."""
-
-    def observe(self, state: GameState, action: tuple) -> None:
-        self.player.observe(state, action)
-
-    def reseed(self, seed: int) -> None:
-        self.player.reseed(seed)
-
-    def close(self) -> None:
-        self.player.close()
 
 
 def told(state: GameState, player: int) -> GameState:
