@@ -148,6 +148,16 @@ def test_td_lambda_targets_end_with_the_result_and_bootstrap_before_it():
             assert mine[-2] == pytest.approx(0.5 * float(p[-1]) + 0.5 * 1.0)
 
 
+def test_the_targets_of_several_games_are_each_game_s_in_turn():
+    net = ValueNet.initial(8, 2)
+    a, b = _game([1.0, 0.0], 3), _game([0.0, 1.0], 5)
+    b["values"] = [0.2, None, 0.9, 0.4, None]
+    views, both = N.targets(net, [a, b], 0.6, searched=0.5)
+    assert list(both) == pytest.approx(list(N.targets(net, [a], 0.6, 0.5)[1]) + list(N.targets(net, [b], 0.6, 0.5)[1]))
+    assert len(views) == 16 and list(views.decision) == [t for t in range(3) for _ in (0, 1)] + \
+        [t for t in range(5) for _ in (0, 1)]
+
+
 def test_a_searched_target_blends_the_search_s_chance_into_the_return():
     """``searched``: a view whose decision the record gives a searched chance (player 0's) gets
     (1 - S) return + S chance (1 - chance for player 1); a view without one keeps the return."""
@@ -516,7 +526,7 @@ def test_a_run_trains_on_every_generation_s_games_within_its_window(tmp_path):
     small = tmp_path / "small"
     N.run(small, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, size=part[1] + 1, log=lambda line: None)
     lines = [json.loads(x) for x in (small / "progress.jsonl").read_text().splitlines()]
-    assert lines[1]["trained_on"] <= part[1] + 1 and lines[1]["trained_on"] >= part[1] // 2
+    assert lines[1]["trained_on"] == part[1]  # (the same games: random moves whatever the network)
 
 
 def test_a_generation_stopped_while_playing_goes_on_with_the_games_it_had_not_finished(tmp_path, monkeypatch):
@@ -535,6 +545,14 @@ def test_a_generation_stopped_while_playing_goes_on_with_the_games_it_had_not_fi
     assert len(played) == 17 and {g["seed"] for g in finished}.isdisjoint(played)  # (the three were not played again)
     a, b = (ValueNet.load(run / "net-1.npz", packaged_model()) for run in (unbroken, stopped))
     assert np.array_equal(a.w1, b.w1) and not (stopped / "playing-0.jsonl").exists()
+    cut = tmp_path / "cut"
+    N.run(cut, 0, 20, 1, 1, hidden=8, log=lambda line: None)
+    lines = [json.dumps({x: v for x, v in g.items() if x != "views"}) for g in finished]
+    (cut / "playing-0.jsonl").write_text("\n".join(lines)[:-7])  # (the last line cut short by a stop)
+    played.clear()
+    N.run(cut, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    assert len(played) == 18  # (the two whole games kept, the cut one played again)
+    assert (cut / "net-1.npz").read_bytes() == (unbroken / "net-1.npz").read_bytes()
     other = tmp_path / "o"
     N.run(other, 0, 20, 2, 1, hidden=8, log=lambda line: None)
     (other / "playing-0.jsonl").write_text(json.dumps({x: v for x, v in finished[0].items() if x != "views"}) + "\n")
@@ -587,6 +605,14 @@ def test_a_run_from_a_given_network_trains_on_the_seed_games_too(tmp_path):
     lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     assert [line["trained_on"] for line in lines] == [theirs + ours[0], theirs + sum(ours)]
     assert N.seed_folders(work) == [earlier.resolve()]
+    trained = ValueNet.load(earlier / "net-1.npz", packaged_model())
+    trained.info["pretrained_from"] = [str(earlier)]  # (a copy of a network carries its own run's record)
+    trained.save(tmp_path / "trained.npz")
+    own = tmp_path / "own"
+    N.run(own, 1, 20, 2, 1, epsilon=1.0, epochs=1, start=tmp_path / "trained.npz", log=lambda line: None)
+    N.run(own, 2, 20, 2, 1, epsilon=1.0, epochs=1, log=lambda line: None)
+    lines = [json.loads(x) for x in (own / "progress.jsonl").read_text().splitlines()]
+    assert N.seed_folders(own) == [] and [line["trained_on"] for line in lines] == [ours[0], sum(ours)]
 
 
 def test_each_new_network_can_be_measured_against_the_one_before(tmp_path, monkeypatch):
@@ -604,13 +630,16 @@ def test_each_new_network_can_be_measured_against_the_one_before(tmp_path, monke
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    measure = N.strength
+    measure, play = N.strength, N.play_game
     monkeypatch.setattr(N, "strength", interrupted)
     with pytest.raises(KeyboardInterrupt):
         N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
     assert sorted(p.name for p in stopped.glob("*.npz")) == ["candidate-1.npz", "net-0.npz"]
     monkeypatch.setattr(N, "strength", measure)
+    played: list[int] = []
+    monkeypatch.setattr(N, "play_game", lambda seed, *rest: played.append(seed) or play(seed, *rest))
     N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
     assert (stopped / "net-1.npz").read_bytes() == (work / "net-1.npz").read_bytes()
     assert [json.loads(x)["against_previous"] for x in (stopped / "progress.jsonl").read_text().splitlines()] \
         == [measured]
+    assert played == []  # (the games were kept before the stop: not played again)

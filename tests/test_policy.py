@@ -144,23 +144,68 @@ def test_training_learns_a_habit_and_the_command_keeps_the_model(tmp_path, capsy
     assert "no such file or folder" in capsys.readouterr().err
 
 
-def test_a_searched_decision_s_target_is_the_share_of_the_root_s_visits():
-    """Where a record keeps a decision's search, its target is each move's share of the root's visits
-    (a move's ways together); elsewhere the move made; each example's target sums to 1."""
+def _first_choice_of_three(record: dict) -> tuple[int, list, list]:
+    """The first decision of ``record`` among three moves or more: (its number, legal actions, moves)."""
     from amigos.actions import macro_key
-    record = _records(1, _passes_when_it_can)[0]
     state = amigos.deal(record["seed"], GameConfig())
     for k, index in enumerate(record["choices"]):
         legal = state.legal_actions()
         moves = list(dict.fromkeys(macro_key(a) for a in legal))
         if len(moves) > 2:
-            break
+            return k, legal, moves
         state.apply(legal[index])
+    raise AssertionError("no decision among three moves")
+
+
+def test_a_searched_decision_s_target_is_the_share_of_the_root_s_visits():
+    """Where a record keeps a decision's search, its target is each move's share of the root's visits
+    (a move's ways together) and the record's other decisions give no example; a record without
+    searches gives the move made at each decision."""
+    from amigos.actions import macro_key
+    record = _records(1, _passes_when_it_can)[0]
+    plain = T.decisions([record])
+    assert all(plain.target[plain.move_ptr[e] + plain.chosen[e]] == 1.0 for e in range(len(plain)))
+    k, legal, moves = _first_choice_of_three(record)
     firsts = [legal.index(next(a for a in legal if macro_key(a) == m)) for m in moves[:3]]
     record["searches"] = [[k, [[firsts[0], 30, 0.6], [firsts[1], 10, 0.4], [firsts[2], 60, 0.5]]]]
     d = T.decisions([record])
-    shares = [d.target[d.move_ptr[e]:d.move_ptr[e + 1]] for e in range(len(d))]
-    assert all(abs(t.sum() - 1.0) < 1e-9 for t in shares)
-    searched = [t for t in shares if 0 < t.max() < 1]
-    assert len(searched) == 1 and list(searched[0][:3]) == pytest.approx([0.3, 0.1, 0.6])
-    assert all(t.max() == 1.0 and t[d.chosen[e]] == 1.0 for e, t in enumerate(shares) if t.max() == 1.0)
+    assert len(d) == 1 and list(d.target[:3]) == pytest.approx([0.3, 0.1, 0.6]) and d.target.sum() == pytest.approx(1)
+
+
+def test_the_gradient_of_a_soft_target_is_its_loss_s():
+    """With visit shares as the target, the step's gradient at the scores is p - target: a weight moved
+    by a small step changes the loss as the gradient says."""
+    from amigos.actions import macro_key
+    record = _records(1, _passes_when_it_can)[0]
+    k, legal, moves = _first_choice_of_three(record)
+    record["searches"] = [[k, [[legal.index(next(a for a in legal if macro_key(a) == m)), n, 0.5]
+                               for m, n in zip(moves, range(1, len(moves) + 1))]]]
+    d = T.decisions([record])
+    net = P.PolicyNet.initial(4, 2)
+    rows = np.arange(len(d))
+
+    def loss() -> float:
+        x, feats, feat_move, move_ex, _, target = T._batch(d, rows)
+        _, p = T._forward(net, x, feats, feat_move, move_ex)
+        return float(-(target * np.log(p)).sum() / len(rows))
+    grads = {}
+
+    class Spy:
+        def step(self, params, g):
+            grads.update(zip(("w1", "b1", "u", "v"), g))
+    original = T.Adam
+    T.Adam = lambda shapes, rate: Spy()  # type: ignore[assignment,misc]
+    try:
+        T.train(net, d, 1, 0.0, len(rows), np.random.default_rng(0))
+    finally:
+        T.Adam = original
+    _, feats, *_ = T._batch(d, rows)
+    for name, index in (("u", int(feats[0])), ("b1", 1), ("w1", (int(d.view_idx[0]), 3))):
+        array = getattr(net, name)
+        keep = array[index]
+        array[index] = keep + 1e-6
+        up = loss()
+        array[index] = keep - 1e-6
+        down = loss()
+        array[index] = keep
+        assert grads[name][index] == pytest.approx((up - down) / 2e-6, rel=1e-3, abs=1e-7)

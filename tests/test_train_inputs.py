@@ -168,7 +168,8 @@ def test_neural_in_a_folder_with_bad_files_is_one_line_before_any_game(capsys, f
 
 def test_neural_s_compressed_or_partial_games_when_bad_are_one_line_before_any_game(capsys, files, monkeypatch):
     """A run's ``games-G.jsonl.gz`` cut short, damaged, unpacking past its bound or with searches that are
-    not a search's, and a ``playing-G.jsonl`` that is not JSON: refused in one line, nothing changed."""
+    not a search's, and a ``playing-G.jsonl`` with a whole line that is not JSON: refused in one line,
+    nothing changed."""
     import gzip
 
     from training import records
@@ -190,7 +191,7 @@ def test_neural_s_compressed_or_partial_games_when_bad_are_one_line_before_any_g
     (run / "games-0.jsonl.gz").write_bytes(packed)
     refused(capsys, files, *args, says="unpacks to more than 1000 bytes")
     (run / "games-0.jsonl.gz").unlink()
-    (run / "playing-1.jsonl").write_text('{"seed": 1, "ch')
+    (run / "playing-1.jsonl").write_text('{"seed": 1, "ch\n')  # (a whole line: a cut last one is dropped)
     refused(capsys, files, *args, says="playing-1.jsonl, line 1: not JSON")
 
 

@@ -20,8 +20,9 @@ S`` a searched decision's target is ``(1 - S) return + S q``, q the search's own
 there (its chosen move's mean reward, which a searched game's record keeps): a target that depends on
 the position rather than on one game's result, which a network can memorise deal by deal.  With
 ``--fast-iters N`` (capped playouts, as KataGo's) only a ``--deep-share`` of the decisions is searched
-with the spec's iterations and kept as a target, with the root's visits of each move (a policy's
-target); the others are searched with N iterations, so more games are played for the same time.
+with the spec's iterations, and only those keep the search's value (the searched target's) and the
+root's visits of each move (a policy's target); the others are searched with N iterations, so more
+games are played for the same time (every decision's views still learn from the game's returns).
 Network g + 1 is network g trained by Adam on the cross-entropy on the newest ``--window`` positions
 of every generation's games (and of the games network 0 learned from): the data accumulates.  A share
 of the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
@@ -43,6 +44,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,15 +66,17 @@ from matches.arena import strength
 from matches.runner import open_runner
 
 from .play import Progress
-from .records import RecordError, chosen, neural_game, read_records, write_records
+from .records import FILE_BYTES, RecordError, chosen, neural_game, read_records, write_records
 from .views import Views
 
 WINDOW = 1_000_000  # positions (views) a network is trained on at most: the newest games' of every generation
+BATCH = 256         # views a step of Adam
+RUN_FILE_BYTES = 1 << 20  # a run's `GAMES_FROM` file at most
 GAMES_FROM = "games-from.json"  # a run's file naming the folders of --seed-games (their games join the window)
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
 MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
 
-Game = dict[str, Any]  # {"views": [[idx, val, player, linear], ...], "result", "rounds", "seed", "choices", ...}
+Game = dict[str, Any]  # {"views": [...] as played, `Views` once kept, "result", "rounds", "seed", "choices", ...}
 
 
 # -- self-play --------------------------------------------------------------------------------------------
@@ -316,6 +320,30 @@ def last_generation(work: Path) -> int:
     return max(done, default=-1)
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """How a run plays and trains each generation (`run`'s settings; the module docstring says what each
+    does)."""
+
+    games: int
+    seed: int
+    jobs: int
+    lux: float = 0.25
+    epsilon: float = 0.1
+    lam: float = 0.7
+    epochs: int = 2
+    rate: float = 1e-3
+    scheduler: str | None = None
+    play: str | None = None
+    bootstrap: bool = False
+    searched: float = 0.0
+    size: int = WINDOW
+    deep: float = 1.0
+    fast: int | None = None
+    measure: int = 0
+    measure_iters: int = 300
+
+
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
         epsilon: float = 0.1, lam: float = 0.7, epochs: int = 2, rate: float = 1e-3, scheduler: str | None = None,
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
@@ -324,86 +352,105 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         progress: Progress = lambda label, done, total: None, measure: int = 0, measure_iters: int = 300) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``; each network is trained on the newest ``size`` positions of every
-    generation's training games (and of the ``seed_games`` network 0 learned from); ``deep`` and
-    ``fast``: `play_game`'s; ``progress("network G's games", played, games)`` as each game ends; with
-    ``measure``, each new network plays that many games against the one before (`_against_previous`).
-    What it reads is checked before ``work`` is made or written to."""
+    generation's training games (and of ``seed_games``); ``deep`` and ``fast``: `play_game`'s;
+    ``progress("network G's games", played, games)`` as each game ends; with ``measure``, each new
+    network plays that many games against the one before (`_against_previous`).  A new run's network 0
+    is a copy of ``start``, or a new network of ``hidden`` units (``residual``, ``features``: see the
+    module docstring) trained on ``seed_games``.  What it reads is checked before ``work`` is made or
+    written to."""
+    recipe = Recipe(games, seed, jobs, lux, epsilon, lam, epochs, rate, scheduler, play, bootstrap, searched, size,
+                    deep, fast, measure, measure_iters)
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
-    seeded: list[list[Game]] | None = None  # (a new run's --seed-games, each file's, replayed once)
     if g < 0:
-        seeded = _seed_games(seed_games) if seed_games else []  # (checked before the folder is made)
-        if start is not None:
-            ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
-            copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
-            work.mkdir(parents=True, exist_ok=True)
-            write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
-        else:
-            net = ValueNet.initial(hidden, seed, base=residual, features=features, linear=packaged_model())
-            net.info.update(generations=0, games=0)
-            work.mkdir(parents=True, exist_ok=True)
-            if seeded:
-                _pretrain(work, net, seeded, lam, epochs, rate, searched, seed, log)
-                net.info.update(pretrained_from=[str(Path(f).resolve()) for f in seed_games])
-            net.save(work / "net-0.npz")
-        if seed_games:
-            text = json.dumps([str(Path(f).resolve()) for f in seed_games]) + "\n"
-            write_file(work / GAMES_FROM, lambda f: f.write(text.encode("utf-8")), "run file", RecordError)
+        seeded = _new_run(work, recipe, start, hidden, residual, features, seed_games, log)
+        pool = window([game for part in seeded for game in _training_part(part)], size)
         g = 0
-    # The earlier generations' games, replayed from their records: a resumed run trains as an unbroken one.
-    pool = _earlier(work, g, size) if seeded is None else window([x for part in seeded for x in _training_part(part)],
-                                                                  size)
+    else:  # (the earlier generations' games, replayed: a resumed run trains as an unbroken one)
+        pool = _earlier(work, g, size)
     while g < generations:
-        path = work / f"net-{g}.npz"
-        net = ValueNet.load(path, packaged_model())  # (before its games are played: a bad file is refused first)
-        rng = np.random.default_rng(derive_seed(seed, "train", g))
-        began = time.perf_counter()
-        spec = play
-        if play is not None:
-            spec = f"{play},value={'linear' if bootstrap and g == 0 else 'net'}"
-        played = _play(path, g, games, seed, jobs, lux, epsilon, scheduler, log, spec, deep, fast, progress)
-        write_games(work, g, played)
-        (work / f"playing-{g}.jsonl").unlink(missing_ok=True)  # (kept whole in the games file now)
-        seconds = time.perf_counter() - began
-        _compact(played)
-        held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
-        pool = window(pool + _training_part(played), size)
-        before = held_out(net, held)
-        loss = train(net, pool, lam, epochs, rate, 256, rng, searched)
-        after = held_out(net, held)
+        pool = _generation(work, g, recipe, pool, log, progress)
         g += 1
-        earlier = net.info.get("games", 0)  # (a --start network's record may say anything)
-        net.info.update(generations=g, games=(earlier if type(earlier) is int else 0) + games, hidden=net.hidden,
-                        lam=lam, epsilon=epsilon, seed=seed, held_out=after, played_by=spec or "one move deep",
-                        searched_target=searched, window=size, deep=deep, fast=fast)
-        # (measured before it is kept: a run stopped while measuring trains it again, then measures it)
-        net.save(work / f"candidate-{g}.npz")
-        measured = _against_previous(work, g, measure, measure_iters, seed, jobs, scheduler, log) if measure else None
-        (work / f"candidate-{g}.npz").replace(work / f"net-{g}.npz")
-        rounds = [game["rounds"] for game in played]
-        line = {"generation": g, "games": games, "total_games": net.info["games"],
-                "positions": sum(len(game["views"]) for game in played), "trained_on": sum(len(x["views"]) for x in pool),
-                "train_loss": round(loss, 4), "held_out_before": before, "held_out_after": after,
-                "rounds_mean": round(sum(rounds) / len(rounds), 2), "play_seconds": round(seconds, 1),
-                "train_seconds": round(time.perf_counter() - began - seconds, 1)}
-        if measured is not None:
-            line["against_previous"] = measured
-        with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
-            f.write(json.dumps(line) + "\n")
-        log(f"generation {g}: {net.info['games']} games in all, trained on {line['trained_on']} positions, held out "
-            f"{after}, rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s training")
 
 
-def _against_previous(work: Path, g: int, games: int, iters: int, seed: int, jobs: int, scheduler: str | None,
-                      log: Callable[[str], object]) -> dict[str, Any]:
-    """Network ``g`` (``candidate-G.npz``) against network g - 1 in ``games`` games (seat-swapped pairs on
-    the same deals), each searching ``iters`` iterations a move with its network: its score, share and
-    95% interval."""
+def _new_run(work: Path, recipe: Recipe, start: Path | None, hidden: int, residual: bool, features: bool,
+             seed_games: Sequence[Path], log: Callable[[str], object]) -> list[list[Game]]:
+    """Make ``work``'s network 0 and its `GAMES_FROM` file (written first: network 0 marks a run begun);
+    the games of ``seed_games``, each file's, replayed (checked before the folder is made)."""
+    seeded = _seed_games(seed_games) if seed_games else []
+    copy = None
+    if start is not None:
+        ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
+        copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
+    work.mkdir(parents=True, exist_ok=True)
+    text = json.dumps([str(Path(f).resolve()) for f in seed_games]) + "\n"
+    write_file(work / GAMES_FROM, lambda f: f.write(text.encode("utf-8")), "run file", RecordError)
+    if copy is not None:
+        write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
+        return seeded
+    net = ValueNet.initial(hidden, recipe.seed, base=residual, features=features, linear=packaged_model())
+    net.info.update(generations=0, games=0)
+    if seeded:
+        _pretrain(work, net, seeded, recipe, log)
+        net.info.update(pretrained_from=[str(Path(f).resolve()) for f in seed_games])
+    net.save(work / "net-0.npz")
+    return seeded
+
+
+def _generation(work: Path, g: int, recipe: Recipe, pool: list[Game], log: Callable[[str], object],
+                progress: Progress) -> list[Game]:
+    """Play generation ``g`` with network g, train network g + 1 on the window (``pool`` and the new
+    games), measure it if the recipe says so, keep it with its line of ``progress.jsonl``; the new pool."""
+    path = work / f"net-{g}.npz"
+    net = ValueNet.load(path, packaged_model())  # (before its games are played: a bad file is refused first)
+    began = time.perf_counter()
+    spec = recipe.play
+    if spec is not None:
+        spec = f"{spec},value={'linear' if recipe.bootstrap and g == 0 else 'net'}"
+    played = _play(path, g, recipe, log, spec, progress)
+    seconds = time.perf_counter() - began
+    _compact(played)
+    held = [game for k, game in enumerate(played) if k % HOLD_OUT == 0]
+    pool = window(pool + _training_part(played), recipe.size)
+    before = held_out(net, held)
+    loss = train(net, pool, recipe.lam, recipe.epochs, recipe.rate, BATCH,
+                 np.random.default_rng(derive_seed(recipe.seed, "train", g)), recipe.searched)
+    after = held_out(net, held)
+    earlier = net.info.get("games", 0)  # (a --start network's record may say anything)
+    net.info.update(generations=g + 1, games=(earlier if type(earlier) is int else 0) + recipe.games,
+                    hidden=net.hidden, lam=recipe.lam, epsilon=recipe.epsilon, seed=recipe.seed, held_out=after,
+                    played_by=spec or "one move deep", searched_target=recipe.searched, window=recipe.size,
+                    deep=recipe.deep, fast=recipe.fast)
+    # (measured before it is kept: a run stopped while measuring trains it again from the kept games)
+    net.save(work / f"candidate-{g + 1}.npz")
+    measured = _against_previous(work, g + 1, recipe, log) if recipe.measure else None
+    (work / f"candidate-{g + 1}.npz").replace(work / f"net-{g + 1}.npz")
+    rounds = [game["rounds"] for game in played]
+    line = {"generation": g + 1, "games": recipe.games, "total_games": net.info["games"],
+            "positions": sum(len(game["views"]) for game in played), "trained_on": sum(len(x["views"]) for x in pool),
+            "train_loss": round(loss, 4), "held_out_before": before, "held_out_after": after,
+            "rounds_mean": round(sum(rounds) / len(rounds), 2), "play_seconds": round(seconds, 1),
+            "train_seconds": round(time.perf_counter() - began - seconds, 1)}
+    if measured is not None:
+        line["against_previous"] = measured
+    with open(work / "progress.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps(line) + "\n")
+    log(f"generation {g + 1}: {net.info['games']} games in all, trained on {line['trained_on']} positions, held "
+        f"out {after}, rounds {line['rounds_mean']}, {line['play_seconds']} s playing, {line['train_seconds']} s "
+        f"training")
+    return pool
+
+
+def _against_previous(work: Path, g: int, recipe: Recipe, log: Callable[[str], object]) -> dict[str, Any]:
+    """Network ``g`` (``candidate-G.npz``) against network g - 1 in the recipe's ``measure`` games
+    (seat-swapped pairs on the same deals), each searching ``measure_iters`` iterations a move with its
+    network: its score, share and 95% interval."""
+    iters = recipe.measure_iters
     spec = f"mcts:iters={iters},value=net,net="
     new, old = (spec_path(work / name) for name in (f"candidate-{g}.npz", f"net-{g - 1}.npz"))
-    result = strength(spec + new, spec + old, games, jobs=jobs, seed=derive_seed(seed, "measure", g),
-                      scheduler=scheduler)
+    result = strength(spec + new, spec + old, recipe.measure, jobs=recipe.jobs,
+                      seed=derive_seed(recipe.seed, "measure", g), scheduler=recipe.scheduler)
     out = {"games": result["games"], "points": result["score"], "share": round(result["rate"], 4),
            "interval": [round(result["low"], 4), round(result["high"], 4)], "iters": iters}
     log(f"network {g} against network {g - 1}: {out['points']}/{out['games']} = {result['rate']:.1%} "
@@ -437,15 +484,17 @@ def _earlier(work: Path, g: int, size: int) -> list[Game]:
 
 
 def seed_folders(work: Path) -> list[Path]:
-    """The folders whose games a run started from (``--seed-games``, kept in its `GAMES_FROM` file; or, in a
-    run from before that file, network 0's ``pretrained_from``)."""
+    """The folders whose games a run started from (``--seed-games``, kept in its `GAMES_FROM` file; in a
+    run from before that file, those network 0 was trained on if it was new then: a copy of a trained
+    network carries its own run's record)."""
     if (work / GAMES_FROM).exists():
-        folders = read_json(work / GAMES_FROM, 1 << 20, "run file", RecordError)
+        folders = read_json(work / GAMES_FROM, RUN_FILE_BYTES, "run file", RecordError)
         if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
             raise RecordError(f"{work / GAMES_FROM}: not a list of folders")
         return [Path(f) for f in folders]
-    first = ValueNet.load(work / "net-0.npz", packaged_model()).info.get("pretrained_from") or []
-    return [Path(f) for f in first if isinstance(f, str)]
+    info = ValueNet.load(work / "net-0.npz", packaged_model()).info
+    first = info.get("pretrained_from") if info.get("generations") == 0 else None
+    return [Path(f) for f in first or () if isinstance(f, str)]
 
 
 def _seed_games(folders: Sequence[Path]) -> list[list[Game]]:
@@ -468,9 +517,10 @@ def _compact(games: list[Game]) -> list[Game]:
 
 
 def game_files(folder: Path) -> list[Path]:
-    """A run's game files (``games-G.jsonl.gz``, or ``.jsonl`` as older runs kept them), by generation."""
-    found = [(int(m.group(1)), p) for p in folder.glob("games-*") if (m := GAMES_NAME.fullmatch(p.name))]
-    return [p for _, p in sorted(found, key=lambda pair: (pair[0], pair[1].name))]
+    """A run's game files by generation, one each (`game_file`: ``games-G.jsonl.gz``, or ``.jsonl`` as
+    older runs kept them)."""
+    found = {int(m.group(1)) for p in folder.glob("games-*") if (m := GAMES_NAME.fullmatch(p.name))}
+    return [path for g in sorted(found) if (path := game_file(folder, g)) is not None]
 
 
 def game_file(work: Path, g: int) -> Path | None:
@@ -481,15 +531,14 @@ def game_file(work: Path, g: int) -> Path | None:
     return None
 
 
-def _pretrain(work: Path, net: ValueNet, files: list[list[Game]], lam: float, epochs: int, rate: float,
-              searched: float, seed: int, log: Callable[[str], object]) -> None:
+def _pretrain(work: Path, net: ValueNet, files: list[list[Game]], recipe: Recipe, log: Callable[[str], object]) -> None:
     """Network 0 trained on the games of ``files`` (`_seed_games`), as a generation is trained (each file's
     held-out games kept out, as its run kept them); a line of ``progress.jsonl`` says on what and how well."""
     games = [game for part in files for game in part]
     held = [game for part in files for k, game in enumerate(part) if k % HOLD_OUT == 0]
     before = held_out(net, held)
-    loss = train(net, [game for part in files for game in _training_part(part)], lam, epochs, rate, 256,
-                 np.random.default_rng(derive_seed(seed, "pretrain")), searched)
+    loss = train(net, [game for part in files for game in _training_part(part)], recipe.lam, recipe.epochs,
+                 recipe.rate, BATCH, np.random.default_rng(derive_seed(recipe.seed, "pretrain")), recipe.searched)
     after = held_out(net, held)
     net.info.update(pretrained_on=len(games))
     line = {"generation": 0, "pretrained_on": len(games), "train_loss": round(loss, 4),
@@ -556,38 +605,55 @@ def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]
     return out
 
 
-def _play(path: Path, g: int, games: int, seed: int, jobs: int, lux: float, epsilon: float,
-          scheduler: str | None, log: Callable[[str], object], spec: str | None, deep: float = 1.0,
-          fast: int | None = None, progress: Progress = lambda label, done, total: None) -> list[Game]:
-    """Generation ``g``'s games, played by network ``path``; each is added to ``playing-G.jsonl`` as it
-    ends, so that a stopped generation goes on with the games it had not finished (those it had are
-    replayed to their views)."""
-    partial = path.parent / f"playing-{g}.jsonl"
-    out: dict[int, Game] = {}
-    if partial.exists():
-        for game in read_records(partial, "file of a generation's games", neural_game):
-            k = game.get("k")
-            if type(k) is not int or not 0 <= k < games or game["seed"] != derive_seed(seed, "neural", g, k):
-                raise RecordError(f"{partial}: games of another run or generation; move it away to play it again")
-            game["views"] = views_of(game)
-            out[k] = game
-    with open_runner(jobs, scheduler) as runner, partial.open("a", encoding="utf-8") as sink:
-        for k in range(games):
-            if k in out:
-                continue
-            game_seed = derive_seed(seed, "neural", g, k)
-            expansions: tuple[Expansion, ...] = ("lux",) if random.Random(game_seed).random() < lux else ()
-            runner.submit(str(k), play_game, game_seed, str(path), GameConfig(expansions=expansions), epsilon,
-                          spec, deep, fast)
+def _play(path: Path, g: int, recipe: Recipe, log: Callable[[str], object], spec: str | None,
+          progress: Progress = lambda label, done, total: None) -> list[Game]:
+    """Generation ``g``'s games, played by network ``path``: those its games file keeps (a run stopped
+    after keeping them), else each added to ``playing-G.jsonl`` as it ends, so that a stopped generation
+    goes on with the games it had not finished (replayed to their views); the games file is then kept
+    and that file removed."""
+    work, seeds = path.parent, [derive_seed(recipe.seed, "neural", g, k) for k in range(recipe.games)]
+    kept = game_file(work, g)
+    if kept is not None:
+        done = read_game_file(kept)
+        if [game["seed"] for game in done] != seeds:
+            raise RecordError(f"{kept}: games of another run or generation; move it away to play it again")
+        return done
+    partial = work / f"playing-{g}.jsonl"
+    out = _partial(partial, seeds)
+    with open_runner(recipe.jobs, recipe.scheduler) as runner, partial.open("a", encoding="utf-8") as sink:
+        for k, seed in enumerate(seeds):
+            if k not in out:
+                expansions: tuple[Expansion, ...] = ("lux",) if random.Random(seed).random() < recipe.lux else ()
+                runner.submit(str(k), play_game, seed, str(path), GameConfig(expansions=expansions), recipe.epsilon,
+                              spec, recipe.deep, recipe.fast)
         for key, game in runner.as_completed():
-            game["k"] = int(key)
-            sink.write(json.dumps({k: v for k, v in game.items() if k != "views"}, separators=(",", ":")) + "\n")
+            record = {name: value for name, value in game.items() if name != "views"}
+            sink.write(json.dumps(dict(record, k=int(key)), separators=(",", ":")) + "\n")
             sink.flush()
             out[int(key)] = game
-            progress(f"network {g}'s games", len(out), games)
+            progress(f"network {g}'s games", len(out), recipe.games)
             if len(out) % 100 == 0:
-                log(f"generation {g}: {len(out)}/{games} games played")
-    played = [out[k] for k in range(games)]
-    for game in played:
-        game.pop("k", None)
+                log(f"generation {g}: {len(out)}/{recipe.games} games played")
+    played = [out[k] for k in range(recipe.games)]
+    write_games(work, g, played)
+    partial.unlink()  # (kept whole in the games file now)
     return played
+
+
+def _partial(partial: Path, seeds: list[int]) -> dict[int, Game]:
+    """The games a stopped generation had finished (``playing-G.jsonl``, `_play`), by number, replayed to
+    their views; a last line cut short (a stop while it was written) is dropped from the file."""
+    if not partial.exists():
+        return {}
+    data = read_regular(partial, FILE_BYTES, "file of a generation's games", RecordError)
+    if data and not data.endswith(b"\n"):
+        with partial.open("r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)
+    out: dict[int, Game] = {}
+    for game in read_records(partial, "file of a generation's games", neural_game):
+        k = game.pop("k", None)
+        if type(k) is not int or not 0 <= k < len(seeds) or game["seed"] != seeds[k]:
+            raise RecordError(f"{partial}: games of another run or generation; move it away to play it again")
+        game["views"] = views_of(game)
+        out[k] = game
+    return out

@@ -8,7 +8,9 @@ searched generations' are the ones worth imitating) or a file of them, each read
 all).  Each replays from its deal and choices to every decision where the mover had two or more moves
 (`ai.policy.moves_of`); the example is the mover's view, their moves' inputs and its target: where the
 record keeps the decision's search (``searches``: the root's visits of each move), the share of the
-visits each move had (the search's judgement, AlphaZero's policy target); elsewhere the move made.  The
+visits each move had (the search's judgement, AlphaZero's policy target); a record that keeps searches
+gives no other example (its other moves were searched briefly or at random); an older record gives the
+move made at every decision.  The
 model is fitted by Adam on the cross-entropy of the target; one game in `HOLD_OUT` is kept out to
 measure it (log loss against the uniform guess's, and how often its likeliest move is the target's).
 """
@@ -76,11 +78,12 @@ def decisions(games: Iterable[Record]) -> Decisions:
         config = GameConfig.parse(record.get("variant", "standard"), expansions=record.get("expansions") or ())
         state = amigos.deal(record["seed"], config)
         searches = dict(record.get("searches") or ())
+        deep_only = "searches" in record  # (a record of capped playouts: the fast or random moves teach nothing)
         for k, index in enumerate(record["choices"]):
             legal = state.legal_actions()
             action = R.chosen(legal, index, record, k)
             moves = list(dict.fromkeys(macro_key(a) for a in legal))
-            if len(moves) > 1:
+            if len(moves) > 1 and (k in searches or not deep_only):
                 target += _target(moves, legal, moves.index(macro_key(action)), searches.get(k), record, k)
                 pairs = E.encode(state, state.current_player())
                 view_idx += [i for i, _ in pairs]

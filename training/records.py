@@ -32,6 +32,7 @@ GZIP_MAGIC: Final = b"\x1f\x8b"
 LINE_BYTES: Final = 1 << 20      # a record at most (a game's: about 1 KB)
 MAX_DECISIONS: Final = 100_000   # a game's decisions at most (a long one has a few hundred)
 MAX_CHOICE: Final = 1_000_000    # an index among a position's legal actions at most (a few hundred at most)
+MAX_VISITS: Final = 1 << 40      # a root move's visits at most (a search of hours makes a few million)
 SEED_END: Final = 1 << 64        # seeds are below it (`amigos.rng`)
 MAX_WORD: Final = 40             # a variant's or expansion's name at most, in characters
 
@@ -88,7 +89,8 @@ def write_records(path: Path, records: Iterable[Record], what: str) -> None:
 def game(record: Any, where: str) -> Record:
     """``record`` if it holds a game that replays: a "seed" (a whole number from 0 below 2**64), "choices"
     (whole numbers, at most `MAX_DECISIONS`), a "variant" and "expansions" `amigos.config.GameConfig`
-    knows where it has them, and "values" (a number from 0 to 1, or null, a decision) where it has them;
+    knows where it has them, "values" (a number from 0 to 1, or null, a decision) and "searches" (each
+    deeply searched decision once: its number and the root's moves, `_search`) where it has them;
     `RecordError` naming ``where`` otherwise."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: not a game record (a JSON object)")
@@ -113,8 +115,10 @@ def game(record: Any, where: str) -> Record:
                                    and all(v is None or _number(v, 0.0, 1.0) for v in values)):
         raise RecordError(f"{where}: a game record whose values are not a number from 0 to 1 (or null) a decision")
     searches = record.get("searches")
-    if searches is not None and not (isinstance(searches, list) and all(_search(s, len(choices)) for s in searches)):
-        raise RecordError(f"{where}: a game record whose searches are not [decision, [[move, visits, chance], ...]]")
+    if searches is not None and not (isinstance(searches, list) and all(_search(s, len(choices)) for s in searches)
+                                     and len({s[0] for s in searches}) == len(searches)):
+        raise RecordError(f"{where}: a game record whose searches are not [decision, [[move, visits, chance], ...]] "
+                          f"(each decision once)")
     return record
 
 
@@ -125,7 +129,7 @@ def _search(entry: Any, decisions: int) -> bool:
             and isinstance(entry[1], list) and len(entry[1]) <= MAX_CHOICE):
         return False
     return all(isinstance(m, list) and len(m) == 3 and _whole(m[0], 0, MAX_CHOICE)
-               and _whole(m[1], 1, SEED_END) and _number(m[2], 0.0, 1.0) for m in entry[1])
+               and _whole(m[1], 1, MAX_VISITS) and _number(m[2], 0.0, 1.0) for m in entry[1])
 
 
 def selfplay_game(record: Any, where: str) -> Record:

@@ -13,6 +13,8 @@ from training.neural import HOLD_OUT, WINDOW, run
 
 from .options import Jobs, Scheduler, Seed, UsageError, reporting
 
+DEEP_SHARE = 0.25  # with --fast-iters and no --deep-share: KataGo's share of full searches
+
 
 def neural(
     work: Annotated[Path, typer.Option("--work", help="The run's folder (networks, games and progress).")],
@@ -46,9 +48,10 @@ def neural(
                                             "of winning into the TD(lambda) return.")] = 0.0,
     window: Annotated[int, typer.Option("--window", min=1, max=100_000_000, metavar="POSITIONS", help="Train on the "
                                         "newest POSITIONS positions of every generation's games.")] = WINDOW,
-    deep: Annotated[float, typer.Option("--deep-share", min=0.0, max=1.0, metavar="SHARE", help="With --fast-iters: the share "
-                                        "of decisions searched with the spec's iterations and kept as targets "
-                                        "(capped playouts).")] = 1.0,
+    deep: Annotated[Optional[float], typer.Option("--deep-share", min=0.0, max=1.0, metavar="SHARE", help="With "
+                                                  "--fast-iters: the share of decisions searched with the spec's "
+                                                  "iterations, their values and visits kept (capped playouts; "
+                                                  "default 0.25).")] = None,
     fast: Annotated[Optional[int], typer.Option("--fast-iters", min=1, max=10_000_000, metavar="N", help="With "
                                                 "--play: the other decisions are searched with N iterations, to "
                                                 "play on quickly.")] = None,
@@ -61,6 +64,8 @@ def neural(
     """Train the neural value by TD(lambda) from self-play, in generations (resumable from its folder)."""
     if fast is not None and play is None:
         raise UsageError("--fast-iters is for a searched self-play (--play SPEC)")
+    if deep is not None and fast is None:
+        raise UsageError("--deep-share is for capped playouts (--fast-iters N)")
     if play is not None:
         name, params = parse_spec(play)
         if name != "mcts" or "iters" not in params or "value" in params:
@@ -68,5 +73,6 @@ def neural(
     with reporting() as (log, progress):
         run(work, generations, games, seed, jobs, hidden, lux, epsilon, lam, epochs, scheduler=scheduler, log=log,
             play=play, bootstrap=bootstrap, start=start, residual=residual, searched=searched, features=features,
-            seed_games=seed_games or (), size=window, deep=deep, fast=fast, progress=progress,
+            seed_games=seed_games or (), size=window, deep=DEEP_SHARE if deep is None else deep, fast=fast,
+            progress=progress,
             measure=measure, measure_iters=measure_iters)

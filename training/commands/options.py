@@ -50,6 +50,5 @@ def reporting() -> Iterator[tuple[Callable[[str], object], Progress]]:
         yield (lambda line: bar.console.print(line, markup=False, highlight=False)), progress
 
 
-
 class UsageError(AmigosError):
     """Options that do not go together, or a list option's value out of its range; one line says which."""
