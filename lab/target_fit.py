@@ -8,7 +8,8 @@ start (a new network over the linear value reading the features, as the packaged
 for a copy of a network), on the training part of every game of ``--games`` (the games the runs held out,
 one in `training.neural.HOLD_OUT` of each file, are held out here too), and prints the
 held-out log loss and Brier score of the game's result (`training.neural.held_out`) beside the start's.
-``--out DIR`` keeps each fitted network (``fit-S-H.npz``), so that its search's speed can be measured.
+``--out DIR`` keeps each fitted network (``fit-S-H.npz``), so that its search's speed can be measured;
+``--layers 2`` fits a network of two hidden layers instead (`Deeper`, offline only: the search has none).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
+from ai import encoding as E  # noqa: E402
 from ai.evaluator import packaged_model  # noqa: E402
-from ai.network import ValueNet  # noqa: E402
+from ai.network import N_FEATURE_INPUTS, ValueNet  # noqa: E402
 from training import neural as N  # noqa: E402
 from training.views import Views  # noqa: E402
 
@@ -40,6 +42,57 @@ def games_of(folders: list[Path]) -> tuple[list[N.Game], list[N.Game]]:
                 game["views"] = Views.of(game["views"])
                 (held if k % N.HOLD_OUT == 0 else train).append(game)
     return train, held
+
+
+class Deeper:
+    """A network of two hidden layers (``hidden`` then ``hidden // 2`` units) over the same inputs and the
+    linear value's log-odds as the packaged one (``base`` and ``features``), for offline fits only: it
+    starts as the linear value (a zero output layer)."""
+
+    def __init__(self, hidden: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        inputs = E.N_INPUTS + N_FEATURE_INPUTS
+        self.params = [rng.normal(0.0, np.sqrt(2.0 / 60.0), (inputs, hidden)), np.zeros(hidden),
+                       rng.normal(0.0, np.sqrt(2.0 / hidden), (hidden, hidden // 2)), np.zeros(hidden // 2),
+                       np.zeros(hidden // 2), np.zeros(1)]
+
+    def forward(self, views: Views, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+        w1, b1, w2, b2, w3, b3 = self.params
+        x = views.batch(rows, True)
+        h1 = np.maximum(x @ w1 + b1, 0.0)
+        h2 = np.maximum(h1 @ w2 + b2, 0.0)
+        z = h2 @ w3 + b3[0] + views.linear[rows]
+        return x, h1, h2, 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+    def chances(self, views: Views) -> np.ndarray:
+        return np.concatenate([self.forward(views, np.arange(s, min(len(views), s + N.CHUNK)))[3]
+                               for s in range(0, len(views), N.CHUNK)] or [np.zeros(0)])
+
+    def train(self, games: list[N.Game], lam: float, epochs: int, rng: np.random.Generator, searched: float) -> float:
+        """As `training.neural.train`: Adam on the cross-entropy of TD(lambda) targets under this network."""
+        adam = N.Adam([p.shape for p in self.params], 1e-3)
+        loss = 0.0
+        for _ in range(epochs):
+            views, y = N.targets(self.chances, games, lam, searched)
+            order, total = rng.permutation(len(views)), 0.0
+            for start in range(0, len(order), N.BATCH):
+                rows = order[start:start + N.BATCH]
+                x, h1, h2, p = self.forward(views, rows)
+                t = y[rows]
+                total += float(-np.sum(t * np.log(p + 1e-9) + (1 - t) * np.log(1 - p + 1e-9)))
+                dz = (p - t) / len(rows)
+                dh2 = np.outer(dz, self.params[4]) * (h2 > 0)
+                dh1 = (dh2 @ self.params[2].T) * (h1 > 0)
+                adam.step(self.params, [x.T @ dh1, dh1.sum(0), h1.T @ dh2, dh2.sum(0), h2.T @ dz, np.array([dz.sum()])])
+            loss = total / max(1, len(order))
+        return loss
+
+    def held_out(self, games: list[N.Game]) -> dict[str, float]:
+        views = Views.joined([game["views"] for game in games])
+        y = np.concatenate([np.array(game["result"])[game["views"].viewer] for game in games])
+        p = np.clip(self.chances(views), 1e-6, 1 - 1e-6)
+        return {"log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 4),
+                "brier": round(float(np.mean((p - y) ** 2)), 4), "views": len(views)}
 
 
 def start_net(hidden: int, seed: int, start: Path | None) -> ValueNet:
@@ -58,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start", type=Path, help="start every fit from this network (its width: --hidden is ignored)")
     ap.add_argument("--out", type=Path, help="keep each fitted network in this folder")
+    ap.add_argument("--layers", type=int, choices=(1, 2), default=1, help="2: two hidden layers (`Deeper`)")
     args = ap.parse_args(argv)
     began = time.perf_counter()
     train, held = games_of(args.games)
@@ -67,6 +121,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - began:.0f} s replaying", flush=True)
     for hidden in args.hidden:
         for share in args.searched:
+            if args.layers == 2:
+                deeper = Deeper(hidden, args.seed)
+                t = time.perf_counter()
+                loss = deeper.train(train, args.lam, args.epochs, np.random.default_rng(args.seed), share)
+                print(f"two layers of {hidden} and {hidden // 2}, searched {share}, {args.epochs} epochs: training "
+                      f"{loss:.4f}, held out {deeper.held_out(held)} ({time.perf_counter() - t:.0f} s)", flush=True)
+                continue
             net = start_net(hidden, args.seed, args.start)
             print(f"hidden {net.hidden}, searched {share}: start {N.held_out(net, held)}", flush=True)
             t = time.perf_counter()

@@ -236,12 +236,14 @@ def probabilities(net: ValueNet, views: Views) -> np.ndarray:
     return out
 
 
-def targets(net: ValueNet, games: Sequence[Game], lam: float, searched: float = 0.0) -> tuple[Views, np.ndarray]:
+def targets(net: ValueNet | Callable[[Views], np.ndarray], games: Sequence[Game], lam: float,
+            searched: float = 0.0) -> tuple[Views, np.ndarray]:
     """Every view of ``games`` (their `Views`, one after another) and its target: its TD(lambda) return
-    under ``net`` (see the module docstring), blended with a ``searched`` share of the search's own
-    chance at that decision where the game's record has one (`_searched_chance`)."""
+    under ``net`` (see the module docstring; or under any value, a function of the views giving each
+    one's chance), blended with a ``searched`` share of the search's own chance at that decision where
+    the game's record has one (`_searched_chance`)."""
     views = Views.joined([game["views"] for game in games])
-    p = probabilities(net, views)
+    p = probabilities(net, views) if isinstance(net, ValueNet) else net(views)
     y = np.empty(len(views))
     offset = 0
     for game in games:
