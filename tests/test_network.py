@@ -605,6 +605,7 @@ def test_a_run_from_a_given_network_trains_on_the_seed_games_too(tmp_path):
     lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     assert [line["trained_on"] for line in lines] == [theirs + ours[0], theirs + sum(ours)]
     assert N.seed_folders(work) == [earlier.resolve()]
+    assert json.loads((work / N.GAMES_FROM).read_text()) == ["../earlier"]  # (the run goes on wherever it is moved)
     trained = ValueNet.load(earlier / "net-1.npz", packaged_model())
     trained.info["pretrained_from"] = [str(earlier)]  # (a copy of a network carries its own run's record)
     trained.save(tmp_path / "trained.npz")

@@ -40,6 +40,7 @@ with the games it had not finished, and from the last saved generation, as it wo
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import time
@@ -72,7 +73,7 @@ from .views import Views
 WINDOW = 1_000_000  # positions (views) a network is trained on at most: the newest games' of every generation
 BATCH = 256         # views a step of Adam
 RUN_FILE_BYTES = 1 << 20  # a run's `GAMES_FROM` file at most
-GAMES_FROM = "games-from.json"  # a run's file naming the folders of --seed-games (their games join the window)
+GAMES_FROM = "games-from.json"  # a run's file naming the folders of --seed-games, from its own (they join the window)
 HOLD_OUT = 20       # one game in 20 is held out of training, to measure the prediction
 MOVES_CAP = 48      # moves valued at a decision at most (a random sample of the rest is skipped)
 
@@ -386,7 +387,8 @@ def _new_run(work: Path, recipe: Recipe, start: Path | None, hidden: int, residu
         ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
         copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
     work.mkdir(parents=True, exist_ok=True)
-    text = json.dumps([str(Path(f).resolve()) for f in seed_games]) + "\n"
+    # (each folder relative to the run's: a run kept in a checkout goes on wherever it is cloned)
+    text = json.dumps([os.path.relpath(Path(f).resolve(), work.resolve()) for f in seed_games]) + "\n"
     write_file(work / GAMES_FROM, lambda f: f.write(text.encode("utf-8")), "run file", RecordError)
     if copy is not None:
         write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
@@ -493,7 +495,7 @@ def seed_folders(work: Path) -> list[Path]:
         folders = read_json(work / GAMES_FROM, RUN_FILE_BYTES, "run file", RecordError)
         if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
             raise RecordError(f"{work / GAMES_FROM}: not a list of folders")
-        return [Path(f) for f in folders]
+        return [Path(os.path.normpath(work.resolve() / f)) for f in folders]
     info = ValueNet.load(work / "net-0.npz", packaged_model()).info
     first = info.get("pretrained_from") if info.get("generations") == 0 else None
     return [Path(f) for f in first or () if isinstance(f, str)]
