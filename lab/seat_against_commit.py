@@ -1,0 +1,92 @@
+"""Today's agent in one seat of a table of three or more, an earlier commit's agent in the others, every
+seat in turn: does it win more than its share?
+
+    python lab/seat_against_commit.py --commit 5dc9dbd --a mcts:iters=300 --b mcts:iters=300 --players 3 --deals 40
+
+Each deal is played once with today's agent (``--a``) in each seat, the earlier commit's (``--b``, its
+`ai` package taken with ``git archive``: `lab.earlier`) in all the others, so that every seat's luck is
+shared out alike.  Today's agent scores 1 for a win, 1/k for a win shared by k, 0 otherwise; its share is
+printed after every deal with the 95% Wilson interval, beside the fair share 1/players.  ``--record``
+appends each deal's games as a JSON line, and a run given the same record goes on with the deals it
+lacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT))  # (an installed build, if any, first)
+
+from against_commit import Then  # noqa: E402
+
+from amigos.config import GameConfig  # noqa: E402
+from amigos.rng import derive_seed  # noqa: E402
+from matches.arena import play_game, wilson  # noqa: E402
+from matches.runner import open_runner  # noqa: E402
+
+
+def deal_games(seed: int, players: int, a: str, b: str, make: Any) -> list[dict[str, Any]]:
+    """One deal played ``players`` times, today's agent ``a`` in seat k of the k-th game: each game's
+    seat, winners and points."""
+    out = []
+    for seat in range(players):
+        specs = [a if p == seat else b for p in range(players)]
+        result = play_game(seed, GameConfig(), specs, make=make)
+        out.append({"seat": seat, "winners": result["winners"], "vp": result["vp"], "rounds": result["rounds"]})
+    return out
+
+
+def score(games: list[dict[str, Any]]) -> float:
+    """Today's agent's points over a deal's games (1/k for a win shared by k)."""
+    return sum(1.0 / len(g["winners"]) for g in games if g["seat"] in g["winners"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--commit", required=True)
+    ap.add_argument("--a", required=True, help="today's agent")
+    ap.add_argument("--b", required=True, help="the commit's agent, in every other seat")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=71)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--record", type=Path)
+    args = ap.parse_args(argv)
+    prefix = f"{args.commit}:"
+    make = Then(args.commit, prefix)
+    from lab.seat_against_commit import deal_games as job  # (by its module's name: worker processes import it)
+    done: dict[int, list[dict[str, Any]]] = {}
+    if args.record is not None and args.record.exists():
+        for line in args.record.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            done[entry["deal"]] = entry["games"]
+    sink = args.record.open("a", encoding="utf-8") if args.record is not None else None
+    try:
+        with open_runner(args.jobs) as runner:
+            for d in range(args.deals):
+                if d not in done:
+                    runner.submit(str(d), job, derive_seed(args.seed, "deal", d), args.players, args.a,
+                                  prefix + args.b, make)
+            for key, games in runner.as_completed():
+                done[int(key)] = games
+                if sink is not None:
+                    sink.write(json.dumps({"deal": int(key), "games": games}) + "\n")
+                    sink.flush()
+                points, played = sum(score(g) for g in done.values()), args.players * len(done)
+                low, high = wilson(points, played)
+                print(f"{args.a} in one seat of {args.players} against {args.commit}:{args.b}: {points:g}/{played} = "
+                      f"{points / played:.1%} (95% {low:.1%}-{high:.1%}; fair share {1 / args.players:.1%}), "
+                      f"{len(done)} deals", flush=True)
+    finally:
+        if sink is not None:
+            sink.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
