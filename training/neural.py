@@ -24,15 +24,16 @@ with the spec's iterations, and only those keep the search's value (the searched
 root's visits of each move (a policy's target); the others are searched with N iterations, so more
 games are played for the same time (every decision's views still learn from the game's returns).
 Network g + 1 is network g trained by Adam on the cross-entropy on the newest ``--window`` positions
-of every generation's games (and of the games network 0 learned from): the data accumulates.  A share
-of the games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
+of every generation's games (and of ``--seed-games``, earlier runs' folders): the data accumulates.
+With ``--measure GAMES`` each new network plays the one before before it is kept.  A share of the
+games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
 
 Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl.gz``:
 seeds, choices, the searches' values and visits, compressed; they replay to the positions) and a line of
 ``progress.jsonl`` (games, positions, held-out log loss and Brier score of the game's result, rounds,
-seconds).  A generation's games are added to ``playing-G.jsonl`` as they end, so a stopped run goes on
-with the games it had not finished, and from the last saved generation, as it would have unbroken.  Game k of generation g is dealt by
-``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.  What a run reads
+seconds, the measure).  A generation's games are added to ``playing-G.jsonl`` as they end, so a stopped
+run goes on with the games it had not finished, and from the last saved generation, as it would have
+unbroken.  Game k of generation g is dealt by ``derive_seed(seed, "neural", g, k)``, so a run is reproducible whatever ``--jobs``.  What a run reads
 (``--start``, ``--seed-games``, a folder's networks and games) is checked before anything is written
 (`ai.checkpoint`, `training.records`), and each file is written whole or not at all.
 """
