@@ -120,8 +120,13 @@ def test_the_gradient_is_the_loss_s():
                 np.random.default_rng(0))
     finally:
         T.Adam = original
-    for name, index in (("u", int(feats[0])), ("u", int(feats[-1])), ("v", (int(feats[1]), 2)),
-                        ("b1", 1), ("w1", (int(d.view_idx[0]), 3))):
+    _agrees(net, grads, loss, (("u", int(feats[0])), ("u", int(feats[-1])), ("v", (int(feats[1]), 2)),
+                               ("b1", 1), ("w1", (int(d.view_idx[0]), 3))))
+
+
+def _agrees(net, grads, loss, weights) -> None:
+    """Each of ``weights`` (name, index) moved a small step each way changes ``loss()`` as ``grads`` says."""
+    for name, index in weights:
         array = getattr(net, name)
         keep = array[index]
         array[index] = keep + 1e-6
@@ -200,12 +205,4 @@ def test_the_gradient_of_a_soft_target_is_its_loss_s():
     finally:
         T.Adam = original
     _, feats, *_ = T._batch(d, rows)
-    for name, index in (("u", int(feats[0])), ("b1", 1), ("w1", (int(d.view_idx[0]), 3))):
-        array = getattr(net, name)
-        keep = array[index]
-        array[index] = keep + 1e-6
-        up = loss()
-        array[index] = keep - 1e-6
-        down = loss()
-        array[index] = keep
-        assert grads[name][index] == pytest.approx((up - down) / 2e-6, rel=1e-3, abs=1e-7)
+    _agrees(net, grads, loss, (("u", int(feats[0])), ("b1", 1), ("w1", (int(d.view_idx[0]), 3))))
