@@ -87,12 +87,6 @@ class Deeper:
             loss = total / max(1, len(order))
         return loss
 
-    def held_out(self, games: list[N.Game]) -> dict[str, float]:
-        views = Views.joined([game["views"] for game in games])
-        y = np.concatenate([np.array(game["result"])[game["views"].viewer] for game in games])
-        p = np.clip(self.chances(views), 1e-6, 1 - 1e-6)
-        return {"log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 4),
-                "brier": round(float(np.mean((p - y) ** 2)), 4), "views": len(views)}
 
 
 def start_net(hidden: int, seed: int, start: Path | None) -> ValueNet:
@@ -126,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 loss = deeper.train(train, args.lam, args.epochs, np.random.default_rng(args.seed), share)
                 print(f"two layers of {hidden} and {hidden // 2}, searched {share}, {args.epochs} epochs: training "
-                      f"{loss:.4f}, held out {deeper.held_out(held)} ({time.perf_counter() - t:.0f} s)", flush=True)
+                      f"{loss:.4f}, held out {N.held_out(deeper.chances, held)} ({time.perf_counter() - t:.0f} s)", flush=True)
                 continue
             net = start_net(hidden, args.seed, args.start)
             print(f"hidden {net.hidden}, searched {share}: start {N.held_out(net, held)}", flush=True)

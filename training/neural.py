@@ -288,13 +288,14 @@ def train(net: ValueNet, games: Sequence[Game], lam: float, epochs: int, rate: f
     return loss
 
 
-def held_out(net: ValueNet, games: Sequence[Game]) -> dict[str, float]:
-    """Log loss and Brier score of the network's prediction of each game's result, over every view."""
+def held_out(net: ValueNet | Callable[[Views], np.ndarray], games: Sequence[Game]) -> dict[str, float]:
+    """Log loss and Brier score of the network's prediction of each game's result (or any value's, a
+    function of the views as `targets` takes), over every view."""
     views = Views.joined([game["views"] for game in games])
     if not len(views):
         return {}
     y = np.concatenate([np.array(game["result"])[game["views"].viewer] for game in games])
-    p = np.clip(probabilities(net, views), 1e-6, 1 - 1e-6)
+    p = np.clip(probabilities(net, views) if isinstance(net, ValueNet) else net(views), 1e-6, 1 - 1e-6)
     return {"log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 4),
             "brier": round(float(np.mean((p - y) ** 2)), 4), "views": len(views)}
 
