@@ -102,6 +102,7 @@ async def serve_table(table: Table, host: str, port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):  # (before the links: a stop as soon as they show is a stop)
         loop.add_signal_handler(sig, done.set)
+    table.session.save()  # (the file exists, private, before anyone is given a link)
     try:
         runner = await server.start(host, port)
     except OSError as exc:
