@@ -27,7 +27,10 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       has passed, the rest of the round planned to its end (`ai.planner`);
                       solo=0: searched as any move.  ponder=1 (with a time budget): search on
                       while a person decides, keeping what was found for the person's move
-                      (what ``amigos play`` does against a person); ponder=0 (the default): not
+                      (what ``amigos play`` does against a person); ponder=0 (the default): not.
+                      widen=1 (the default): a move is searched with one way to pay and gain;
+                      widen=3: with up to its 3 best ways by the linear value, each searched as a
+                      move of its own (at the root from the start, below it as visits grow)
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -101,7 +104,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo", "model", "net", "ways", "ponder"}}[kind]
+                        "halving", "solo", "model", "net", "ways", "ponder", "widen"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -158,7 +161,7 @@ LIMITS: dict[str, Limit] = {
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
-    "ponder": Limit(True, 0, False, 1),
+    "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

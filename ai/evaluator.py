@@ -148,6 +148,14 @@ class Evaluator:
                 best, best_v = a, v
         return best
 
+    def ranked(self, state: GameState, variants: Sequence[Action], count: int) -> list[Action]:
+        """Up to ``count`` ways to play one macro's ``variants``, best first by the linear learned value
+        (`ai.heuristics.learned_variants`: ways that gain nothing left out), what a search widening a
+        move's ways tries in turn (`ai.mcts`'s ``widen``); one way for a pass or the hand-tuned value."""
+        if len(variants) == 1 or self.value == HAND or variants[0][0] == PASS:
+            return [self.variant(state, variants)]
+        return learned_variants(state, variants, self.model, count)
+
 
 def pass_variant(state: GameState, passes: Sequence[Action], model: ValueModel) -> Action:
     """The pass whose magic item the learned value rates best in play (what it adds to the passer's

@@ -74,6 +74,13 @@ NORM: Final = 0.02
 # Whether the root's move is chosen by sequential halving (`search`'s ``halving``, `Halving`): kept by
 # an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
+# A move's ways widened progressively (`search`'s ``widen``): its child's key with ``(WAY, r)`` added
+# is its way r (0 the best) in the evaluator's ranking (`ai.evaluator.Evaluator.ranked`); a child with
+# n visits offers 1 + isqrt(n // WIDEN_AT) ways (a second at WIDEN_AT visits, a third at 4 times as
+# many, ...), at most ``widen``.  WIDEN: the default, one way (the evaluator's choice).
+WAY: Final = "way"
+WIDEN_AT: Final = 16
+WIDEN: Final = 1
 
 
 class Node:
@@ -150,12 +157,15 @@ class Settings(NamedTuple):
     values over [0, 1] before UCB1 weighs them (as MuZero normalises its values), over a spread of at
     least ``norm``: the exploration term then weighs against how far apart the moves are, not against
     the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
-    (`ai.halving.Halving`) instead of UCB1 (0: UCB1)."""
+    (`ai.halving.Halving`) instead of UCB1 (0: UCB1).  ``widen`` > 1: a move's ways are its own
+    children, up to ``widen`` of them, more as the move is visited (`WIDEN_AT`); at the root the
+    agent gives each of its moves its ``widen`` best ways from the start (`MCTSAgent.widened`)."""
 
     c: float = 0.7
     rollout: int = 0
     norm: float = NORM
     halving: int = HALVING
+    widen: int = WIDEN
 
 
 DEFAULT_SETTINGS: Final = Settings()
@@ -165,10 +175,11 @@ class Tree:
     """What one search keeps besides its nodes: the settings' constants, the evaluator and the
     purchases each gain macro enables (`group`'s cache)."""
 
-    __slots__ = ("c", "norm", "evaluator", "merge", "splits", "rng")
+    __slots__ = ("c", "norm", "widen", "evaluator", "merge", "splits", "rng")
 
     c: float
     norm: float
+    widen: int  # `Settings.widen`
     evaluator: Evaluator
     merge: bool  # `group`'s ``merge_passes``: the evaluator chooses a pass's magic item
     splits: dict[Any, Any]  # `group`'s cache
@@ -177,6 +188,7 @@ class Tree:
     def __init__(self, settings: Settings, evaluator: Evaluator, rng: random.Random) -> None:
         self.c = settings.c
         self.norm = settings.norm
+        self.widen = settings.widen if evaluator.learned else 1  # (the hand-tuned value ranks no ways)
         self.evaluator = evaluator
         self.merge = evaluator.learned
         self.splits = {}
@@ -307,7 +319,7 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
         if child is None:
             return [_expand(root, first, s, groups, evaluator)]
         child.avail += 1
-        s.apply_unchecked(_variant(s, groups[first], child, evaluator))
+        s.apply_unchecked(_move(s, groups, first, child, evaluator))
         path.append(child)
         node, groups = child, None
     while not s.is_terminal():
@@ -324,7 +336,7 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
             path.append(_expand(node, key, s, groups, evaluator))
             return path
         node = node.children[key]
-        s.apply_unchecked(_variant(s, groups[key], node, evaluator))
+        s.apply_unchecked(_move(s, groups, key, node, evaluator))
         path.append(node)
         groups = None
     return path
@@ -332,9 +344,11 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
 
 def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
     """(macro, untried): a random macro legal here without a child yet, else UCB1's choice among the
-    children (each legal one becoming available once more)."""
+    children (each legal one becoming available once more).  With ``tree.widen`` > 1 a macro's further
+    ways count as macros (`WAY`) once its child has been visited enough."""
     children = node.children
     c = tree.c
+    widen = tree.widen
     log, sqrt = math.log, math.sqrt
     untried = None
     best_key, best_u = None, -1.0
@@ -358,6 +372,22 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
             u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
             if u > best_u:
                 best_key, best_u = key, u
+        if widen > 1 and n >= WIDEN_AT and len(groups[key]) > 1 and groups[key][0][0] != PASS:
+            for r in range(1, min(widen, 1 + math.isqrt(n // WIDEN_AT))):
+                way = key + (WAY, r)
+                other = children.get(way)
+                if other is None:
+                    if untried is None:
+                        untried = [way]
+                    else:
+                        untried.append(way)
+                    continue
+                m = other.n
+                more = other.avail = other.avail + 1
+                if untried is None:
+                    u = (other.w / m - low) * scale + c * sqrt(log(more) / m)
+                    if u > best_u:
+                        best_key, best_u = way, u
     if untried is not None:
         return untried[tree.rng.randrange(len(untried))], True
     assert best_key is not None  # (every legal macro has a child here)
@@ -368,8 +398,30 @@ def _expand(node: Node, key: Macro, s: GameState, groups: Groups, evaluator: Eva
     """Add ``node``'s child for macro ``key`` (available once) and play its variant on ``s``."""
     child = node.children[key] = Node(s.current_player())
     child.avail = 1
-    s.apply_unchecked(_variant(s, groups[key], child, evaluator))
+    s.apply_unchecked(_move(s, groups, key, child, evaluator))
     return child
+
+
+def _move(s: GameState, groups: Groups, key: Macro, child: Node, evaluator: Evaluator) -> Action:
+    """The action of ``key`` (a macro of ``groups``, or one of its ways: `WAY`) to play into ``child``."""
+    variants = groups.get(key)
+    if variants is not None:
+        return _variant(s, variants, child, evaluator)
+    return _way(s, groups[key[:-2]], key[-1], child, evaluator)
+
+
+def _way(s: GameState, variants: Sequence[Action], rank: int, child: Node, evaluator: Evaluator) -> Action:
+    """Way ``rank`` of a macro's ``variants`` by the evaluator's ranking (its last where it has fewer in
+    this world), remembered in ``child`` for the mover's pool as `_variant` does."""
+    p = variants[0][1]
+    pool = tuple(s.pool[5 * p:5 * p + 5])
+    if child.pool == pool and child.action in variants:
+        assert child.action is not None  # set with child.pool, below
+        return child.action
+    ways = evaluator.ranked(s, variants, rank + 1)
+    action = ways[min(rank, len(ways) - 1)]
+    child.pool, child.action = pool, action
+    return action
 
 
 def _spread(children: dict[Macro, Node]) -> tuple[float, float]:
@@ -614,7 +666,7 @@ class MCTSAgent:
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
-                 ways: int = WAYS, ponder: int = 0) -> None:
+                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN) -> None:
         # (what `close` reads first: set before anything here may fail, since the compiled class reads
         # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
         self._pool = None
@@ -625,7 +677,8 @@ class MCTSAgent:
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
-        self.settings = Settings(c=float(c), rollout=int(rollout), norm=float(norm), halving=int(halving))
+        self.settings = Settings(c=float(c), rollout=int(rollout), norm=float(norm), halving=int(halving),
+                                 widen=max(1, int(widen)))
         recipe = (value, model, net, int(ways))
         # (the packaged files are read once a process; named files each time, so that a rewritten one is read)
         self.evaluator = default_evaluator(value, int(ways)) if model is None and net is None \
@@ -665,6 +718,8 @@ class MCTSAgent:
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
+        if self.settings.widen > 1 and self.evaluator.learned:
+            groups = self.widened(state, groups, player)
         stats, done = self.root_stats(state, player, progress, groups, self.seconds_for(state, groups))
         before = sum(n for n, _ in stats.values())
         if pondered is not None:
@@ -684,6 +739,23 @@ class MCTSAgent:
             n, w = stats[second]
             self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
+
+    def widened(self, state: GameState, groups: Groups, player: int) -> Groups:
+        """``groups`` (the player's moves at the root) with each move of several ways split into its
+        ``widen`` best ways (`ai.evaluator.Evaluator.ranked`, judged in a determinisation), each a
+        move of one way keyed by the move and `WAY` (the first keeps the move's key): the search then
+        weighs the ways as it weighs the moves.  A pass and a purchase's move keep their ways."""
+        world = Determinizer(state, player).deal(self.rng.getrandbits(64))
+        out: Groups = {}
+        for key, variants in groups.items():
+            if len(variants) == 1 or variants[0][0] == PASS or macro_key(variants[0]) != key:
+                out[key] = variants
+                continue
+            ways = self.evaluator.ranked(world, variants, self.settings.widen)
+            out[key] = ways[:1]
+            for r in range(1, len(ways)):
+                out[key + (WAY, r)] = ways[r:r + 1]
+        return out
 
     def seconds_for(self, state: GameState, groups: Groups) -> float | None:
         """The search's time for this move (None: an iteration budget): ``time``, `LAST_ROUND_TIME` of it

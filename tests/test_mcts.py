@@ -199,7 +199,7 @@ def test_the_options_whose_experiments_lost_are_gone(removed):
     """The seven options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
     with pytest.raises(SpecError, match="has no parameter"):
         parse_spec(f"mcts:iters=50,{removed}")
-    assert set(M.Settings._fields) == {"c", "rollout", "norm", "halving"}
+    assert set(M.Settings._fields) == {"c", "rollout", "norm", "halving", "widen"}
 
 
 @pytest.mark.parametrize("value", [V.HAND, V.LINEAR])
