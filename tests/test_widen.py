@@ -72,7 +72,7 @@ def test_the_roots_ways_are_searched_as_moves_and_the_choice_is_one_of_them(worl
     agent = make_agent("mcts:iters=400,widen=3,seed=5")
     assert agent.settings.widen == 3
     split = 0
-    for world, ways in worlds[:6]:
+    for world, _ in worlds[:6]:
         player = world.current_player()
         groups = group(world, True)
         widened = agent.widened(world, groups, player)
