@@ -74,32 +74,36 @@ def test_an_unreadable_file_is_refused_at_once(tmp_path):
 
 # -- a kill loop -----------------------------------------------------------------------------------------------
 
+def decided(path: Path) -> int:
+    """The decisions a match file holds so far (0 before its first save)."""
+    return sum(len(g["decisions"]) for g in load(path).record["games"]) if path.exists() else 0
+
+
 @pytest.mark.slow
 def test_resume_killed_again_and_again_finishes_as_if_never_stopped(tmp_path):
     """``resume`` killed with SIGKILL at random moments: the file always loads, no temporary is left
     once a session has run to its end, and the match is the one played without interruption."""
     rng = random.Random(7)
     args = ("--p1", "random", "--p2", "mcts:iters=100", "--seed", "9")
-    began = time.monotonic()
     whole = amigos("match", *args, "--save", "whole.amigos", cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
-    took = time.monotonic() - began  # the kills come at moments relative to it: any machine's speed
+    path = tmp_path / "k.amigos"
     proc = start("match", *args, "--save", "k.amigos", cwd=tmp_path)
-    deadline = time.monotonic() + 60  # the first save, at the match's start (a loaded machine is slow)
-    while not (tmp_path / "k.amigos").exists() and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.02)
     kills = 0
     for _ in range(12):
-        time.sleep(rng.uniform(0.2, 0.45) * took)
+        # (each kill a few decisions into the session, and a moment after a save or during one: moments
+        # counted in the match's progress, not in seconds, so that a machine's load cannot move them)
+        target = decided(path) + rng.randint(2, 25)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and decided(path) < target and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.05))
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             kills += 1
         proc.wait()
-        path = tmp_path / "k.amigos"
-        if path.exists():
-            match = load(path)  # never a damaged file
-            if match.is_over():
-                break
+        if path.exists() and load(path).is_over():  # (never a damaged file)
+            break
         proc = start("resume", "k.amigos", "--plain", cwd=tmp_path)
     else:
         proc.wait(timeout=120)
