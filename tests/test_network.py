@@ -16,6 +16,7 @@ import amigos
 from ai import encoding as E
 from ai.evaluator import packaged_model
 from ai.network import NetError, ValueNet, encoding_key
+from amigos.codes import SETUP_DRAFT
 from amigos.config import GameConfig
 from amigos.determinize import determinize
 from training import cli
@@ -367,6 +368,30 @@ def test_a_generation_s_games_are_kept_compact_and_replay_to_their_views(tmp_pat
     line = gzip.decompress(packed).decode()
     assert "views" not in line and len(line) < len(json.dumps(game)) / 10 and len(packed) < len(line)
     assert N.read_games(tmp_path, 3) == [game]
+
+
+def test_a_share_of_a_run_s_games_is_dealt_by_the_draft_and_its_picks_are_training_positions(tmp_path):
+    recipe = N.Recipe(games=40, seed=1, jobs=1, lux=0.0, draft=0.25)
+    configs = [N.dealt_as(seed, recipe) for seed in range(400)]
+    assert 70 <= sum(c.variant == "draft" for c in configs) <= 130
+    assert configs == [N.dealt_as(seed, recipe) for seed in range(400)]  # (a function of the seed)
+    assert all(N.dealt_as(seed, N.Recipe(games=40, seed=1, jobs=1)).variant == "standard" for seed in range(100))
+    seed = next(k for k, c in enumerate(configs) if c.variant == "draft")
+    ValueNet.initial(16, 1).save(tmp_path / "n.npz")
+    game = N.play_game(seed, str(tmp_path / "n.npz"), configs[seed], 0.2)
+    assert game["variant"] == "draft"
+    N.write_games(tmp_path, 0, [game])
+    (kept,) = N.read_games(tmp_path, 0)
+    assert kept == game and N.views_of(kept) == game["views"]
+    state, picks = amigos.deal(seed, configs[seed]), 0
+    for index in game["choices"]:
+        legal = state.legal_actions()
+        picks += len(legal) > 1 and state.phase == SETUP_DRAFT
+        state.apply(legal[index])
+    assert picks >= 10 and len(game["views"]) > 2 * picks  # (both players' views of each pick, then play)
+    plain = dict(game, variant="standard")
+    with pytest.raises(RecordError):
+        N.views_of(plain)  # (the same choices do not replay as another setup's game)
 
 
 def test_a_stopped_run_goes_on_as_an_unbroken_one_would(tmp_path):

@@ -26,7 +26,9 @@ games are played for the same time (every decision's views still learn from the 
 Network g + 1 is network g trained by Adam on the cross-entropy on the newest ``--window`` positions
 of every generation's games (and of ``--seed-games``, earlier runs' folders): the data accumulates.
 With ``--measure GAMES`` each new network plays the one before before it is kept.  A share of the
-games (``--lux``) is played with *Lux et Tenebrae*: one network for both.
+games (``--lux``) is played with *Lux et Tenebrae*, and a share (``--draft-share``) is dealt by the
+draft (rules.md 2.2: each player drafts their eight artifacts), so that the network learns the draft's
+positions too and a search can value its picks: one network for all.
 
 Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl.gz``:
 seeds, choices, the searches' values and visits, compressed; they replay to the positions) and a line of
@@ -171,6 +173,8 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
     won = state.winners()
     game = {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
             "rounds": state.round, "seed": seed, "expansions": list(config.expansions), "choices": choices}
+    if config.variant != "standard":
+        game["variant"] = config.variant
     if agents:
         game["values"] = values
         game["searches"] = searches
@@ -347,6 +351,7 @@ class Recipe:
     fast: int | None = None
     measure: int = 0
     measure_iters: int = 300
+    draft: float = 0.0
 
 
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
@@ -354,7 +359,8 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         log: Callable[[str], object] = print, play: str | None = None, bootstrap: bool = False,
         start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
         seed_games: Sequence[Path] = (), size: int = WINDOW, deep: float = 1.0, fast: int | None = None,
-        progress: Progress = lambda label, done, total: None, measure: int = 0, measure_iters: int = 300) -> None:
+        progress: Progress = lambda label, done, total: None, measure: int = 0, measure_iters: int = 300,
+        draft: float = 0.0) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``; each network is trained on the newest ``size`` positions of every
     generation's training games (and of ``seed_games``); ``deep`` and ``fast``: `play_game`'s;
@@ -364,7 +370,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
     module docstring) trained on ``seed_games``.  What it reads is checked before ``work`` is made or
     written to."""
     recipe = Recipe(games, seed, jobs, lux, epsilon, lam, epochs, rate, scheduler, play, bootstrap, searched, size,
-                    deep, fast, measure, measure_iters)
+                    deep, fast, measure, measure_iters, draft)
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
@@ -584,9 +590,22 @@ def read_game_file(path: Path) -> list[Game]:
     return games
 
 
+def dealt_as(seed: int, recipe: Recipe) -> GameConfig:
+    """How the game of ``seed`` is dealt in a run of ``recipe``: with *Lux et Tenebrae* in a ``lux``
+    share of the seeds, by the draft in a ``draft`` share (independent draws from the seed)."""
+    expansions: tuple[Expansion, ...] = ("lux",) if random.Random(seed).random() < recipe.lux else ()
+    drafted = random.Random(derive_seed(seed, "draft")).random() < recipe.draft
+    return GameConfig("draft" if drafted else "standard", expansions=expansions)
+
+
+def config_of(game: Game) -> GameConfig:
+    """The setup of a game record (its variant and expansions)."""
+    return GameConfig.parse(game.get("variant", "standard"), expansions=game.get("expansions") or ())
+
+
 def views_of(game: Game) -> list[list[Any]]:
     """The views of a game record's decisions, by replaying its choices from its deal."""
-    state = amigos.deal(game["seed"], GameConfig(expansions=tuple(game.get("expansions") or ())))
+    state = amigos.deal(game["seed"], config_of(game))
     views: list[list[Any]] = []
     for k, index in enumerate(game["choices"]):
         legal = state.legal_actions()
@@ -629,8 +648,7 @@ def _play(path: Path, g: int, recipe: Recipe, log: Callable[[str], object], spec
     with open_runner(recipe.jobs, recipe.scheduler) as runner, partial.open("a", encoding="utf-8") as sink:
         for k, seed in enumerate(seeds):
             if k not in out:
-                expansions: tuple[Expansion, ...] = ("lux",) if random.Random(seed).random() < recipe.lux else ()
-                runner.submit(str(k), play_game, seed, str(path), GameConfig(expansions=expansions), recipe.epsilon,
+                runner.submit(str(k), play_game, seed, str(path), dealt_as(seed, recipe), recipe.epsilon,
                               spec, recipe.deep, recipe.fast)
         for key, game in runner.as_completed():
             record = {name: value for name, value in game.items() if name != "views"}

@@ -26,6 +26,8 @@ def neural(
     scheduler: Scheduler = None,
     hidden: Annotated[int, typer.Option("--hidden", min=1, max=MAX_HIDDEN, help="A new run's hidden units.")] = 64,
     lux: Annotated[float, typer.Option("--lux", min=0.0, max=1.0, help="Share of games with Lux et Tenebrae.")] = 0.25,
+    draft: Annotated[float, typer.Option("--draft-share", min=0.0, max=1.0, metavar="SHARE", help="Share of games "
+                                         "dealt by the draft (its picks become training positions).")] = 0.0,
     epsilon: Annotated[float, typer.Option("--epsilon", min=0.0, max=1.0, help="Share of random moves in self-play.")] = 0.1,
     lam: Annotated[float, typer.Option("--lambda", min=0.0, max=1.0, help="TD(lambda)'s lambda.")] = 0.7,
     epochs: Annotated[int, typer.Option("--epochs", min=1, max=1000, help="Passes over the window a "
@@ -75,4 +77,4 @@ def neural(
             play=play, bootstrap=bootstrap, start=start, residual=residual, searched=searched, features=features,
             seed_games=seed_games or (), size=window, deep=DEEP_SHARE if deep is None else deep, fast=fast,
             progress=progress,
-            measure=measure, measure_iters=measure_iters)
+            measure=measure, measure_iters=measure_iters, draft=draft)
