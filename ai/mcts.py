@@ -36,6 +36,7 @@ from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
 from amigos.flow import pool_score
 
+from .checkpoint import NetError
 from .draft import pick_scores
 from .evaluator import NET, WAYS, Evaluator, Rewards, default_evaluator
 from .futile import useful
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
     from amigos.state import GameState
+
+    from .policy import PolicyNet
 
 # A game whose every move keeps a chance of winning below this (or above 1 minus it), the moves' chances
 # this close together, is decided: the move is then the one that scores most (`decided`, `standing`).
@@ -611,6 +614,19 @@ def _ponder(args: tuple[Any, ...]) -> tuple[dict[Macro, Stats], int]:
     return replies(root, seat), done
 
 
+def load_policy(path: str | None) -> PolicyNet:
+    """The model of choices in ``path`` (None: the packaged one); `ai.checkpoint.NetError` in one line
+    for a missing or bad file, naming the command that trains one."""
+    from importlib import resources
+    from pathlib import Path
+
+    from .policy import POLICY_FILE, PolicyNet
+    where = Path(path) if path is not None else Path(str(resources.files("ai") / "data" / POLICY_FILE))
+    if not where.is_file():
+        raise NetError(f"{where}: no such file (train one: amigos-train policy)")
+    return PolicyNet.load(where)
+
+
 def add_stats(into: Stats, more: Stats) -> None:
     """Add ``more``'s visits and value sums to ``into``'s, move by move (workers' roots, a ponder's)."""
     for key, (n, w) in more.items():
@@ -657,6 +673,8 @@ class MCTSAgent:
     draft_by_value: bool
     solo: bool
     pondering: bool
+    prior: int
+    policy: PolicyNet | None
     info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
     _stop: Any  # the workers' event that ends a ponder (a multiprocessing Event, made with the pool)
@@ -666,7 +684,8 @@ class MCTSAgent:
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
-                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN) -> None:
+                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, prior: int = 0,
+                 policy: str | None = None) -> None:
         # (what `close` reads first: set before anything here may fail, since the compiled class reads
         # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
         self._pool = None
@@ -693,6 +712,9 @@ class MCTSAgent:
         self.solo = bool(solo)
         # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
         self.pondering = bool(ponder) and time is not None
+        # prior=K: the root searches only the K moves the model of choices rates likeliest (`likely`).
+        self.prior = int(prior)
+        self.policy = load_policy(policy) if self.prior else None
         self.info = {}
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
@@ -718,6 +740,8 @@ class MCTSAgent:
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
+        if self.policy is not None and len(groups) > self.prior:
+            groups = self.likely(state, groups, player, self.policy)
         if self.settings.widen > 1 and self.evaluator.learned:
             groups = self.widened(state, groups, player)
         stats, done = self.root_stats(state, player, progress, groups, self.seconds_for(state, groups))
@@ -739,6 +763,16 @@ class MCTSAgent:
             n, w = stats[second]
             self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
+
+    def likely(self, state: GameState, groups: Groups, player: int, policy: PolicyNet) -> Groups:
+        """``groups`` (the player's moves at the root) cut to the `prior` moves ``policy`` rates likeliest
+        for the player from what they see (`ai.policy`; a move's purchases go with it), as Gumbel
+        MuZero's root searches only its policy's best few: the search's visits go to telling those apart."""
+        moves = list(dict.fromkeys(macro_key(variants[0]) for variants in groups.values()))
+        logits = policy.logits(state, moves, player)
+        ranked = sorted(range(len(moves)), key=lambda i: (-logits[i], i))
+        kept = {moves[i] for i in ranked[:self.prior]}
+        return {key: variants for key, variants in groups.items() if macro_key(variants[0]) in kept}
 
     def widened(self, state: GameState, groups: Groups, player: int) -> Groups:
         """``groups`` (the player's moves at the root) with each move of several ways split into its
