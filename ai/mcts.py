@@ -673,7 +673,7 @@ class MCTSAgent:
     draft_by_value: bool
     solo: bool
     pondering: bool
-    prior: int
+    shortlist: int
     policy: PolicyNet | None
     info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
@@ -684,7 +684,7 @@ class MCTSAgent:
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
-                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, prior: int = 0,
+                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, shortlist: int = 0,
                  policy: str | None = None) -> None:
         # (what `close` reads first: set before anything here may fail, since the compiled class reads
         # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
@@ -712,9 +712,9 @@ class MCTSAgent:
         self.solo = bool(solo)
         # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
         self.pondering = bool(ponder) and time is not None
-        # prior=K: the root searches only the K moves the model of choices rates likeliest (`likely`).
-        self.prior = int(prior)
-        self.policy = load_policy(policy) if self.prior else None
+        # shortlist=K: the root searches only the K moves the model of choices rates likeliest (`likely`).
+        self.shortlist = int(shortlist)
+        self.policy = load_policy(policy) if self.shortlist else None
         self.info = {}
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
@@ -740,7 +740,7 @@ class MCTSAgent:
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
-        if self.policy is not None and len(groups) > self.prior:
+        if self.policy is not None and len(groups) > self.shortlist:
             groups = self.likely(state, groups, player, self.policy)
         if self.settings.widen > 1 and self.evaluator.learned:
             groups = self.widened(state, groups, player)
@@ -765,13 +765,13 @@ class MCTSAgent:
         return self.variant(state, groups[best_key])
 
     def likely(self, state: GameState, groups: Groups, player: int, policy: PolicyNet) -> Groups:
-        """``groups`` (the player's moves at the root) cut to the `prior` moves ``policy`` rates likeliest
+        """``groups`` (the player's moves at the root) cut to the `shortlist` moves ``policy`` rates likeliest
         for the player from what they see (`ai.policy`; a move's purchases go with it), as Gumbel
         MuZero's root searches only its policy's best few: the search's visits go to telling those apart."""
         moves = list(dict.fromkeys(macro_key(variants[0]) for variants in groups.values()))
         logits = policy.logits(state, moves, player)
         ranked = sorted(range(len(moves)), key=lambda i: (-logits[i], i))
-        kept = {moves[i] for i in ranked[:self.prior]}
+        kept = {moves[i] for i in ranked[:self.shortlist]}
         return {key: variants for key, variants in groups.items() if macro_key(variants[0]) in kept}
 
     def widened(self, state: GameState, groups: Groups, player: int) -> Groups:

@@ -1,4 +1,4 @@
-"""The root's moves cut to the model of choices' likeliest (`ai.mcts`'s ``prior=K``, ``policy=FILE``)."""
+"""The root's moves cut to the model of choices' likeliest (`ai.mcts`'s ``shortlist=K``, ``policy=FILE``)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_the_root_searches_only_the_moves_the_policy_rates_likeliest(policy_file
     cut = 0
     for world, _ in choices_with_ways(8):
         player = world.current_player()
-        agent = make_agent(f"mcts:iters=200,seed=4,prior=3,policy={policy_file}")
+        agent = make_agent(f"mcts:iters=200,seed=4,shortlist=3,policy={policy_file}")
         groups = useful(world, group(world, True))  # (the moves the agent weighs: futile ones left out)
         moves = list(dict.fromkeys(macro_key(v[0]) for v in groups.values()))
         if len(moves) <= 3:
@@ -43,17 +43,17 @@ def test_the_root_searches_only_the_moves_the_policy_rates_likeliest(policy_file
             assert macro_key(action) in best
             cut += 1
     assert cut >= 3
-    assert make_agent(f"mcts:iters=5,prior=3,policy={policy_file}").policy is not None
+    assert make_agent(f"mcts:iters=5,shortlist=3,policy={policy_file}").policy is not None
     assert make_agent("mcts:iters=5").policy is None
 
 
-def test_a_missing_or_bad_policy_file_or_a_policy_without_a_prior_is_refused(tmp_path, policy_file):
+def test_a_missing_or_bad_policy_file_or_a_policy_without_a_shortlist_is_refused(tmp_path, policy_file):
     with pytest.raises(NetError, match="no such file"):
-        make_agent(f"mcts:iters=5,prior=4,policy={tmp_path / 'none.npz'}")
+        make_agent(f"mcts:iters=5,shortlist=4,policy={tmp_path / 'none.npz'}")
     (tmp_path / "bad.npz").write_bytes(b"not a network")
     with pytest.raises(NetError, match="bad.npz"):
-        make_agent(f"mcts:iters=5,prior=4,policy={tmp_path / 'bad.npz'}")
-    with pytest.raises(SpecError, match="prior"):
+        make_agent(f"mcts:iters=5,shortlist=4,policy={tmp_path / 'bad.npz'}")
+    with pytest.raises(SpecError, match="shortlist"):
         make_agent(f"mcts:iters=5,policy={policy_file}")
-    with pytest.raises(SpecError, match="prior"):
-        make_agent("mcts:iters=5,prior=-1")
+    with pytest.raises(SpecError, match="shortlist"):
+        make_agent("mcts:iters=5,shortlist=-1")
