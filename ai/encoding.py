@@ -7,6 +7,13 @@ pile, known to be among a rival's hidden cards, in the centre, claimed, on offer
 draft or a mage choice) and the essences on it; then the pools, points, cards in hand and deck, the
 First Player token, who has passed and is to move, the round and the phase.
 
+With three players or more, "rival" is every rival for a component (a card in any rival's tableau or
+discard pile, known among any rival's hidden cards) and the rival ahead (`rival_of`: most points, then
+essences) for the pools, points, card counts and pass: a network per player count reads the same
+inputs (`ai.network`).  No rival's hidden card is shown as known there: with three players or more a
+determinisation keeps only some of what the viewer knows of who holds which (`amigos.determinize`), and
+the view of a position and of its worlds must be the same.
+
 It reads a rival's hand, deck and undecided mages only through what the viewer knows of them
 (``known_decks``, the packet the viewer passed on): the encoding of a position and of any
 determinisation of it for the viewer (`amigos.determinize`) are the same, which the no-peeking test
@@ -67,11 +74,32 @@ _CENTRE_LOCATIONS = frozenset((AVAILABLE, FACE_UP))
 _RIVAL_HIDDEN = frozenset((HAND, DECK, DRAFTING, DRAFT_RESERVE))  # a rival's cards the viewer does not see
 
 
+def rival_of(state: GameState, viewer: int) -> int:
+    """The rival whose pools, points and counts the viewer's view holds: the only one with two players;
+    with more, the one ahead (most points, then most essences, Gold counted twice, then the first after
+    the viewer in turn order): all of it public."""
+    n = state.n_players
+    if n == 2:
+        return 1 - viewer
+    points = state.victory_points()
+    pool = state.pool
+    best, best_key = -1, (-1, -1)
+    for k in range(1, n):
+        q = (viewer + k) % n
+        at = 5 * q
+        key = (points[q], pool[at] + pool[at + 1] + pool[at + 2] + pool[at + 3] + 2 * pool[at + 4])
+        if key > best_key:
+            best, best_key = q, key
+    return best
+
+
 def encode(state: GameState, viewer: int) -> list[tuple[int, float]]:
     """The viewer's view of ``state`` as (input, value) pairs, each input at most once and no value 0
-    (see the module docstring); two-player games."""
+    (see the module docstring)."""
     out: list[tuple[int, float]] = []
-    rival = 1 - viewer
+    rival = rival_of(state, viewer)
+    players = state.n_players
+    many = players > 2
     cards, loc, owner, turned, ess = state.cards, state.loc, state.owner, state.turned, state.ess
     known = state.known_decks[viewer]
     passed_on = state.passed_packet[viewer] if state.passed_packet else frozenset()
@@ -96,7 +124,7 @@ def encode(state: GameState, viewer: int) -> list[tuple[int, float]]:
                 slot = MY_DISCARD
             elif where in (BEING_CHOSEN, DRAFTING):
                 slot = OFFERED
-        elif who == rival:
+        elif who == rival or (many and who < players):  # (NOBODY, the supply, is past the seats)
             if where == IN_PLAY:
                 slot = RIVAL_TURNED if turned[e] else RIVAL
                 load = _load(ess, e)
@@ -105,11 +133,11 @@ def encode(state: GameState, viewer: int) -> list[tuple[int, float]]:
             elif where == DISCARD:
                 slot = RIVAL_DISCARD
             elif where in _RIVAL_HIDDEN:
-                if where == HAND:
+                if who == rival and where == HAND:
                     rival_hand += 1
-                elif where == DECK:
+                elif who == rival and where == DECK:
                     rival_deck += 1
-                if e < state.n_art and (card.id in known or card.id in passed_on):
+                if not many and e < state.n_art and (card.id in known or card.id in passed_on):
                     slot = RIVAL_KNOWN
         elif where in _CENTRE_LOCATIONS:
             slot = CENTRE

@@ -5,13 +5,15 @@ As OpenSpiel's MCTS takes an ``Evaluator``, the search (`ai.mcts`), the rest-of-
 (an agent spec's ``net=PATH`` and ``model=PATH``, else the packaged files), never from process-wide
 settings.  Its ``value`` is one of `VALUES`:
 
-- `NET` (the default): the neural value (`ai.network`) with two players, the linear learned value
-  (`ai.learned`) with more (the network is trained on two-player games);
+- `NET` (the default): the neural value (`ai.network`), a network for each player count it has one
+  for (two players always: ``net=PATH`` or the packaged one; three to five where a network for that
+  count is packaged, ``value_net_3p.npz`` ..., or named by ``net=PATH``), else the linear learned
+  value (`ai.learned`);
 - `LINEAR`: the linear learned value with any number of players;
 - `HAND`: the hand-tuned value (`ai.value`), best after rollouts to the round's end.
 
 How an action is played (its payment and gain, a pass's magic item) is chosen by the value too: with
-`NET`, two players and ``ways`` above 1, the network picks among the ``ways`` ways the linear learned
+`NET`, a network for the game's count and ``ways`` above 1, the network picks among the ``ways`` ways the linear learned
 value likes best (judging each after it is played: the linear value's row of features sees the pool,
 not what the essences will do); else the linear value picks (`WAYS`: the default); with `HAND` the hand-tuned
 pool value (`ai.heuristics.best_variant`), every pass its own move.  Each judges the position it is
@@ -31,7 +33,7 @@ from amigos.config import Action
 from .features import in_play
 from .heuristics import best_variant, learned_variant, learned_variants
 from .learned import ValueModel, progress_of
-from .network import NetError, ValueNet
+from .network import PLAYER_COUNTS, NetError, ValueNet
 from .rewards import learned_rewards, net_rewards, rewards
 
 if TYPE_CHECKING:
@@ -56,20 +58,27 @@ class Evaluator:
     `NET`), ``ways`` how many of the linear value's best ways the network chooses among (1: the
     linear value's choice)."""
 
-    __slots__ = ("value", "model", "net", "ways", "recipe")
+    __slots__ = ("value", "model", "net", "nets", "ways", "recipe")
 
     value: str
     model: ValueModel
     net: ValueNet | None
+    nets: dict[int, ValueNet]  # the networks by player count (``net``'s two and any others)
     ways: int
     recipe: Recipe | None  # how `load` made it (what crosses to a worker process), None if not by `load`
 
-    def __init__(self, value: str, model: ValueModel, net: ValueNet | None = None, ways: int = WAYS) -> None:
+    def __init__(self, value: str, model: ValueModel, net: ValueNet | None = None, ways: int = WAYS,
+                 more: Sequence[ValueNet] = ()) -> None:
         if value not in VALUES:
             raise ValueError(f"a value is one of {', '.join(VALUES)}, not {value!r}")
-        if (net is None) != (value != NET):
+        if (net is None) != (value != NET) or (more and net is None):
             raise ValueError("the neural value, and only it, needs a network")
+        if net is not None and net.players != 2:
+            raise ValueError(f"the neural value's network is for two players, not {net.players}")
         self.value, self.model, self.net, self.ways = value, model, net, max(1, ways)
+        self.nets = {} if net is None else {2: net}
+        for other in more:  # (``more``: networks for three players or more, the last of a count kept)
+            self.nets[other.players] = other
         self.recipe = None
 
     def __reduce__(self) -> tuple[Any, tuple[Recipe]]:
@@ -89,14 +98,22 @@ class Evaluator:
             raise ValueError(f"a network file is for value={NET}, not value={value}")
         linear = packaged_model() if model is None else ValueModel.load(model)
         network = None
+        more: list[ValueNet] = []
         if value == NET:
-            if net is None and model is None:
+            named = None if net is None else ValueNet.load(net, linear)
+            if named is not None and named.players == 2:
+                network = named
+            elif model is None:
                 network = packaged_net()
-            elif net is None:
-                network = ValueNet.load(ValueNet.packaged_path(), linear, mate=model)
             else:
-                network = ValueNet.load(net, linear)
-        evaluator = cls(value, linear, network, ways)
+                network = ValueNet.load(ValueNet.packaged_path(), linear, mate=model)
+            for players in PLAYER_COUNTS[1:]:  # (the packaged networks for more players, where there are)
+                path = ValueNet.packaged_path(players)
+                if path.is_file():
+                    more.append(packaged_wide(players) if model is None else ValueNet.load(path, linear, mate=model))
+            if named is not None and named.players != 2:
+                more.append(named)
+        evaluator = cls(value, linear, network, ways, more)
         evaluator.recipe = (value, None if model is None else str(model), None if net is None else str(net), ways)
         return evaluator
 
@@ -116,8 +133,8 @@ class Evaluator:
         """What values a position where a search or a plan stops, as ``player`` sees it."""
         if self.value == HAND:
             return rewards
-        net = self.net
-        if net is not None and players == 2:
+        net = self.nets.get(players)
+        if net is not None:
             return lambda s: net_rewards(s, net, player)
         model = self.model
         return lambda s: learned_rewards(s, model)
@@ -131,8 +148,8 @@ class Evaluator:
             return best_variant(state, variants)
         if variants[0][0] == PASS:
             return pass_variant(state, variants, self.model)
-        net = self.net
-        if net is None or state.n_players != 2 or self.ways == 1:
+        net = self.nets.get(state.n_players)
+        if net is None or self.ways == 1:
             return learned_variant(state, variants, self.model)
         ways = learned_variants(state, variants, self.model, self.ways)
         if len(ways) == 1:
@@ -185,6 +202,13 @@ def packaged_net() -> ValueNet:
     if not path.exists():
         raise NetError(f"{path}: no such file (train one: amigos-train neural)")
     return ValueNet.load(path, packaged_model())
+
+
+@functools.cache
+def packaged_wide(players: int) -> ValueNet:
+    """The packaged network for ``players`` (three or more) over the packaged linear value, read once a
+    process (`Evaluator.load` asks only where the file is there)."""
+    return ValueNet.load(ValueNet.packaged_path(players), packaged_model())
 
 
 @functools.cache

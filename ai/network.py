@@ -56,10 +56,12 @@ def feature_key() -> str:
     return hashlib.blake2b(json.dumps([list(FEATURES), FEATURE_SCALE]).encode(), digest_size=8).hexdigest()
 
 
-def feature_inputs(rows: list[list[float]], viewer: int) -> list[float]:
-    """The feature inputs of ``viewer`` from every player's features ``rows`` (two players): the
-    viewer's, the rival's and the game's progress, scaled by `FEATURE_SCALE`."""
-    return [x * FEATURE_SCALE for x in rows[viewer] + rows[1 - viewer]] + [progress(rows)]
+def feature_inputs(rows: list[list[float]], viewer: int, rival: int | None = None) -> list[float]:
+    """The feature inputs of ``viewer`` from every player's features ``rows``: the viewer's, the
+    rival's (``rival``, by default the other of two players: `ai.encoding.rival_of`) and the game's
+    progress, scaled by `FEATURE_SCALE`."""
+    other = 1 - viewer if rival is None else rival
+    return [x * FEATURE_SCALE for x in rows[viewer] + rows[other]] + [progress(rows)]
 
 
 def encoding_key() -> str:
@@ -120,7 +122,7 @@ class ValueNet:
         rows = player_features(state) if self.base or self.features else []
         if self.features:  # (one gather of the hidden layer's rows for both kinds of input)
             index += FEATURE_INDEX
-            value += feature_inputs(rows, viewer)
+            value += feature_inputs(rows, viewer, E.rival_of(state, viewer))
         h = np.array(value) @ self.w1.take(index, axis=0) + self.b1  # (take: faster than indexing)
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
         if self.linear is not None:  # (the linear value's `win_log_odds`, from the rows at hand)
@@ -138,10 +140,15 @@ class ValueNet:
                      {"w1": self.w1.astype(np.float32), "b1": self.b1, "w2": self.w2, "b2": np.array([self.b2]),
                       "base": np.array([float(self.base)]), "features": np.array([float(self.features)])}, info)
 
+    @property
+    def players(self) -> int:
+        """The player count the network was trained for (``info["players"]``; two in files before it)."""
+        return int(self.info.get("players", 2))
+
     @staticmethod
-    def packaged_path() -> Path:
-        """The packaged network's file (`NET_FILE` in the package's data folder)."""
-        return Path(str(resources.files("ai") / "data" / NET_FILE))
+    def packaged_path(players: int = 2) -> Path:
+        """The packaged network's file for ``players`` players (`net_file` in the package's data folder)."""
+        return Path(str(resources.files("ai") / "data" / net_file(players)))
 
     @classmethod
     def load(cls, path: Path, linear: ValueModel, mate: Path | None = None) -> ValueNet:
@@ -159,6 +166,9 @@ class ValueNet:
         if flags["features"] and info.get("feature_key") != feature_key():
             raise NetError(f"{path}: a value network for other features ({shown(info.get('feature_key'))}, "
                            f"today's {feature_key()})")
+        players = info.get("players", 2)
+        if type(players) is not int or not PLAYER_COUNTS[0] <= players <= PLAYER_COUNTS[-1]:
+            raise NetError(f"{path}: a value network for {shown(players)} players (it is for 2 to 5)")
         try:
             return cls(arrays["w1"], arrays["b1"], arrays["w2"], float(arrays["b2"][0]), info, flags["base"],
                        flags["features"], linear)
@@ -216,3 +226,11 @@ def read_arrays(path: Path, fmt: str, version: int, key: str, layout: Layout,
 
 #: The packaged network's file, in the package's data folder.
 NET_FILE: Final = "value_net.npz"
+#: The player counts a value network may be trained for (one network each).
+PLAYER_COUNTS: Final = (2, 3, 4, 5)
+
+
+def net_file(players: int) -> str:
+    """The packaged network's file name for ``players`` players: `NET_FILE` for two, else
+    ``value_net_Np.npz``."""
+    return NET_FILE if players == 2 else f"value_net_{players}p.npz"

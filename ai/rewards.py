@@ -67,9 +67,15 @@ def learned_rewards(state: GameState, model: ValueModel) -> list[float]:
 def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list[float]:
     """Each player's reward in [0, 1] as ``viewer`` sees the position: `final_rewards` for a finished
     game, else the neural value's chance that ``viewer`` wins (`ai.network`) as `unfinished_reward`,
-    the rest to the rival (two players)."""
+    the rest to the rival (two players).  With more players ``state`` is a world dealt for the viewer:
+    each player's chance from their own view of it, shared out in proportion (`unfinished_rewards`)."""
     if state.is_terminal():
         return final_rewards(state)
+    n = state.n_players
+    if n > 2:
+        odds = [net.probability(state, q) for q in range(n)]
+        total = sum(odds)
+        return unfinished_rewards([x / total for x in odds] if total > 0 else [1.0 / n] * n)
     mine = unfinished_reward(net.probability(state, viewer))
     return [mine, 1.0 - mine] if viewer == 0 else [1.0 - mine, mine]
 

@@ -16,7 +16,7 @@ import amigos
 from ai import encoding as E
 from ai.evaluator import packaged_model
 from ai.network import NetError, ValueNet, encoding_key
-from amigos.codes import SETUP_DRAFT
+from amigos.codes import IN_PLAY, SETUP_DRAFT
 from amigos.config import GameConfig
 from amigos.determinize import determinize
 from training import cli
@@ -36,14 +36,16 @@ def _positions(seed: int, config: GameConfig, limit: int = 250):
 
 
 @pytest.mark.parametrize("config", [GameConfig(), GameConfig("draft"), GameConfig("first_game"),
-                                    GameConfig(expansions=("lux",)), GameConfig("draft", expansions=("lux",))],
-                         ids=["standard", "draft", "first_game", "lux", "lux-draft"])
+                                    GameConfig(expansions=("lux",)), GameConfig("draft", expansions=("lux",)),
+                                    GameConfig(players=3), GameConfig("draft", players=4),
+                                    GameConfig(expansions=("lux",), players=5)],
+                         ids=["standard", "draft", "first_game", "lux", "lux-draft", "3p", "draft-4p", "lux-5p"])
 def test_the_encoding_of_a_position_and_of_its_determinisations_are_the_same(config):
     """No peeking: whatever a world deals the viewer's unseen cards, the viewer's input is the same."""
     checked = 0
     for seed in range(3):
         for state in _positions(seed, config):
-            for viewer in (0, 1):
+            for viewer in range(config.players):
                 seen = sorted(E.encode(state, viewer))
                 world = determinize(state, viewer, seed * 1000 + checked)
                 assert sorted(E.encode(world, viewer)) == seen
@@ -62,6 +64,33 @@ def test_a_rival_s_hidden_card_changes_nothing_but_a_known_one_shows():
     assert dict(E.encode(state, 1)).get(E.card_input(card, E.MY_HAND)) == 1.0  # but its owner sees it
     state.known_decks = tuple(k | {card} if p == 0 else k for p, k in enumerate(state.known_decks))
     assert dict(E.encode(state, 0)).get(E.card_input(card, E.RIVAL_KNOWN)) == 1.0
+
+
+def test_with_more_players_every_rival_s_cards_show_and_the_rival_ahead_s_pools_and_points():
+    for state in _positions(2, GameConfig(players=3), 400):
+        if state.round >= 2 and all(any(state.loc[e] == IN_PLAY and state.owner[e] == p for e in range(state.n_art))
+                                    for p in range(3)):
+            break
+    assert [E.rival_of(state, v) for v in range(3)] != [None] * 3
+    for viewer in range(3):
+        seen = dict(E.encode(state, viewer))
+        rival = E.rival_of(state, viewer)
+        points = state.victory_points()
+        others = [q for q in range(3) if q != viewer]
+        assert rival in others and points[rival] == max(points[q] for q in others)
+        for e in range(state.n_art):
+            if state.loc[e] == IN_PLAY and state.owner[e] != viewer:
+                slot = E.RIVAL_TURNED if state.turned[e] else E.RIVAL
+                assert seen.get(E.card_input(state.cards[e].id, slot)) == 1.0
+        assert seen.get(E.G["rival_points"], 0.0) == pytest.approx(points[rival] * E.POINTS_SCALE)
+        pool = state.pool[5 * rival:5 * rival + 5]
+        assert [seen.get(E.G["rival_elan"] + k, 0.0) for k in range(5)] == pytest.approx([x * E.POOL_SCALE for x in pool])
+    two = next(iter(_positions(1, GameConfig(), 5)))
+    assert [E.rival_of(two, v) for v in (0, 1)] == [1, 0]
+    ahead = state.clone()
+    ahead.pool[5 * 2 + 4] += 9  # (points equal or not, nine Gold more puts seat 2 ahead of seat 1 for seat 0)
+    if ahead.victory_points()[1] <= ahead.victory_points()[2]:
+        assert E.rival_of(ahead, 0) == 2
 
 
 def test_inputs_are_distinct_and_in_range():

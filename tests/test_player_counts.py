@@ -1,0 +1,75 @@
+"""A value network for three players or more (`ai.network`'s ``players``): its file says its count, the
+evaluator uses it for games of that count only, and it shares a leaf's reward among every player."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import amigos
+from ai.agents import make_agent
+from ai.checkpoint import NetError
+from ai.evaluator import NET, Evaluator, packaged_model, packaged_net
+from ai.network import ValueNet
+from ai.rewards import WIN_MARGIN, learned_rewards, net_rewards
+from amigos.config import GameConfig
+from amigos.determinize import determinize
+
+
+def _net(players: int, seed: int = 5) -> ValueNet:
+    net = ValueNet.initial(16, seed, base=True, features=True, linear=packaged_model())
+    net.w2[:] = np.random.default_rng(seed).normal(0.0, 0.5, 16)
+    net.info["players"] = players
+    return net
+
+
+def _position(players: int, seed: int = 3, moves: int = 60) -> amigos.GameState:
+    state = amigos.deal(seed, GameConfig(players=players))
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_a_network_file_keeps_its_player_count_and_a_bad_count_is_refused(tmp_path):
+    _net(3).save(tmp_path / "three.npz")
+    assert ValueNet.load(tmp_path / "three.npz", packaged_model()).players == 3
+    assert packaged_net().players == 2  # (files before the count: two players)
+    bad = _net(3)
+    bad.info["players"] = 7
+    bad.save(tmp_path / "seven.npz")
+    with pytest.raises(NetError, match="seven.npz: a value network for 7 players"):
+        ValueNet.load(tmp_path / "seven.npz", packaged_model())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_leaf_s_reward_is_every_player_s_chance_from_their_own_view_shared_out(players):
+    net = _net(players)
+    state = _position(players)
+    world = determinize(state, 0, 11)
+    rewards = net_rewards(world, net, 0)
+    odds = [net.probability(world, q) for q in range(players)]
+    assert len(rewards) == players and sum(rewards) == pytest.approx(1.0)
+    assert all(WIN_MARGIN / (players - 1) - 1e-9 <= r <= 1 - WIN_MARGIN + 1e-9 for r in rewards)
+    order = sorted(range(players), key=lambda q: odds[q])
+    assert sorted(range(players), key=lambda q: rewards[q]) == order  # (more chance, more reward)
+
+
+def test_the_evaluator_uses_a_network_for_the_game_s_count_and_the_linear_value_elsewhere(tmp_path):
+    three = _net(3)
+    evaluator = Evaluator(NET, packaged_model(), packaged_net(), more=[three])
+    assert evaluator.nets == {2: packaged_net(), 3: three}
+    state = _position(3)
+    world = determinize(state, 1, 4)
+    assert evaluator.leaf(3, 1)(world) == net_rewards(world, three, 1)
+    four = determinize(_position(4), 1, 4)
+    assert evaluator.leaf(4, 1)(four) == learned_rewards(four, packaged_model())
+    with pytest.raises(ValueError, match="two players"):
+        Evaluator(NET, packaged_model(), three)
+    three.save(tmp_path / "three.npz")
+    agent = make_agent(f"mcts:iters=30,seed=2,net={tmp_path / 'three.npz'}")
+    assert agent.evaluator.nets[3].players == 3 and agent.evaluator.nets[2] is packaged_net()
+    action = agent.select(state)
+    assert action in state.legal_actions()
