@@ -73,3 +73,40 @@ def test_the_evaluator_uses_a_network_for_the_game_s_count_and_the_linear_value_
     assert agent.evaluator.nets[3].players == 3 and agent.evaluator.nets[2] is packaged_net()
     action = agent.select(state)
     assert action in state.legal_actions()
+
+
+def test_a_run_for_three_players_plays_three_player_games_and_keeps_a_network_for_them(tmp_path):
+    from training import cli
+    from training import neural as N
+    from training.records import RecordError
+
+    two = tmp_path / "two.npz"
+    _net(2).save(two)
+    work = tmp_path / "run"
+    N.run(work, 1, 20, 1, 2, epochs=1, lux=0.0, start=two, players=3, log=lambda line: None)
+    assert ValueNet.load(work / "net-0.npz", packaged_model()).players == 3  # (started from a two-player one)
+    net = ValueNet.load(work / "net-1.npz", packaged_model())
+    assert net.players == 3 and net.info["games"] == 20
+    games = N.read_games(work, 0)
+    assert all(len(game["result"]) == 3 and sum(game["result"]) == pytest.approx(1.0) for game in games)
+    views = N.views_of(games[0])
+    assert {view[2] for view in views} == {0, 1, 2} and len(views) % 3 == 0
+    _, y = N.targets(net, N._compact([dict(game, views=N.views_of(game)) for game in games[:3]]), 0.7)
+    assert ((0.0 <= y) & (y <= 1.0)).all()
+    with pytest.raises(RecordError, match="not 2"):
+        N.run(tmp_path / "again", 1, 20, 1, 1, seed_games=[work], log=lambda line: None)
+    with pytest.raises(RecordError, match="3 players, not 2"):
+        N.run(work, 2, 20, 1, 1, log=lambda line: None)  # (a run goes on with its own count)
+    assert cli.main(["neural", "--work", str(tmp_path / "m"), "--players", "3", "--measure", "10"]) == 2
+
+
+def test_a_record_s_results_must_be_a_count_its_setup_may_have():
+    from training.records import RecordError, neural_game
+
+    record = {"seed": 1, "choices": [], "result": [1.0, 0.0, 0.0]}
+    assert neural_game(record, "x") is record
+    with pytest.raises(RecordError, match="Lux et Tenebrae"):
+        neural_game(dict(record, result=[1.0, 0, 0, 0, 0]), "x")
+    assert neural_game(dict(record, result=[1.0, 0, 0, 0, 0], expansions=["lux"]), "x")
+    with pytest.raises(RecordError, match="its result"):
+        neural_game(dict(record, result=[1.0]), "x")

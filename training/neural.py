@@ -28,7 +28,11 @@ of every generation's games (and of ``--seed-games``, earlier runs' folders): th
 With ``--measure GAMES`` each new network plays the one before before it is kept.  A share of the
 games (``--lux``) is played with *Lux et Tenebrae*, and a share (``--draft-share``) is dealt by the
 draft (rules.md 2.2: each player drafts their eight artifacts), so that the network learns the draft's
-positions too and a search can value its picks: one network for all.
+positions too and a search can value its picks: one network for all.  ``--players N`` (3 to 5) trains a
+network for that count from games of that count (network 0 a network for any count, ``--start``; five
+play with the expansion); the search uses it in games of that count (`ai.evaluator`).  Such a run's
+records keep no search value (the records' value is player 0's chance, a two-player notion), so its
+targets are the returns alone, and ``--measure`` is for two players.
 
 Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl.gz``:
 seeds, choices, the searches' values and visits, compressed; they replay to the positions) and a line of
@@ -63,7 +67,7 @@ from ai.features import player_features
 from ai.learned import progress
 from ai.network import ValueNet, feature_inputs
 from ai.rewards import chance_of_reward
-from amigos.config import Action, Expansion, GameConfig
+from amigos.config import MOST_PLAYERS, Action, Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
 from matches.arena import strength
@@ -162,7 +166,7 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
         else:
             mover = agents[state.current_player()]
             action = mover.select(state)
-            value = _searched_chance(mover.info, state.current_player())
+            value = _searched_chance(mover.info, state.current_player()) if state.n_players == 2 else None
             if value is not None and mover.info.get("root"):
                 searches.append([len(choices), _root(mover.info["root"], legal)])
         values.append(value)
@@ -171,7 +175,7 @@ def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec
     for agent in agents + quick:
         agent.close()
     won = state.winners()
-    game = {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(2)],
+    game = {"views": views, "result": [1.0 / len(won) if p in won else 0.0 for p in range(state.n_players)],
             "rounds": state.round, "seed": seed, "expansions": list(config.expansions), "choices": choices}
     if config.variant != "standard":
         game["variant"] = config.variant
@@ -255,15 +259,16 @@ def targets(net: ValueNet | Callable[[Views], np.ndarray], games: Sequence[Game]
     for game in games:
         part: Views = game["views"]
         values = game.get("values") or ()
-        for viewer in (0, 1):
+        blend = searched if len(game["result"]) == 2 else 0.0  # (records keep player 0's chance: two players)
+        for viewer in range(len(game["result"])):
             g = game["result"][viewer]
             for r in offset + part.viewers_rows(viewer)[::-1]:
                 y[r] = g
                 g = (1 - lam) * float(p[r]) + lam * g
                 d = int(views.decision[r])
-                q = values[d] if searched and 0 <= d < len(values) else None
+                q = values[d] if blend and 0 <= d < len(values) else None
                 if q is not None:
-                    y[r] = (1 - searched) * y[r] + searched * (q if viewer == 0 else 1.0 - q)
+                    y[r] = (1 - blend) * y[r] + blend * (q if viewer == 0 else 1.0 - q)
         offset += len(part)
     return views, y
 
@@ -352,6 +357,7 @@ class Recipe:
     measure: int = 0
     measure_iters: int = 300
     draft: float = 0.0
+    players: int = 2
 
 
 def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: int = 64, lux: float = 0.25,
@@ -360,7 +366,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
         start: Path | None = None, residual: bool = False, searched: float = 0.0, features: bool = False,
         seed_games: Sequence[Path] = (), size: int = WINDOW, deep: float = 1.0, fast: int | None = None,
         progress: Progress = lambda label, done, total: None, measure: int = 0, measure_iters: int = 300,
-        draft: float = 0.0) -> None:
+        draft: float = 0.0, players: int = 2) -> None:
     """Play and train generations up to ``generations`` (see the module docstring), going on from the
     last one saved in ``work``; each network is trained on the newest ``size`` positions of every
     generation's training games (and of ``seed_games``); ``deep`` and ``fast``: `play_game`'s;
@@ -370,7 +376,7 @@ def run(work: Path, generations: int, games: int, seed: int, jobs: int, hidden: 
     module docstring) trained on ``seed_games``.  What it reads is checked before ``work`` is made or
     written to."""
     recipe = Recipe(games, seed, jobs, lux, epsilon, lam, epochs, rate, scheduler, play, bootstrap, searched, size,
-                    deep, fast, measure, measure_iters, draft)
+                    deep, fast, measure, measure_iters, draft, players)
     if work.exists() and not work.is_dir():
         raise RecordError(f"{work}: not a folder (--work)")
     g = last_generation(work)
@@ -389,20 +395,25 @@ def _new_run(work: Path, recipe: Recipe, start: Path | None, hidden: int, residu
              seed_games: Sequence[Path], log: Callable[[str], object]) -> list[list[Game]]:
     """Make ``work``'s network 0 and its `GAMES_FROM` file (written first: network 0 marks a run begun);
     the games of ``seed_games``, each file's, replayed (checked before the folder is made)."""
-    seeded = _seed_games(seed_games) if seed_games else []
+    seeded = _seed_games(seed_games, recipe.players) if seed_games else []
     copy = None
+    started = None
     if start is not None:
-        ValueNet.load(start, packaged_model())  # (refused in one line if it is not a network for today's inputs)
+        started = ValueNet.load(start, packaged_model())  # (refused in one line if not a network for today's inputs)
         copy = read_regular(start, NET_BYTES, "value network")  # (network 0 is that file, byte for byte)
     work.mkdir(parents=True, exist_ok=True)
     # (each folder relative to the run's: a run kept in a checkout goes on wherever it is cloned)
     text = json.dumps([os.path.relpath(Path(f).resolve(), work.resolve()) for f in seed_games]) + "\n"
     write_file(work / GAMES_FROM, lambda f: f.write(text.encode("utf-8")), "run file", RecordError)
+    if started is not None and started.players != recipe.players:  # (another count's network: where it starts)
+        started.info.update(players=recipe.players, started_from=f"a network for {started.players} players")
+        started.save(work / "net-0.npz")
+        return seeded
     if copy is not None:
         write_file(work / "net-0.npz", lambda f: f.write(copy), "network file")
         return seeded
     net = ValueNet.initial(hidden, recipe.seed, base=residual, features=features, linear=packaged_model())
-    net.info.update(generations=0, games=0)
+    net.info.update(generations=0, games=0, players=recipe.players)
     if seeded:
         _pretrain(work, net, seeded, recipe, log)
         net.info.update(pretrained_from=[str(Path(f).resolve()) for f in seed_games])
@@ -416,6 +427,8 @@ def _generation(work: Path, g: int, recipe: Recipe, pool: list[Game], log: Calla
     games), measure it if the recipe says so, keep it with its line of ``progress.jsonl``; the new pool."""
     path = work / f"net-{g}.npz"
     net = ValueNet.load(path, packaged_model())  # (before its games are played: a bad file is refused first)
+    if net.players != recipe.players:
+        raise RecordError(f"{path}: a network for {net.players} players, not {recipe.players} (--players)")
     began = time.perf_counter()
     spec = recipe.play
     if spec is not None:
@@ -509,13 +522,21 @@ def seed_folders(work: Path) -> list[Path]:
     return [Path(f) for f in first or () if isinstance(f, str)]
 
 
-def _seed_games(folders: Sequence[Path]) -> list[list[Game]]:
+def _seed_games(folders: Sequence[Path], players: int = 2) -> list[list[Game]]:
     """The games other runs kept (each game file's of their folders, ``games-G.jsonl[.gz]``), each checked
-    and replayed to its views; `training.records.RecordError` for a folder that is none, or no games."""
+    and replayed to its views; `training.records.RecordError` for a folder that is none, no games, or
+    games of another player count than ``players``."""
     for folder in folders:
         if not Path(folder).is_dir():
             raise RecordError(f"{folder}: not a folder of amigos-train neural (--seed-games)")
-    files = [_compact(read_game_file(path)) for folder in folders for path in game_files(Path(folder))]
+    files = []
+    for folder in folders:
+        for path in game_files(Path(folder)):
+            games = read_game_file(path)
+            other = next((len(game["result"]) for game in games if len(game["result"]) != players), None)
+            if other is not None:
+                raise RecordError(f"{path}: games of {other} players, not {players} (--players)")
+            files.append(_compact(games))
     if not any(files):
         raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")
     return files
@@ -593,14 +614,16 @@ def read_game_file(path: Path) -> list[Game]:
 def dealt_as(seed: int, recipe: Recipe) -> GameConfig:
     """How the game of ``seed`` is dealt in a run of ``recipe``: with *Lux et Tenebrae* in a ``lux``
     share of the seeds, by the draft in a ``draft`` share (independent draws from the seed)."""
-    expansions: tuple[Expansion, ...] = ("lux",) if random.Random(seed).random() < recipe.lux else ()
+    lux = random.Random(seed).random() < recipe.lux or recipe.players > MOST_PLAYERS  # (five need the expansion)
+    expansions: tuple[Expansion, ...] = ("lux",) if lux else ()
     drafted = random.Random(derive_seed(seed, "draft")).random() < recipe.draft
-    return GameConfig("draft" if drafted else "standard", expansions=expansions)
+    return GameConfig("draft" if drafted else "standard", expansions=expansions, players=recipe.players)
 
 
 def config_of(game: Game) -> GameConfig:
-    """The setup of a game record (its variant and expansions)."""
-    return GameConfig.parse(game.get("variant", "standard"), expansions=game.get("expansions") or ())
+    """The setup of a game record (its variant, expansions and players: one result each)."""
+    return GameConfig.parse(game.get("variant", "standard"), expansions=game.get("expansions") or (),
+                            players=len(game["result"]))
 
 
 def views_of(game: Game) -> list[list[Any]]:
@@ -616,17 +639,17 @@ def views_of(game: Game) -> list[list[Any]]:
 
 
 def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]:
-    """Both players' views of ``state`` as a game record keeps them: [inputs, values, viewer, the
+    """Every player's view of ``state`` as a game record keeps them: [inputs, values, viewer, the
     linear value's log-odds for the viewer in a world dealt for them from ``seed``, the index of the
     ``decision`` among the game's choices, the viewer's feature inputs in that world]."""
     out = []
     model = packaged_model()
-    for viewer in (0, 1):
+    for viewer in range(state.n_players):
         pairs = E.encode(state, viewer)
         rows = player_features(determinize(state, viewer, seed + viewer))
         linear = round(model.margin(rows, viewer, progress(rows)), 4)  # (its `win_log_odds`)
         out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear, decision,
-                    [round(x, 4) for x in feature_inputs(rows, viewer)]])
+                    [round(x, 4) for x in feature_inputs(rows, viewer, E.rival_of(state, viewer))]])
     return out
 
 

@@ -75,7 +75,8 @@ def decisions(games: Iterable[Record]) -> Decisions:
     view_ptr, view_idx, view_val = [0], [], []
     move_ptr, feat_ptr, feat, chosen, target = [0], [0], [], [], []
     for record in games:
-        config = GameConfig.parse(record.get("variant", "standard"), expansions=record.get("expansions") or ())
+        config = GameConfig.parse(record.get("variant", "standard"), expansions=record.get("expansions") or (),
+                                  players=len(record.get("result") or record.get("vp") or (0, 0)))
         state = amigos.deal(record["seed"], config)
         searches = dict(record.get("searches") or ())
         deep_only = "searches" in record  # (a record of capped playouts: the fast or random moves teach nothing)

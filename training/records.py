@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ai.checkpoint import read_regular, write_file
 from amigos import jsontext
-from amigos.config import Action, GameConfig
+from amigos.config import FEWEST_PLAYERS, MOST_PLAYERS_LUX, Action, GameConfig
 from amigos.errors import AmigosError
 
 Record = dict[str, Any]  # a game record: plain JSON data, checked
@@ -150,8 +150,14 @@ def neural_game(record: Any, where: str) -> Record:
     from 0 to 1); `RecordError` naming ``where`` otherwise."""
     record = game(record, where)
     result = record.get("result")
-    if not (isinstance(result, list) and len(result) == 2 and all(_number(r, 0.0, 1.0) for r in result)):
+    if not (isinstance(result, list) and FEWEST_PLAYERS <= len(result) <= MOST_PLAYERS_LUX
+            and all(_number(r, 0.0, 1.0) for r in result)):
         raise RecordError(f"{where}: not a game record of amigos-train neural (its result)")
+    try:  # (one result a player: the count must be one its setup may have)
+        GameConfig.parse(record.get("variant", "standard"), expansions=record.get("expansions") or [],
+                         players=len(result))
+    except AmigosError as exc:
+        raise RecordError(f"{where}: {exc}") from None
     return record
 
 

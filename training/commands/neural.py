@@ -26,6 +26,8 @@ def neural(
     scheduler: Scheduler = None,
     hidden: Annotated[int, typer.Option("--hidden", min=1, max=MAX_HIDDEN, help="A new run's hidden units.")] = 64,
     lux: Annotated[float, typer.Option("--lux", min=0.0, max=1.0, help="Share of games with Lux et Tenebrae.")] = 0.25,
+    players: Annotated[int, typer.Option("--players", min=2, max=5, help="Players a game (a network for this "
+                                         "count; five play with Lux et Tenebrae).")] = 2,
     draft: Annotated[float, typer.Option("--draft-share", min=0.0, max=1.0, metavar="SHARE", help="Share of games "
                                          "dealt by the draft (its picks become training positions).")] = 0.0,
     epsilon: Annotated[float, typer.Option("--epsilon", min=0.0, max=1.0, help="Share of random moves in self-play.")] = 0.1,
@@ -68,6 +70,8 @@ def neural(
         raise UsageError("--fast-iters is for a searched self-play (--play SPEC)")
     if deep is not None and fast is None:
         raise UsageError("--deep-share is for capped playouts (--fast-iters N)")
+    if measure and players != 2:
+        raise UsageError("--measure plays two-player games: leave it out with --players 3 or more")
     if play is not None:
         name, params = parse_spec(play)
         if name != "mcts" or "iters" not in params or "value" in params:
@@ -77,4 +81,4 @@ def neural(
             play=play, bootstrap=bootstrap, start=start, residual=residual, searched=searched, features=features,
             seed_games=seed_games or (), size=window, deep=DEEP_SHARE if deep is None else deep, fast=fast,
             progress=progress,
-            measure=measure, measure_iters=measure_iters, draft=draft)
+            measure=measure, measure_iters=measure_iters, draft=draft, players=players)
