@@ -4,7 +4,7 @@ seat in turn: does it win more than its share?
     python lab/seat_against_commit.py --commit 5dc9dbd --a mcts:iters=300 --b mcts:iters=300 --players 3 --deals 40
 
 Each deal is played once with today's agent (``--a``) in each seat, the earlier commit's (``--b``, its
-`ai` package taken with ``git archive``: `lab.earlier`) in all the others, so that every seat's luck is
+`ai` package taken with ``git archive``: `lab.earlier`; without ``--commit``, today's) in all the others, so that every seat's luck is
 shared out alike.  Today's agent scores 1 for a win, 1/k for a win shared by k, 0 otherwise; its share is
 printed after every deal with the 95% Wilson interval, beside the fair share 1/players.  ``--record``
 appends each deal's games as a JSON line, and a run given the same record goes on with the deals it
@@ -24,6 +24,7 @@ sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
 from against_commit import Then  # noqa: E402
 
+from ai.agents import make_agent  # noqa: E402
 from amigos.config import GameConfig  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402
 from matches.arena import play_game, wilson  # noqa: E402
@@ -36,7 +37,8 @@ def deal_games(seed: int, players: int, a: str, b: str, make: Any) -> list[dict[
     out = []
     for seat in range(players):
         specs = [a if p == seat else b for p in range(players)]
-        result = play_game(seed, GameConfig(), specs, make=make)
+        result = play_game(seed, GameConfig(players=players), specs, make=make)
+        assert len(result["vp"]) == players  # (a table of that many: every agent seated)
         out.append({"seat": seat, "winners": result["winners"], "vp": result["vp"], "rounds": result["rounds"]})
     return out
 
@@ -48,7 +50,7 @@ def score(games: list[dict[str, Any]]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--commit", required=True)
+    ap.add_argument("--commit", help="the earlier commit whose agent --b is (default: today's, as --a)")
     ap.add_argument("--a", required=True, help="today's agent")
     ap.add_argument("--b", required=True, help="the commit's agent, in every other seat")
     ap.add_argument("--players", type=int, default=3)
@@ -57,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--record", type=Path)
     args = ap.parse_args(argv)
-    prefix = f"{args.commit}:"
-    make = Then(args.commit, prefix)
+    prefix = f"{args.commit}:" if args.commit else ""
+    make = Then(args.commit, prefix) if args.commit else make_agent
     from lab.seat_against_commit import deal_games as job  # (by its module's name: worker processes import it)
     done: dict[int, list[dict[str, Any]]] = {}
     if args.record is not None and args.record.exists():
@@ -79,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                     sink.flush()
                 points, played = sum(score(g) for g in done.values()), args.players * len(done)
                 low, high = wilson(points, played)
-                print(f"{args.a} in one seat of {args.players} against {args.commit}:{args.b}: {points:g}/{played} = "
+                print(f"{args.a} in one seat of {args.players} against {prefix}{args.b}: {points:g}/{played} = "
                       f"{points / played:.1%} (95% {low:.1%}-{high:.1%}; fair share {1 / args.players:.1%}), "
                       f"{len(done)} deals", flush=True)
     finally:
