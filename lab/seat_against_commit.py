@@ -25,27 +25,10 @@ sys.path.append(str(ROOT))  # (an installed build, if any, first)
 from against_commit import Then  # noqa: E402
 
 from ai.agents import make_agent  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
+from amigos.config import MOST_PLAYERS, GameConfig  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402
-from matches.arena import play_game, wilson  # noqa: E402
+from matches.arena import seat_deal, seat_points, wilson  # noqa: E402
 from matches.runner import open_runner  # noqa: E402
-
-
-def deal_games(seed: int, players: int, a: str, b: str, make: Any) -> list[dict[str, Any]]:
-    """One deal played ``players`` times, today's agent ``a`` in seat k of the k-th game: each game's
-    seat, winners and points."""
-    out = []
-    for seat in range(players):
-        specs = [a if p == seat else b for p in range(players)]
-        result = play_game(seed, GameConfig(players=players), specs, make=make)
-        assert len(result["vp"]) == players  # (a table of that many: every agent seated)
-        out.append({"seat": seat, "winners": result["winners"], "vp": result["vp"], "rounds": result["rounds"]})
-    return out
-
-
-def score(games: list[dict[str, Any]]) -> float:
-    """Today's agent's points over a deal's games (1/k for a win shared by k)."""
-    return sum(1.0 / len(g["winners"]) for g in games if g["seat"] in g["winners"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     prefix = f"{args.commit}:" if args.commit else ""
     make = Then(args.commit, prefix) if args.commit else make_agent
-    from lab.seat_against_commit import deal_games as job  # (by its module's name: worker processes import it)
+    config = GameConfig(expansions=("lux",) if args.players > MOST_PLAYERS else (), players=args.players)
     done: dict[int, list[dict[str, Any]]] = {}
     if args.record is not None and args.record.exists():
         for line in args.record.read_text(encoding="utf-8").splitlines():
@@ -72,14 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         with open_runner(args.jobs) as runner:
             for d in range(args.deals):
                 if d not in done:
-                    runner.submit(str(d), job, derive_seed(args.seed, "deal", d), args.players, args.a,
+                    runner.submit(str(d), seat_deal, derive_seed(args.seed, "deal", d), config, args.a,
                                   prefix + args.b, make)
             for key, games in runner.as_completed():
                 done[int(key)] = games
                 if sink is not None:
                     sink.write(json.dumps({"deal": int(key), "games": games}) + "\n")
                     sink.flush()
-                points, played = sum(score(g) for g in done.values()), args.players * len(done)
+                points, played = sum(seat_points(g) for g in done.values()), args.players * len(done)
                 low, high = wilson(points, played)
                 print(f"{args.a} in one seat of {args.players} against {prefix}{args.b}: {points:g}/{played} = "
                       f"{points / played:.1%} (95% {low:.1%}-{high:.1%}; fair share {1 / args.players:.1%}), "

@@ -111,6 +111,41 @@ def strength(a: str, b: str, games: int, config: GameConfig = GameConfig(), jobs
     return result
 
 
+def seat_deal(seed: int, config: GameConfig, a: str, b: str, make: Callable[..., Any] = make_agent
+              ) -> list[dict[str, Any]]:
+    """One deal of ``config`` played once for each seat, ``a`` in that seat and ``b`` in every other:
+    each game's seat of ``a``, winners, points and rounds."""
+    out = []
+    for seat in range(config.players):
+        specs = [a if p == seat else b for p in range(config.players)]
+        result = play_game(seed, config, specs, make=make)
+        out.append({"seat": seat, "winners": result["winners"], "vp": result["vp"], "rounds": result["rounds"]})
+    return out
+
+
+def seat_points(games: Iterable[dict[str, Any]]) -> float:
+    """What the agent in one seat scored over `seat_deal`'s games: 1 a win, 1/k a win shared by k."""
+    return sum(1.0 / len(g["winners"]) for g in games if g["seat"] in g["winners"])
+
+
+def seated(a: str, b: str, deals: int, config: GameConfig, jobs: int = 1, seed: int = 0,
+           scheduler: str | None = None, make: Callable[..., Any] = make_agent) -> dict[str, Any]:
+    """``a`` in one seat of a table of ``config.players``, ``b`` in the others, every seat in turn on each
+    of ``deals`` deals of ``seed`` (`seat_deal`), so that every seat's luck is shared out alike:
+    {"games", "score", "rate", "low", "high", "fair"} (a 95% Wilson interval; ``fair``: 1 / players, the
+    share of an agent as strong as ``b``)."""
+    points = 0.0
+    with open_runner(jobs, scheduler) as runner:
+        for d in range(deals):
+            runner.submit(str(d), seat_deal, derive_seed(seed, "deal", d), config, a, b, make)
+        for _, games in runner.as_completed():
+            points += seat_points(games)
+    played = deals * config.players
+    low, high = wilson(points, played)
+    return {"games": played, "score": points, "rate": points / played, "low": low, "high": high,
+            "fair": 1.0 / config.players}
+
+
 def in_order(results: Iterable[tuple[str, Any]], first: int = 0) -> Iterator[tuple[int, Any]]:
     """``(int(key), result)`` of jobs keyed ``str(first)``, ``str(first + 1)``, ... in the order of
     their keys, each yielded as soon as every job before it has ended (so that records and a

@@ -3,6 +3,7 @@ evaluator uses it for games of that count only, and it shares a leaf's reward am
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -83,10 +84,13 @@ def test_a_run_for_three_players_plays_three_player_games_and_keeps_a_network_fo
     two = tmp_path / "two.npz"
     _net(2).save(two)
     work = tmp_path / "run"
-    N.run(work, 1, 20, 1, 2, epochs=1, lux=0.0, start=two, players=3, log=lambda line: None)
+    N.run(work, 1, 20, 1, 2, epochs=1, lux=0.0, start=two, players=3, log=lambda line: None, measure=3,
+          measure_iters=5)
     assert ValueNet.load(work / "net-0.npz", packaged_model()).players == 3  # (started from a two-player one)
     net = ValueNet.load(work / "net-1.npz", packaged_model())
     assert net.players == 3 and net.info["games"] == 20
+    measured = json.loads((work / "progress.jsonl").read_text().splitlines()[-1])["against_previous"]
+    assert measured["games"] == 3 and measured["fair"] == round(1 / 3, 4) and 0 <= measured["points"] <= 3
     games = N.read_games(work, 0)
     assert all(len(game["result"]) == 3 and sum(game["result"]) == pytest.approx(1.0) for game in games)
     views = N.views_of(games[0])
@@ -97,7 +101,6 @@ def test_a_run_for_three_players_plays_three_player_games_and_keeps_a_network_fo
         N.run(tmp_path / "again", 1, 20, 1, 1, seed_games=[work], log=lambda line: None)
     with pytest.raises(RecordError, match="3 players, not 2"):
         N.run(work, 2, 20, 1, 1, log=lambda line: None)  # (a run goes on with its own count)
-    assert cli.main(["neural", "--work", str(tmp_path / "m"), "--players", "3", "--measure", "10"]) == 2
 
 
 def test_a_record_s_results_must_be_a_count_its_setup_may_have():
@@ -110,3 +113,15 @@ def test_a_record_s_results_must_be_a_count_its_setup_may_have():
     assert neural_game(dict(record, result=[1.0, 0, 0, 0, 0], expansions=["lux"]), "x")
     with pytest.raises(RecordError, match="its result"):
         neural_game(dict(record, result=[1.0]), "x")
+
+
+def test_a_seat_against_the_others_plays_every_seat_of_a_full_table_on_each_deal():
+    from matches.arena import seat_deal, seat_points, seated
+
+    games = seat_deal(7, GameConfig(players=3), "greedy", "random")
+    assert [g["seat"] for g in games] == [0, 1, 2] and all(len(g["vp"]) == 3 for g in games)
+    assert seat_points(games) == sum(1 / len(g["winners"]) for g in games if g["seat"] in g["winners"])
+    result = seated("greedy", "random", 2, GameConfig(players=3), seed=7)
+    assert result["games"] == 6 and result["fair"] == pytest.approx(1 / 3)
+    assert result["low"] <= result["rate"] <= result["high"] and result["rate"] == result["score"] / 6
+    assert seated("greedy", "random", 2, GameConfig(players=3), seed=7) == result  # (a function of the seed)

@@ -32,7 +32,8 @@ positions too and a search can value its picks: one network for all.  ``--player
 network for that count from games of that count (network 0 a network for any count, ``--start``; five
 play with the expansion); the search uses it in games of that count (`ai.evaluator`).  Such a run's
 records keep no search value (the records' value is player 0's chance, a two-player notion), so its
-targets are the returns alone, and ``--measure`` is for two players.
+targets are the returns alone; ``--measure`` seats the new network in one seat and the one before in the
+others, every seat in turn (`matches.arena.seated`).
 
 Each generation's network is saved as ``net-G.npz`` in ``--work`` with its games (``games-G.jsonl.gz``:
 seeds, choices, the searches' values and visits, compressed; they replay to the positions) and a line of
@@ -70,7 +71,7 @@ from ai.rewards import chance_of_reward
 from amigos.config import MOST_PLAYERS, Action, Expansion, GameConfig
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
-from matches.arena import strength
+from matches.arena import seated, strength
 from matches.runner import open_runner
 
 from .play import Progress
@@ -474,12 +475,20 @@ def _against_previous(work: Path, g: int, recipe: Recipe, log: Callable[[str], o
     iters = recipe.measure_iters
     spec = f"mcts:iters={iters},value=net,net="
     new, old = (spec_path(work / name) for name in (f"candidate-{g}.npz", f"net-{g - 1}.npz"))
-    result = strength(spec + new, spec + old, recipe.measure, jobs=recipe.jobs,
-                      seed=derive_seed(recipe.seed, "measure", g), scheduler=recipe.scheduler)
+    seed = derive_seed(recipe.seed, "measure", g)
+    if recipe.players == 2:
+        result = strength(spec + new, spec + old, recipe.measure, jobs=recipe.jobs, seed=seed,
+                          scheduler=recipe.scheduler)
+    else:  # (the new network in one seat, the one before in the others, every seat in turn)
+        config = GameConfig(expansions=("lux",) if recipe.players > MOST_PLAYERS else (), players=recipe.players)
+        result = seated(spec + new, spec + old, max(1, recipe.measure // recipe.players), config,
+                        jobs=recipe.jobs, seed=seed, scheduler=recipe.scheduler)
     out = {"games": result["games"], "points": result["score"], "share": round(result["rate"], 4),
-           "interval": [round(result["low"], 4), round(result["high"], 4)], "iters": iters}
+           "interval": [round(result["low"], 4), round(result["high"], 4)], "iters": iters,
+           "fair": round(1.0 / recipe.players, 4)}
     log(f"network {g} against network {g - 1}: {out['points']}/{out['games']} = {result['rate']:.1%} "
-        f"(95% {result['low']:.1%}-{result['high']:.1%}), {iters} iterations a move")
+        f"(95% {result['low']:.1%}-{result['high']:.1%}; fair share {1.0 / recipe.players:.1%}), "
+        f"{iters} iterations a move")
     return out
 
 

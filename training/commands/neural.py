@@ -70,8 +70,6 @@ def neural(
         raise UsageError("--fast-iters is for a searched self-play (--play SPEC)")
     if deep is not None and fast is None:
         raise UsageError("--deep-share is for capped playouts (--fast-iters N)")
-    if measure and players != 2:
-        raise UsageError("--measure plays two-player games: leave it out with --players 3 or more")
     if play is not None:
         name, params = parse_spec(play)
         if name != "mcts" or "iters" not in params or "value" in params:
