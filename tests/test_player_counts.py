@@ -77,7 +77,6 @@ def test_the_evaluator_uses_a_network_for_the_game_s_count_and_the_linear_value_
 
 
 def test_a_run_for_three_players_plays_three_player_games_and_keeps_a_network_for_them(tmp_path):
-    from training import cli
     from training import neural as N
     from training.records import RecordError
 
