@@ -504,7 +504,7 @@ def _earlier(work: Path, g: int, size: int) -> list[Game]:
         for path in paths:
             if total > size:
                 return
-            part = _compact(_training_part(read_game_file(path)))
+            part = _compact(read_game_file(path, training_only=True))
             total += sum(len(game["views"]) for game in part)
             newest = part + newest
 
@@ -611,10 +611,13 @@ def read_games(work: Path, g: int) -> list[Game]:
     return read_game_file(path)
 
 
-def read_game_file(path: Path) -> list[Game]:
+def read_game_file(path: Path, training_only: bool = False) -> list[Game]:
     """The games of a ``games-G.jsonl[.gz]`` file, each checked (`training.records.neural_game`) and
-    replayed from its seed and choices to its views."""
+    replayed from its seed and choices to its views; with ``training_only``, only those a generation
+    trains on (`_training_part`: the held-out ones are not replayed)."""
     games = read_records(path, "game record file", neural_game)
+    if training_only:
+        games = _training_part(games)
     for game in games:
         game["views"] = views_of(game)
     return games
