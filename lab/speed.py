@@ -21,42 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # (an installed build, if any, first)
+sys.path.append(str(ROOT / "benchmarks"))
+
+from bench_positions import mid_game, random_game  # noqa: E402
 
 import amigos  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-
-MAX_DECISIONS = 20000
-
-
-def random_game(seed: int, variant: str = "standard", ruleset: str = "official",
-                expansions: tuple[str, ...] = (), config: GameConfig | None = None) -> int:
-    """Play one uniform-random game to the end (of ``config``, else of the words given); returns the
-    number of decisions."""
-    s = amigos.deal(seed, config or GameConfig.parse(variant, ruleset, expansions))
-    rng = random.Random(seed)
-    n = 0
-    while not s.is_terminal():
-        legal = s.legal_actions()
-        s.apply_unchecked(legal[rng.randrange(len(legal))])
-        n += 1
-        if n > MAX_DECISIONS:
-            raise RuntimeError(f"game {seed} ({variant}) did not end")
-    return n
-
-
-def mid_game(seed: int = 3, variant: str = "standard", min_round: int = 3) -> amigos.GameState:
-    """A mid-game position: the first main-action decision (no pending choice) of round ``min_round`` or
-    later in a uniform-random game; tries the following seeds if that game ends first."""
-    from amigos.codes import ACTIONS
-    for s_seed in range(seed, seed + 100):
-        s = amigos.new_game(s_seed, variant)
-        rng = random.Random(s_seed)
-        while not s.is_terminal():
-            if s.round >= min_round and s.phase == ACTIONS and not s.stack:
-                return s
-            legal = s.legal_actions()
-            s.apply_unchecked(legal[rng.randrange(len(legal))])
-    raise RuntimeError("no mid-game position found")
 
 
 def compare_expansion(games: int, variant: str, first: int, expansions: tuple[str, ...]) -> int:

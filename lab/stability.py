@@ -18,8 +18,9 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from test_ai_speed import mid_game  # noqa: E402
+from bench_positions import search_position as mid_game  # noqa: E402
 
 from ai.mcts import group, search  # noqa: E402
 

@@ -1,6 +1,6 @@
-"""The lab measure whichever build the interpreter imports: the checkout's pure source (run from
-the repository: ``python -m pytest lab --benchmark-only``) or a compiled install (run from
-elsewhere with that venv's python: ``cd / && VENV/bin/python -m pytest REPO/lab
+"""The benchmarks measure whichever build the interpreter imports: the checkout's pure source (run
+from the repository: ``python -m pytest benchmarks --benchmark-only``) or a compiled install (run
+from elsewhere with that venv's python: ``cd / && VENV/bin/python -m pytest REPO/benchmarks
 --benchmark-only -p no:cacheprovider``).  The build is in the header and in the saved results'
 ``machine_info``."""
 

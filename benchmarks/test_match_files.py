@@ -1,4 +1,4 @@
-"""Match-file speed (pytest-benchmark): ``python -m pytest lab/test_match_files.py --benchmark-only``.
+"""Match-file speed (pytest-benchmark): ``python -m pytest benchmarks/test_match_files.py --benchmark-only``.
 
 - loading the best-of-three fixture ``tests/data/match_v2.amigos``: read, check, replay every decision
   (`matches.record.load`); its size, games and decisions in ``extra_info``;
@@ -8,14 +8,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
+from matches.record import load, parse, save
 
-from matches.record import load, parse, save  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 FIXTURE = ROOT / "tests" / "data" / "match_v2.amigos"
 

@@ -1,4 +1,4 @@
-"""Engine speed (pytest-benchmark): ``python -m pytest lab --benchmark-only``.
+"""Engine speed (pytest-benchmark): ``python -m pytest benchmarks/test_engine.py --benchmark-only``.
 
 - a whole uniform-random 2-player game (``random.Random(seed)`` choices, ``apply_unchecked``), decisions
   per game in ``extra_info``;
@@ -9,16 +9,9 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-from lab.speed import mid_game, random_game  # noqa: E402
+from bench_positions import mid_game, random_game
 
 
 @pytest.mark.parametrize("variant", ["standard", "first_game", "draft"])
