@@ -22,6 +22,7 @@ given: hand it a world dealt for the mover (`amigos.determinize`), never the tru
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -71,13 +72,17 @@ class Evaluator:
                  more: Sequence[ValueNet] = ()) -> None:
         if value not in VALUES:
             raise ValueError(f"a value is one of {', '.join(VALUES)}, not {value!r}")
-        if (net is None) != (value != NET) or (more and net is None):
+        if (net is None) != (value != NET):
             raise ValueError("the neural value, and only it, needs a network")
+        if more and net is None:
+            raise ValueError("networks for more players are the neural value's (value=net), with its own")
         if net is not None and net.players != 2:
             raise ValueError(f"the neural value's network is for two players, not {net.players}")
         self.value, self.model, self.net, self.ways = value, model, net, max(1, ways)
         self.nets = {} if net is None else {2: net}
         for other in more:  # (``more``: networks for three players or more, the last of a count kept)
+            if other.players == 2:
+                raise ValueError("a network for two players is the neural value's own (net), not one of more")
             self.nets[other.players] = other
         self.recipe = None
 
@@ -91,9 +96,11 @@ class Evaluator:
     @classmethod
     def load(cls, value: str = NET, model: Path | None = None, net: Path | None = None, ways: int = WAYS) -> Evaluator:
         """The evaluator of ``value`` with the linear model in ``model`` and the network in ``net`` (None:
-        the packaged ones); `ai.checkpoint.NetError` (one line naming the file) for a file that is not
-        a model for today's inputs, or a network trained over another linear model; ValueError (one
-        line) for a network with another value than `NET`."""
+        the packaged ones; a network for three players or more is used in games of its count, beside
+        the packaged two-player one), and the packaged networks for more players where there are (not
+        over another linear model than theirs); `ai.checkpoint.NetError` (one line naming the file) for
+        a file that is not a model for today's inputs, or a network trained over another linear model;
+        ValueError (one line) for a network with another value than `NET`."""
         if net is not None and value != NET:
             raise ValueError(f"a network file is for value={NET}, not value={value}")
         linear = packaged_model() if model is None else ValueModel.load(model)
@@ -109,8 +116,11 @@ class Evaluator:
                 network = ValueNet.load(ValueNet.packaged_path(), linear, mate=model)
             for players in PLAYER_COUNTS[1:]:  # (the packaged networks for more players, where there are)
                 path = ValueNet.packaged_path(players)
-                if path.is_file():
-                    more.append(packaged_wide(players) if model is None else ValueNet.load(path, linear, mate=model))
+                if path.is_file() and model is None:
+                    more.append(packaged_wide(players))
+                elif path.is_file():  # (trained over the packaged linear value: of no use over another)
+                    with contextlib.suppress(NetError):
+                        more.append(ValueNet.load(path, linear, mate=model))
             if named is not None and named.players != 2:
                 more.append(named)
         evaluator = cls(value, linear, network, ways, more)
@@ -166,12 +176,15 @@ class Evaluator:
         return best
 
     def ranked(self, state: GameState, variants: Sequence[Action], count: int) -> list[Action]:
-        """Up to ``count`` ways to play one macro's ``variants``, best first by the linear learned value
-        (`ai.heuristics.learned_variants`: ways that gain nothing left out), what a search widening a
-        move's ways tries in turn (`ai.mcts`'s ``widen``); one way for a pass or the hand-tuned value."""
+        """Up to ``count`` ways to play one macro's ``variants``: `variant`'s first, then the others the
+        linear learned value rates best (`ai.heuristics.learned_variants`: ways that gain nothing left
+        out), what a search widening a move's ways tries in turn (`ai.mcts`'s ``widen``); one way for a
+        pass or the hand-tuned value."""
+        first = self.variant(state, variants)
         if len(variants) == 1 or self.value == HAND or variants[0][0] == PASS:
-            return [self.variant(state, variants)]
-        return learned_variants(state, variants, self.model, count)
+            return [first]
+        others = [a for a in learned_variants(state, variants, self.model, count + 1) if a != first]
+        return [first] + others[:count - 1]
 
 
 def pass_variant(state: GameState, passes: Sequence[Action], model: ValueModel) -> Action:
@@ -201,14 +214,21 @@ def packaged_net() -> ValueNet:
     path = ValueNet.packaged_path()
     if not path.exists():
         raise NetError(f"{path}: no such file (train one: amigos-train neural)")
-    return ValueNet.load(path, packaged_model())
+    net = ValueNet.load(path, packaged_model())
+    if net.players != 2:
+        raise NetError(f"{path}: a value network for {net.players} players, not 2")
+    return net
 
 
 @functools.cache
 def packaged_wide(players: int) -> ValueNet:
     """The packaged network for ``players`` (three or more) over the packaged linear value, read once a
-    process (`Evaluator.load` asks only where the file is there)."""
-    return ValueNet.load(ValueNet.packaged_path(players), packaged_model())
+    process (`Evaluator.load` asks only where the file is there); `NetError` for a file of another count."""
+    path = ValueNet.packaged_path(players)
+    net = ValueNet.load(path, packaged_model())
+    if net.players != players:
+        raise NetError(f"{path}: a value network for {net.players} players, not {players}")
+    return net
 
 
 @functools.cache

@@ -8,7 +8,8 @@ walks one shared tree keyed by macro actions (an action without its payment and 
 children by UCB1 with availability counts (a child is only eligible where it is legal in this
 determinisation).  A new leaf is valued by the search's `ai.evaluator.Evaluator`: by default the
 probability of winning from there, by the neural value (`ai.network`) with two players and the linear
-learned value (`ai.learned`) with more, both of which see past the round (places and monuments within
+learned value (`ai.learned`) with more unless the evaluator has a network for that count, both of
+which see past the round (places and monuments within
 reach, the engine's income, essences with no use); or, with ``value=hand``, by a rollout to the end of
 the round (at most ``rollout`` decisions) and the hand-tuned value of `ai.value` squashed to [0, 1].
 A finished game is worth 1 to its winner, a little less for a narrow win
@@ -78,7 +79,8 @@ NORM: Final = 0.02
 # an SPRT at equal time against UCB1 at the root (lab/DECISIONS.md).
 HALVING: Final = 1
 # A move's ways widened progressively (`search`'s ``widen``): its child's key with ``(WAY, r)`` added
-# is its way r (0 the best) in the evaluator's ranking (`ai.evaluator.Evaluator.ranked`); a child with
+# is its way r in the evaluator's ranking (`ai.evaluator.Evaluator.ranked`: 0 is the evaluator's own
+# choice, which the move's key plays; a world with fewer ways plays its last); a child with
 # n visits offers 1 + isqrt(n // WIDEN_AT) ways (a second at WIDEN_AT visits, a third at 4 times as
 # many, ...), at most ``widen``.  WIDEN: the default, one way (the evaluator's choice).
 WAY: Final = "way"
@@ -740,20 +742,27 @@ class MCTSAgent:
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
-        if self.policy is not None and len(groups) > self.shortlist:
+        seconds = self.seconds_for(state, groups)  # (by the moves there are, before a cut or the ways)
+        cut = self.policy is not None and len(groups) > self.shortlist
+        if cut:
+            assert self.policy is not None
             groups = self.likely(state, groups, player, self.policy)
+            if len(groups) == 1:
+                self.info = {"choices": len(legal), "iterations": 0}
+                return self.variant(state, next(iter(groups.values())))
         if self.settings.widen > 1 and self.evaluator.learned:
             groups = self.widened(state, groups, player)
-        stats, done = self.root_stats(state, player, progress, groups, self.seconds_for(state, groups))
+        stats, done = self.root_stats(state, player, progress, groups, seconds)
         before = sum(n for n, _ in stats.values())
         if pondered is not None:
             add_stats(stats, {key: kept for key, kept in pondered.items() if key in groups})
         best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
-                     "value": value / visits if visits else None, "visits": visits,
-                     # (each move searched, as its first way, with its visits and mean reward: a training target)
-                     "root": [(groups[k][0], n, w / n) for k, (n, w) in stats.items() if n and k in groups]}
+                     "value": value / visits if visits else None, "visits": visits}
+        if not cut:  # (each root child's move, its visits and mean reward: a training target; not of a
+            # search told which moves to weigh, whose targets would teach the cut back)
+            self.info["root"] = [(groups[k][0], n, w / n) for k, (n, w) in stats.items() if n and k in groups]
         if pondered is not None:
             self.info["pondered"] = sum(n for n, _ in stats.values()) - before
         best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")

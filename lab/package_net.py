@@ -1,4 +1,5 @@
-"""Make a trained value network the packaged one (``ai/data/value_net.npz``), with its record.
+"""Make a trained value network the packaged one for its player count (``ai/data/value_net.npz`` for
+two players, ``value_net_Np.npz`` for more: `ai.network.net_file`), with its record.
 
     python lab/package_net.py lab/runs/neural-5/net-2.npz --note "..."
 
@@ -21,13 +22,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))  # (an installed build, if any, first)
 
 from ai.evaluator import packaged_model  # noqa: E402
-from ai.network import NET_FILE, NetError, ValueNet  # noqa: E402
+from ai.network import NetError, ValueNet, net_file  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("net", type=Path, help="a run's net-G.npz")
-    ap.add_argument("--out", type=Path, default=ROOT / "ai" / "data" / NET_FILE)
+    ap.add_argument("--out", type=Path, help="default: the package's file for the network's player count")
     ap.add_argument("--note", default="", help="why this network (the measurement that chose it)")
     args = ap.parse_args(argv)
     name, _, number = args.net.stem.partition("-")
@@ -39,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     except NetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.out is None:
+        args.out = ROOT / "ai" / "data" / net_file(net.players)
     generation = int(number)
     progress = args.net.parent / "progress.jsonl"
     lines = [json.loads(x) for x in progress.read_text().splitlines()] if progress.exists() else []

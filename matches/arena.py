@@ -134,12 +134,13 @@ def seated(a: str, b: str, deals: int, config: GameConfig, jobs: int = 1, seed: 
     of ``deals`` deals of ``seed`` (`seat_deal`), so that every seat's luck is shared out alike:
     {"games", "score", "rate", "low", "high", "fair"} (a 95% Wilson interval; ``fair``: 1 / players, the
     share of an agent as strong as ``b``)."""
-    points = 0.0
+    by_deal: dict[int, float] = {}
     with open_runner(jobs, scheduler) as runner:
         for d in range(deals):
             runner.submit(str(d), seat_deal, derive_seed(seed, "deal", d), config, a, b, make)
-        for _, games in runner.as_completed():
-            points += seat_points(games)
+        for key, games in runner.as_completed():
+            by_deal[int(key)] = seat_points(games)
+    points = sum(by_deal[d] for d in range(deals))  # (in deal order: the same sum whatever order they end in)
     played = deals * config.players
     low, high = wilson(points, played)
     return {"games": played, "score": points, "rate": points / played, "low": low, "high": high,

@@ -67,30 +67,37 @@ def test_a_rival_s_hidden_card_changes_nothing_but_a_known_one_shows():
 
 
 def test_with_more_players_every_rival_s_cards_show_and_the_rival_ahead_s_pools_and_points():
-    for state in _positions(2, GameConfig(players=3), 400):
-        if state.round >= 2 and all(any(state.loc[e] == IN_PLAY and state.owner[e] == p for e in range(state.n_art))
-                                    for p in range(3)):
-            break
-    assert [E.rival_of(state, v) for v in range(3)] != [None] * 3
+    state = next(s for s in _positions(2, GameConfig(players=3), 400)
+                 if s.round >= 2 and all(any(s.loc[e] == IN_PLAY and s.owner[e] == p for e in range(s.n_art))
+                                         for p in range(3)))
     for viewer in range(3):
         seen = dict(E.encode(state, viewer))
         rival = E.rival_of(state, viewer)
         points = state.victory_points()
         others = [q for q in range(3) if q != viewer]
         assert rival in others and points[rival] == max(points[q] for q in others)
+        shown = 0
         for e in range(state.n_art):
             if state.loc[e] == IN_PLAY and state.owner[e] != viewer:
                 slot = E.RIVAL_TURNED if state.turned[e] else E.RIVAL
                 assert seen.get(E.card_input(state.cards[e].id, slot)) == 1.0
+                shown += state.owner[e] != rival
+        assert shown >= 1  # (the other rival's cards too, not only the one ahead's)
         assert seen.get(E.G["rival_points"], 0.0) == pytest.approx(points[rival] * E.POINTS_SCALE)
         pool = state.pool[5 * rival:5 * rival + 5]
         assert [seen.get(E.G["rival_elan"] + k, 0.0) for k in range(5)] == pytest.approx([x * E.POOL_SCALE for x in pool])
     two = next(iter(_positions(1, GameConfig(), 5)))
     assert [E.rival_of(two, v) for v in (0, 1)] == [1, 0]
-    ahead = state.clone()
-    ahead.pool[5 * 2 + 4] += 9  # (points equal or not, nine Gold more puts seat 2 ahead of seat 1 for seat 0)
-    if ahead.victory_points()[1] <= ahead.victory_points()[2]:
-        assert E.rival_of(ahead, 0) == 2
+    level = state.clone()  # (equal points: the rival with more essences, Gold counted twice, is ahead)
+    level.pool[5:15] = [0] * 10
+    level.pool[5 * 2 + 4] = 1
+    if level.victory_points()[1] == level.victory_points()[2]:
+        assert E.rival_of(level, 0) == 2
+        level.pool[5 * 1:5 * 1 + 4] = [1, 1, 1, 0]
+        assert E.rival_of(level, 0) == 1
+    else:
+        ahead = max((1, 2), key=lambda q: level.victory_points()[q])
+        assert E.rival_of(level, 0) == ahead
 
 
 def test_inputs_are_distinct_and_in_range():

@@ -124,3 +124,16 @@ def test_a_seat_against_the_others_plays_every_seat_of_a_full_table_on_each_deal
     assert result["games"] == 6 and result["fair"] == pytest.approx(1 / 3)
     assert result["low"] <= result["rate"] <= result["high"] and result["rate"] == result["score"] / 6
     assert seated("greedy", "random", 2, GameConfig(players=3), seed=7) == result  # (a function of the seed)
+
+
+def test_a_network_for_more_players_is_never_taken_for_the_two_player_one(tmp_path, monkeypatch):
+    from ai import evaluator as V
+
+    with pytest.raises(ValueError, match="two players"):
+        Evaluator(NET, packaged_model(), packaged_net(), more=[_net(2)])
+    _net(2).save(tmp_path / "value_net_3p.npz")  # (a file named for three players that is for two)
+    monkeypatch.setattr(ValueNet, "packaged_path", staticmethod(lambda players=2: tmp_path / f"value_net_{players}p.npz"))
+    V.packaged_wide.cache_clear()
+    with pytest.raises(NetError, match="value_net_3p.npz: a value network for 2 players, not 3"):
+        V.packaged_wide(3)
+    V.packaged_wide.cache_clear()

@@ -57,3 +57,15 @@ def test_a_missing_or_bad_policy_file_or_a_policy_without_a_shortlist_is_refused
         make_agent(f"mcts:iters=5,policy={policy_file}")
     with pytest.raises(SpecError, match="shortlist"):
         make_agent("mcts:iters=5,shortlist=-1")
+
+
+def test_a_shortlist_of_one_plays_the_likeliest_move_without_searching(policy_file):
+    policy = PolicyNet.load(policy_file)
+    world, _ = next((w, v) for w, v in choices_with_ways(8) if len(useful(w, group(w, True))) > 2)
+    player = world.current_player()
+    moves = list(dict.fromkeys(macro_key(v[0]) for v in useful(world, group(world, True)).values()))
+    logits = policy.logits(world, moves, player)
+    agent = make_agent(f"mcts:iters=200,seed=4,solo=0,shortlist=1,policy={policy_file}")
+    action = agent.select(world)
+    assert agent.info["iterations"] == 0 and macro_key(action) == moves[int(max(range(len(moves)), key=lambda i: logits[i]))]
+    assert "root" not in agent.info  # (a cut search's visits are no training target)

@@ -9,6 +9,7 @@ import pytest
 
 from ai.agents import SpecError, make_agent
 from ai.evaluator import HAND, NET, Evaluator, packaged_model, packaged_net
+from ai.heuristics import learned_variants
 from ai.mcts import WAY, WIDEN, WIDEN_AT, Node, Settings, Tree, _choose, group, grow, search
 from amigos.actions import PASS, macro_key
 
@@ -23,11 +24,16 @@ def worlds() -> list:
 def test_a_moves_ways_are_ranked_from_the_evaluators_own_choice(worlds):
     model, net = packaged_model(), packaged_net()
     evaluator = Evaluator(NET, model, net)
+    network = Evaluator(NET, model, net, ways=3)  # (its way: the network's among the linear value's best)
     several = 0
     for world, ways in worlds:
+        for judge in (evaluator, network):
+            ranked = judge.ranked(world, ways, 3)
+            assert ranked[0] == judge.variant(world, ways)
+            assert 1 <= len(ranked) <= 3 and len(set(ranked)) == len(ranked) and set(ranked) <= set(ways)
+            linear = [a for a in learned_variants(world, ways, model, 4) if a != ranked[0]]
+            assert ranked[1:] == linear[:len(ranked) - 1]  # (then the linear value's order)
         ranked = evaluator.ranked(world, ways, 3)
-        assert ranked[0] == evaluator.variant(world, ways)
-        assert 1 <= len(ranked) <= 3 and len(set(ranked)) == len(ranked) and set(ranked) <= set(ways)
         assert Evaluator(HAND, model).ranked(world, ways, 3) == [Evaluator(HAND, model).variant(world, ways)]
         several += len(ranked) > 1
         passes = [a for a in world.legal_actions() if a[0] == PASS]
@@ -104,7 +110,7 @@ def test_a_move_visited_often_below_the_root_gets_its_ways_as_children(worlds):
                 if WAY in key:
                     widened += 1
                     assert node.children[key[:-2]].n >= WIDEN_AT  # (its move was visited enough first)
-                    played = child.action  # (None where the move had one way in the worlds that reached it)
+                    played = child.action  # (None where only one world reached it, with one way)
                     assert played is None or key[:len(macro_key(played))] == macro_key(played)
     assert widened >= 1
     root, _ = grow(worlds[0][0], worlds[0][0].current_player(), 1500, None, 2, Settings(), evaluator=evaluator)

@@ -131,7 +131,7 @@ def _value_after(state: amigos.GameState, mover: int, net: ValueNet) -> float:
 def play_game(seed: int, net_path: str, config: GameConfig, epsilon: float, spec: str | None = None,
               deep: float = 1.0, fast: int | None = None) -> Game:
     """One self-play game of the network in ``net_path`` (one move deep on it, or, with ``spec``, that
-    agent's search with the network as its value): every decision's two views and the result.  With
+    agent's search with the network as its value): every decision's views (one a player) and the result.  With
     ``fast`` (capped playouts, as KataGo's), a ``deep`` share of the searched decisions is searched
     with the spec's iterations and kept as a target (its value and the root's visits, "searches"), the
     others with ``fast`` iterations to play on quickly (no value kept)."""
@@ -470,8 +470,9 @@ def _generation(work: Path, g: int, recipe: Recipe, pool: list[Game], log: Calla
 
 def _against_previous(work: Path, g: int, recipe: Recipe, log: Callable[[str], object]) -> dict[str, Any]:
     """Network ``g`` (``candidate-G.npz``) against network g - 1 in the recipe's ``measure`` games
-    (seat-swapped pairs on the same deals), each searching ``measure_iters`` iterations a move with its
-    network: its score, share and 95% interval."""
+    (two players: seat-swapped pairs on the same deals; more: ``measure // players`` deals, network g in
+    each seat in turn, `matches.arena.seated`), each searching ``measure_iters`` iterations a move with
+    its network: its score, share, 95% interval and fair share."""
     iters = recipe.measure_iters
     spec = f"mcts:iters={iters},value=net,net="
     new, old = (spec_path(work / name) for name in (f"candidate-{g}.npz", f"net-{g - 1}.npz"))
@@ -541,10 +542,12 @@ def _seed_games(folders: Sequence[Path], players: int = 2) -> list[list[Game]]:
     files = []
     for folder in folders:
         for path in game_files(Path(folder)):
-            games = read_game_file(path)
+            games = read_records(path, "game record file", neural_game)
             other = next((len(game["result"]) for game in games if len(game["result"]) != players), None)
-            if other is not None:
+            if other is not None:  # (before any is replayed)
                 raise RecordError(f"{path}: games of {other} players, not {players} (--players)")
+            for game in games:
+                game["views"] = views_of(game)
             files.append(_compact(games))
     if not any(files):
         raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")

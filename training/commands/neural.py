@@ -70,6 +70,8 @@ def neural(
         raise UsageError("--fast-iters is for a searched self-play (--play SPEC)")
     if deep is not None and fast is None:
         raise UsageError("--deep-share is for capped playouts (--fast-iters N)")
+    if searched and players != 2:
+        raise UsageError("--searched-target is for two players (a record keeps player 0's chance)")
     if play is not None:
         name, params = parse_spec(play)
         if name != "mcts" or "iters" not in params or "value" in params:
