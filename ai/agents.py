@@ -30,10 +30,7 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       (what ``amigos play`` does against a person); ponder=0 (the default): not.
                       widen=1 (the default): a move is searched with one way to pay and gain;
                       widen=3: with up to its 3 best ways by the linear value, each searched as a
-                      move of its own (at the root from the start, below it as visits grow).
-                      shortlist=0 (the default): every move searched at the root; shortlist=8: only
-                      the 8 the model of choices (`ai.policy`, policy=FILE or the packaged one)
-                      rates likeliest
+                      move of its own (at the root from the start, below it as visits grow)
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -107,7 +104,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo", "model", "net", "ways", "ponder", "widen", "shortlist", "policy"}}[kind]
+                        "halving", "solo", "model", "net", "ways", "ponder", "widen"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -118,13 +115,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             _check(key, got)
     if "net" in params and params.get("value", NET) != NET:
         raise SpecError(f"agent parameter net is for value={NET}, not value={params['value']}")
-    if "policy" in params and not params.get("shortlist"):
-        raise SpecError("agent parameter policy is for shortlist=K (the root's K likeliest moves)")
     return kind, params
 
 
 #: Parameters whose value is text: the words it takes (None: a file's path, taken as written).
-TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None, "policy": None}
+TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None}
 
 
 def _text(key: str, value: str) -> str:
@@ -167,7 +162,6 @@ LIMITS: dict[str, Limit] = {
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
     "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12),
-    "shortlist": Limit(True, 0, False, 1000),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

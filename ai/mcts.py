@@ -37,7 +37,6 @@ from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
 from amigos.flow import pool_score
 
-from .checkpoint import NetError
 from .draft import pick_scores
 from .evaluator import NET, WAYS, Evaluator, Rewards, default_evaluator
 from .futile import useful
@@ -54,8 +53,6 @@ if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
     from amigos.state import GameState
-
-    from .policy import PolicyNet
 
 # A game whose every move keeps a chance of winning below this (or above 1 minus it), the moves' chances
 # this close together, is decided: the move is then the one that scores most (`decided`, `standing`).
@@ -616,19 +613,6 @@ def _ponder(args: tuple[Any, ...]) -> tuple[dict[Macro, Stats], int]:
     return replies(root, seat), done
 
 
-def load_policy(path: str | None) -> PolicyNet:
-    """The model of choices in ``path`` (None: the packaged one); `ai.checkpoint.NetError` in one line
-    for a missing or bad file, naming the command that trains one."""
-    from importlib import resources
-    from pathlib import Path
-
-    from .policy import POLICY_FILE, PolicyNet
-    where = Path(path) if path is not None else Path(str(resources.files("ai") / "data" / POLICY_FILE))
-    if not where.is_file():
-        raise NetError(f"{where}: no such file (train one: amigos-train policy)")
-    return PolicyNet.load(where)
-
-
 def add_stats(into: Stats, more: Stats) -> None:
     """Add ``more``'s visits and value sums to ``into``'s, move by move (workers' roots, a ponder's)."""
     for key, (n, w) in more.items():
@@ -675,8 +659,6 @@ class MCTSAgent:
     draft_by_value: bool
     solo: bool
     pondering: bool
-    shortlist: int
-    policy: PolicyNet | None
     info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
     _stop: Any  # the workers' event that ends a ponder (a multiprocessing Event, made with the pool)
@@ -686,8 +668,7 @@ class MCTSAgent:
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
-                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, shortlist: int = 0,
-                 policy: str | None = None) -> None:
+                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN) -> None:
         # (what `close` reads first: set before anything here may fail, since the compiled class reads
         # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
         self._pool = None
@@ -714,9 +695,6 @@ class MCTSAgent:
         self.solo = bool(solo)
         # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
         self.pondering = bool(ponder) and time is not None
-        # shortlist=K: the root searches only the K moves the model of choices rates likeliest (`likely`).
-        self.shortlist = int(shortlist)
-        self.policy = load_policy(policy) if self.shortlist else None
         self.info = {}
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
@@ -742,14 +720,7 @@ class MCTSAgent:
         planned = self.plan(state, player) if self.solo else None
         if planned is not None:
             return planned
-        seconds = self.seconds_for(state, groups)  # (by the moves there are, before a cut or the ways)
-        cut = self.policy is not None and len(groups) > self.shortlist
-        if cut:
-            assert self.policy is not None
-            groups = self.likely(state, groups, player, self.policy)
-            if len(groups) == 1:
-                self.info = {"choices": len(legal), "iterations": 0}
-                return self.variant(state, next(iter(groups.values())))
+        seconds = self.seconds_for(state, groups)  # (by the moves there are, before their ways are split)
         if self.settings.widen > 1 and self.evaluator.learned:
             groups = self.widened(state, groups, player)
         stats, done = self.root_stats(state, player, progress, groups, seconds)
@@ -759,10 +730,9 @@ class MCTSAgent:
         best_key = self.best_of(state, groups, stats, player)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
-                     "value": value / visits if visits else None, "visits": visits}
-        if not cut:  # (each root child's move, its visits and mean reward: a training target; not of a
-            # search told which moves to weigh, whose targets would teach the cut back)
-            self.info["root"] = [(groups[k][0], n, w / n) for k, (n, w) in stats.items() if n and k in groups]
+                     "value": value / visits if visits else None, "visits": visits,
+                     # (each root child's move, its visits and mean reward: a training target)
+                     "root": [(groups[k][0], n, w / n) for k, (n, w) in stats.items() if n and k in groups]}
         if pondered is not None:
             self.info["pondered"] = sum(n for n, _ in stats.values()) - before
         best_macro = macro_key(groups[best_key][0])  # (a purchase's key plays the same move: not "another")
@@ -772,16 +742,6 @@ class MCTSAgent:
             n, w = stats[second]
             self.info["runner_up"] = {"action": groups[second][0], "visits": n, "value": w / n}
         return self.variant(state, groups[best_key])
-
-    def likely(self, state: GameState, groups: Groups, player: int, policy: PolicyNet) -> Groups:
-        """``groups`` (the player's moves at the root) cut to the `shortlist` moves ``policy`` rates likeliest
-        for the player from what they see (`ai.policy`; a move's purchases go with it), as Gumbel
-        MuZero's root searches only its policy's best few: the search's visits go to telling those apart."""
-        moves = list(dict.fromkeys(macro_key(variants[0]) for variants in groups.values()))
-        logits = policy.logits(state, moves, player)
-        ranked = sorted(range(len(moves)), key=lambda i: (-logits[i], i))
-        kept = {moves[i] for i in ranked[:self.shortlist]}
-        return {key: variants for key, variants in groups.items() if macro_key(variants[0]) in kept}
 
     def widened(self, state: GameState, groups: Groups, player: int) -> Groups:
         """``groups`` (the player's moves at the root) with each move of several ways split into its

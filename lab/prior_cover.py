@@ -1,5 +1,5 @@
 """How often the search's choice is among the K moves a model of choices rates likeliest: what a root
-cut to the policy's K best (`mcts:...,shortlist=K`) would keep.
+cut to the policy's K best would keep (the experiment `shortlist=K`: lab/DECISIONS.md).
 
     python lab/prior_cover.py --games lab/runs/neural-5 --policy lab/results/policy-n6.npz --k 2 4 6 8 12
 

@@ -194,9 +194,10 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
     assert timed.select(s.clone()) in s.legal_actions() and timed.settings.halving == 1
 
 
-@pytest.mark.parametrize("removed", ["bias=1", "puct=3", "settle=1", "points=0.5", "reveal=1", "worlds=4", "prior=1"])
+@pytest.mark.parametrize("removed", ["bias=1", "puct=3", "settle=1", "points=0.5", "reveal=1", "worlds=4", "prior=1",
+                                     "shortlist=6"])
 def test_the_options_whose_experiments_lost_are_gone(removed):
-    """The seven options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
+    """The options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
     with pytest.raises(SpecError, match="has no parameter"):
         parse_spec(f"mcts:iters=50,{removed}")
     assert set(M.Settings._fields) == {"c", "rollout", "norm", "halving", "widen"}
