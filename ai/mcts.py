@@ -828,7 +828,7 @@ class MCTSAgent:
         """Every rival has passed: the rest of the round planned to its end (`ai.planner`) in `SOLO_WORLDS`
         determinisations, within `SOLO_SHARE` of the move's time; None where the plan gave up (or the
         round is not the player's alone, or the value is the hand-tuned one)."""
-        from .planner import alone, plan_round  # (it plays moves as `group` makes them: imported late)
+        from .planner import NODE_BUDGET, TIMED_BUDGET, alone, plan_round  # (it plays moves as `group` makes them)
         if not self.evaluator.learned or not alone(state, player):
             return None
         leaf = self.evaluator.leaf(state.n_players, player)
@@ -836,7 +836,8 @@ class MCTSAgent:
         deadline = None if self.seconds is None else start + SOLO_SHARE * self.seconds
         dealer = Determinizer(state, player)
         worlds = [dealer.deal(self.rng.getrandbits(64)) for _ in range(SOLO_WORLDS)]
-        planned = plan_round(worlds, player, lambda s: leaf(s)[player], self.evaluator, deadline=deadline)
+        budget = NODE_BUDGET if deadline is None else TIMED_BUDGET  # (timed: the clock limits the plan)
+        planned = plan_round(worlds, player, lambda s: leaf(s)[player], self.evaluator, budget, deadline)
         if planned is None:
             return None
         best = max(planned, key=lambda k: planned[k][1])  # (the first of equals: the moves' order)

@@ -7,7 +7,9 @@ child for each purchase its ways make affordable at once, the futile ones left o
 the way the learned value prefers), merging positions reached in different orders (a transposition
 table), down to where the round ends (or the game), a rival must decide, or a budget runs out; the
 positions reached there are valued by the caller's ``value``.  Its best line never passes with a
-purchase, a point or a conversion left that the value sees.
+purchase, a point or a conversion left that the value sees.  A line that wins the game (a value of
+`WON` or more: only a finished game is worth that much) ends the search of its position's other moves:
+nothing beats a win, and a round with a win in it is often too wide to search whole.
 
 `plan_round` plans in several determinisations (each deals the mover's own draws anew) and returns
 each first move's mean value over them, or None when a plan ran out of its budget (the caller then
@@ -27,9 +29,14 @@ from amigos.state import GameState
 from .evaluator import Evaluator
 from .futile import useful
 from .mcts import group
+from .rewards import WIN_MARGIN
 
-#: Positions a plan may expand in one determinisation before it gives up (most need fewer than 100).
+#: Positions a plan may expand in one determinisation before it gives up (most need fewer than 100);
+#: with a clock (a timed search: `ai.mcts.MCTSAgent.plan`) the clock limits it, up to TIMED_BUDGET.
 NODE_BUDGET: Final = 200
+TIMED_BUDGET: Final = 50_000
+#: The least value of a game won (`ai.rewards.final_rewards`); an unfinished one is valued below it.
+WON: Final = 1.0 - WIN_MARGIN
 
 Key = tuple[object, ...]
 
@@ -123,6 +130,8 @@ class Planner:
             if v is None:
                 return None
             out[key] = (action, v)
+            if v >= WON:  # (a win: the other moves need not be looked at)
+                break
         return out
 
 
@@ -130,8 +139,10 @@ def plan_round(worlds: Sequence[GameState], player: int, value: Callable[[GameSt
                budget: int = NODE_BUDGET, deadline: float | None = None) -> dict[Macro, tuple[Action, float]] | None:
     """Each first move's way (the first world's) and mean value over ``worlds`` (determinisations of one
     position where ``player`` is `alone`), in the order of the moves; None when a plan ran out of its
-    budget."""
+    budget.  A world's plan stops at its first winning move (`WON`): the moves valued are those every
+    world's plan valued."""
     total: dict[Macro, float] = {}
+    seen: dict[Macro, int] = {}
     played: dict[Macro, Action] = {}
     for world in worlds:
         values = Planner(player, value, evaluator, budget, deadline).first_moves(world)
@@ -139,5 +150,6 @@ def plan_round(worlds: Sequence[GameState], player: int, value: Callable[[GameSt
             return None
         for key, (action, v) in values.items():
             total[key] = total.get(key, 0.0) + v
+            seen[key] = seen.get(key, 0) + 1
             played.setdefault(key, action)
-    return {key: (played[key], v / len(worlds)) for key, v in total.items()} or None
+    return {key: (played[key], v / len(worlds)) for key, v in total.items() if seen[key] == len(worlds)} or None

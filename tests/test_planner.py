@@ -10,7 +10,7 @@ import pytest
 
 from ai.agents import make_agent
 from ai.evaluator import LINEAR, default_evaluator, packaged_model
-from ai.planner import Planner, alone, moves, plan_round
+from ai.planner import WON, Planner, alone, moves, plan_round
 from ai.rewards import learned_rewards
 from amigos.actions import PASS
 from amigos.codes import DECK, HAND
@@ -139,3 +139,21 @@ def test_planned_moves_are_legal_and_the_pass_is_among_them(solos):
         listed = moves(s, LINEAR_EVALUATOR)
         assert all(a in s.legal_actions() for _, a in listed)
         assert [a for _, a in listed if a[0] == PASS]
+
+
+def test_a_winning_line_ends_the_search_of_the_other_moves(solos):
+    """A line worth `WON` (only a game won is) is not bettered: its position's other moves go unsearched,
+    so a round with a win in it is planned in far fewer positions; the moves every world valued are kept."""
+    s = next(x for x in solos if len(moves(x, LINEAR_EVALUATOR)) >= 3)
+    p = s.current_player()
+    world = Determinizer(s, p).deal(5)
+    first = moves(world, LINEAR_EVALUATOR)[0][0]
+    winning = Planner(p, lambda _: WON, LINEAR_EVALUATOR, budget=10_000)
+    found = winning.first_moves(world.clone())
+    assert found is not None and list(found) == [first] and found[first][1] == WON
+    unsure = Planner(p, lambda _: WON - 0.01, LINEAR_EVALUATOR, budget=10_000)
+    every = unsure.first_moves(world.clone())
+    assert every is not None and len(every) == len(moves(world, LINEAR_EVALUATOR))
+    assert winning.expanded < unsure.expanded
+    planned = plan_round([world, Determinizer(s, p).deal(6)], p, lambda _: WON, LINEAR_EVALUATOR, budget=10_000)
+    assert planned is not None and list(planned) == [first]
