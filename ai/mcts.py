@@ -836,7 +836,9 @@ class MCTSAgent:
         deadline = None if self.seconds is None else start + SOLO_SHARE * self.seconds
         dealer = Determinizer(state, player)
         worlds = [dealer.deal(self.rng.getrandbits(64)) for _ in range(SOLO_WORLDS)]
-        budget = NODE_BUDGET if deadline is None else TIMED_BUDGET  # (timed: the clock limits the plan)
+        # (timed: the clock limits the plan; with iterations, its positions at most the search's, a
+        # planned position costing about what an iteration does)
+        budget = TIMED_BUDGET if deadline is not None else max(NODE_BUDGET, (self.iters or 0) // SOLO_WORLDS)
         planned = plan_round(worlds, player, lambda s: leaf(s)[player], self.evaluator, budget, deadline)
         if planned is None:
             return None

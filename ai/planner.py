@@ -32,7 +32,8 @@ from .mcts import group
 from .rewards import WIN_MARGIN
 
 #: Positions a plan may expand in one determinisation before it gives up (most need fewer than 100);
-#: with a clock (a timed search: `ai.mcts.MCTSAgent.plan`) the clock limits it, up to TIMED_BUDGET.
+#: the agent's plan may take more (`ai.mcts.MCTSAgent.plan`: with a clock, the clock limits it, up to
+#: TIMED_BUDGET; with an iteration budget, a quarter of it in each of its four worlds).
 NODE_BUDGET: Final = 200
 TIMED_BUDGET: Final = 50_000
 #: The least value of a game won (`ai.rewards.final_rewards`); an unfinished one is valued below it.

@@ -157,3 +157,23 @@ def test_a_winning_line_ends_the_search_of_the_other_moves(solos):
     assert winning.expanded < unsure.expanded
     planned = plan_round([world, Determinizer(s, p).deal(6)], p, lambda _: WON, LINEAR_EVALUATOR, budget=10_000)
     assert planned is not None and list(planned) == [first]
+
+
+def test_a_round_with_a_win_in_it_is_planned_to_the_win_within_the_search_s_budget():
+    """The play-test position of the puzzle ``win-the-round-alone-1``: at 8-8 with the rival passed, the
+    round holds a win that 200 positions a world do not reach; a plan as large as the search's budget
+    does, and the agent plays towards it instead of passing."""
+    import json
+    from pathlib import Path
+
+    from amigos.position import build_position
+
+    path = Path(__file__).resolve().parents[1] / "lab" / "puzzles" / "win-the-round-alone-1.json"
+    s = build_position(**json.loads(path.read_text(encoding="utf-8"))["position"], seed=0)
+    p = s.current_player()
+    assert alone(s, p)
+    agent = make_agent("mcts:iters=6300,seed=1")
+    action = agent.select(s.clone())
+    assert "planned" in agent.info and agent.info["value"] >= WON and action[0] != PASS
+    world = Determinizer(s, p).deal(3)
+    assert plan_round([world], p, value_of(p), LINEAR_EVALUATOR) is None  # (the old budget gives up)
