@@ -359,37 +359,28 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
         low, high = _spread(children)
         scale = 1.0 / max(high - low, tree.norm)
     # One pass: every child legal here becomes available once more; UCB1 picks among them
-    # unless some legal macro has no child yet (then it is expanded instead).
+    # unless some legal macro has no child yet (then it is expanded instead).  A macro's further ways
+    # (`WAY`) join in once its child has been visited enough.
     for key in groups:
         child = children.get(key)
-        if child is None:
-            if untried is None:
-                untried = [key]
-            else:
-                untried.append(key)
-            continue
-        n = child.n
-        avail = child.avail = child.avail + 1
-        if untried is None:
-            u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
-            if u > best_u:
-                best_key, best_u = key, u
-        if widen > 1 and n >= WIDEN_AT and len(groups[key]) > 1 and groups[key][0][0] != PASS:
-            for r in range(1, min(widen, 1 + math.isqrt(n // WIDEN_AT))):
-                way = key + (WAY, r)
-                other = children.get(way)
-                if other is None:
-                    if untried is None:
-                        untried = [way]
-                    else:
-                        untried.append(way)
-                    continue
-                m = other.n
-                more = other.avail = other.avail + 1
+        keys: Sequence[Macro] = (key,)
+        if widen > 1 and child is not None and child.n >= WIDEN_AT and len(groups[key]) > 1 \
+                and groups[key][0][0] != PASS:
+            keys = [key] + [key + (WAY, r) for r in range(1, min(widen, 1 + math.isqrt(child.n // WIDEN_AT)))]
+        for k in keys:
+            child = children.get(k)
+            if child is None:
                 if untried is None:
-                    u = (other.w / m - low) * scale + c * sqrt(log(more) / m)
-                    if u > best_u:
-                        best_key, best_u = way, u
+                    untried = [k]
+                else:
+                    untried.append(k)
+                continue
+            n = child.n
+            avail = child.avail = child.avail + 1
+            if untried is None:
+                u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
+                if u > best_u:
+                    best_key, best_u = k, u
     if untried is not None:
         return untried[tree.rng.randrange(len(untried))], True
     assert best_key is not None  # (every legal macro has a child here)
