@@ -502,10 +502,11 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
         s.apply_unchecked(variants[rng.randrange(len(variants))])
 
 
-def decided(stats: Stats) -> bool:
+def decided(stats: Stats, players: int = 2) -> bool:
     """Whether a search's root moves all keep the same chance of winning, below `DECIDED` (the game is
-    lost whatever the move) or above 1 - `DECIDED` (won), within `DECIDED` of each other."""
-    chances = [chance_of_reward(w / n) for n, w in stats.values() if n]
+    lost whatever the move) or above 1 - `DECIDED` (won), within `DECIDED` of each other, in a game of
+    ``players`` (whose rewards are shared out among them: `ai.rewards.unfinished_rewards`)."""
+    chances = [chance_of_reward(w / n, players) for n, w in stats.values() if n]
     if len(chances) < 2 or max(chances) - min(chances) > DECIDED:
         return False
     return max(chances) < DECIDED or min(chances) > 1.0 - DECIDED
@@ -809,7 +810,7 @@ class MCTSAgent:
         """The root's move after a search's ``stats``: the most visited (then the best valued); in a
         `decided` game, the one that scores most (`standing`, in a determinisation), then the most
         visited."""
-        if decided(stats):  # (every move keeps the same chance: play for points, then the tie-break)
+        if decided(stats, state.n_players):  # (every move keeps the same chance: play for points, then the tie-break)
             world = Determinizer(state, player).deal(self.rng.getrandbits(64))
             return max(groups, key=lambda k: (standing(world, self.variant(state, groups[k], world), player),
                                               stats.get(k, (0, 0.0))[0]))
@@ -834,7 +835,7 @@ class MCTSAgent:
         if planned is None:
             return None
         best = max(planned, key=lambda k: planned[k][1])  # (the first of equals: the moves' order)
-        if decided({k: (1, v) for k, (_, v) in planned.items()}):
+        if decided({k: (1, v) for k, (_, v) in planned.items()}, state.n_players):
             best = max(planned, key=lambda k: standing(worlds[0], planned[k][0], player))
         action, v = planned[best]
         if action not in state.legal_actions():

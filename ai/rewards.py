@@ -104,10 +104,14 @@ def chances(scores: list[float]) -> list[float]:
     return [w / total for w in weights]
 
 
-def chance_of_reward(reward: float) -> float:
-    """The chance of winning a reward stands for: the inverse of `unfinished_reward`, a finished game's
-    reward clipped to a certain win (at least 1 - UNFINISHED_LOW) or loss (at most UNFINISHED_LOW)."""
-    return min(1.0, max(0.0, (reward - UNFINISHED_LOW) / UNFINISHED_RANGE))
+def chance_of_reward(reward: float, players: int = 2) -> float:
+    """The chance of winning a reward stands for in a game of ``players``: the inverse of
+    `unfinished_rewards` (`unfinished_reward` with two), a finished game's reward clipped to a certain
+    win or loss."""
+    if players == 2:
+        return min(1.0, max(0.0, (reward - UNFINISHED_LOW) / UNFINISHED_RANGE))
+    low = WIN_MARGIN / (players - 1)
+    return min(1.0, max(0.0, (reward - low) / (1.0 - players * low)))
 
 
 def rewards(state: GameState) -> list[float]:

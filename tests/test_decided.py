@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ai import mcts
 from ai.agents import make_agent
 from ai.mcts import decided, group, standing
-from ai.rewards import unfinished_reward
+from ai.rewards import chance_of_reward, unfinished_reward, unfinished_rewards
 from amigos.config import GameConfig
 from amigos.setup import deal
 
@@ -21,6 +23,20 @@ def test_a_game_is_decided_when_every_move_keeps_the_same_chance_near_a_certain_
     one_way_out = {("a",): (10, 10 * unfinished_reward(0.001)), ("b",): (3, 3 * unfinished_reward(0.3))}
     assert not decided(open_game) and not decided(one_way_out)
     assert not decided({("a",): (10, 10 * unfinished_reward(0.0))})  # (one move: nothing to choose)
+
+
+def test_with_more_players_a_small_share_of_the_win_is_no_decided_game():
+    """Three players share their rewards out (`unfinished_rewards`): 5% of the win is a reward the
+    two-player reading takes for a certain loss; read for three players it is 5% and the game goes on."""
+    for players in (3, 4, 5):
+        for share in (0.0, 0.05, 0.3, 0.9):
+            shares = [share] + [(1 - share) / (players - 1)] * (players - 1)
+            assert chance_of_reward(unfinished_rewards(shares)[0], players) == pytest.approx(share)
+    behind = [unfinished_rewards([share, 0.5, 0.5 - share])[0] for share in (0.05, 0.06)]
+    stats = {("a",): (10, 10 * behind[0]), ("b",): (10, 10 * behind[1])}
+    assert decided(stats) and not decided(stats, 3)  # (the two-player reading was the AI's before)
+    lost = [unfinished_rewards([share, 0.5, 0.5 - share])[0] for share in (0.001, 0.005)]
+    assert decided({("a",): (10, 10 * lost[0]), ("b",): (10, 10 * lost[1])}, 3)
 
 
 def late_positions(count: int) -> list:
