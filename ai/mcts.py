@@ -709,7 +709,7 @@ class MCTSAgent:
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
-        planned = self.plan(state, player) if self.solo else None
+        planned = self.plan(state, player, self.seconds_for(state, groups)) if self.solo else None
         if planned is not None:
             return planned
         seconds = self.seconds_for(state, groups)  # (by the moves there are, before their ways are split)
@@ -816,16 +816,17 @@ class MCTSAgent:
                                               stats.get(k, (0, 0.0))[0]))
         return max(groups, key=lambda k: (stats.get(k, (0, 0.0))[0], stats.get(k, (0, 0.0))[1]))
 
-    def plan(self, state: GameState, player: int) -> Action | None:
+    def plan(self, state: GameState, player: int, seconds: float | None = None) -> Action | None:
         """Every rival has passed: the rest of the round planned to its end (`ai.planner`) in `SOLO_WORLDS`
-        determinisations, within `SOLO_SHARE` of the move's time; None where the plan gave up (or the
-        round is not the player's alone, or the value is the hand-tuned one)."""
+        determinisations, within `SOLO_SHARE` of the move's time ``seconds`` (`seconds_for`; None: an
+        iteration budget); None where the plan gave up (or the round is not the player's alone, or the
+        value is the hand-tuned one)."""
         from .planner import NODE_BUDGET, TIMED_BUDGET, alone, plan_round  # (it plays moves as `group` makes them)
         if not self.evaluator.learned or not alone(state, player):
             return None
         leaf = self.evaluator.leaf(state.n_players, player)
         start = _time.perf_counter()
-        deadline = None if self.seconds is None else start + SOLO_SHARE * self.seconds
+        deadline = None if seconds is None else start + SOLO_SHARE * seconds
         dealer = Determinizer(state, player)
         worlds = [dealer.deal(self.rng.getrandbits(64)) for _ in range(SOLO_WORLDS)]
         # (timed: the clock limits the plan; with iterations, its positions at most the search's, a
