@@ -709,10 +709,10 @@ class MCTSAgent:
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
             return self.variant(state, next(iter(groups.values())))
-        planned = self.plan(state, player, self.seconds_for(state, groups)) if self.solo else None
+        seconds = self.seconds_for(state, groups)  # (by the moves there are, before their ways are split)
+        planned = self.plan(state, player, seconds) if self.solo else None
         if planned is not None:
             return planned
-        seconds = self.seconds_for(state, groups)  # (by the moves there are, before their ways are split)
         if self.settings.widen > 1 and self.evaluator.learned:
             groups = self.widened(state, groups, player)
         stats, done = self.root_stats(state, player, progress, groups, seconds)

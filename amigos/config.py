@@ -38,6 +38,12 @@ MOST_PLAYERS_LUX: Final = 5
 FEWEST_PLAYERS_SETUP: Final = 1
 
 
+def needed_expansions(players: int) -> tuple[Expansion, ...]:
+    """The expansions a table of ``players`` cannot be played without: *Lux et Tenebrae* beyond
+    `MOST_PLAYERS`, none otherwise."""
+    return ("lux",) if players > MOST_PLAYERS else ()
+
+
 def check_players(players: object, expansions: Sequence[str], fewest: int = FEWEST_PLAYERS) -> int:
     """``players`` if a game with these expansions may have that many: ``fewest`` (`FEWEST_PLAYERS`) to
     `MOST_PLAYERS`, `MOST_PLAYERS_LUX` with Lux et Tenebrae; else `SetupError`.  The one check of a

@@ -29,7 +29,7 @@ from speed import random_game  # noqa: E402
 
 import amigos  # noqa: E402
 from ai.agents import make_agent  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
+from amigos.config import GameConfig, needed_expansions  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402
 from matches.arena import wilson  # noqa: E402
 from matches.runner import open_runner  # noqa: E402
@@ -81,7 +81,7 @@ def table(agent: str, players: int, deals: int, jobs: int, record: Path | None, 
     done: dict[str, dict[str, object]] = {}
     if record is not None and record.exists():
         done = {line["key"]: line for line in map(json.loads, record.read_text().splitlines())}
-    config = GameConfig(expansions=("lux",) if players == 5 else (), players=players)
+    config = GameConfig(expansions=needed_expansions(players), players=players)
     with open_runner(jobs) as runner:
         for d in range(deals):
             for turn in range(players):

@@ -25,7 +25,7 @@ sys.path.append(str(ROOT))  # (an installed build, if any, first)
 from against_commit import Then  # noqa: E402
 
 from ai.agents import make_agent  # noqa: E402
-from amigos.config import MOST_PLAYERS, GameConfig  # noqa: E402
+from amigos.config import GameConfig, needed_expansions  # noqa: E402
 from amigos.rng import derive_seed  # noqa: E402
 from matches.arena import seat_deal, seat_points, wilson  # noqa: E402
 from matches.runner import open_runner  # noqa: E402
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     prefix = f"{args.commit}:" if args.commit else ""
     make = Then(args.commit, prefix) if args.commit else make_agent
-    config = GameConfig(expansions=("lux",) if args.players > MOST_PLAYERS else (), players=args.players)
+    config = GameConfig(expansions=needed_expansions(args.players), players=args.players)
     done: dict[int, list[dict[str, Any]]] = {}
     if args.record is not None and args.record.exists():
         for line in args.record.read_text(encoding="utf-8").splitlines():

@@ -68,7 +68,7 @@ from ai.features import player_features
 from ai.learned import progress
 from ai.network import ValueNet, feature_inputs
 from ai.rewards import chance_of_reward
-from amigos.config import MOST_PLAYERS, Action, Expansion, GameConfig
+from amigos.config import Action, GameConfig, needed_expansions
 from amigos.determinize import determinize
 from amigos.rng import derive_seed
 from matches.arena import seated, strength
@@ -481,7 +481,7 @@ def _against_previous(work: Path, g: int, recipe: Recipe, log: Callable[[str], o
         result = strength(spec + new, spec + old, recipe.measure, jobs=recipe.jobs, seed=seed,
                           scheduler=recipe.scheduler)
     else:  # (the new network in one seat, the one before in the others, every seat in turn)
-        config = GameConfig(expansions=("lux",) if recipe.players > MOST_PLAYERS else (), players=recipe.players)
+        config = GameConfig(expansions=needed_expansions(recipe.players), players=recipe.players)
         result = seated(spec + new, spec + old, max(1, recipe.measure // recipe.players), config,
                         jobs=recipe.jobs, seed=seed, scheduler=recipe.scheduler)
     out = {"games": result["games"], "points": result["score"], "share": round(result["rate"], 4),
@@ -542,13 +542,7 @@ def _seed_games(folders: Sequence[Path], players: int = 2) -> list[list[Game]]:
     files = []
     for folder in folders:
         for path in game_files(Path(folder)):
-            games = read_records(path, "game record file", neural_game)
-            other = next((len(game["result"]) for game in games if len(game["result"]) != players), None)
-            if other is not None:  # (before any is replayed)
-                raise RecordError(f"{path}: games of {other} players, not {players} (--players)")
-            for game in games:
-                game["views"] = views_of(game)
-            files.append(_compact(games))
+            files.append(_compact(read_game_file(path, players=players)))
     if not any(files):
         raise RecordError(f"no games to start from in {', '.join(map(str, folders))}")
     return files
@@ -614,11 +608,15 @@ def read_games(work: Path, g: int) -> list[Game]:
     return read_game_file(path)
 
 
-def read_game_file(path: Path, training_only: bool = False) -> list[Game]:
+def read_game_file(path: Path, training_only: bool = False, players: int | None = None) -> list[Game]:
     """The games of a ``games-G.jsonl[.gz]`` file, each checked (`training.records.neural_game`) and
     replayed from its seed and choices to its views; with ``training_only``, only those a generation
-    trains on (`_training_part`: the held-out ones are not replayed)."""
+    trains on (`_training_part`: the held-out ones are not replayed); with ``players``, `RecordError`
+    (before any is replayed) if a game has another count."""
     games = read_records(path, "game record file", neural_game)
+    other = next((len(g["result"]) for g in games if players is not None and len(g["result"]) != players), None)
+    if other is not None:
+        raise RecordError(f"{path}: games of {other} players, not {players} (--players)")
     if training_only:
         games = _training_part(games)
     for game in games:
@@ -629,8 +627,7 @@ def read_game_file(path: Path, training_only: bool = False) -> list[Game]:
 def dealt_as(seed: int, recipe: Recipe) -> GameConfig:
     """How the game of ``seed`` is dealt in a run of ``recipe``: with *Lux et Tenebrae* in a ``lux``
     share of the seeds, by the draft in a ``draft`` share (independent draws from the seed)."""
-    lux = random.Random(seed).random() < recipe.lux or recipe.players > MOST_PLAYERS  # (five need the expansion)
-    expansions: tuple[Expansion, ...] = ("lux",) if lux else ()
+    expansions = ("lux",) if random.Random(seed).random() < recipe.lux else needed_expansions(recipe.players)
     drafted = random.Random(derive_seed(seed, "draft")).random() < recipe.draft
     return GameConfig("draft" if drafted else "standard", expansions=expansions, players=recipe.players)
 
