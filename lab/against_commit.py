@@ -1,6 +1,6 @@
 """Today's agent against the agent of an earlier commit, on today's engine, in seat-swapped pairs.
 
-    python lab/against_commit.py --commit 14be741 --a mcts:time=0.25 --b mcts:time=0.25 --pairs 50
+    python -m lab.against_commit --commit 14be741 --a mcts:time=0.25 --b mcts:time=0.25 --pairs 50
 
 ``--a`` is built by this checkout's `ai` package, ``--b`` by the `ai` package of ``--commit`` (taken
 with ``git archive`` and imported as ``ai_then``: `lab.earlier`; it runs on this checkout's `amigos`,
@@ -17,13 +17,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from lab.earlier import EarlierAgents
+from lab.run_report import add_sprt_options, final_lines, open_record, sprt_settings
+from matches.arena import strength
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
-
-from lab.earlier import EarlierAgents  # noqa: E402
-from matches.arena import strength  # noqa: E402
 
 
 def archive(commit: str) -> bytes:

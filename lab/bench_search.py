@@ -1,7 +1,7 @@
 """The reference search bench (conformance/PROTOCOL.md §7): replay the answer key's games and ask our
 ``search`` at every decision; a reply is correct when it is among the key's optimal steps.
 
-    python lab/bench_search.py [--key FILE] [-n GAMES] [--bot "amigos bridge"]
+    python -m lab.bench_search [--key FILE] [-n GAMES] [--bot "amigos bridge"]
 
 Without ``--bot`` the searches run in-process through `amigos.bridge.Bridge`; with it, through a child
 process speaking the protocol on stdin/stdout, as the reference harness does.  Prints correctness and
@@ -24,7 +24,6 @@ DEFAULT_KEY = ROOT / "spec" / "bench_answer_key.json"
 
 class InProcess:
     def __init__(self):
-        sys.path.append(str(ROOT))  # (an installed build, if any, first)
         from ai.expectimax import bridge_search
         from amigos.bridge import Bridge
         self.bridge = Bridge(search=bridge_search)
@@ -90,7 +89,7 @@ def run(key: dict, bot, games: int | None = None, out=print) -> dict:
 
 
 def main(argv=None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--key", type=Path, default=DEFAULT_KEY)

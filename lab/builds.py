@@ -1,6 +1,6 @@
 """The compiled build against the pure source, side by side in one run.
 
-    python lab/builds.py [--compiled-venv .venv-compiled] [--rounds 3] [--record DIR]
+    python -m lab.builds [--compiled-venv .venv-compiled] [--rounds 3] [--record DIR]
 
 Measures, in the pure venv (this interpreter, whose ``amigos`` is the checkout) and in a venv holding
 a compiled ``pip install .`` (made when missing), taking turns round by round so that the machine's
@@ -10,7 +10,10 @@ iterations per CPU second in one process and per wall second with two root-paral
 reference search bench's game 1 through the bridge (all 30 searches optimal, seconds).  Prints each
 build's best round and the compiled/pure ratios; ``--record`` writes them as JSON.
 
-``--measure`` is the child's mode: measure the build this interpreter imports and print JSON.
+``--measure`` is the child's mode: measure the build this interpreter imports and print JSON.  The
+children run from the repository root as ``python -m lab.builds --measure``: the pure one as it is
+(the checkout first on its path), the compiled one with ``-P`` and the repository in its venv's
+``amigos-lab.pth`` (after its installed packages: `lab/README.md`), which `compiled_venv` writes.
 """
 
 from __future__ import annotations
@@ -26,15 +29,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-KEY = ROOT.parent / "shared" / "conformance" / "bench_answer_key.json"
+KEY = ROOT / "spec" / "bench_answer_key.json"
 
 
 def measure(with_bench: bool) -> dict[str, Any]:
-    """This interpreter's build, measured (imports the installed packages before the lab')."""
+    """This interpreter's build, measured."""
     import amigos
     from ai.agents import make_agent
-    sys.path.append(str(ROOT / "lab"))  # after the installed packages: they stay first
-    from speed import mid_game, random_game  # noqa: E402
+    from benchmarks.bench_positions import mid_game, random_game
 
     out: dict[str, Any] = {"compiled": amigos.COMPILED, "from": str(Path(amigos.__file__ or "").parent)}
     random_game(0)  # (the card steps' caches fill in a first game)
@@ -66,7 +68,7 @@ def measure(with_bench: bool) -> dict[str, Any]:
     two.close()
 
     if with_bench:
-        from bench_search import InProcess, run
+        from lab.bench_search import InProcess, run
         key = json.loads(KEY.read_text())
         bench = run(key, InProcess(), 1, out=lambda line: None)
         out["bench_game1_s"] = bench["seconds"]
@@ -76,12 +78,16 @@ def measure(with_bench: bool) -> dict[str, Any]:
 
 def compiled_venv(path: Path) -> Path:
     """The compiled venv's python (made when missing), with the checkout as it is now installed into it
-    (``pip install .``, again on every run: a venv compiled from older source would measure that)."""
+    (``pip install .``, again on every run: a venv compiled from older source would measure that) and
+    the repository in its ``amigos-lab.pth``, so that ``python -P -m lab.builds`` finds the lab."""
     python = path / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(ROOT)],
                    check=True)
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (Path(site) / "amigos-lab.pth").write_text(f"{ROOT}\n")
     return python
 
 
@@ -93,12 +99,13 @@ def source() -> str:
                                                                                "--untracked-files=no") else "")
 
 
-def child(python: Path, with_bench: bool) -> dict[str, Any]:
-    """One measurement in a fresh interpreter, run from outside the checkout (so that ``python`` imports
-    its own installed build)."""
-    command = [str(python), str(Path(__file__).resolve()), "--measure"] + ([] if with_bench else ["--no-bench"])
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run(command, capture_output=True, text=True, cwd="/", env=env, check=True)
+def child(python: Path, with_bench: bool, installed: bool) -> dict[str, Any]:
+    """One measurement in a fresh interpreter run from the repository root: of the checkout, or with
+    ``installed`` of the build installed in ``python``'s venv (``-P``: the checkout is not first)."""
+    command = [str(python), *(["-P"] if installed else []), "-m", "lab.builds", "--measure",
+               *([] if with_bench else ["--no-bench"])]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     return json.loads(done.stdout)
 
 
@@ -125,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in builds}
     for r in range(args.rounds):
         for name, python in builds.items():
-            rounds[name].append(child(python, with_bench))
+            rounds[name].append(child(python, with_bench, installed=name == "compiled"))
             print(f"round {r + 1} {name}: {json.dumps(rounds[name][-1])}", file=sys.stderr)
     if rounds["pure"][0]["compiled"] or not rounds["compiled"][0]["compiled"]:
         print("error: the two venvs are not a pure and a compiled build", file=sys.stderr)

@@ -1,8 +1,8 @@
 """How many search iterations an MCTS agent makes in a second of a real game: the budget that stands for
 "1 s a choice" in the strength evaluation (`evaluate.py --iters-per-second`).
 
-    python lab/calibrate.py --agent mcts --games 4                 # this checkout's agent
-    python lab/calibrate.py --agent mcts --commit 1088fd9 --games 4   # an earlier commit's
+    python -m lab.calibrate --agent mcts --games 4                 # this checkout's agent
+    python -m lab.calibrate --agent mcts --commit 1088fd9 --games 4   # an earlier commit's
 
 Plays ``--games`` games of the agent with a budget of ``--iters`` iterations against itself (one
 process, so run it on an otherwise idle machine) and divides the iterations of the searches that used
@@ -16,15 +16,11 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import amigos  # noqa: E402
-from ai.agents import make_agent  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
+import amigos
+from ai.agents import make_agent
+from amigos.rng import derive_seed
 
 
 def calibrate(spec: str, iters: int, games: int, seed: int,
@@ -52,7 +48,7 @@ def calibrate(spec: str, iters: int, games: int, seed: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", default="mcts", help="the agent kind, without a budget")
@@ -63,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     spec, make = args.agent, make_agent
     if args.commit:
-        from against_commit import Then
+        from lab.against_commit import Then
         spec, make = f"{args.commit}:{args.agent}", Then(args.commit, f"{args.commit}:")
     rate, searches = calibrate(spec, args.iters, args.games, args.seed, make)
     print(f"{spec}: {rate:,.0f} iterations/s over {searches} searches of {args.iters} iterations "

@@ -1,8 +1,8 @@
 """Games per minute of one tournament on a 2-worker Dask LocalCluster and in 2 local processes
 (``--jobs 2``), measured in the same run; the target is the cluster at 90% of the local rate or more.
 
-    python lab/cluster_speed.py
-    python lab/cluster_speed.py --agent mcts:iters=200 --agent greedy --games 16 --repeat 2
+    python -m lab.cluster_speed
+    python -m lab.cluster_speed --agent mcts:iters=200 --agent greedy --games 16 --repeat 2
 
 Each round plays the tournament into a fresh folder twice, with the two runners in turn (the first
 of each round alternates, so neither always meets a machine warmed or loaded by the other), and
@@ -19,10 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from matches import tournament as T  # noqa: E402
-from matches.runner import DaskRunner, ProcessRunner, Runner, import_distributed  # noqa: E402
+from matches import tournament as T
+from matches.runner import DaskRunner, ProcessRunner, Runner, import_distributed
 
 WORKERS = 2  # worker processes of the cluster, and local processes (--jobs)
 TARGET = 0.9  # the cluster's rate as a share of the local one
@@ -36,7 +34,7 @@ def timed(out: Path, runner: Runner, agents: list[str], games: int, seed: int) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agent", action="append", help="an agent spec (default mcts:iters=100 and greedy)")

@@ -4,8 +4,9 @@ run against an earlier version (``lab/against_commit.py``, ``lab/evaluate.py``).
 The earlier package travels inside the builder as a tar archive (``git archive COMMIT ai``, about
 60 KB), so that every process that builds agents (a local worker process, or a Dask worker on another
 machine, which has today's amigos installed but not the commit) can: each unpacks it once, into a
-temporary folder of its own removed at exit, and imports it as ``ai_then``.  One process holds one
-earlier package at a time (its modules stay imported).
+temporary folder of its own removed at exit, and imports it as ``ai_then`` from there (the package
+is loaded from its folder: nothing is put on ``sys.path``; its modules import one another relatively).
+One process holds one earlier package at a time (its modules stay imported).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import importlib
+import importlib.util
 import io
 import shutil
 import sys
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 #: The name the earlier `ai` package is imported under (today's is `ai`).
 PACKAGE = "ai_then"
 
-# Per process: the archive's digest -> the folder it is unpacked in (put on sys.path).
+# Per process: the archive's digest -> the folder it is unpacked in.
 _UNPACKED: dict[str, str] = {}
 
 
@@ -49,10 +51,27 @@ class EarlierAgents:
             return make_agent(spec, seed=seed)
         folder = unpack(self.archive)
         _old_engine_names()
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
+        _import_package(Path(folder) / PACKAGE)
         earlier = importlib.import_module(f"{PACKAGE}.agents")
         return Adapted(earlier.make_agent(spec[len(self.prefix):], seed=seed))
+
+
+def _import_package(folder: Path) -> None:
+    """Import the package in ``folder`` as `PACKAGE` (once a process: the one imported first stays); its
+    submodules are then found in its folder by the import system."""
+    if PACKAGE in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(PACKAGE, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no package {PACKAGE} in {folder}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[PACKAGE] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[PACKAGE]
+        raise
 
 
 def _old_engine_names() -> None:

@@ -2,10 +2,10 @@
 the learned value (commit `PREVIOUS`) at 1 s and at 0.1 s a choice, how strength grows with think
 time, and the 1 s agent against greedy and expectimax:depth=2.
 
-    python lab/evaluate.py --out lab/results/eval-learned --jobs 2
-    python lab/evaluate.py --out lab/results/eval-learned --only previous-1s,greedy
-    python lab/evaluate.py --out lab/results/eval-learned --summary
-    python lab/evaluate.py --out lab/results/eval-learned --scheduler tcp://HOST:8786
+    python -m lab.evaluate --out lab/results/eval-learned --jobs 2
+    python -m lab.evaluate --out lab/results/eval-learned --only previous-1s,greedy
+    python -m lab.evaluate --out lab/results/eval-learned --summary
+    python -m lab.evaluate --out lab/results/eval-learned --scheduler tcp://HOST:8786
 
 Budgets are iteration counts, so that a run is reproducible and not skewed by the machine's load:
 ``--iters-per-second`` is what the default agent searches in a second of a real game on this machine
@@ -24,14 +24,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from against_commit import Then  # noqa: E402
-from run_report import open_record  # noqa: E402
-
-from matches.arena import strength, tally  # noqa: E402
-from matches.runner import RunnerError  # noqa: E402
+from lab.against_commit import Then
+from lab.run_report import open_record
+from matches.arena import strength, tally
+from matches.runner import RunnerError
 
 SEED = 11
 PREVIOUS = "1088fd9"  # the default agent before the learned value (its own evaluation: 2,800 iterations/s)
@@ -100,7 +96,7 @@ def summary_line(name: str, a: str, b: str, games: int, records: list[dict]) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="directory of the matchups' record files")

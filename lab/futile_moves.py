@@ -1,7 +1,7 @@
 """How often an agent plays a move that only spends (`ai.futile`): self-play games of one agent spec,
 every decision among two moves or more checked.
 
-    python lab/futile_moves.py --agent mcts:iters=300 --games 100 [--players 2] [--unfiltered]
+    python -m lab.futile_moves --agent mcts:iters=300 --games 100 [--players 2] [--unfiltered]
 
 ``--unfiltered`` plays with the search's filter of futile moves turned off (today's agent as it was
 before the filter), for the figure to compare with.  Prints a line a game and the totals: decisions,
@@ -11,18 +11,14 @@ those that offered a futile move, and the futile moves chosen (the target is 0).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-import amigos  # noqa: E402
-from ai import mcts  # noqa: E402
-from ai.agents import make_agent  # noqa: E402
-from ai.futile import futile  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from matches.match import Match  # noqa: E402
+import amigos
+from ai import mcts
+from ai.agents import make_agent
+from ai.futile import futile
+from amigos.config import GameConfig
+from matches.match import Match
 
 
 def main() -> None:

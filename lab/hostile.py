@@ -1,7 +1,7 @@
 """Hostile match files and paths against the reading commands: the time, the peak memory and the
 answer of each, for this checkout and (``--commit C``) for an earlier one.
 
-    python lab/hostile.py [--commit 4847079] [--limit 20]
+    python -m lab.hostile [--commit 4847079] [--limit 20]
 
 Each case is a crafted file (or path) and a command (``show``, ``replay``, ``replay --game 1``, ...);
 the command runs in its own process, with ``--limit`` seconds and 6 GB of address space at most;
@@ -25,11 +25,9 @@ from pathlib import Path
 
 import msgpack
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from ai.agents import make_agent  # noqa: E402
-from matches.match import Match, play  # noqa: E402
-from matches.record import pack, save  # noqa: E402
+from ai.agents import make_agent
+from matches.match import Match, play
+from matches.record import pack, save
 
 
 def genuine(folder: Path) -> dict:

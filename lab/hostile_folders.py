@@ -1,7 +1,7 @@
 """Hostile tournament folders, agent specs, bridge lines and names against the commands that read them:
 the time, peak memory and answer of each, for this checkout and (``--commit C``) an earlier one.
 
-    python lab/hostile_folders.py [--commit 369911d] [--limit 20]
+    python -m lab.hostile_folders [--commit 369911d] [--limit 20]
 
 Each case runs in its own process as in `hostile.py` (same limits, same verdicts); a case that must
 not write outside its folder also checks that a file it links to is unchanged ("wrote outside").
@@ -17,8 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from hostile import export, run  # (lab/ is the script's folder, so first on the path)
-
+from lab.hostile import export, run
 from matches import report as R
 from matches import tournament as T
 

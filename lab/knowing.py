@@ -1,7 +1,7 @@
 """What knowing the rival's artifacts is worth: a search told which artifacts the rival holds against
 the same search not told, at equal iterations, in seat-swapped pairs.
 
-    python lab/knowing.py --spec mcts:iters=1000 --games 200 --jobs 2 --seed 61 --sprt 0,30 --record R
+    python -m lab.knowing --spec mcts:iters=1000 --games 200 --jobs 2 --seed 61 --sprt 0,30 --record R
 
 The told side (`Told`) searches a copy of each position in which the rival's artifacts in hand and deck
 are among the cards its player knows to be the rival's (``known_decks``, as in games 2 and 3 of a match):
@@ -19,16 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
-
-from ai.agents import make_agent  # noqa: E402
-from amigos.codes import DECK, HAND  # noqa: E402
-from amigos.state import GameState  # noqa: E402
-from lab.earlier import Adapted  # noqa: E402
-from matches.arena import strength  # noqa: E402
+from ai.agents import make_agent
+from amigos.codes import DECK, HAND
+from amigos.state import GameState
+from lab.earlier import Adapted
+from lab.run_report import add_sprt_options, final_lines, open_record, sprt_settings
+from matches.arena import strength
 
 PREFIX = "told:"  # a spec's prefix for the side told the rival's artifacts
 

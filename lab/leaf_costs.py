@@ -1,6 +1,6 @@
 """What a leaf's value costs, part by part: the network's chance against the linear value's.
 
-    python lab/leaf_costs.py
+    python -m lab.leaf_costs
 
 CPU time (best of five runs) at a mid-game position (`speed.mid_game`), in microseconds: the network's
 whole chance (`ai.network.ValueNet.probability`), the encoding, the features (the linear value reads them
@@ -14,20 +14,15 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # (an installed build, if any, first)
-sys.path.append(str(ROOT / "lab"))
+import numpy as np
 
-import numpy as np  # noqa: E402
-from speed import mid_game  # noqa: E402
-
-from ai import encoding as E  # noqa: E402
-from ai.evaluator import packaged_model, packaged_net  # noqa: E402
-from ai.features import player_features  # noqa: E402
-from ai.learned import progress  # noqa: E402
-from ai.network import FEATURE_INDEX, feature_inputs  # noqa: E402
+from ai import encoding as E
+from ai.evaluator import packaged_model, packaged_net
+from ai.features import player_features
+from ai.learned import progress
+from ai.network import FEATURE_INDEX, feature_inputs
+from benchmarks.bench_positions import mid_game
 
 
 def cost(f: Callable[[], object], n: int = 5000) -> float:

@@ -1,6 +1,6 @@
 """Write the match-file fixture of the current format version: ``tests/data/match_v{VERSION}.amigos``.
 
-    .venv/bin/python lab/make_match_fixture.py [--out PATH]
+    .venv/bin/python -m lab.make_match_fixture [--out PATH]
 
 A small finished best of three: greedy (player 1) vs random (player 2), match seed 0, the agents seeded
 as the CLI seeds them.  It goes to 3 games (version 2: random wins 2-1).  Think times are zeroed and the time stamps
@@ -14,17 +14,14 @@ and run this script to add the new version's fixture — never overwrite an olde
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
+from ai.agents import make_agent
+from amigos.rng import derive_seed
+from matches.match import VERSION, Match, play
+from matches.record import save
 
-from ai.agents import make_agent  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
-from matches.match import VERSION, Match, play  # noqa: E402
-from matches.record import save  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SEED = 0
 SPECS = ["greedy", "random"]

@@ -1,4 +1,4 @@
-"""Match-file sizes: ``python lab/match_sizes.py --p1 random --p2 random --matches 40`` plays
+"""Match-file sizes: ``python -m lab.match_sizes --p1 random --p2 random --matches 40`` plays
 best-of-three matches and prints the size of their files (the current format), bytes per recorded
 decision, and the largest one with its decisions, game lengths and load-and-replay time."""
 
@@ -11,12 +11,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from ai.agents import make_agent  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
-from matches.match import Match, play  # noqa: E402
-from matches.record import load, save  # noqa: E402
+from ai.agents import make_agent
+from amigos.rng import derive_seed
+from matches.match import Match, play
+from matches.record import load, save
 
 
 def main(argv=None) -> int:

@@ -1,4 +1,4 @@
-"""MCTS throughput: ``python lab/mcts_speed.py [--seconds 3]`` prints iterations per second with
+"""MCTS throughput: ``python -m lab.mcts_speed [--seconds 3]`` prints iterations per second with
 1 and 2 worker processes from a mid-game position, and the cost of one determinisation (from
 scratch, and as the search deals one each iteration).
 ``--positions`` prints instead the one-process rate over six positions from different games and
@@ -11,20 +11,14 @@ import argparse
 import sys
 import time
 import timeit
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-from bench_positions import search_position as mid_game  # noqa: E402
-
-from ai.agents import make_agent  # noqa: E402
-from amigos.determinize import Determinizer, determinize  # noqa: E402
+from ai.agents import make_agent
+from amigos.determinize import Determinizer, determinize
+from benchmarks.bench_positions import search_position as mid_game
 
 
 def main(argv=None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)

@@ -2,7 +2,7 @@
 one move deep followed by a search of the reply, each averaged over worlds dealt from what the mover
 can see.
 
-    python lab/move_values.py great-pyramid-not-the-blind-top-1 [--iters 8288] [--reply-iters 3000]
+    python -m lab.move_values great-pyramid-not-the-blind-top-1 [--iters 8288] [--reply-iters 3000]
         [--worlds 40] [--reply-worlds 12] [--top 4]
 
 When the root's values of two moves are within its noise but the deeper looks tell them apart, the
@@ -14,20 +14,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from puzzles import load_puzzles, position_of  # noqa: E402
-
-import amigos  # noqa: E402
-from ai.agents import make_agent  # noqa: E402
-from ai.evaluator import packaged_model  # noqa: E402
-from ai.mcts import MCTSAgent, group  # noqa: E402
-from ai.rewards import learned_rewards  # noqa: E402
-from amigos.determinize import Determinizer  # noqa: E402
-from amigos.state import GameState  # noqa: E402
+import amigos
+from ai.agents import make_agent
+from ai.evaluator import packaged_model
+from ai.mcts import MCTSAgent, group
+from ai.rewards import learned_rewards
+from amigos.determinize import Determinizer
+from amigos.state import GameState
+from lab.puzzles import PUZZLES
+from matches.puzzles import load_puzzles, position_of
 
 WORLDS_SEED = 1000  # the dealt worlds are Determinizer deals of seeds 1000, 1001, ...
 
@@ -60,16 +56,16 @@ def one_move(state: GameState, deal: Callable[[int], GameState], agent: MCTSAgen
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("puzzle", help="a puzzle id (lab/puzzles/ID.json)")
+    ap.add_argument("puzzle", help="a puzzle id (tests/data/puzzles/ID.json)")
     ap.add_argument("--iters", type=int, default=8288, help="the root search's iterations")
     ap.add_argument("--reply-iters", type=int, default=3000, help="the search of the reply to each move")
     ap.add_argument("--worlds", type=int, default=40, help="dealt worlds for the learned value")
     ap.add_argument("--reply-worlds", type=int, default=12, help="dealt worlds searched after each move")
     ap.add_argument("--top", type=int, default=4, help="how many of the root's moves to look deeper at")
     args = ap.parse_args(argv)
-    found = [p for p in load_puzzles() if p["id"] == args.puzzle]
+    found = [p for p in load_puzzles(PUZZLES) if p["id"] == args.puzzle]
     if not found:
-        print(f"error: no puzzle {args.puzzle!r} in lab/puzzles/", file=sys.stderr)
+        print(f"error: no puzzle {args.puzzle!r} in {PUZZLES}", file=sys.stderr)
         return 2
     state = position_of(found[0])
     groups = group(state, True)

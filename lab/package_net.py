@@ -1,7 +1,7 @@
 """Make a trained value network the packaged one for its player count (``ai/data/value_net.npz`` for
 two players, ``value_net_Np.npz`` for more: `ai.network.net_file`), with its record.
 
-    python lab/package_net.py lab/runs/neural-5/net-2.npz --note "..."
+    python -m lab.package_net lab/runs/neural-5/net-2.npz --note "..."
 
 Copies the network's weights and training record (`ai.network.ValueNet.info`: games, generations,
 held-out loss, what played them) and adds where it comes from: its run folder and generation, the
@@ -18,11 +18,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # (an installed build, if any, first)
+from ai.evaluator import packaged_model
+from ai.network import NetError, ValueNet, net_file
 
-from ai.evaluator import packaged_model  # noqa: E402
-from ai.network import NetError, ValueNet, net_file  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 agent, and for every decision where every rival has passed, the positions a plan expands in one
 determinisation (up to ``--budget``) and its time.
 
-    python lab/planner_sizes.py --agent mcts:iters=200,solo=0 --games 4 [--budget 5000]
+    python -m lab.planner_sizes --agent mcts:iters=200,solo=0 --games 4 [--budget 5000]
 
 Prints a line a position (legal actions, positions expanded, seconds; "over" past the budget) and a
 summary.
@@ -11,18 +11,14 @@ summary.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from ai.agents import make_agent  # noqa: E402
-from ai.evaluator import default_evaluator  # noqa: E402
-from ai.planner import Planner, alone  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos.determinize import Determinizer  # noqa: E402
-from matches.match import Match  # noqa: E402
+from ai.agents import make_agent
+from ai.evaluator import default_evaluator
+from ai.planner import Planner, alone
+from amigos.config import GameConfig
+from amigos.determinize import Determinizer
+from matches.match import Match
 
 
 def main() -> None:

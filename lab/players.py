@@ -1,8 +1,8 @@
 """Games of two to five players: random games (exceptions, decisions a CPU second) and an agent's
 share of wins at a table of greedy and random players.
 
-    python lab/players.py random --games 10000 --players 2 3 4 5
-    python lab/players.py table --agent mcts:time=1.0 --players 3 --deals 20 --jobs 2 --record lab/results/t3.jsonl
+    python -m lab.players random --games 10000 --players 2 3 4 5
+    python -m lab.players table --agent mcts:time=1.0 --players 3 --deals 20 --jobs 2 --record lab/results/t3.jsonl
 
 ``random``: for each player count, that many uniform-random games (standard, draft and First Game in
 turn; five players with *Lux et Tenebrae*, and a quarter of the others too), every exception counted
@@ -21,18 +21,13 @@ import time
 import traceback
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-from speed import random_game  # noqa: E402
-
-import amigos  # noqa: E402
-from ai.agents import make_agent  # noqa: E402
-from amigos.config import GameConfig, needed_expansions  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
-from matches.arena import wilson  # noqa: E402
-from matches.runner import open_runner  # noqa: E402
+import amigos
+from ai.agents import make_agent
+from amigos.config import GameConfig, needed_expansions
+from amigos.rng import derive_seed
+from benchmarks.bench_positions import random_game
+from matches.arena import wilson
+from matches.runner import open_runner
 
 VARIANTS = ("standard", "draft", "first_game")
 

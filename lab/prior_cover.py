@@ -1,7 +1,7 @@
 """How often the search's choice is among the K moves a model of choices rates likeliest: what a root
 cut to the policy's K best would keep (the experiment `shortlist=K`: lab/DECISIONS.md).
 
-    python lab/prior_cover.py --games lab/runs/neural-5 --policy lab/results/policy-n6.npz --k 2 4 6 8 12
+    python -m lab.prior_cover --games lab/runs/neural-5 --policy lab/results/policy-n6.npz --k 2 4 6 8 12
 
 The decisions are the held-out games' (one in `training.neural.HOLD_OUT`) deep searches, replayed
 (`training.policy.decisions`): for each, the rank of the search's most visited move under the model,
@@ -12,16 +12,13 @@ other games) are not held out: name another run's folder.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from ai.policy import PolicyNet  # noqa: E402
-from training.neural import HOLD_OUT  # noqa: E402
-from training.policy import _batch, _forward, decisions, read_games  # noqa: E402
+from ai.policy import PolicyNet
+from training.neural import HOLD_OUT
+from training.policy import _batch, _forward, decisions, read_games
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Find puzzle candidates: decisions of recorded games where the agent made a move of a kind strong
 players call a clear mistake, written out as draft puzzles to be read, judged and completed by hand.
 
-    python lab/puzzle_candidates.py runs/gen0.jsonl --out runs/candidates [--limit 200]
+    python -m lab.puzzle_candidates runs/gen0.jsonl --out runs/candidates [--limit 200]
 
 Reads self-play records (`amigos-train selfplay`) and replays them.  The checks, each a theme of
 ``strategy.md``'s list of mistakes:
@@ -17,7 +17,7 @@ Reads self-play records (`amigos-train selfplay`) and replays them.  The checks,
 - ``place-not-discard``: placed an artifact without points when discarding it instead would have
   made a place of power affordable at once.
 
-Each candidate is a JSON file in the puzzle format (`lab/puzzles.py`) with the move played in
+Each candidate is a JSON file in the puzzle format (`matches/puzzles.py`) with the move played in
 ``"played"`` and ``"best"`` left empty: a person decides the strong move and writes why.
 """
 
@@ -28,14 +28,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import amigos  # noqa: E402
-from amigos import actions as A  # noqa: E402
-from amigos.codes import ACTIONS  # noqa: E402
-from amigos.position import describe  # noqa: E402
-from training.play import read_games  # noqa: E402
+import amigos
+from amigos import actions as A
+from amigos.codes import ACTIONS
+from amigos.position import describe
+from training.play import read_games
 
 
 def _kinds(legal) -> set:

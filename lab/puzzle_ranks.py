@@ -1,8 +1,8 @@
 """How the learned value alone ranks each puzzle's best move: the value for the mover of the position
 after every legal action (no search), and the rank of the best move's among them (0: the top).
 
-    python lab/puzzle_ranks.py
-    python lab/puzzle_ranks.py --record lab/results/puzzles/ranks.json
+    python -m lab.puzzle_ranks
+    python -m lab.puzzle_ranks --record lab/results/puzzles/ranks.json
 
 A puzzle whose best move the value ranks first but the search misses is lost by the search; one whose
 best move it ranks low is found by the search or not at all.  Compared with `puzzles.py`'s results
@@ -16,13 +16,11 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from puzzles import is_best, load_puzzles, position_of  # noqa: E402
-
-import amigos  # noqa: E402
-from ai.evaluator import packaged_model  # noqa: E402
-from ai.rewards import learned_rewards  # noqa: E402
+import amigos
+from ai.evaluator import packaged_model
+from ai.rewards import learned_rewards
+from lab.puzzles import PUZZLES
+from matches.puzzles import is_best, load_puzzles, position_of
 
 
 def ranks(puzzle: dict) -> dict:
@@ -44,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--record", type=Path, help="write the ranks here as JSON")
     args = ap.parse_args(argv)
-    results = [ranks(p) for p in load_puzzles()]
+    results = [ranks(p) for p in load_puzzles(PUZZLES)]
     for r in results:
         print(f"{r['id']:<42} rank {r['rank']:>3} of {r['moves']:>3}  best {r['best_value']:.3f}"
               f"  top {r['top_value']:.3f} {r['top_move'][:50]}")

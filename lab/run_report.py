@@ -1,7 +1,6 @@
 """What the strength commands share: the ``--record`` file and the closing lines of a run.
 
-Imported by the benchmark commands (a sibling module, found through the script's directory on
-``sys.path``); `say_build` names the build they measure.
+Imported by the benchmark commands as ``lab.run_report``; `say_build` names the build they measure.
 """
 
 from __future__ import annotations
@@ -11,14 +10,13 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from matches.sprt import SprtTest, check_rates, parse_bounds  # noqa: E402
+from matches.sprt import SprtTest, check_rates, parse_bounds
 
 
 def say_build() -> None:
     """Name, as the report's first line, the build these measurements run on (the compiled or pure
-    ``amigos``, and where from), since an installed build comes before the checkout on ``sys.path``."""
+    ``amigos``, and where from): ``python -m lab.NAME`` imports the checkout's, ``python -P -m lab.NAME``
+    an installed one (`lab/README.md`)."""
     import amigos
     build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
     print(f"amigos: {build}, from {Path(amigos.__file__ or '').parent}", flush=True)

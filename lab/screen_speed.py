@@ -2,8 +2,8 @@
 on the same recorded game), and the time from a key press to the redrawn board in a late-game
 position (median).
 
-    python lab/screen_speed.py [--file lab/data/g101.amigos] [--presses 60]
-    python lab/screen_speed.py --file /tmp/p5.amigos --redraw-only [--size 100x30]
+    python -m lab.screen_speed [--file lab/data/g101.amigos] [--presses 60]
+    python -m lab.screen_speed --file /tmp/p5.amigos --redraw-only [--size 100x30]
 
 A file of AIs alone (``amigos play --players 5 --expansion lux --p1 random ... --p5 random --save
 /tmp/p5.amigos``) is timed from its first seat (``--redraw-only``: it has no person's keys to count).
@@ -21,24 +21,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-import amigos  # noqa: E402
-from ai.agents import make_agent  # noqa: E402
-from ai.heuristics import best_variant  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos_cli.session import HUMAN  # noqa: E402
-from amigos_cli.tui.game import GameApp  # noqa: E402
-from amigos_cli.tui.keys import RIVAL_KEY  # noqa: E402
-from amigos_cli.views.choices import automatic_collect, keeps_a_bonus, ordered_variants, vectors  # noqa: E402
-from matches.match import Match, config_of  # noqa: E402
-from matches.record import load  # noqa: E402
+import amigos
+from ai.agents import make_agent
+from ai.heuristics import best_variant
+from amigos.config import GameConfig
+from amigos_cli.session import HUMAN
+from amigos_cli.tui.game import GameApp
+from amigos_cli.tui.keys import RIVAL_KEY
+from amigos_cli.views.choices import automatic_collect, keeps_a_bonus, ordered_variants, vectors
+from matches.match import Match, config_of
+from matches.record import load
 
 
 def typed_length(action: tuple) -> int:

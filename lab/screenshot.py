@@ -1,22 +1,19 @@
 """Write the README's picture of the full-screen game: ``docs/screen.svg`` (Textual's SVG export) of a
 position from a game against the AI, 120x40.
 
-    python lab/screenshot.py [--out docs/screen.svg] [--seed 12] [--decisions 70]
+    python -m lab.screenshot [--out docs/screen.svg] [--seed 12] [--decisions 70]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from ai.agents import make_agent  # noqa: E402
-from amigos_cli.tui.game import GameApp  # noqa: E402
-from matches.match import Match  # noqa: E402
+from ai.agents import make_agent
+from amigos_cli.tui.game import GameApp
+from matches.match import Match
 
 
 def position(seed: int, decisions: int) -> Match:

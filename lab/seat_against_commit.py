@@ -1,7 +1,7 @@
 """Today's agent in one seat of a table of three or more, an earlier commit's agent in the others, every
 seat in turn: does it win more than its share?
 
-    python lab/seat_against_commit.py --commit 5dc9dbd --a mcts:iters=300 --b mcts:iters=300 --players 3 --deals 40
+    python -m lab.seat_against_commit --commit 5dc9dbd --a mcts:iters=300 --b mcts:iters=300 --players 3 --deals 40
 
 Each deal is played once with today's agent (``--a``) in each seat, the earlier commit's (``--b``, its
 `ai` package taken with ``git archive``: `lab.earlier`; without ``--commit``, today's) in all the others, so that every seat's luck is
@@ -19,16 +19,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-from against_commit import Then  # noqa: E402
-
-from ai.agents import make_agent  # noqa: E402
-from amigos.config import GameConfig, needed_expansions  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
-from matches.arena import seat_deal, seat_points, wilson  # noqa: E402
-from matches.runner import open_runner  # noqa: E402
+from ai.agents import make_agent
+from amigos.config import GameConfig, needed_expansions
+from amigos.rng import derive_seed
+from lab.against_commit import Then
+from matches.arena import seat_deal, seat_points, wilson
+from matches.runner import open_runner
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """Rounds the AI plays alone (every rival has passed): its points when the round ends against the most
 points any line of moves reaches (issue 50's measure), over positions from self-play.
 
-    python lab/solo_rounds.py --agent mcts:iters=1000 --positions 100 [--budget 20000]
+    python -m lab.solo_rounds --agent mcts:iters=1000 --positions 100 [--budget 20000]
 
 For each game of the agent against itself, the first position of each round where the mover plays
 alone is taken; the most points the rest of the round can reach is found by `ai.planner.Planner` valued
@@ -14,17 +14,13 @@ best line is past ``--budget`` positions are skipped (counted).
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from ai.agents import make_agent  # noqa: E402
-from ai.evaluator import default_evaluator  # noqa: E402
-from ai.planner import Planner, alone  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos.state import GameState  # noqa: E402
-from matches.match import Match  # noqa: E402
+from ai.agents import make_agent
+from ai.evaluator import default_evaluator
+from ai.planner import Planner, alone
+from amigos.config import GameConfig
+from amigos.state import GameState
+from matches.match import Match
 
 
 def points(player: int) -> object:

@@ -1,4 +1,4 @@
-"""Plain speed report: ``python lab/speed.py [--games 50] [--variant standard] [--seed 0]``.
+"""Plain speed report: ``python -m lab.speed [--games 50] [--variant standard] [--seed 0]``.
 
 Plays N uniform-random 2-player games (``random.Random(seed)`` choices, ``apply_unchecked``) and prints
 decisions per second, then the time of one ``clone()`` and of one ``legal_actions()`` + ``apply_unchecked``
@@ -16,16 +16,9 @@ import random
 import sys
 import time
 import timeit
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
-sys.path.append(str(ROOT / "benchmarks"))
-
-from bench_positions import mid_game, random_game  # noqa: E402
-
-import amigos  # noqa: E402
+import amigos
+from benchmarks.bench_positions import mid_game, random_game
 
 
 def compare_expansion(games: int, variant: str, first: int, expansions: tuple[str, ...]) -> int:
@@ -49,7 +42,7 @@ def compare_expansion(games: int, variant: str, first: int, expansions: tuple[st
 
 
 def main(argv=None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50)

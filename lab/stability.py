@@ -2,7 +2,7 @@
 with several seeds and reports how often all seeds pick the same move and how far apart the values
 of the top moves are.
 
-    python lab/stability.py [--positions 12] [--budgets 400,1600,6400] [--seeds 3]
+    python -m lab.stability [--positions 12] [--budgets 400,1600,6400] [--seeds 3]
 
 Near-equal top values with choices that keep changing mean the evaluation, not the budget, limits the
 play: more iterations cannot separate moves the leaf value rates alike.
@@ -14,15 +14,9 @@ import argparse
 import collections
 import sys
 import time
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-from bench_positions import search_position as mid_game  # noqa: E402
-
-from ai.mcts import group, search  # noqa: E402
+from ai.mcts import group, search
+from benchmarks.bench_positions import search_position as mid_game
 
 
 def positions(count: int) -> list:

@@ -1,7 +1,7 @@
 """Win rate of agent A against agent B, in seat-swapped pairs on the same deals.
 
-    python lab/strength.py --a mcts:time=1 --b random --games 200 --jobs 2 --record runs/r.jsonl
-    python lab/strength.py --a mcts:iters=2000 --b greedy --games 200 --scheduler tcp://HOST:8786
+    python -m lab.strength --a mcts:time=1 --b random --games 200 --jobs 2 --record runs/r.jsonl
+    python -m lab.strength --a mcts:iters=2000 --b greedy --games 200 --scheduler tcp://HOST:8786
 
 Prints a progress line after every pair and a final line with the 95% Wilson interval.  ``--record``
 appends each pair's result as a JSON line; `lab/tally.py` combines records of a run split by
@@ -14,21 +14,18 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from run_report import add_sprt_options, final_lines, open_record, sprt_settings  # noqa: E402
-
-import amigos  # noqa: E402
+import amigos
 from amigos.config import (
-    EXPANSIONS,  # noqa: E402
-    GameConfig,  # noqa: E402
+    EXPANSIONS,
+    GameConfig,
 )
-from matches.arena import strength  # noqa: E402
-from matches.runner import RunnerError  # noqa: E402
+from lab.run_report import add_sprt_options, final_lines, open_record, sprt_settings
+from matches.arena import strength
+from matches.runner import RunnerError
 
 
 def main(argv=None) -> int:
-    from run_report import say_build
+    from lab.run_report import say_build
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--a", required=True, help="agent spec, e.g. mcts:time=1")

@@ -6,7 +6,7 @@ The people's moves before the pictures are the greedy agent's (the position is a
 straight into the match; the table then opens on it and each seat's page is photographed when seat 1 is
 asked and seat 2 waits.
 
-    python lab/table_screenshots.py [--seed 21] [--decisions 90] [--out docs] [--size 1400x900]
+    python -m lab.table_screenshots [--seed 21] [--decisions 90] [--out docs] [--size 1400x900]
 
 Other tables, to look at (not the README's): ``--players 5 --expansion lux``, ``--variant draft``,
 ``--decisions 0`` (the mage choice), ``--agent mcts:iters=200`` (the moves before the pictures).
@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from ai.agents import make_agent  # noqa: E402
-from amigos.codes import ACTIONS  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos_cli.table.model import Table  # noqa: E402
-from amigos_cli.table.server import TableServer  # noqa: E402
-from matches.match import Match  # noqa: E402
-from tests.test_table_browser import Chromium, free_port  # noqa: E402
+from ai.agents import make_agent
+from amigos.codes import ACTIONS
+from amigos.config import GameConfig
+from amigos_cli.table.model import Table
+from amigos_cli.table.server import TableServer
+from matches.match import Match
+from tests.test_table_browser import Chromium, free_port
 
 PEOPLE = ["Ann", "Bob"]
 

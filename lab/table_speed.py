@@ -14,7 +14,7 @@
    the view after a move; one more is refused, 503), the tables of one process (as in 2), and several
    ``amigos host`` processes at once, each with a seat connected.
 
-    python lab/table_speed.py [--moves 150] [--tables 1,100,250,500] [--hosts 8] [--skip-browser]
+    python -m lab.table_speed [--moves 150] [--tables 1,100,250,500] [--hosts 8] [--skip-browser]
 
 Figures are printed as one line each (medians in milliseconds, memory in MB).
 """
@@ -36,13 +36,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
+import aiohttp
 
-import aiohttp  # noqa: E402
+from amigos_cli.table.server import MAX_CONNECTIONS
+from tests.test_table_browser import CHROMIUM, Chromium, free_port
 
-from amigos_cli.table.server import MAX_CONNECTIONS  # noqa: E402
-from tests.test_table_browser import CHROMIUM, Chromium, free_port  # noqa: E402
-
+ROOT = Path(__file__).resolve().parents[1]
 LINK = re.compile(r"^\s+(.+): http://\S+/t/(\S+)$")
 
 #: Wraps the page's ``draw``: each view drawn is kept as [wall-clock ms at its end, its moves, ms drawing].
@@ -318,8 +317,9 @@ def main() -> None:
           f"one more {'refused (503)' if held['refused'] else 'NOT refused'}")
 
     counts = [int(n) for n in args.tables.split(",")]
-    child = subprocess.run([sys.executable, __file__, "--child-tables", args.tables], capture_output=True, text=True,
-                           timeout=1800)
+    safe_path = ["-P"] if sys.flags.safe_path else []  # (the build this process imports: lab/README.md)
+    child = subprocess.run([sys.executable, *safe_path, "-m", "lab.table_speed", "--child-tables", args.tables],
+                           cwd=ROOT, capture_output=True, text=True, timeout=1800)
     if child.returncode != 0:
         print(f"tables in one process: failed: {child.stderr[-800:]}")
     else:

@@ -1,8 +1,8 @@
 """Totals of strength runs from their records, and two runs compared deal by deal.
 
-    python lab/tally.py runs/g1000.jsonl
-    python lab/tally.py runs/g2800-part1.jsonl runs/g2800-part2.jsonl --against runs/g1000.jsonl
-    python lab/tally.py runs/t-part1.jsonl runs/t-part2.jsonl --sprt 0,40
+    python -m lab.tally runs/g1000.jsonl
+    python -m lab.tally runs/g2800-part1.jsonl runs/g2800-part2.jsonl --against runs/g1000.jsonl
+    python -m lab.tally runs/t-part1.jsonl runs/t-part2.jsonl --sprt 0,40
 
 A file is either ``strength.py --record`` output (JSON lines) or ``strength.py``'s printed output; for
 the latter, which names no deals, give the run's seed with ``--seed`` and the first pair after ``@``
@@ -21,12 +21,9 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-from run_report import add_sprt_options, sprt_settings  # noqa: E402
-
-from matches.arena import paired_difference, tally  # noqa: E402
-from matches.sprt import SprtTest, sprt_over_pairs  # noqa: E402
+from lab.run_report import add_sprt_options, sprt_settings
+from matches.arena import paired_difference, tally
+from matches.sprt import SprtTest, sprt_over_pairs
 
 RECORD_KEYS = ("pair", "seed", "a", "b", "points", "games")  # what `matches.arena.pair_record` writes
 PROGRESS = re.compile(r"^(\S+) vs (\S+): ([\d.]+)/(\d+) = ")

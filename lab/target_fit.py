@@ -1,6 +1,6 @@
 """Offline: which training target and which width predict the winner best on the same held-out games.
 
-    python lab/target_fit.py --games lab/runs/neural-4 lab/runs/neural-5 --searched 0 0.25 0.5 0.75 1 --hidden 64 128
+    python -m lab.target_fit --games lab/runs/neural-4 lab/runs/neural-5 --searched 0 0.25 0.5 0.75 1 --hidden 64 128
 
 Fits networks as `amigos-train neural` trains them (`training.neural.train`: TD(lambda) returns blended with a
 ``--searched`` share of the search's own chance where a game's record keeps one), each from the same
@@ -21,15 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-from ai import encoding as E  # noqa: E402
-from ai.evaluator import packaged_model  # noqa: E402
-from ai.network import N_FEATURE_INPUTS, ValueNet  # noqa: E402
-from training import neural as N  # noqa: E402
-from training.views import Views  # noqa: E402
+from ai import encoding as E
+from ai.evaluator import packaged_model
+from ai.network import N_FEATURE_INPUTS, ValueNet
+from training import neural as N
+from training.views import Views
 
 
 def games_of(folders: list[Path]) -> tuple[list[N.Game], list[N.Game]]:

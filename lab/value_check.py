@@ -1,6 +1,6 @@
 """How well the neural value and the linear learned value predict the winner, on the same positions.
 
-    python lab/value_check.py --games lab/results/neural-2 --net lab/results/neural-2/net-6.npz
+    python -m lab.value_check --games lab/results/neural-2 --net lab/results/neural-2/net-6.npz
 
 The positions are those of the games `amigos-train neural` held out of training (one in
 `training.neural.HOLD_OUT` of each generation's ``games-G.jsonl``), replayed: every decision among two
@@ -19,16 +19,14 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (an installed build, if any, first)
-
-import amigos  # noqa: E402
-from ai.evaluator import packaged_model  # noqa: E402
-from ai.learned import ValueModel  # noqa: E402
-from ai.network import ValueNet  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos.determinize import determinize  # noqa: E402
-from training.neural import HOLD_OUT  # noqa: E402
-from training.policy import game_files  # noqa: E402
+import amigos
+from ai.evaluator import packaged_model
+from ai.learned import ValueModel
+from ai.network import ValueNet
+from amigos.config import GameConfig
+from amigos.determinize import determinize
+from training.neural import HOLD_OUT
+from training.policy import game_files
 
 
 def held_out_records(paths: list[Path]) -> list[dict]:

@@ -1,6 +1,6 @@
 """Offline fits of a value network to a run's recorded games: which inputs and targets generalise.
 
-    python lab/value_fit.py --games lab/runs/neural-3 --inputs cards feats --target td --lam 0.7 --epochs 3
+    python -m lab.value_fit --games lab/runs/neural-3 --inputs cards feats --target td --lam 0.7 --epochs 3
 
 Replays the games (``games-G.jsonl`` of a run folder, `training.neural.read_games`) to both players'
 views: the card encoding (`ai.encoding`), the hand-named features of both players in a world dealt for
@@ -20,18 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.append(str(ROOT))  # (an installed build, if any, first)
-
-import amigos  # noqa: E402
-from ai import encoding as E  # noqa: E402
-from ai.evaluator import packaged_model  # noqa: E402
-from ai.features import player_features  # noqa: E402
-from ai.learned import progress  # noqa: E402
-from amigos.config import GameConfig  # noqa: E402
-from amigos.determinize import determinize  # noqa: E402
-from amigos.rng import derive_seed  # noqa: E402
+import amigos
+from ai import encoding as E
+from ai.evaluator import packaged_model
+from ai.features import player_features
+from ai.learned import progress
+from amigos.config import GameConfig
+from amigos.determinize import determinize
+from amigos.rng import derive_seed
 
 HOLD_OUT = 10  # one game in this many is held out
 

@@ -12,6 +12,8 @@ from amigos.config import GameConfig
 from matches.arena import paired_difference, play_game, score_for, strength, tally, wilson
 from matches.sprt import sprt_over_pairs
 
+ROOT = Path(__file__).resolve().parents[1]  # (the lab's scripts run from it: python -m lab.NAME)
+
 
 def test_wilson_interval_known_values():
     low, high = wilson(159, 200)
@@ -100,19 +102,20 @@ def test_tally_command_combines_records_and_printed_runs(tmp_path):
     printed = tmp_path / "run.txt"
     printed.write_text("x vs y: 1/2 = 50.0% (95% 9.5%-90.5%), 3 s\nx vs y: 1/4 = 25.0% (95% 4.6%-69.9%), 5 s\n"
                        "final: x vs y: 1/4 = 25.0% (95% interval 4.6%-69.9%) in 5 s\n")
-    script = Path(__file__).resolve().parents[1] / "lab" / "tally.py"
-    run = subprocess.run([sys.executable, str(script), str(records), "--against", f"{printed}@0", "--seed", "5"],
-                         capture_output=True, text=True)
+    script = "lab.tally"
+    run = subprocess.run([sys.executable, "-m", script, str(records), "--against", f"{printed}@0", "--seed", "5"],
+                         capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     first, second, paired = run.stdout.splitlines()
     assert first.startswith("x vs y: 3/4 = 75.0%") and "2 adjudicated" in first and "0.250 s a choice" in first
     assert second.startswith("x vs y: 1/4 = 25.0%")
     assert "on 2 deals: +50.0 points per 100 games" in paired
-    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "missing.jsonl")], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", script, str(tmp_path / "missing.jsonl")], capture_output=True, text=True,
+                         cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.startswith("error: cannot read") and "Traceback" not in bad.stderr
     partial = tmp_path / "partial.jsonl"
     partial.write_text('{"pair": 0, "seed": 5}\n')
-    bad = subprocess.run([sys.executable, str(script), str(partial)], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", script, str(partial)], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "not a pair record" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -125,11 +128,11 @@ def test_tally_command_judges_a_continued_run_by_one_sprt(tmp_path):
     won = [2.0, 1.0, 1.0] * 10  # a third of the pairs won, the rest split: H1 after 28 pairs
     part1.write_text(pairs(0, won[:12]))
     part2.write_text(pairs(12, won[12:] + [0.0]))
-    script = Path(__file__).resolve().parents[1] / "lab" / "tally.py"
+    script = "lab.tally"
 
     def sprt(*files: Path) -> str:
-        run = subprocess.run([sys.executable, str(script), *map(str, files), "--sprt", "0,40"],
-                             capture_output=True, text=True)
+        run = subprocess.run([sys.executable, "-m", script, *map(str, files), "--sprt", "0,40"],
+                             capture_output=True, text=True, cwd=ROOT)
         assert run.returncode == 0, run.stderr
         return run.stdout.splitlines()[1]
     alone = sprt(part1)
@@ -140,35 +143,33 @@ def test_tally_command_judges_a_continued_run_by_one_sprt(tmp_path):
     gap = tmp_path / "gap.jsonl"
     gap.write_text(pairs(0, [2.0]) + pairs(2, won))
     assert "after 1 pairs" in sprt(gap)  # the deals after a missing one wait for it
-    bad = subprocess.run([sys.executable, str(script), str(part1), "--sprt", "40,0"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", script, str(part1), "--sprt", "40,0"], capture_output=True, text=True,
+                         cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
-
-
-BENCHMARKS = Path(__file__).resolve().parents[1] / "lab"
 
 
 def test_strength_command_records_its_pairs_and_refuses_an_unwritable_record(tmp_path):
     out = tmp_path / "runs" / "r.jsonl"
-    run = subprocess.run([sys.executable, str(BENCHMARKS / "strength.py"), "--a", "greedy", "--b", "random",
-                          "--games", "4", "--seed", "3", "--record", str(out)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "lab.strength", "--a", "greedy", "--b", "random",
+                          "--games", "4", "--seed", "3", "--record", str(out)], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["pair"] for r in records] == [0, 1]
     assert f"{tally(records)['score']:g}/4" in run.stdout.splitlines()[-2]
     (tmp_path / "file").write_text("")
-    bad = subprocess.run([sys.executable, str(BENCHMARKS / "strength.py"), "--a", "random", "--b", "random",
-                          "--record", str(tmp_path / "file" / "r.jsonl")], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "lab.strength", "--a", "random", "--b", "random",
+                          "--record", str(tmp_path / "file" / "r.jsonl")], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.startswith("error: cannot write") and "Traceback" not in bad.stderr
 
 
 def test_against_a_commit_plays_the_deals_and_seeds_strength_plays(tmp_path):
     """The earlier commit's agent, here this very commit's, plays exactly the games today's would."""
-    if subprocess.run(["git", "-C", str(BENCHMARKS), "rev-parse", "HEAD"], capture_output=True).returncode:
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
         pytest.skip("not a git checkout")
     out = tmp_path / "r.jsonl"
-    run = subprocess.run([sys.executable, str(BENCHMARKS / "against_commit.py"), "--commit", "HEAD",
+    run = subprocess.run([sys.executable, "-m", "lab.against_commit", "--commit", "HEAD",
                           "--a", "random", "--b", "greedy", "--pairs", "2", "--seed", "9", "--jobs", "1",
-                          "--record", str(out)], capture_output=True, text=True)
+                          "--record", str(out)], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     then = [json.loads(line) for line in out.read_text().splitlines()]
     now = []
@@ -176,16 +177,16 @@ def test_against_a_commit_plays_the_deals_and_seeds_strength_plays(tmp_path):
     assert [r["b"] for r in then] == ["HEAD:greedy"] * 2
     assert [(r["pair"], r["points"], r["games"][0]["vp"], r["games"][1]["vp"]) for r in then] == \
         [(r["pair"], r["points"], r["games"][0]["vp"], r["games"][1]["vp"]) for r in now]
-    bad = subprocess.run([sys.executable, str(BENCHMARKS / "against_commit.py"), "--commit", "no-such-commit",
-                          "--a", "random", "--b", "random"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "lab.against_commit", "--commit", "no-such-commit",
+                          "--a", "random", "--b", "random"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.startswith("error: cannot export") and "Traceback" not in bad.stderr
 
 
 def test_evaluation_goes_on_from_the_first_pair_it_has_not_played(tmp_path):
     def evaluate(*extra):
-        return subprocess.run([sys.executable, str(BENCHMARKS / "evaluate.py"), "--out", str(tmp_path),
+        return subprocess.run([sys.executable, "-m", "lab.evaluate", "--out", str(tmp_path),
                                "--iters-per-second", "8", "--only", "greedy", "--jobs", "1", *extra],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, cwd=ROOT)
 
     first = evaluate("--games", "2")
     assert first.returncode == 0, first.stderr
@@ -200,8 +201,8 @@ def test_evaluation_goes_on_from_the_first_pair_it_has_not_played(tmp_path):
     assert evaluate("--games", "4").stdout.count("pairs ") == 0  # nothing left to play
     summary = evaluate("--summary")
     assert f"{tally(pairs)['score']:g}/4" in summary.stdout and "[4 of 100 games]" in summary.stdout
-    other = subprocess.run([sys.executable, str(BENCHMARKS / "evaluate.py"), "--out", str(tmp_path),
-                            "--iters-per-second", "9", "--only", "greedy"], capture_output=True, text=True)
+    other = subprocess.run([sys.executable, "-m", "lab.evaluate", "--out", str(tmp_path),
+                            "--iters-per-second", "9", "--only", "greedy"], capture_output=True, text=True, cwd=ROOT)
     assert other.returncode == 2 and "not of mcts:iters=9 vs greedy" in other.stderr
     assert "Traceback" not in other.stderr and len(path.read_text().splitlines()) == 2  # the records kept
     unknown = evaluate("--only", "greedyy")

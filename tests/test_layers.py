@@ -7,7 +7,8 @@
                    openskill (the ratings of tournaments of games of three players or more)
     ai/         -> amigos, numpy (the neural value)   (agents only)
     amigos/     -> standard library only
-    lab/        evaluations and experiments: not installed, and no package imports it
+    lab/        evaluations and experiments, run as ``python -m lab.NAME``: not installed, and no package
+                and no test imports it (the data its tests share are under tests/data/)
 
 Every layer may also use the standard library. Imports inside functions count too.
 """
@@ -15,7 +16,9 @@ Every layer may also use the standard library. Imports inside functions count to
 from __future__ import annotations
 
 import ast
+import fnmatch
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -88,6 +91,20 @@ def test_no_print_outside_cli(layer):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno} calls print()")
     assert not bad, "only amigos_cli prints:\n" + "\n".join(bad)
+
+
+def test_nothing_imports_the_lab_and_it_is_not_installed():
+    """The lab is a package of scripts (``python -m lab.NAME``) that imports the program, never the other
+    way: no module of the packages or of the tests imports it, and the build does not install it."""
+    paths = [path for pkg in (*OURS, "tests") for path in modules(pkg)]
+    bad = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        bad += [f"{path.relative_to(ROOT)}:{line} imports lab" for top, line in sorted(imported_tops(tree)) if top == "lab"]
+    assert not bad, "\n".join(bad)
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    installed = setup["packages"]["find"]["include"]
+    assert installed and not [p for p in installed if fnmatch.fnmatch("lab", p) or fnmatch.fnmatch("lab.puzzles", p)]
 
 
 def test_checker_catches_violations():

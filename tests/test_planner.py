@@ -168,7 +168,7 @@ def test_a_round_with_a_win_in_it_is_planned_to_the_win_within_the_search_s_budg
 
     from amigos.position import build_position
 
-    path = Path(__file__).resolve().parents[1] / "lab" / "puzzles" / "win-the-round-alone-1.json"
+    path = Path(__file__).resolve().parent / "data" / "puzzles" / "win-the-round-alone-1.json"
     s = build_position(**json.loads(path.read_text(encoding="utf-8"))["position"], seed=0)
     p = s.current_player()
     assert alone(s, p)

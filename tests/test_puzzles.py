@@ -1,20 +1,20 @@
-"""The puzzle suite (``lab/puzzles.py``, ``lab/puzzles/*.json``): every puzzle is a real
-choice whose answers are legal moves, and the scorer tells a solving move from a failing one."""
+"""The puzzle suite (`matches.puzzles`, ``tests/data/puzzles/*.json``; scored by ``python -m
+lab.puzzles``): every puzzle is a real choice whose answers are legal moves, and the scorer tells a
+solving move from a failing one."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 import amigos
+from matches.puzzles import is_best, load_puzzles, matches, position_of, score
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lab"))
-
-from puzzles import is_best, load_puzzles, matches, position_of, score  # noqa: E402
-
-PUZZLES = load_puzzles()
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = load_puzzles(Path(__file__).resolve().parent / "data" / "puzzles")
 
 
 def test_the_suite_has_enough_puzzles_with_distinct_ids():
@@ -58,14 +58,21 @@ def _named(state, text):
     return next(a for a in state.legal_actions() if amigos.action_text(state, a) == text)
 
 
-def test_move_values_prints_every_look_at_a_puzzle_s_moves(capsys):
-    from move_values import main
-    code = main(["great-pyramid-not-the-blind-top-1", "--iters", "60", "--reply-iters", "20", "--worlds", "3",
-                 "--reply-worlds", "2", "--top", "2"])
-    lines = capsys.readouterr().out.splitlines()
-    assert code == 0 and lines[0].split() == ["visits", "root", "value", "reply", "move"]
+def test_move_values_prints_every_look_at_a_puzzle_s_moves(tmp_path):
+    """``python -m lab.move_values`` (the lab is run, never imported here), from a folder holding only
+    the lab, so that it runs on the build these tests import (a compiled install's, or the checkout's)."""
+    (tmp_path / "lab").symlink_to(ROOT / "lab")
+
+    def move_values(*args):
+        return subprocess.run([sys.executable, "-m", "lab.move_values", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=600)
+    done = move_values("great-pyramid-not-the-blind-top-1", "--iters", "60", "--reply-iters", "20", "--worlds", "3",
+                       "--reply-worlds", "2", "--top", "2")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert lines[0].split() == ["visits", "root", "value", "reply", "move"]
     assert len(lines) == 3
     for line in lines[1:]:
         visits, root, value, reply = line.split()[:4]
         assert int(visits) > 0 and all(0.0 <= float(v) <= 1.0 for v in (root, value, reply))
-    assert main(["no-such-puzzle"]) == 2
+    assert move_values("no-such-puzzle").returncode == 2
