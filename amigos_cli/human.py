@@ -24,6 +24,7 @@ from ai.agent import BaseAgent
 from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
+from matches.session import QuitRequested, UndoRequested
 
 from .views.board import board
 from .views.choices import (
@@ -88,14 +89,6 @@ def _words(text: str) -> list[str]:
 def _index(items: Sequence[object], item: object) -> int | None:
     """The index of ``item`` in ``items``; None when it is None or not there."""
     return items.index(item) if item is not None and item in items else None
-
-
-class QuitRequested(Exception):
-    """The person asked to stop; the match is saved."""
-
-
-class UndoRequested(Exception):
-    """The person asked to take back their previous decision."""
 
 
 class Human(BaseAgent):

@@ -20,7 +20,7 @@ class Settings:
     """``auto_collect``: at Collect, essences stored on a card are taken without asking where taking
     them costs nothing and leaving them earns nothing, left where they score points, and a collect of
     one kind or another gives the only kind still lacking, where there is one
-    (`amigos_cli.views.choices.automatic_collect`)."""
+    (`ai.collect.automatic_collect`)."""
 
     auto_collect: bool = False
 

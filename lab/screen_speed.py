@@ -28,14 +28,15 @@ from pathlib import Path
 
 import amigos
 from ai.agents import make_agent
+from ai.collect import automatic_collect
 from ai.heuristics import best_variant
 from amigos.config import GameConfig
-from amigos_cli.session import HUMAN
 from amigos_cli.tui.game import GameApp
 from amigos_cli.tui.keys import RIVAL_KEY
-from amigos_cli.views.choices import automatic_collect, keeps_a_bonus, ordered_variants, vectors
+from amigos_cli.views.choices import keeps_a_bonus, ordered_variants, vectors
 from matches.match import Match, config_of
 from matches.record import load
+from matches.session import HUMAN
 
 
 def typed_length(action: tuple) -> int:

@@ -28,6 +28,7 @@ from amigos.setup import EXPANSION_NAMES, card_sets
 from amigos.state import GameState
 from amigos.steps import action_from_json, action_json
 
+from .events import GameOver, MatchEvent, MatchOver, Moved, TurnBegins
 from .play import play_out
 
 FORMAT = "amigos.match"
@@ -349,17 +350,17 @@ def _info_of(decision: list[Any]) -> dict[str, Any]:
     return {}
 
 
-def play(match: Match, controllers: Sequence[Agent], on_event: Callable[[str, dict[str, Any]], object] | None = None,
+def play(match: Match, controllers: Sequence[Agent], on_event: Callable[[MatchEvent], object] | None = None,
          save: Callable[[Match], object] | None = None) -> Match:
     """Play ``match`` to the end (`matches.play.play_out`): ``controllers[p]`` decides for seat ``p``, an
-    `ai.agent.Agent` (an AI or a person's seat), reseeded with `Match.decision_seed` before each decision so that a resumed match plays on exactly
-    as an uninterrupted one; ``save(match)`` runs after every decision; ``on_event(kind, data)`` hears
-    about turns, moves and results."""
-    emit = on_event or (lambda kind, data: None)
+    `ai.agent.Agent` (an AI or a person's seat), reseeded with `Match.decision_seed` before each decision
+    so that a resumed match plays on exactly as an uninterrupted one; ``save(match)`` runs after every
+    decision; ``on_event`` hears of turns, moves and results (`matches.events`)."""
+    emit = on_event or (lambda event: None)
     play_out(_Watched(match, emit, save), controllers, seed_of=match.decision_seed)
     if save is not None:
         save(match)
-    emit("match_over", {"result": match.record["result"]})
+    emit(MatchOver(match.record["result"]))
     return match
 
 
@@ -368,10 +369,10 @@ class _Watched:
     saved after every decision."""
 
     match: Match
-    emit: Callable[[str, dict[str, Any]], object]
+    emit: Callable[[MatchEvent], object]
     save: Callable[[Match], object] | None
 
-    def __init__(self, match: Match, emit: Callable[[str, dict[str, Any]], object],
+    def __init__(self, match: Match, emit: Callable[[MatchEvent], object],
                  save: Callable[[Match], object] | None) -> None:
         self.match = match
         self.emit = emit
@@ -388,7 +389,7 @@ class _Watched:
         match = self.match
         p = match.to_act()
         if not match.is_over():
-            self.emit("turn", {"player": p, "state": match.state})
+            self.emit(TurnBegins(p, match.state))
         return p
 
     def history(self) -> list[tuple[GameState, Action]]:
@@ -402,7 +403,6 @@ class _Watched:
         match.decide(action, think=think, info=info)
         if self.save is not None:  # (saved, then told: a move a player has seen is never lost)
             self.save(match)
-        self.emit("move", {"player": p, "action": action, "text": text, "think": think, "info": info})
+        self.emit(Moved(p, action, text, think, info))
         if match.game_number != before or match.is_over():
-            self.emit("game_over", {"game": before, "result": match.record["games"][before - 1]["result"],
-                                    "score": match.score()})
+            self.emit(GameOver(before, match.record["games"][before - 1]["result"], match.score()))

@@ -226,7 +226,7 @@ def test_a_determinisation_finds_cards_where_they_were_dealt(seed):
     assert gone and all(world.find(c.name) == -1 for c in gone)
 
 
-@pytest.mark.parametrize("spec", ["mcts:iters=120,seed=3", "greedy", "random"])
+@pytest.mark.parametrize("spec", ["mcts:iters=120,seed=3", "greedy"])  # (random reads nothing to peek at)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_agents_never_read_hidden_information(spec, players):
     """Two states that differ only in what the player cannot see get the same decision."""

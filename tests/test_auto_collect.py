@@ -9,6 +9,7 @@ import json
 
 from rich.console import Console
 
+from ai.collect import automatic_collect
 from amigos import actions as A
 from amigos import cards as C
 from amigos.apply import settle
@@ -16,7 +17,6 @@ from amigos.codes import COLLECT
 from amigos.flow import start_round
 from amigos.position import build_position
 from amigos_cli.settings import Settings, load_settings, save_settings, settings_path
-from amigos_cli.views.choices import automatic_collect
 from matches.match import Match
 
 
@@ -57,7 +57,8 @@ def test_only_a_choice_that_does_not_matter_is_made_without_asking():
 def test_a_person_with_auto_collect_is_not_asked_and_undo_goes_back_past_it(tmp_path):
     """A person's seat with the setting on makes the Take that does not matter without a prompt (and
     asks it with the setting off); an undo counts only the decisions the person was asked."""
-    from amigos_cli.session import Session, asked_decisions
+    from amigos_cli.session import PromptSession
+    from matches.session import asked_decisions
     match = Match.new(7, ["human", "random"], fmt="game", names=["You", "AI"])
     asked: list[str] = []
 
@@ -65,8 +66,8 @@ def test_a_person_with_auto_collect_is_not_asked_and_undo_goes_back_past_it(tmp_
         asked.append(prompt)
         return "1"
     console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=False)
-    session = Session(match, tmp_path / "auto.amigos", console, ask=ask)
-    seat = session.controllers[0]
+    session = PromptSession(match, tmp_path / "auto.amigos", console, ask=ask)
+    seat = session.session.controllers[0]
     s, e = _at_collect("vault", {"calm": 2})
     take = (A.TAKE, 0, e, A.TAKE_STORED)
     session.settings.auto_collect = True

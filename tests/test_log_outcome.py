@@ -53,7 +53,8 @@ def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it()
     from amigos.codes import COLLECT
     from amigos.errors import IllegalAction
     from amigos.text import essences_text
-    from amigos_cli.session import make_step, step_line
+    from amigos_cli.views.log import step_line
+    from matches.session import make_step
 
     names = ["Ann", "Bob"]
     for seed in range(40):

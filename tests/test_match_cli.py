@@ -206,7 +206,8 @@ def test_replay_board(match_run):
     result = CliRunner().invoke(app, ["replay", str(path), "--game", "1", "--to", "10"])
     assert result.exit_code == 0, result.output
     assert "m.amigos: game 1 after 10 decisions" in result.output
-    from amigos_cli.session import history, step_line
+    from amigos_cli.views.log import step_line
+    from matches.session import history
     record = load(path).record
     tenth = [st for st in history(record) if st.game == 1][9]
     names = [p["name"] for p in record["players"]]
@@ -741,7 +742,7 @@ def test_an_agent_spec_from_a_file_starts_no_more_workers_than_cores():
     import os as _os
 
     from ai.agents import parse_spec
-    from amigos_cli.session import bounded_spec
+    from matches.session import bounded_spec
     cores = _os.cpu_count() or 1
     assert parse_spec(bounded_spec("mcts:time=1,workers=256"))[1]["workers"] == cores
     assert bounded_spec("mcts:iters=50") == "mcts:iters=50"
@@ -755,7 +756,7 @@ def test_an_ai_playing_a_person_searches_on_two_cores_unless_its_spec_says_other
     import os as _os
 
     from ai.agents import make_agent, parse_spec
-    from amigos_cli.session import PERSON_CORES, Session, bounded_spec
+    from matches.session import PERSON_CORES, Session, bounded_spec
     cores = _os.cpu_count() or 1
     person = parse_spec(bounded_spec("mcts:time=1.0", against_a_person=True))[1]
     assert person["workers"] == min(PERSON_CORES, cores) and person["ponder"] == 1
@@ -764,8 +765,9 @@ def test_an_ai_playing_a_person_searches_on_two_cores_unless_its_spec_says_other
     for spec in ("mcts:time=1.0", "mcts:iters=500", "mcts:time=1.0,workers=1,ponder=0", "greedy"):
         assert bounded_spec(spec, against_a_person=spec != "mcts:time=1.0") == spec
     match = Match.new(3, ["human", "mcts:time=0.5"], fmt="game")
-    session = Session(match, tmp_path / "m.amigos", None, seat_for=lambda seat: make_agent("random"))
+    session = Session(match, tmp_path / "m.amigos", seat_for=lambda seat: make_agent("random"))
     assert session.controllers[1].workers == min(PERSON_CORES, cores)
     assert match.record["players"][1]["spec"] == "mcts:time=0.5"
-    alone = Session(Match.new(3, ["mcts:time=0.5", "greedy"], fmt="game"), tmp_path / "n.amigos", None)
+    alone = Session(Match.new(3, ["mcts:time=0.5", "greedy"], fmt="game"), tmp_path / "n.amigos",
+                    seat_for=lambda seat: make_agent("random"))
     assert alone.controllers[0].workers == 1

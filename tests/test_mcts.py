@@ -94,9 +94,9 @@ def test_a_gain_that_completes_a_purchase_gets_a_child_of_its_own():
     assert enabling and all(a[3][3] >= 1 for a in enabling)  # every variant gains the Death it lacks
     assert set(enabling) < set(merged[(A.DISCARD, 0, pit)])
     assert not any(len(key) == 4 and key[3] == s.find("Catacombs of the Dead") for key in merged)
-    # The search can choose that child: its action is one of those variants.
-    agent = make_agent("mcts:iters=400,seed=3")
-    assert agent.select(s) in s.legal_actions()
+    # The search weighs that child as a move of its own: it is one of the root's children, visited.
+    stats, _ = M.search(s, s.current_player(), 400, None, 3)
+    assert stats.get((A.DISCARD, 0, pit, lair), (0, 0.0))[0] > 0
 
 
 def _rich_position():
@@ -122,11 +122,22 @@ def test_norm_spreads_the_move_values_so_visits_go_to_the_best():
     assert parse_spec("mcts:iters=50,norm=0.02") == ("mcts", {"iters": 50, "norm": 0.02})
     with pytest.raises(SpecError):
         parse_spec("mcts:iters=50,norm=-1")
-    two = make_agent("mcts:iters=200,norm=0.02,workers=2,seed=4")
+    # The workers search with it: their merged roots are those of two searches with its settings and
+    # the agent's seeds, and no norm would have grown other ones.
+    two = make_agent("mcts:iters=200,norm=0.05,halving=0,workers=2,seed=4")  # (halving=1: no UCB1 at the root)
+    drawn = random.Random()
+    drawn.setstate(two.rng.getstate())
+    seeds = [drawn.getrandbits(64) for _ in range(2)]
     try:
-        assert two.select(s.clone()) in s.legal_actions() and two.settings.norm == 0.02
+        merged, _ = two.root_stats(s.clone(), p)
     finally:
         two.close()
+    alone: M.Stats = {}
+    plain_roots: M.Stats = {}
+    for seed in seeds:
+        M.add_stats(alone, M.search(s.clone(), p, 100, None, seed, two.settings)[0])
+        M.add_stats(plain_roots, M.search(s.clone(), p, 100, None, seed, two.settings._replace(norm=0.0))[0])
+    assert two.settings.norm == 0.05 != M.NORM and merged == alone != plain_roots
 
 
 def _node(n: int, w: float) -> M.Node:
@@ -194,13 +205,15 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
     assert timed.select(s.clone()) in s.legal_actions() and timed.settings.halving == 1
 
 
-@pytest.mark.parametrize("removed", ["bias=1", "puct=3", "settle=1", "points=0.5", "reveal=1", "worlds=4", "prior=1",
-                                     "shortlist=6"])
-def test_the_options_whose_experiments_lost_are_gone(removed):
-    """The options that lost their experiments (lab/DECISIONS.md) are no parameter of the search."""
-    with pytest.raises(SpecError, match="has no parameter"):
-        parse_spec(f"mcts:iters=50,{removed}")
-    assert set(M.Settings._fields) == {"c", "rollout", "norm", "halving", "widen"}
+@pytest.mark.parametrize("unknown", ["bias=1", "shortlist=6", "Norm=0.1"])
+def test_a_parameter_the_search_does_not_have_is_refused_by_name(unknown):
+    """A spec naming a parameter the search does not have (one of an option removed, a mistyped one) is
+    refused, naming it and the parameters there are, rather than ignored."""
+    name = unknown.split("=")[0]
+    with pytest.raises(SpecError, match="has no parameter") as refused:
+        parse_spec(f"mcts:iters=50,{unknown}")
+    assert repr(name) in str(refused.value) or name in str(refused.value)
+    assert all(field in str(refused.value) for field in ("iters", "time"))
 
 
 @pytest.mark.parametrize("value", [V.HAND, V.LINEAR])

@@ -15,10 +15,10 @@ from rich.console import Console
 
 from amigos.config import GameConfig
 from amigos_cli.commands.match import seat_names
-from amigos_cli.human import QuitRequested
-from amigos_cli.session import Session
+from amigos_cli.session import PromptSession
 from matches.match import Match
 from matches.record import load
+from matches.session import QuitRequested
 
 AMIGOS = [sys.executable, "-m", "amigos_cli"]
 
@@ -72,7 +72,7 @@ def test_people_sharing_the_screen_hand_it_over_and_see_only_their_own_hand(tmp_
         return "q" if sum("Your choice" in a for a in asked) > 4 else "1"
 
     with pytest.raises(QuitRequested):
-        Session(match, tmp_path / "hot.amigos", console, ask=ask).run()
+        PromptSession(match, tmp_path / "hot.amigos", console, ask=ask).run()
     handovers = [a for a in asked if "Press Enter" in a]
     assert len(handovers) >= 2
     artifacts = {p: {c.name for e, c in enumerate(match.state.cards[:match.state.n_art]) if match.state.owner[e] == p}

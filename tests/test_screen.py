@@ -404,8 +404,9 @@ def test_picker_snapshot(snap_compare, tmp_path):
 # -- what a new user's trial found ----------------------------------------------------------------------------
 
 def test_the_blind_monument_claim_does_not_tell_the_hidden_points():
+    from ai.collect import points_change
     from amigos.position import build_position
-    from amigos_cli.views.choices import group_text, points_change
+    from amigos_cli.views.choices import group_text
     state = build_position([{"mage": "seer", "pool": {"gold": 4}}, {"mage": "druid"}],
                            monuments_face_up=["library"], monument_deck=["great_pyramid", "obelisk"])
     blind = [g for g in state.legal_groups() if g[0][0] == A.CLAIM_TOP]
@@ -416,8 +417,9 @@ def test_the_blind_monument_claim_does_not_tell_the_hidden_points():
 
 
 def test_a_move_that_ends_the_round_is_not_credited_with_the_collects(tmp_path):
-    from amigos_cli.session import history, step_line
+    from amigos_cli.views.log import step_line
     from amigos_cli.views.outcome import collects
+    from matches.session import history
     match = _position(5, 40)
     names = ["You", "AI"]
     ended = [s for s in history(match.record) if s.after.round == s.before.round + 1 and s.before.round >= 1]

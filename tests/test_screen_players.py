@@ -21,13 +21,13 @@ from ai.agents import make_agent
 from amigos.codes import DECK, HAND
 from amigos.config import GameConfig
 from amigos.state import GameState
-from amigos_cli.session import step_line
 from amigos_cli.tui.board import expanded_rival, rivals_of
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
 from amigos_cli.tui.handover import HandOver
 from amigos_cli.tui.picker import VariantPicker
 from amigos_cli.tui.replay import ReplayApp
+from amigos_cli.views.log import step_line
 from matches.match import Match, play
 from matches.record import load, save
 

@@ -305,7 +305,7 @@ def test_a_server_s_games_search_in_one_process_unless_the_spec_says_otherwise()
     """A server's games share its cores: its AI names one worker where the spec names none (a person
     at a terminal gets two: `bounded_spec`)."""
     from amigos_cli.commands.serve import one_process
-    from amigos_cli.session import bounded_spec
+    from matches.session import bounded_spec
     assert one_process("mcts:time=1.0") == "mcts:workers=1,ponder=0,time=1.0"
     served = bounded_spec(one_process("mcts:time=1.0"), against_a_person=True)
     assert served == "mcts:workers=1,ponder=0,time=1.0", served

@@ -353,15 +353,18 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
     the note, the choices and their cards, the result) built for each seat and for spectators after
     every decision of a game of four with *Lux et Tenebrae* played at random: no card hidden from that
     seat; the choices' cards are the cards their actions are about; the note names a Life loss."""
+    from ai.agents import make_agent
     from amigos import actions as A
-    from amigos_cli.session import HUMAN, Session, Step
     from amigos_cli.table.view import LogBook
+    from amigos_cli.views.safe import player_names
+    from matches.session import HUMAN, Session, Step
 
     specs = ["human"] * 4
     match = Match.new(13, specs, GameConfig(players=4, expansions=("lux",)), fmt="game",
                       names=[f"P{p + 1}" for p in range(4)])
-    session = Session(match, tmp_path / "four.amigos", None, seat_for=lambda seat: None)  # (its log steps only)
-    book = LogBook(session.names, [s == HUMAN for s in specs])
+    session = Session(match, tmp_path / "four.amigos", seat_for=lambda seat: make_agent("random"))  # (its log steps only)
+    names = player_names(match.record)
+    book = LogBook(names, [s == HUMAN for s in specs])
     rng = random.Random(7)
     looked: dict[int | None, set[str]] = {p: set() for p in range(4)} | {None: set()}
     seats = [{"kind": "person", "connected": True}] * 4
@@ -374,7 +377,7 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
         for seat in (0, 1, 2, 3, None):
             if seat is not None:
                 looked[seat] |= scried(state, seat)
-            data = view_of(state, seat, session.names, session.steps, (state.current_player(), 1), seats, book=book)
+            data = view_of(state, seat, names, session.steps, (state.current_player(), 1), seats, book=book)
             text = json.dumps(data)
             leaked = [cid for cid in hidden_from(state, seat) - looked[seat] if f'"{cid}"' in text]
             assert not leaked, (seat, leaked)
@@ -390,7 +393,7 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
         action = rng.choice(rng.choice(state.legal_groups()))
         match.decide(action)
         session.steps.append(Step(actor, action[0], A.TYPE_NAMES[action[0]], 1, None, before, match.state.clone()))
-    final = view_of(match.state, None, session.names, session.steps, None, seats, book=book)
+    final = view_of(match.state, None, names, session.steps, None, seats, book=book)
     assert final["over"] and final["result"]["winners"] and len(final["result"]["vp"]) == 4
     assert "must answer a Life loss" in notes and "to play" in notes, notes
 

@@ -24,11 +24,12 @@ from hypothesis import strategies as st
 
 from ai.agents import make_agent
 from amigos.config import GameConfig
-from amigos_cli.session import history
 from amigos_cli.table.model import Table
 from amigos_cli.table.server import MAX_CONNECTIONS, TableServer
+from matches.events import MatchEvent, Moved
 from matches.match import Match, play
 from matches.record import load, save
+from matches.session import history
 
 from .test_table import _links, free_port, seat_client, served
 
@@ -191,8 +192,8 @@ def test_a_move_is_told_only_once_the_file_holds_it():
     saved: list[int] = []
     late: list[int] = []
 
-    def on_event(kind: str, data: dict[str, Any]) -> None:
-        if kind == "move":
+    def on_event(event: MatchEvent) -> None:
+        if isinstance(event, Moved):
             made = len(match.record["games"][-1]["decisions"])
             if not saved or saved[-1] != made:
                 late.append(made)

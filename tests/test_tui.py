@@ -35,11 +35,12 @@ from rich.console import Console
 import amigos
 from amigos.codes import ACTIONS
 from amigos.config import GameConfig
-from amigos_cli.human import HELP, Human, QuitRequested, UndoRequested, discard_typeahead
-from amigos_cli.session import Session
+from amigos_cli.human import HELP, Human, discard_typeahead
+from amigos_cli.session import PromptSession
 from amigos_cli.views.board import board, result_text
 from matches.match import Match
 from matches.record import load
+from matches.session import QuitRequested, UndoRequested
 
 from . import regen_golden as G
 
@@ -402,7 +403,7 @@ def _session(tmp_path, answer_for, seed=5):
     def ask(prompt):
         return answer_for(holder["session"], prompt)
 
-    session = Session(match, tmp_path / "undo.amigos", console, ask=ask)
+    session = PromptSession(match, tmp_path / "undo.amigos", console, ask=ask)
     holder["session"] = session
     return session, out
 
@@ -471,7 +472,7 @@ def _prompts(folder, specs, names, quit_at, variant="standard", seed=0):
         before.append(out.getvalue())
         return "q" if len(before) == quit_at else "1"
 
-    session = Session(match, folder / "secret.amigos", console, ask=ask)
+    session = PromptSession(match, folder / "secret.amigos", console, ask=ask)
     with pytest.raises(QuitRequested):
         session.run()
     return session.match, before
@@ -521,7 +522,7 @@ def test_a_spectator_sees_every_decision(tmp_path):
                       names=["Player 1 (random)", "Player 2 (random)"])
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False)
-    Session(match, tmp_path / "watched.amigos", console).run()
+    PromptSession(match, tmp_path / "watched.amigos", console).run()
     text = out.getvalue()
     decisions = _decisions_of(match)
     mages = [(actor, step["mage_name"]) for actor, step in decisions if step["__type__"] == "ChooseMage"]
@@ -693,7 +694,7 @@ def test_resume_shows_the_last_moves_as_the_person_knew_them(tmp_path):
     match, before = _prompts(tmp_path, ["random", "human"], ["Player 1 (random)", "You"], quit_at=6, variant="draft")
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, force_terminal=False)
-    resumed = Session(load(tmp_path / "secret.amigos"), tmp_path / "secret.amigos", console,
+    resumed = PromptSession(load(tmp_path / "secret.amigos"), tmp_path / "secret.amigos", console,
                       ask=lambda prompt: "q")
     decisions = _decisions_of(match)
     assert len(resumed.seen[1]) == len(resumed.log) == len(decisions)

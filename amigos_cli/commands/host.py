@@ -21,9 +21,9 @@ from amigos.errors import AmigosError
 from matches.lock import Lock, clean_stale
 from matches.match import Match
 from matches.record import load
+from matches.session import HUMAN, check_spec, new_seed
 
 from ..errors import CliUsageError
-from ..session import HUMAN, check_spec, new_seed
 from ..table.logs import quiet_logging
 from ..table.model import Table, TableError, private_folder, table_path
 from ..table.server import TableServer

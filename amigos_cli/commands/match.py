@@ -18,10 +18,10 @@ from amigos.config import EXPANSIONS, GameConfig, check_players
 from matches.lock import Lock, clean_stale
 from matches.match import Match, expansion_title
 from matches.record import load
+from matches.session import HUMAN, Interrupted, QuitRequested, check_spec, default_path, new_seed
 
 from ..errors import CliUsageError
-from ..human import QuitRequested
-from ..session import HUMAN, Interrupted, Session, check_spec, default_path, new_seed, resume_hint
+from ..session import PromptSession, resume_hint
 from ..tui.game import run_screen
 from ..views.board import match_result_text
 from ..views.console import stdout_console
@@ -173,7 +173,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
             return
         say_saved(console, path)
         raise typer.Exit(130 if outcome == "interrupted" else 0)
-    session = Session(match, path, console)
+    session = PromptSession(match, path, console)
     try:
         session.run()
     except QuitRequested as stop:

@@ -13,12 +13,13 @@ import amigos
 from amigos.state import GameState
 from matches.match import Match
 from matches.record import MatchFileError, load
+from matches.session import HUMAN, history
 
 from ..errors import CliUsageError
-from ..session import HUMAN, history, step_line
 from ..tui.replay import ReplayApp
 from ..views.board import board, result_text
 from ..views.console import stdout_console
+from ..views.log import step_line
 from ..views.safe import player_names, printable
 from .match import full_screen
 from .show import expansion_line

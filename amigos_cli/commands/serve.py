@@ -11,9 +11,9 @@ import typer
 from ai.agents import parse_spec, spec_text
 from amigos.config import GameConfig
 from matches.match import Match
+from matches.session import HUMAN, check_spec, new_seed
 
 from ..errors import CliUsageError
-from ..session import HUMAN, check_spec, new_seed
 from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
 
 HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")]
@@ -37,7 +37,7 @@ def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = 
 def one_process(spec: str) -> str:
     """``spec`` searching in one process unless it names its ``workers``, and not in the person's time
     unless it says ``ponder``: a server's games share its cores (against one person at a terminal, a
-    search takes two and ponders: `amigos_cli.session.bounded_spec`)."""
+    search takes two and ponders: `matches.session.bounded_spec`)."""
     kind, params = parse_spec(spec)
     if kind != "mcts" or ("workers" in params and "ponder" in params):
         return spec

@@ -17,9 +17,9 @@ from matches import report as R
 from matches import tournament as T
 from matches.match import Match, expansion_title
 from matches.record import load
+from matches.session import HUMAN
 
 from ..errors import CliUsageError
-from ..session import HUMAN
 from ..views.board import wins
 from ..views.console import stdout_console
 from ..views.safe import printable

@@ -1,9 +1,9 @@
 """A table: one game (2 to 5 seats) or best-of-three match (2) that people at a distance play
 together, each seat a person or an agent.
 
-The match is played by a `amigos_cli.session.Session` in a thread of its own, as on the full screen:
+The match is played by a `matches.session.Session` in a thread of its own, as on the full screen:
 it saves the match file after every decision (the table is its match file) and keeps each person's
-log as they may know it.  A person's seat (`RemoteSeat`) answers through the table: `Table.ask` waits
+log as they may know it.  A person's seat (a `matches.session.PersonSeat`) answers through the table: `Table.ask` waits
 for `Table.choose`, which the web server calls for a seat's answer over its websocket; an answer that
 is not for the decision asked now (another seat's, a past one's, one replayed) is refused and changes
 nothing.  After every change the table takes a `Snapshot` on the match's thread and calls
@@ -26,15 +26,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ai.agent import Agent, BaseAgent
+from ai.agent import Agent
 from ai.agents import make_agent
 from amigos.config import Action
 from amigos.errors import AmigosError
 from amigos.state import GameState
+from matches.events import GameOver, MatchEvent, MatchOver, Moved, TurnBegins
 from matches.match import Match
+from matches.session import HUMAN, PersonSeat, QuitRequested, Session, Step, default_path
 
-from ..human import QuitRequested
-from ..session import HUMAN, GameOver, MatchOver, Moved, Session, SessionEvent, Step, TurnBegins, default_path
 from ..views.choices import ordered_variants
 from ..views.safe import printable
 
@@ -87,18 +87,6 @@ _HANDED = object()  # an answer that tells a waiting seat it is an agent's now
 _STOP = object()    # an answer that stops the match (the host stops the table)
 
 
-class RemoteSeat(BaseAgent):
-    """A person's seat at a table: each decision is asked of the table (`Table.ask`)."""
-
-    def __init__(self, table: Table, seat: int) -> None:
-        super().__init__()
-        self.table: Table = table
-        self.seat: int = seat
-
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
-        return self.table.ask(self.seat, state)
-
-
 class Table:
     """One table (see the module docstring).  ``tokens[p]``: seat ``p``'s token (None for an agent's
     seat); ``spectator``: the spectators' token."""
@@ -117,9 +105,9 @@ class Table:
         self.asked: tuple[int, int, GameState] | None = None  # (seat, ask, position) waiting for an answer
         self.on_change: Callable[[], None] = lambda: None
         match.record[TABLE_KEY] = self.record()
-        self.session: Session = Session(match, path, None, seat_for=lambda seat: RemoteSeat(self, seat),
-                                        private=True)  # (the file holds the seats' tokens)
-        self.session.settings.auto_collect = False  # (the host's setting is not the remote people's)
+        # (the file holds the seats' tokens: private; the host's auto-collect setting is not the remote
+        # people's: off)
+        self.session: Session = Session(match, path, seat_for=lambda seat: PersonSeat(self.ask, seat), private=True)
         self.session.listeners.append(self._heard)
         self.snapshot: Snapshot = self._take(None)
         self.thread: threading.Thread | None = None
@@ -255,7 +243,7 @@ class Table:
 
     # -- what the seats are shown -----------------------------------------------------------------------
 
-    def _heard(self, event: SessionEvent) -> None:
+    def _heard(self, event: MatchEvent) -> None:
         """A session event, on the match's thread: a new snapshot, and the seats told."""
         if isinstance(event, (TurnBegins, Moved, GameOver, MatchOver)):
             with self.lock:

@@ -26,8 +26,8 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from amigos import jsontext
+from matches.session import HUMAN
 
-from ..session import HUMAN
 from .model import Snapshot, Table
 from .view import LogBook, catalog, match_of, view
 

@@ -27,9 +27,10 @@ from amigos.flow import pool_score
 from amigos.observe import SPECTATOR, observation
 from amigos.state import GameState
 from matches.match import Match
+from matches.session import Step
 
-from ..session import Step, round_line, settled_lines, step_line
 from ..views.choices import group_text, ordered_variants, variant_text
+from ..views.log import round_line, settled_lines, step_line
 from ..views.outcome import collects
 
 LOG_LINES = 300  # the most recent log lines a view carries

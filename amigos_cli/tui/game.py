@@ -1,8 +1,8 @@
 """The full-screen game: the board, the cards and the choices on one screen that redraws in place.
 
-The match runs in a Textual thread worker (`GameApp.play`: `Session.run`, the same loop as the line
-mode, in which the AIs think); a person's seat is a `ScreenSeat`, whose ``select`` shows the choices
-and waits for the screen's answer.  A hint is searched for in a worker of its own.  The screen hears
+The match runs in a Textual thread worker (`GameApp.play`: `matches.session.Session.run`, the loop of
+every front-end, in which the AIs think); a person's seat is a `matches.session.PersonSeat` that asks
+`GameApp.ask`, which shows the choices and waits for the screen's answer.  A hint is searched for in a worker of its own.  The screen hears
 the session's typed events (`TurnBegins`, `Moved`, `GameOver`, `Notice`) and redraws its widgets:
 the board and the hand (`boardview`), the choices (`choosing`), the card panel (`cards`) and the log
 (`gamelog`); its layout is ``game.tcss``.
@@ -20,7 +20,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Sequence, cast
+from typing import Sequence, cast
 
 from rich.text import Text
 from textual import events, work
@@ -30,16 +30,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from ai.agent import BaseAgent
 from amigos.config import Action
 from amigos.state import GameState
+from matches.events import GameOver, MatchEvent, Moved, Notice, TurnBegins
 from matches.match import Match, expansion_title
+from matches.session import UNDO, Interrupted, PersonSeat, QuitRequested, Session
 
-from ..human import QuitRequested, UndoRequested
-from ..session import GameOver, Interrupted, Moved, Notice, Session, SessionEvent, TurnBegins
-from ..settings import save_settings
+from ..settings import Settings, load_settings, save_settings
 from ..views.board import result_text
-from ..views.safe import printable, short_names
+from ..views.hints import hint_text
+from ..views.safe import player_names, printable, short_names
 from .board import banner
 from .boardview import Board, Hand
 from .cards import CardPanel, CardText, TableCards
@@ -53,25 +53,8 @@ from .picker import VariantPicker
 from .terminal import LeavingApp
 from .workers import DaemonThreads
 
-UNDO, QUIT, ONWARD = "undo", "quit", "onward"  # answers to a seat besides an action
+ONWARD = "onward"  # the answer that ends a game's final board (besides an action, `UNDO`, `QUIT`)
 RESERVED = set("hustrq?/")  # keys that are commands, not the start of a filter
-
-class ScreenSeat(BaseAgent):
-    """A person's seat: asks the screen for each decision (from the match's worker thread)."""
-
-    def __init__(self, app: GameApp, seat: int) -> None:
-        super().__init__()
-        self.app: GameApp = app
-        self.seat: int = seat
-
-    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
-        """The screen's answer: an action, or `UndoRequested` / `QuitRequested` raised."""
-        answer = self.app.ask(self.seat, state)
-        if answer == UNDO:
-            raise UndoRequested()
-        if answer == QUIT:
-            raise QuitRequested()
-        return cast("Action", answer)  # (any other answer to a seat is an action)
 
 
 class GameApp(LeavingApp[str]):
@@ -101,9 +84,11 @@ class GameApp(LeavingApp[str]):
         super().__init__()
         self.path: Path = Path(path)
         self.delay: float = delay  # seconds to wait after each AI move
-        self.session: Session = Session(match, path, None, seat_for=lambda seat: ScreenSeat(self, seat))
+        self.settings: Settings = load_settings()
+        self.session: Session = Session(match, path, seat_for=lambda seat: PersonSeat(self.ask, seat),
+                                        auto_collect=lambda: self.settings.auto_collect)
         self.session.listeners.append(self.hear)
-        self.names: list[str] = short_names(self.session.names)
+        self.names: list[str] = short_names(player_names(match.record))
         self.humans: list[bool] = self.session.humans
         self.answers: queue.Queue[object] = queue.Queue()  # the screen's answers to the match's worker
         self.asking: tuple[int, GameState] | None = None
@@ -180,8 +165,8 @@ class GameApp(LeavingApp[str]):
     def think_of_hint(self, state: GameState) -> tuple[GameState, Action, str]:
         """Search for a hint in a thread worker: (``state``, the suggested action, the hint's text),
         shown by `hint_found` if ``state`` is still the one asked."""
-        action, text = self.session.suggest(state)
-        return state, action, text
+        action, info = self.session.suggest(state)
+        return state, action, hint_text(state, action, info)
 
     @property
     def hinting(self) -> bool:
@@ -225,7 +210,7 @@ class GameApp(LeavingApp[str]):
         self.call_from_thread(self.offer, seat, state.clone())
         return self.answers.get()
 
-    def hear(self, event: SessionEvent) -> None:
+    def hear(self, event: MatchEvent) -> None:
         """A session's event: the screen redrawn (and waited for), an AI's move paced (``delay``, the
         pause), a game's end shown until a key is pressed, a notice told."""
         if self.stopped.is_set():
@@ -428,7 +413,7 @@ class GameApp(LeavingApp[str]):
 
     def action_auto_collect(self) -> None:
         """Turn auto-collect on or off (remembered between games: `amigos_cli.settings`)."""
-        settings = self.session.settings
+        settings = self.settings
         settings.auto_collect = not settings.auto_collect
         kept = save_settings(settings)
         state = ("on: essences stored on a card are taken at Collect without asking, unless taking them "

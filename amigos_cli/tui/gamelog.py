@@ -7,8 +7,9 @@ from textual import events
 from textual.widgets import RichLog
 
 from amigos.state import GameState
+from matches.session import Step
 
-from ..session import Step, round_line, settled_lines, step_line
+from ..views.log import round_line, settled_lines, step_line
 from ..views.outcome import collects
 
 

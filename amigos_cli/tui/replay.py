@@ -16,9 +16,10 @@ from textual.widgets.option_list import Option
 
 from amigos.state import GameState
 from matches.match import Match, expansion_title
+from matches.session import Step, history
 
-from ..session import Step, history, step_line
 from ..views.board import hand_view, result_text
+from ..views.log import step_line
 from ..views.safe import player_names, short_names
 from .board import middle, next_rival, rivals, tableau
 from .cards import CardText

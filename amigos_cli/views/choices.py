@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 import amigos
-from ai.features import Scan
+from ai.collect import points_change, scoring_leave, stored_effect, stored_spender
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import COLLECT
@@ -30,17 +30,6 @@ def _after(state: GameState, action: Action) -> GameState:
     after = state.clone()
     after.apply(action)
     return after
-
-
-def points_change(state: GameState, action: Action, after: GameState | None = None) -> int:
-    """How many victory points the deciding player wins (or loses, negative) by ``action`` at once:
-    taking the essences off Sunken Reef costs what they scored.  Zero for claiming the monument deck's
-    top card, whose points are hidden until it is claimed.  ``after``: the position after ``action``,
-    if the caller has it."""
-    if action[0] == A.CLAIM_TOP:
-        return 0
-    p = action[1]
-    return (after if after is not None else _after(state, action)).vp(p) - state.vp(p)
 
 
 def group_text(state: GameState, group: Sequence[Action]) -> str:
@@ -92,21 +81,16 @@ def consequence(state: GameState, action: Action) -> str:
 
 def _stored_consequence(state: GameState, action: Action) -> str:
     e = action[2]
-    card = state.cards[e]
-    special = card.collect_special
-    on = state.ess[5 * e:5 * e + 5]
+    effect = stored_effect(state, e)
     leaving = action[3] == A.LEAVE_STORED
-    if special is None:
-        spender = next((pw for pw in card.powers if pw.remove_self and any(min(n, k) for n, k in zip(on, pw.remove_self))),
-                       None)
-        if spender is None:
-            return ""
+    if effect is None:
+        return ""
+    spender, special = stored_spender(state, e), state.cards[e].collect_special
+    if effect == "spender" and spender is not None:
         spent = essences_text(spender.remove_self or NOTHING)
         return (f"kept for its power, which takes {spent} off it" if leaving
                 else f"its power, which takes {spent} off it, waits until they are back on it")
-    if not (on[4] if special[0] == "vault" else sum(on)):
-        return ""
-    if special[0] == "vault":
+    if effect == "vault" and special is not None:
         count, kinds = special[1], special[2]
         which = "any kind but Gold" if len(kinds) == 4 and 4 not in kinds else "of your choice"
         bonus = f"earns its interest: {count} essences, {which}"
@@ -130,67 +114,13 @@ def _collect_cost_consequence(state: GameState, action: Action) -> str:
     return f"you keep the {essences_text(card.collect_cost or NOTHING)}, but turned it cannot use {its} this round"
 
 
-def automatic_collect(state: GameState) -> Action | None:
-    """The decision an auto-collect setting makes without asking, at Collect: taking the essences stored
-    on a card (`_free_take`), leaving those that score points where they are (`_scoring_leave`), or a
-    collect of one kind or another that gives the only kind still wanted (`_wanted_kind`).  None for any
-    other decision, which is asked."""
-    legal = state.legal_actions()
-    if state.phase != COLLECT or len(legal) < 2:
-        return None
-    if all(a[0] == A.TAKE for a in legal):
-        return _free_take(state, legal) or _scoring_leave(state, legal)
-    if all(a[0] == A.GAIN and a[2] == legal[0][2] for a in legal):
-        return _wanted_kind(state, legal)
-    return None
-
-
-def _free_take(state: GameState, legal: list[Action]) -> Action | None:
-    """Taking the essences stored on a card, where taking them costs no point, leaving them earns
-    nothing (`consequence`) and the card has no power that spends essences on it."""
-    take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
-    if take is None or consequence(state, take) or points_change(state, take):
-        return None
-    card = state.cards[take[2]]
-    if card.vp_per_essence is not None or any(pw.remove_self for pw in card.powers):
-        return None
-    return take
-
-
-def _scoring_leave(state: GameState, legal: list[Action]) -> Action | None:
-    """Leaving the essences on a Place of Power that scores a point for each (Sunken Reef, Alchemist's
-    Tower, ...): taking them would cost those points, and no power of the card spends them."""
-    leave = next((a for a in legal if a[3] == A.LEAVE_STORED), None)
-    take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
-    if leave is None or take is None:
-        return None
-    card = state.cards[take[2]]
-    if card.vp_per_essence is None or any(pw.remove_self for pw in card.powers) or points_change(state, take) >= 0:
-        return None
-    return leave
-
-
-def _wanted_kind(state: GameState, legal: list[Action]) -> Action | None:
-    """Of a card's collects of one kind or another (Calm / Elan: 1 Calm or 1 Elan), the one that gains
-    a kind the player still lacks, when it is the only such one: some cost of theirs (a card in hand, a
-    power in play, a Place of Power on offer) asks for more of that kind than they have, and for none
-    of the other kinds offered.  Gold is always wanted (monuments cost it, and it counts twice in a tie),
-    so a choice with Gold in it and another wanted kind is asked."""
-    p = legal[0][1]
-    scan = Scan(state)
-    asks, stored, pool = scan.asks[p], scan.stored[p], state.pool[5 * p:5 * p + 5]
-    lacking = [k == C.GOLD or asks[k] > pool[k] + stored[k] for k in range(5)]
-    wanted = [a for a in legal if any(n and lacking[k] for k, n in enumerate(a[3]))]
-    return wanted[0] if len(wanted) == 1 else None
-
-
 def keeps_a_bonus(state: GameState, action: Action) -> bool:
     """Whether ``action`` is the choice that keeps a `consequence`'s bonus or the points of essences
     that score where they are (Alchemist's Tower, Sunken Reef: taking them costs those points); the full
     screen highlights it first, so that Enter does not give either up unnoticed."""
     if action[0] != A.TAKE or action[3] != A.LEAVE_STORED:
         return False
-    return bool(consequence(state, action)) or _scoring_leave(state, state.legal_actions()) == action
+    return bool(consequence(state, action)) or scoring_leave(state, state.legal_actions()) == action
 
 
 def power_words(card: C.Card, index: int) -> str:

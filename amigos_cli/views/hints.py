@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ai.collect import points_change
 from ai.heuristics import MONUMENT, pays, purchases
 from amigos import actions as A
 from amigos import cards as C
@@ -17,7 +18,7 @@ from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
 
-from .choices import consequence, group_text, one_way_words, points_change
+from .choices import consequence, group_text, one_way_words
 
 MAX_NAMED = 2  # purchases a hint names at most ("then you can pay for A or B")
 
