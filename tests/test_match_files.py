@@ -2,7 +2,7 @@
 decision, and one clear `MatchFileError` line — with the file left untouched — for anything wrong.
 
 Format-version fixtures: every format version that ever ships keeps a fixture in ``tests/data/``
-(``match_v{N}.amigos``, written by ``lab/make_match_fixture.py``) and a test here that it still
+(``match_v{N}.amigos``, written by ``tests/make_match_fixture.py``) and a test here that it still
 loads and replays to its known result.  Never regenerate or delete an old version's fixture: it stands
 for the files people already have.
 """
@@ -538,7 +538,7 @@ def test_fuzz_structured_mutations(small_bytes, fuzz_dir, data):
 
 # -- version fixtures ----------------------------------------------------------------------------------
 # Every format version that ever ships keeps a fixture here (tests/data/match_v{N}.amigos) and an entry
-# in FIXTURES; an old one is never regenerated.  lab/make_match_fixture.py writes the current one.
+# in FIXTURES; an old one is never regenerated.  tests/make_match_fixture.py writes the current one.
 
 FIXTURES = {
     1: {"path": FIXTURE_V1, "seed": 0, "players": [{"name": "Player 1 (greedy)", "spec": "greedy"},
@@ -585,13 +585,9 @@ def test_version_fixture_loads_and_replays_to_its_result(version):
 
 def test_fixture_generator_writes_a_finished_best_of_three(tmp_path):
     """The generator still works (its match may change with the agents; the shipped file does not)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "make_match_fixture", Path(__file__).resolve().parents[1] / "lab" / "make_match_fixture.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from tests.make_match_fixture import main
     out = tmp_path / "fresh.amigos"
-    module.main(["--out", str(out)])
+    main(["--out", str(out)])
     fresh = load(out)
     assert fresh.is_over() and fresh.record["version"] == VERSION and fresh.record["best_of"] == 3
     assert os.listdir(tmp_path) == ["fresh.amigos"]
