@@ -1,6 +1,6 @@
 """How well the neural value and the linear learned value predict the winner, on the same positions.
 
-    python -m lab.value_check --games lab/results/neural-2 --net lab/results/neural-2/net-6.npz
+    python -m lab.value_check --games lab/runs/neural-5 --net ai/data/value_net.npz
 
 The positions are those of the games `amigos-train neural` held out of training (one in
 `training.neural.HOLD_OUT` of each generation's ``games-G.jsonl``), replayed: every decision among two
