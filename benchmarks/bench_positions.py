@@ -1,5 +1,5 @@
-"""The games and positions the benchmarks measure on (and the lab's speed scripts: `lab/speed.py`,
-`lab/mcts_speed.py`): fixed by their seeds, so that a figure is comparable from one run to the next."""
+"""The games and positions the benchmarks measure on (and the lab's speed scripts: `benchmarks/speed.py`,
+`benchmarks/mcts_speed.py`): fixed by their seeds, so that a figure is comparable from one run to the next."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reference search bench, in part (the whole bench is `lab/bench_search.py`)."""
+"""The reference search bench, in part (the whole bench is `benchmarks/bench_search.py`)."""
 
 import json
 from pathlib import Path

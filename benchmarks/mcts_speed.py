@@ -1,4 +1,4 @@
-"""MCTS throughput: ``python -m lab.mcts_speed [--seconds 3]`` prints iterations per second with
+"""MCTS throughput: ``python -m benchmarks.mcts_speed [--seconds 3]`` prints iterations per second with
 1 and 2 worker processes from a mid-game position, and the cost of one determinisation (from
 scratch, and as the search deals one each iteration).
 ``--positions`` prints instead the one-process rate over six positions from different games and

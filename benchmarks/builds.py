@@ -1,6 +1,6 @@
 """The compiled build against the pure source, side by side in one run.
 
-    python -m lab.builds [--compiled-venv .venv-compiled] [--rounds 3] [--record DIR]
+    python -m benchmarks.builds [--compiled-venv .venv-compiled] [--rounds 3] [--record DIR]
 
 Measures, in the pure venv (this interpreter, whose ``amigos`` is the checkout) and in a venv holding
 a compiled ``pip install .`` (made when missing), taking turns round by round so that the machine's
@@ -11,7 +11,7 @@ reference search bench's game 1 through the bridge (all 30 searches optimal, sec
 build's best round and the compiled/pure ratios; ``--record`` writes them as JSON.
 
 ``--measure`` is the child's mode: measure the build this interpreter imports and print JSON.  The
-children run from the repository root as ``python -m lab.builds --measure``: the pure one as it is
+children run from the repository root as ``python -m benchmarks.builds --measure``: the pure one as it is
 (the checkout first on its path), the compiled one with ``-P`` and the repository in its venv's
 ``amigos-lab.pth`` (after its installed packages: `lab/README.md`), which `compiled_venv` writes.
 """
@@ -68,7 +68,7 @@ def measure(with_bench: bool) -> dict[str, Any]:
     two.close()
 
     if with_bench:
-        from lab.bench_search import InProcess, run
+        from benchmarks.bench_search import InProcess, run
         key = json.loads(KEY.read_text())
         bench = run(key, InProcess(), 1, out=lambda line: None)
         out["bench_game1_s"] = bench["seconds"]
@@ -79,7 +79,7 @@ def measure(with_bench: bool) -> dict[str, Any]:
 def compiled_venv(path: Path) -> Path:
     """The compiled venv's python (made when missing), with the checkout as it is now installed into it
     (``pip install .``, again on every run: a venv compiled from older source would measure that) and
-    the repository in its ``amigos-lab.pth``, so that ``python -P -m lab.builds`` finds the lab."""
+    the repository in its ``amigos-lab.pth``, so that ``python -P -m benchmarks.builds`` finds the lab."""
     python = path / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True)
@@ -102,7 +102,7 @@ def source() -> str:
 def child(python: Path, with_bench: bool, installed: bool) -> dict[str, Any]:
     """One measurement in a fresh interpreter run from the repository root: of the checkout, or with
     ``installed`` of the build installed in ``python``'s venv (``-P``: the checkout is not first)."""
-    command = [str(python), *(["-P"] if installed else []), "-m", "lab.builds", "--measure",
+    command = [str(python), *(["-P"] if installed else []), "-m", "benchmarks.builds", "--measure",
                *([] if with_bench else ["--no-bench"])]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")}
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=True)

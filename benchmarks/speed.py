@@ -1,4 +1,4 @@
-"""Plain speed report: ``python -m lab.speed [--games 50] [--variant standard] [--seed 0]``.
+"""Plain speed report: ``python -m benchmarks.speed [--games 50] [--variant standard] [--seed 0]``.
 
 Plays N uniform-random 2-player games (``random.Random(seed)`` choices, ``apply_unchecked``) and prints
 decisions per second, then the time of one ``clone()`` and of one ``legal_actions()`` + ``apply_unchecked``

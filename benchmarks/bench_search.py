@@ -1,7 +1,7 @@
 """The reference search bench (conformance/PROTOCOL.md §7): replay the answer key's games and ask our
 ``search`` at every decision; a reply is correct when it is among the key's optimal steps.
 
-    python -m lab.bench_search [--key FILE] [-n GAMES] [--bot "amigos bridge"]
+    python -m benchmarks.bench_search [--key FILE] [-n GAMES] [--bot "amigos bridge"]
 
 Without ``--bot`` the searches run in-process through `amigos.bridge.Bridge`; with it, through a child
 process speaking the protocol on stdin/stdout, as the reference harness does.  Prints correctness and

@@ -14,7 +14,7 @@
    the view after a move; one more is refused, 503), the tables of one process (as in 2), and several
    ``amigos host`` processes at once, each with a seat connected.
 
-    python -m lab.table_speed [--moves 150] [--tables 1,100,250,500] [--hosts 8] [--skip-browser]
+    python -m benchmarks.table_speed [--moves 150] [--tables 1,100,250,500] [--hosts 8] [--skip-browser]
 
 Figures are printed as one line each (medians in milliseconds, memory in MB).
 """
@@ -318,7 +318,7 @@ def main() -> None:
 
     counts = [int(n) for n in args.tables.split(",")]
     safe_path = ["-P"] if sys.flags.safe_path else []  # (the build this process imports: lab/README.md)
-    child = subprocess.run([sys.executable, *safe_path, "-m", "lab.table_speed", "--child-tables", args.tables],
+    child = subprocess.run([sys.executable, *safe_path, "-m", "benchmarks.table_speed", "--child-tables", args.tables],
                            cwd=ROOT, capture_output=True, text=True, timeout=1800)
     if child.returncode != 0:
         print(f"tables in one process: failed: {child.stderr[-800:]}")
