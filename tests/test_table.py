@@ -442,3 +442,127 @@ def test_the_host_stops_at_once_on_ctrl_c_or_quit_while_its_input_stays_open(tmp
             host.kill()
         assert host.stdout is not None
         assert host.returncode == 0 and "Stopped. Open it again with" in host.stdout.read()
+
+
+def _joined(words: list[dict[str, Any]]) -> str:
+    """A choice's segments (`amigos_cli.table.view.words`) as words again."""
+    from amigos.text import essences_text
+    return "".join(essences_text(w["essences"]) if "essences" in w else w["text"] for w in words)
+
+
+def test_a_choice_s_essences_and_points_come_as_data():
+    """The segments of a choice's words hold each essence count as five counts and the note of the
+    points it wins or costs with its number; an essence count inside that note stays words; joined
+    again (`essences_text`), the segments are the words.  Every count `amigos.text.essences_text`
+    writes is read as the counts it was written from: the two ends of the words agree."""
+    import itertools
+
+    from amigos.text import essences_text
+    from amigos_cli.table.view import words
+
+    assert words("Place Witch  (+1 VP)") == [{"text": "Place Witch  "}, {"points": 1, "text": "(+1 VP)"}]
+    assert words("Use Prism: pay 1 Life, gain 2 gold  (costs 3 VP; ends the game: you win)") == [
+        {"text": "Use Prism: pay "}, {"essences": [0, 1, 0, 0, 0]}, {"text": ", gain "},
+        {"essences": [0, 0, 0, 0, 2]}, {"text": "  "}, {"points": -3, "text": "(costs 3 VP; ends the game: you win)"}]
+    assert words("Take the 2 gold  (+2 VP; kept for its power, which takes 1 gold off it)")[-1]["points"] == 2
+    assert words("Pass, taking Alchemy") == [{"text": "Pass, taking Alchemy"}]
+    assert words("") == []
+    for counts in itertools.product(range(3), repeat=5):
+        text = "pay " + essences_text(counts)
+        cut = words(text)
+        assert [sum(w["essences"][k] for w in cut if "essences" in w) for k in range(5)] == list(counts), text
+        assert all(len([n for n in w["essences"] if n]) == 1 for w in cut if "essences" in w)
+        assert _joined(cut) == text
+
+
+def test_every_view_of_a_game_carries_its_choices_points_and_note_as_data(tmp_path):
+    """Through a whole random game of three with the expansion, as the board draws them: every choice's
+    and way's segments joined again are its words, and the note of points says what
+    `points_change` says; each player's points come from the ids of their cards in play (with the
+    First Player token and the round's points), summing to their points; the note to the seat deciding
+    is the note's decision said to it, None on a plain turn."""
+    from amigos import actions as A
+    from amigos import cards as C
+    from amigos_cli.views.choices import points_change
+
+    match = Match.new(17, ["human"] * 3, GameConfig(players=3, expansions=("lux",)), fmt="game", names=["A", "B", "C"])
+    seats = [{"kind": "person", "connected": True}] * 3
+    rng = random.Random(9)
+    kinds: dict[str, int] = {}
+    for _ in range(3000):
+        if match.is_over():
+            break
+        state = match.state
+        seat = state.current_player()
+        data = view_of(state, seat, ["A", "B", "C"], [], (seat, 1), seats)
+        json.dumps(data)
+        for group, actions in zip(data["choices"]["groups"], state.legal_groups()):
+            assert _joined(group["words"]).lower() == group["text"].lower(), group
+            for way in group["ways"]:
+                assert _joined(way["words"]).lower() == way["text"].lower(), way
+            points = [w["points"] for w in group["words"] if "points" in w]
+            scored = len(actions) == 1 or actions[0][0] == A.TAKE
+            change = points_change(state, actions[0]) if scored else 0
+            assert points == ([change] if change else []), (group["text"], change)
+            for w in group["words"] + [w for way in group["ways"] for w in way["words"]]:
+                kinds["essences" if "essences" in w else "points" if "points" in w else "text"] = 1 + kinds.get(
+                    "essences" if "essences" in w else "points" if "points" in w else "text", 0)
+        for p, entry in enumerate(data["position"]["players"]):
+            assert sum(f["points"] for f in entry["points_from"]) == state.vp(p)
+            in_play = {c["id"] for c in entry["in_play"]}
+            for f in entry["points_from"]:
+                assert (f["card"] in in_play and f["label"] == C.BY_ID[f["card"]].name) if f["card"] is not None \
+                    else f["label"] in ("first player", "this round"), f
+        name, deciding = data["note"].split(" ", 1)
+        assert name == "ABC"[seat]
+        if deciding == "to play":
+            assert data["note_you"] is None
+        else:
+            you = data["note_you"]
+            assert you is not None and you.split(" ", 1)[1:] == deciding.split(" ", 1)[1:], (deciding, you)
+        match.decide(rng.choice(rng.choice(state.legal_groups())))
+    assert match.is_over() and min(kinds.values()) > 10, kinds
+    final = view_of(match.state, 0, ["A", "B", "C"], [], None, seats)
+    assert final["note"] == "" and final["note_you"] is None and final["choices"] is None
+
+
+def test_the_match_s_thread_tells_the_server_its_end_and_no_view_s_task_is_left(tmp_path):
+    """`TableServer.ended` is set on the event loop by the match's thread as it ends, after its last
+    change went on its way; the views' tasks are kept until sent (`TableServer.tasks`) and none is left
+    once they are."""
+    table = _table(tmp_path, ["random", "greedy"], seed=3)
+    server = TableServer(table)
+    port = free_port()
+    received: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        async with served(server, port):
+            watching = asyncio.create_task(spectator(port, table.spectator, received))
+            await asyncio.wait_for(server.ended.wait(), 120)
+            assert table.match.is_over() and table.snapshot.over
+            await server.sent()
+            assert not server.tasks
+            await asyncio.wait_for(watching, 30)
+
+    asyncio.run(scenario())
+    assert received[-1]["type"] == "view" and received[-1]["over"]
+
+
+def test_the_host_ends_by_itself_once_the_game_is_over(tmp_path):
+    """A host whose input stays open stops by itself when its match's thread ends: the person's seat
+    handed to an agent, the game plays out and the host says it is over."""
+    port = free_port()
+    host = subprocess.Popen([sys.executable, "-m", "amigos_cli", "host", "--p1", "human", "--p2", "random", "--seed",
+                             "2", "--save", "end.amigos", "--port", str(port)], cwd=tmp_path, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _links(host)
+        assert host.stdin is not None
+        host.stdin.write("agent 1 random\n")
+        host.stdin.flush()
+        host.wait(timeout=120)  # (its input still open)
+    finally:
+        host.kill()
+    assert host.stdout is not None and host.stderr is not None
+    assert host.returncode == 0 and "The game is over." in host.stdout.read(), host.stderr.read()
+    assert load(tmp_path / "end.amigos").is_over()

@@ -3,7 +3,7 @@ person against an agent (`amigos host`'s `Table` and `TableServer` in the test's
 driven over the Chrome DevTools Protocol with aiohttp's websocket client.  Skipped, with the reason,
 where Debian's chromium is not installed.
 
-`Chromium` and `Page` are also what lab/table_screenshots.py and lab/table_speed.py drive the board with.
+`Chromium` and `Page` are also what lab/table_screenshots.py and benchmarks/table_speed.py drive the board with.
 """
 
 from __future__ import annotations
@@ -237,6 +237,7 @@ def test_a_whole_game_played_by_clicking_in_headless_chromium(tmp_path):
                 page = await browser.open(f"http://127.0.0.1:{port}/t/{table.tokens[0]}")
                 await page.wait_for("document.querySelectorAll('#choices .list button').length")
                 seen["first"] = await page.evaluate(BOARD_FACTS)
+                seen["words"] = await page.evaluate(WORDS)
                 done = await play_by_clicking(page, random.Random(3), GAME_TIMEOUT)
                 seen["last"] = await page.evaluate(BOARD_FACTS)
                 seen["result"] = await page.evaluate("document.querySelector('#choices .result').innerText")
@@ -253,6 +254,8 @@ def test_a_whole_game_played_by_clicking_in_headless_chromium(tmp_path):
     assert any(d.startswith("way ") for d in done), "no payment picker was used"
     assert any(d.startswith("keys ") for d in done) and any(d.startswith("card ") for d in done)
     first, last = seen["first"], seen["last"]
+    assert seen["words"] == ('Use Prism: pay <span class="pip l" title="1 life">1L</span>, gain '
+                             '<span class="pip g" title="2 gold">2G</span>  <span class="vpnote">(+1 VP)</span>')
     assert first["mageOptions"] == 2 and first["turn"] == "Your turn"
     assert last["cards"] > 5 and last["costs"] > 0 and last["logLines"] > 20 and last["centre"] >= 5
     winners = saved.record["games"][0]["result"]["winners"]
@@ -270,6 +273,27 @@ BOARD_FACTS = """({
   centre: document.querySelectorAll('#centre .card').length,
   logLines: document.querySelectorAll('#log p').length,
 })"""
+
+
+#: A choice's words as the board draws them from their segments (amigos_cli/table/view.py's `words`).
+WORDS = """(() => {
+  const box = document.createElement('div');
+  box.appendChild(words([{text: 'Use Prism: pay '}, {essences: [0, 1, 0, 0, 0]}, {text: ', gain '},
+                         {essences: [0, 0, 0, 0, 2]}, {text: '  '}, {points: 1, text: '(+1 VP)'}]));
+  return box.innerHTML;
+})()"""
+
+
+def test_the_board_reads_no_number_or_name_back_out_of_words():
+    """The board draws the view's fields (amigos_cli/table/view.py): it matches no pattern against the
+    server's words; its only patterns turn a code's underscores into spaces ("place_of_power")."""
+    from importlib import resources
+    script = resources.files("amigos_cli.table").joinpath("static", "board.js").read_text("utf-8")
+    code = "\n".join(line.split("//")[0] for line in script.splitlines())  # (not the comments)
+    patterns = re.findall(r"(?<![\w)\]\s])\s*(/(?![/*])(?:\\.|[^/\n\\])+/[dgimsuy]*)", code)
+    assert {p.strip() for p in patterns} <= {"/_/g"}, patterns
+    for reading in ("RegExp", "matchAll(", ".match(", ".search(", ".test(", "startsWith(", "endsWith(", "parseInt(", "Number("):
+        assert reading not in code.replace("parseInt(typed", ""), reading
 
 
 def test_the_page_and_its_files_are_served_whole_and_fetch_nothing_from_elsewhere():

@@ -110,12 +110,13 @@ async def serve_table(table: Table, host: str, port: int) -> None:
     console.print(f"Table saved to {escape(printable(table.path, None))} after every decision. Links:")
     print_links(table, host, port)
     console.print(HELP_LINE)
-    watcher = asyncio.ensure_future(_end_of_play(table, done))
-    reader = asyncio.ensure_future(_commands(table, host, port, done)) if sys.stdin is not None else None
+    tasks = {asyncio.create_task(_end_of_play(server, done))}  # (kept: the loop holds tasks weakly)
+    if sys.stdin is not None:
+        tasks.add(asyncio.create_task(_commands(table, host, port, done)))
     await done.wait()
-    for task in (watcher, reader):
-        if task is not None:
-            task.cancel()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     table.stop()
     await runner.cleanup()
     console.print(f"Stopped. Open it again with: amigos host --resume {escape(printable(table.path, None))}"
@@ -133,10 +134,11 @@ def print_links(table: Table, host: str, port: int) -> None:
     console.print(f"  spectators: http://{shown}:{port}/t/{table.spectator}", soft_wrap=True)
 
 
-async def _end_of_play(table: Table, done: asyncio.Event) -> None:
-    while table.thread is not None and table.thread.is_alive():
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(1.0)  # (the last views go out)
+async def _end_of_play(server: TableServer, done: asyncio.Event) -> None:
+    """Stop the host once the match's thread has ended (the match over, or failed) and its last views
+    have gone out."""
+    await server.ended.wait()
+    await server.sent()
     done.set()
 
 

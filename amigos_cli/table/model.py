@@ -159,10 +159,18 @@ class Table:
 
     # -- playing ---------------------------------------------------------------------------------------
 
-    def start(self, on_change: Callable[[], None]) -> None:
-        """Play the match in a thread of its own, calling ``on_change`` (on that thread) after every change."""
+    def start(self, on_change: Callable[[], None], on_end: Callable[[], None] = lambda: None) -> None:
+        """Play the match in a thread of its own, calling ``on_change`` (on that thread) after every change,
+        and ``on_end`` as the thread ends, however it ends (after its last ``on_change``)."""
         self.on_change = on_change
-        self.thread = threading.Thread(target=self._play, name="table", daemon=True)
+
+        def play() -> None:
+            try:
+                self._play()
+            finally:
+                on_end()
+
+        self.thread = threading.Thread(target=play, name="table", daemon=True)
         self.thread.start()
 
     def _play(self) -> None:

@@ -12,6 +12,11 @@ On a websocket the server sends ``{"type": "cards", ...}`` once (`amigos_cli.tab
 nothing.  A second connection to one seat takes it over: the first is told (``{"type": "replaced"}``)
 and closed.  Caps: `MAX_CONNECTIONS` connections, `MAX_MESSAGE` bytes a message.  No access log is
 kept: the tokens are in the addresses.
+
+The match plays in a thread of its own (`amigos_cli.table.model.Table`); what it tells the server comes
+onto the event loop through ``call_soon_threadsafe``: its changes (`TableServer.changed`) and its end
+(`TableServer.ended`, an `asyncio.Event`).  Every task the server starts is kept until done
+(`TableServer.tasks`) and cancelled when the server stops.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Coroutine
 from importlib import resources
 from typing import Any
 
@@ -59,6 +65,8 @@ class TableServer:
         self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`); one a seat
         self.open = 0  # every connection of this table, from before its handshake to its end
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.tasks: set[asyncio.Task[None]] = set()  # the server's tasks under way (views on their way): kept until done
+        self.ended = asyncio.Event()  # the match's thread has ended (its last view sent on its way): `begin`
         self.flush_lock = threading.Lock()
         self.flushing = False  # a broadcast of the latest snapshot is on its way (`changed`)
         self.cards = catalog(table.snapshot.state.sets)
@@ -177,7 +185,19 @@ class TableServer:
         """Send every connection its view of the table now (on the event loop)."""
         for key, sockets in list(self.connections.items()):
             for ws in list(sockets):
-                asyncio.ensure_future(self.send_view(ws, None if key == SPECTATORS else key))
+                self.keep(self.send_view(ws, None if key == SPECTATORS else key))
+
+    def keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of the server's, kept (`tasks`) until it is done: the loop keeps only a
+        weak reference to a task."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def sent(self) -> None:
+        """Wait for the views on their way (and any other task of the server's) to be done."""
+        while self.tasks:
+            await asyncio.wait(set(self.tasks))
 
     def changed(self) -> None:
         """The table changed (called on the match's thread): broadcast on the event loop.  Changes that
@@ -196,10 +216,15 @@ class TableServer:
         self.broadcast()
 
     async def on_shutdown(self, app: web.Application) -> None:
+        """The server stopping: every connection closed, told why, and the tasks under way cancelled."""
         for sockets in self.connections.values():
             for ws in list(sockets):
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the table stopped")
+        tasks = list(self.tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- running -----------------------------------------------------------------------------------------
 
@@ -212,9 +237,16 @@ class TableServer:
         return runner
 
     def begin(self) -> None:
-        """Start the table's match, its changes sent on the running event loop."""
+        """Start the table's match, its changes sent on the running event loop, and `ended` set there when
+        its thread ends (after its last change is sent on its way: the loop runs callbacks in order)."""
         self.loop = asyncio.get_running_loop()
-        self.table.start(self.changed)
+        self.table.start(self.changed, self._ended)
+
+    def _ended(self) -> None:
+        """The match's thread ends (called on that thread)."""
+        assert self.loop is not None  # (`begin` set it before the thread began)
+        with contextlib.suppress(RuntimeError):  # (the loop is closed: nobody waits any more)
+            self.loop.call_soon_threadsafe(self.ended.set)
 
     def idle(self) -> bool:
         """Nobody is connected."""
@@ -223,8 +255,9 @@ class TableServer:
 
 class Hall:
     """Several tables served by one web application (``amigos serve``'s web board: a new table for each
-    visit of ``/board``), each reached only through its own tokens.  A table whose game is over, or
-    that nobody has been connected to for `IDLE_SECONDS`, is stopped (its file is saved) and forgotten."""
+    visit of ``/board``), each reached only through its own tokens.  A table whose match has ended (over,
+    or failed) or that has been idle for `IDLE_SECONDS`, and that nobody is connected to, is stopped (its
+    file is saved) and forgotten."""
 
     def __init__(self) -> None:
         self.servers: dict[str, TableServer] = {}  # every token of every table: its server
@@ -257,13 +290,14 @@ class Hall:
         return server
 
     def sweep(self, now: float) -> None:
-        """Stop and forget the tables that are over, or idle for `IDLE_SECONDS`."""
+        """Stop and forget the tables nobody is connected to whose match has ended, or that have been idle
+        for `IDLE_SECONDS`."""
         for server in self.tables():
             if not server.idle():
                 self.quiet.pop(server, None)
                 continue
             since = self.quiet.setdefault(server, now)
-            if server.table.match.is_over() or now - since >= IDLE_SECONDS:
+            if server.ended.is_set() or now - since >= IDLE_SECONDS:
                 server.table.stop()
                 self.quiet.pop(server, None)
                 self.servers = {t: s for t, s in self.servers.items() if s is not server}

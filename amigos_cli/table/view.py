@@ -1,20 +1,38 @@
 """What one seat of a table (or a spectator) is sent: plain JSON data built from a position, never more
-than that seat may see (`amigos.observe.observation`).
+than that seat may see (`amigos.observe.observation`).  The page draws these fields as they are: it reads
+no number or name back out of words (the wire carries essences as five counts, points as numbers, cards
+as ids of the catalog).
 
-`catalog` is sent once: every component of the card sets by id, with its name, kind, types, cost,
-points (and what its points count, for the cards whose points vary) and text.
-`view` is sent after every change: the position as the seat sees it (the observation, with each
-player's name and where their points come from, and the scrolls in the centre), the log as the seat
-may know it (`LogBook`) and the number of decisions made so far (``moves``), who is to play and a note saying what they are deciding (a rival's React to a
-Life loss, a choice), the match's score in a best of three, the result once the game is over, and,
-when the decision is the seat's, its choices: each group with its words
-(`amigos_cli.views.choices.group_text`), the kind of action, the card it is about and its ways to pay
-or gain, in the order the full screen lists them.  A choice comes back as (ask, group, way): the ask's
-number makes a stale or replayed answer harmless (`amigos_cli.table.model.Table.choose`).
+`catalog` is sent once: every component of the card sets by id, with its name, kind, types, cost
+(``[elan, life, calm, death, gold]`` and ``cost_any``), points (and what its points count, in words,
+for the cards whose points vary) and text.
+
+`view` is sent after every change:
+
+- ``position``: the observation, each player's entry with its ``name`` and ``points_from``, where its
+  points come from, each ``{"card": ID or None, "label": words, "points": n}`` (the card in play, or
+  None for the First Player token and the round's points: ``label`` is then "first player" or "this
+  round"), and in the centre ``scrolls_available`` (ids) and ``scrolls_in_game``;
+- ``log``: the log as the seat may know it (`LogBook`), ``[style, words]`` lines; ``moves``: the number of
+  decisions made so far;
+- ``to_play``: the seat to play (None once over); ``note``: what they are deciding, for every seat
+  ("Bob must answer a Life loss ...", "Ann to play"); ``note_you``: the same said to the seat deciding
+  ("choose what to collect from Witch"), None for a plain turn;
+- ``match``: a best of three's game and score (`match_of`); ``over`` and ``result`` (`result`);
+- ``choices``, when the decision is the seat's (else None): ``{"ask": n, "groups": [...]}``, each group
+  ``{"text", "words", "act", "card", "ways"}``: its words (`amigos_cli.views.choices.group_text`) as
+  ``text`` and as ``words`` (`words`: segments ``{"text": s}``, ``{"essences": [5 counts]}`` and
+  ``{"points": n, "text": s}``), the kind of action (`ACT_NAMES`), the card it is about (an id, or None),
+  and its ways to pay or gain when it has several (``[]`` when one), each ``{"text", "words"}``, in the
+  order the full screen lists them.
+
+A choice comes back as (ask, group, way): the ask's number makes a stale or replayed answer harmless
+(`amigos_cli.table.model.Table.choose`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -49,17 +67,34 @@ ACT_NAMES = ("place", "monument", "top_monument", "place_of_power", "discard", "
              "discard_choice", "mage", "magic_item", "draft", "draw", "scry", "monument_draw",
              "monument_reveal", "first_player", "redraft", "bank")
 
-#: What a player is deciding, by the pending decision's kind (`amigos.observe.PENDING_NAMES`), for the
-#: note every seat reads: "{who} {what}".
-PENDING_WORDS = {"gain": "chooses what to collect from {card}", "take_stored": "chooses whether to take the essences on {card}",
-                 "collect_cost": "chooses how to pay {card}'s collect cost", "discard": "chooses cards to discard",
-                 "scry_deck": "chooses a deck to look at", "scry_order": "puts the cards looked at back",
-                 "placement": "places with {card}", "victory_react": "may React to the victory check with {card}",
-                 "bank": "chooses how many essences to put on {card}"}
+#: What a player is deciding, by the pending decision's kind (`amigos.observe.PENDING_NAMES`): (the
+#: note every seat reads after the player's name, the same said to the player: ``note_you``).
+PENDING_WORDS = {"gain": ("chooses what to collect from {card}", "choose what to collect from {card}"),
+                 "take_stored": ("chooses whether to take the essences on {card}",
+                                 "choose whether to take the essences on {card}"),
+                 "collect_cost": ("chooses how to pay {card}'s collect cost", "choose how to pay {card}'s collect cost"),
+                 "discard": ("chooses cards to discard", "choose cards to discard"),
+                 "scry_deck": ("chooses a deck to look at", "choose a deck to look at"),
+                 "scry_order": ("puts the cards looked at back", "put the cards looked at back"),
+                 "placement": ("places with {card}", "place with {card}"),
+                 "victory_react": ("may React to the victory check with {card}", "may React to the victory check with {card}"),
+                 "bank": ("chooses how many essences to put on {card}", "choose how many essences to put on {card}")}
+#: Any other pending decision's words.
+CHOOSES = ("chooses", "choose")
 #: The same in the setup phases, by phase name.
-PHASE_WORDS = {"SETUP_CHOOSE_MAGES": "chooses a mage", "SETUP_CHOOSE_ITEMS": "chooses a magic item",
-               "SETUP_DRAFT": "drafts an artifact", "SETUP_CHOOSE_FIRST": "chooses who starts",
-               "SETUP_REDRAFT": "picks an artifact of the redraft"}
+PHASE_WORDS = {"SETUP_CHOOSE_MAGES": ("chooses a mage", "choose a mage"),
+               "SETUP_CHOOSE_ITEMS": ("chooses a magic item", "choose a magic item"),
+               "SETUP_DRAFT": ("drafts an artifact", "draft an artifact"),
+               "SETUP_CHOOSE_FIRST": ("chooses who starts", "choose who starts"),
+               "SETUP_REDRAFT": ("picks an artifact of the redraft", "pick an artifact of the redraft")}
+
+#: An essence count in a choice's words as the screens write it (`amigos.text.essences_text`: "2 elan";
+#: a card's text: "1 Gold"): a whole number, a space and a kind of `amigos.cards.ESSENCES`, in any case.
+ESSENCE_WORDS = re.compile(rf"([0-9]+) ({'|'.join(C.ESSENCES)})\b", re.IGNORECASE | re.ASCII)
+#: The note in brackets of what a choice wins or costs in points (`amigos_cli.views.choices.group_text`:
+#: "(+1 VP)", "(costs 3 VP; ends the game: you win)"), and its number.
+POINTS_NOTE = re.compile(r"\([^()]*\bVP\b[^()]*\)", re.ASCII)
+POINTS = re.compile(r"(\+|costs )([0-9]+) VP\b", re.ASCII)
 
 
 def catalog(sets: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -135,17 +170,19 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
     seen = observation(state, viewer)
     for p, entry in enumerate(seen["players"]):
         entry["name"] = names[p]
-        entry["points_from"] = [[_source(state, source), points] for source, points in state.points_breakdown(p)]
+        entry["points_from"] = [_source(state, source, points) for source, points in state.points_breakdown(p)]
     scrolls = [e for e in range(len(state.loc)) if state.cards[e].kind == C.SCROLL]
     seen["scrolls_available"] = [state.cards[e].id for e in scrolls if state.loc[e] == AVAILABLE]
     seen["scrolls_in_game"] = bool(scrolls)
     book = book if book is not None else LogBook(names, [True] * len(names))
     over = state.is_terminal()
+    they, you = ("", None) if over else _deciding(state)
     out: dict[str, Any] = {
         "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
         "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps),
         "to_play": None if over else state.current_player(),
-        "note": note(state, names), "choices": None, "over": over, "match": match,
+        "note": "" if over else f"{names[state.current_player()]} {they}", "note_you": you, "choices": None,
+        "over": over, "match": match,
         "result": result(state) if over else None,
     }
     if asked is not None and asked[0] == seat and not over:
@@ -154,15 +191,51 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
 
 
 def choices(state: GameState, ask: int) -> dict[str, Any]:
-    """The decision asked: its number and every group of legal actions with its words, its kind
-    (`ACT_NAMES`), the card it is about (None for none) and its ways (one, or several to pay or gain,
-    `ordered_variants`)."""
+    """The decision asked: its number and every group of legal actions with its words (``text``, and cut
+    for the page: ``words``), its kind (`ACT_NAMES`), the card it is about (None for none) and its ways
+    (none when it has one, else each with its words, `ordered_variants`)."""
     groups = []
     for group in state.legal_groups():
         ways = ordered_variants(group)
-        groups.append({"text": group_text(state, group), "act": ACT_NAMES[group[0][0]], "card": _card(state, group[0]),
-                       "ways": [variant_text(state, a) for a in ways] if len(ways) > 1 else []})
+        groups.append({**_worded(group_text(state, group)), "act": ACT_NAMES[group[0][0]],
+                       "card": _card(state, group[0]),
+                       "ways": [_worded(variant_text(state, a)) for a in ways] if len(ways) > 1 else []})
     return {"ask": ask, "groups": groups}
+
+
+def _worded(text: str) -> dict[str, Any]:
+    return {"text": text, "words": words(text)}
+
+
+def words(text: str) -> list[dict[str, Any]]:
+    """A choice's words (the screens' own: `group_text`, `variant_text`) cut once, here, into what the
+    page draws, in order: ``{"text": s}`` words as they are, ``{"essences": [elan, life, calm, death,
+    gold]}`` a count of one kind (`ESSENCE_WORDS`, drawn as a coloured count) and ``{"points": n,
+    "text": s}`` the note of the points the choice wins (n > 0) or costs (n < 0) (`POINTS_NOTE`, drawn
+    marked; an essence count inside it stays words).  The words' texts and counts joined again
+    (`amigos.text.essences_text`) give ``text`` back; a test holds both ends to it."""
+    marks: list[tuple[int, int, dict[str, Any]]] = []
+    for m in ESSENCE_WORDS.finditer(text):
+        counts = [0] * 5
+        counts[C.ESSENCES.index(m.group(2).lower())] = int(m.group(1))
+        marks.append((m.start(), m.end(), {"essences": counts}))
+    for m in POINTS_NOTE.finditer(text):
+        found = POINTS.search(m.group())
+        if found is not None:
+            n = int(found.group(2))
+            marks.append((m.start(), m.end(), {"points": n if found.group(1) == "+" else -n, "text": m.group()}))
+    out: list[dict[str, Any]] = []
+    at = 0
+    for start, end, mark in sorted(marks, key=lambda mark: mark[0]):
+        if start < at:
+            continue  # (inside a mark already: an essence count in the points' note)
+        if start > at:
+            out.append({"text": text[at:start]})
+        out.append(mark)
+        at = end
+    if at < len(text):
+        out.append({"text": text[at:]})
+    return out
 
 
 def _card(state: GameState, action: Action) -> str | None:
@@ -171,23 +244,24 @@ def _card(state: GameState, action: Action) -> str | None:
     return None
 
 
-def note(state: GameState, names: Sequence[str]) -> str:
-    """Who is to play, and what: "Bob must answer a Life loss (2 Life, from Bone Dragon)", "Ann chooses
-    what to collect from Witch", "Ann to play"; "" when the game is over."""
-    if state.is_terminal():
-        return ""
-    who = names[state.current_player()]
+def _deciding(state: GameState) -> tuple[str, str | None]:
+    """What the player to play is deciding, for the view's ``note`` ("Bob must answer a Life loss (2 Life,
+    from Bone Dragon): React or pay", "Ann chooses what to collect from Witch", "Ann to play") and
+    ``note_you``: (as the others read it after the player's name, as the player reads it after "you",
+    None for a plain turn of the actions phase): ("chooses a mage", "choose a mage"), ("to play", None)."""
     pending = observation(state, SPECTATOR)["pending"]
     if pending is not None:
         if pending["kind"] == "life_loss":
-            return (f"{who} must answer a Life loss ({pending['amount']} Life, from "
-                    f"{C.BY_ID[pending['attacker']].name}): React or pay")
-        what = PENDING_WORDS.get(pending["kind"], "chooses")
-        return f"{who} {what.format(card=C.BY_ID[pending['card']].name if 'card' in pending else 'a card')}"
+            what = (f"must answer a Life loss ({pending['amount']} Life, from {C.BY_ID[pending['attacker']].name}): "
+                    "React or pay")
+            return what, what
+        card = C.BY_ID[pending["card"]].name if "card" in pending else "a card"
+        they, you = PENDING_WORDS.get(pending["kind"], CHOOSES)
+        return they.format(card=card), you.format(card=card)
     phase = PHASE_NAMES[state.phase]
     if phase in PHASE_WORDS:
-        return f"{who} {PHASE_WORDS[phase]}"
-    return f"{who} to play"
+        return PHASE_WORDS[phase]
+    return "to play", None
 
 
 def result(state: GameState) -> dict[str, Any]:
@@ -208,9 +282,11 @@ def match_of(match: Match) -> dict[str, Any] | None:
             "over": match.is_over()}
 
 
-def _source(state: GameState, source: int) -> str:
+def _source(state: GameState, source: int, points: int) -> dict[str, Any]:
+    """One source of a player's points (`GameState.points_breakdown`): the card in play (None for the First
+    Player token and the round's points), its label, its points."""
     if source == TOKEN:
-        return "first player"
+        return {"card": None, "label": "first player", "points": points}
     if source == TEMPORARY:
-        return "this round"
-    return state.cards[source].name
+        return {"card": None, "label": "this round", "points": points}
+    return {"card": state.cards[source].id, "label": state.cards[source].name, "points": points}

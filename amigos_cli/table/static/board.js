@@ -1,5 +1,7 @@
 // The table's board: draws each view the server sends (amigos_cli/table/view.py) and sends back the
 // choice made as {type: "choose", ask, group, way}.  Plain script, nothing fetched from elsewhere.
+// It draws the view's fields as they are: essences are five counts, points numbers, cards ids of the
+// catalog, and a choice's words come cut into segments; it reads nothing back out of the words.
 //
 // Keys: a number jumps to that line (Enter takes it), Up/Down move, Enter takes the highlighted line,
 // Escape goes back from a choice's ways (or from one card's choices), ">" shows the next rival in full.
@@ -9,8 +11,6 @@
 
 const KINDS = ["e", "l", "c", "d", "g"];
 const KIND_NAMES = ["elan", "life", "calm", "death", "gold"];
-const ESSENCE_WORDS = /(\d+) (elan|life|calm|death|gold)\b/gi;  // "2 elan" in a choice's words
-const POINT_WORDS = /\((?:[^()]*\b(?:VP|costs \d+ VP)\b[^()]*)\)/g;  // "(+1 VP)", "(costs 3 VP)"
 const TYPED_PAUSE_MS = 1200;   // a pause this long between digits begins a new number
 const RECONNECT_MS = 2000;     // wait before reconnecting a dropped websocket
 const KIND_ORDER = {mage: 0, magic_item: 1, artifact: 2, monument: 3, place_of_power: 4, scroll: 5};
@@ -65,22 +65,15 @@ function cost(card) {
   return span;
 }
 
-function words(text) {
-  // A choice's words with its essences as coloured counts and its points marked.
+function words(segments) {
+  // A choice's words (view.py's `words`): its words as they are, its essences as coloured counts and
+  // the note of the points it wins or costs marked.
   const out = document.createDocumentFragment();
-  let last = 0;
-  const marks = [];
-  for (const m of text.matchAll(ESSENCE_WORDS)) marks.push([m.index, m[0].length, "ess", m]);
-  for (const m of text.matchAll(POINT_WORDS)) marks.push([m.index, m[0].length, "vp", m]);
-  marks.sort((a, b) => a[0] - b[0]);
-  for (const [at, length, what, m] of marks) {
-    if (at < last) continue;
-    out.appendChild(document.createTextNode(text.slice(last, at)));
-    if (what === "ess") out.appendChild(pip(m[1], KIND_NAMES.indexOf(m[2].toLowerCase())));
-    else out.appendChild(el("span", "vpnote", m[0]));
-    last = at + length;
+  for (const segment of segments) {
+    if (segment.essences) segment.essences.forEach((n, k) => { if (n) out.appendChild(pip(n, k)); });
+    else if (segment.points !== undefined) out.appendChild(el("span", "vpnote", segment.text));
+    else out.appendChild(document.createTextNode(segment.text));
   }
-  out.appendChild(document.createTextNode(text.slice(last)));
   return out;
 }
 
@@ -191,7 +184,7 @@ function playerPanel(view, p, compact) {
   const head = el("div", "head");
   head.appendChild(el("span", "name", named(entry.name, you)));
   const vp = el("span", "vp", `${entry.vp} VP`);
-  vp.title = entry.points_from.map(([s, n]) => `${s}: ${n}`).join("\n") || "no points yet";
+  vp.title = entry.points_from.map((f) => `${f.label}: ${f.points}`).join("\n") || "no points yet";
   head.appendChild(vp);
   head.appendChild(seatTag(view, p));
   if (view.to_play === p) head.appendChild(el("span", "tag turn", you ? "your turn" : "to play"));
@@ -209,17 +202,17 @@ function playerPanel(view, p, compact) {
     return panel;
   }
   panel.appendChild(head);
-  const worth = {};
-  entry.points_from.forEach(([source, n]) => { worth[source] = n; });
+  const worth = {};  // card id -> its points now
+  entry.points_from.forEach((f) => { if (f.card) worth[f.card] = f.points; });
   const row = el("div", "row");
   byKind(entry.in_play).forEach((c) => {
     const card = cards[c.id] || {};
     const small = card.kind === "mage" || card.kind === "magic_item" || card.kind === "scroll";
-    row.appendChild(cardBox(c, {small: small, points: card.name in worth ? worth[card.name] : (card.points_from ? 0 : undefined)}));
+    row.appendChild(cardBox(c, {small: small, points: c.id in worth ? worth[c.id] : (card.points_from ? 0 : undefined)}));
   });
   panel.appendChild(row);
   const from = el("div", "points-from", "Points: " + (entry.points_from.length ?
-    entry.points_from.map(([s, n]) => `${s} ${n}`).join(", ") : "none yet"));
+    entry.points_from.map((f) => `${f.label} ${f.points}`).join(", ") : "none yet"));
   panel.appendChild(from);
   if (entry.discard.length) {
     const pile = el("div", "sub", "Discards: ");
@@ -339,13 +332,13 @@ function drawHand(view) {
 // -- the choices ------------------------------------------------------------------------------------
 
 function listed() {
-  // The lines listed now: {text, group, way, card, ways}: the groups (or one card's), or a group's ways.
+  // The lines listed now: {words, group, way, card, ways}: the groups (or one card's), or a group's ways.
   if (!current || !current.choices) return [];
   const groups = current.choices.groups;
-  if (picking !== null) return groups[picking].ways.map((text, i) => ({text: text, group: picking, way: i, card: groups[picking].card}));
+  if (picking !== null) return groups[picking].ways.map((w, i) => ({words: w.words, group: picking, way: i, card: groups[picking].card}));
   const out = [];
   groups.forEach((g, i) => {
-    if (onlyCard === null || g.card === onlyCard) out.push({text: g.text, group: i, way: null, card: g.card, ways: g.ways.length});
+    if (onlyCard === null || g.card === onlyCard) out.push({words: g.words, group: i, way: null, card: g.card, ways: g.ways.length});
   });
   return out;
 }
@@ -364,9 +357,9 @@ function drawChoices() {
   const lines = listed();
   if (lit >= lines.length) lit = 0;
   let title;
-  if (picking !== null) title = `${groups[picking].text}: which way? (${lines.length})`;
-  else if (onlyCard !== null) title = `${nameOf(onlyCard)}: your choices (${lines.length})`;
-  else title = `Your choice (${lines.length})`;
+  if (picking !== null) title = groups[picking].words.concat([{text: `: which way? (${lines.length})`}]);
+  else if (onlyCard !== null) title = [{text: `${nameOf(onlyCard)}: your choices (${lines.length})`}];
+  else title = [{text: `Your choice (${lines.length})`}];
   const head = el("h2", "");
   head.appendChild(words(title));
   box.appendChild(head);
@@ -379,7 +372,7 @@ function drawChoices() {
     if (line.way !== null) button.dataset.way = line.way;
     button.appendChild(el("span", "num", `${i + 1}.`));
     const text = el("span", "text");
-    text.appendChild(words(line.text));
+    text.appendChild(words(line.words));
     button.appendChild(text);
     if (line.ways) button.appendChild(el("span", "ways", `${line.ways} ways ›`));
     button.addEventListener("click", () => { lit = i; take(line); });
@@ -469,7 +462,7 @@ function drawResult(box) {
     row.appendChild(el("td", "", `${i + 1}.`));
     row.appendChild(el("td", "", named(view.names[p], p === view.you)));
     row.appendChild(el("td", "", `${result.vp[p]}`));
-    row.appendChild(el("td", "from", view.position.players[p].points_from.map(([s, n]) => `${s} ${n}`).join(", ") || "nothing"));
+    row.appendChild(el("td", "from", view.position.players[p].points_from.map((f) => `${f.label} ${f.points}`).join(", ") || "nothing"));
     if (result.tied) row.appendChild(el("td", "", `${result.pools[p]}`));
     table.appendChild(row);
   });
@@ -507,11 +500,8 @@ function drawHeader(view) {
   // The note: what the player to play is deciding; loud when a rival must React or choose.
   const pending = pos.pending;
   bar.hidden = !view.note;
-  const who = view.names[view.to_play] + " ";
-  const what = view.note.startsWith(who) ? view.note.slice(who.length) : view.note;
-  const yours = what.replace(/^(chooses|places|puts|drafts|picks)\b/, (verb) => verb.slice(0, -1));  // (you choose)
-  bar.textContent = !mine ? view.note : what === "to play" ? "Your turn: place an artifact, claim, use a power, discard or pass." :
-    `Your decision: you ${yours}`;
+  bar.textContent = !mine ? view.note : view.note_you === null ? "Your turn: place an artifact, claim, use a power, discard or pass." :
+    `Your decision: you ${view.note_you}`;
   const seat = view.seats[view.to_play];
   if (!mine && seat && seat.kind === "person" && !seat.connected) {
     bar.textContent += ` (away: waiting for ${view.names[view.to_play]} to come back, or for the host to hand the seat to the AI)`;
