@@ -7,8 +7,11 @@ if it is still running `GRACE` seconds later (a search it cannot interrupt, say)
 SIGTERM, then SIGKILL.  Past
 ``max_games`` live games the page and the websocket answer 503 with a page that says so.
 
-textual-serve has no hooks for either, so `GameServer` overrides its websocket handler and `GameService`
-the two methods of its ``AppService`` that start and stop the process (textual-serve 1.1).
+textual-serve has no public hooks for either, nor for adding routes to its web application: this module
+reaches into it through one small adapter, `AdaptedService` and `AdaptedServer` (the only code here that
+names anything private of textual-serve's, `PRIVATE_NAMES`), written for the textual-serve of
+`WRITTEN_FOR`, which pyproject.toml pins; tests/test_serve.py fails by name if an upgrade loses one.
+`GameService` and `GameServer` use textual-serve's public methods and the adapter's only.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ import shlex
 import signal
 import time
 from asyncio.subprocess import Process
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
 from .table.logs import quiet_logging
@@ -36,12 +40,38 @@ GRACE = 3.0     # seconds a closed tab's game has to quit by itself
 SWEEP_SECONDS = 10.0  # how often the web board's tables are looked over (`Hall.sweep`)
 KILL_WAIT = 2.0  # seconds between SIGTERM and SIGKILL
 log = logging.getLogger("amigos.serve")
+SWEEPER = web.AppKey("sweeper", asyncio.Task[None])  # the task that looks the web board's tables over
+
+# -- the adapter: the only code that names textual-serve's private methods and attributes --------------------
+
+#: The textual-serve the adapter was written for (read from its 1.1.3 source): pyproject.toml pins the same.
+WRITTEN_FOR = ">=1.1,<1.2"
+#: The private names of textual-serve's that the adapter relies on, by class: the methods it overrides
+#: (``_open_app_process``, ``_make_app``) or calls (``_build_environment``, ``_process_messages``), and the
+#: attributes it sets and reads (``_process``, ``_stdin``).
+PRIVATE_NAMES = {AppService: ("_open_app_process", "_build_environment", "_process", "_stdin"),
+                 Server: ("_make_app", "_process_messages")}
 
 
-class GameService(AppService):
-    """One tab's game: started in its own process group, and sure to end when stopped."""
+def missing_private_names() -> list[str]:
+    """The names of `PRIVATE_NAMES` the installed textual-serve lacks ("AppService._stdin"): none, for a
+    textual-serve the adapter fits."""
+    async def nothing(*_: Any) -> None:
+        pass
+
+    service = AppService("true", write_bytes=nothing, write_str=nothing, close=nothing,
+                         download_manager=DownloadManager())
+    return [f"{cls.__name__}.{name}" for cls, names in PRIVATE_NAMES.items() for name in names
+            if not hasattr(service if cls is AppService else cls, name)]
+
+
+class AdaptedService(AppService):
+    """textual-serve's ``AppService`` (one tab's game process), whose process is the command run without
+    a shell in a process group of its own (so that ending the group ends the game's own workers too),
+    and is readable (`process`)."""
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        # (textual-serve's ``start`` calls this, and its ``run`` and ``send_bytes`` use what it sets)
         self._process = process = await asyncio.create_subprocess_exec(
             *shlex.split(self.command), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=self._build_environment(width=width, height=height),
@@ -50,11 +80,40 @@ class GameService(AppService):
         self._stdin = process.stdin
         return process
 
+    @property
+    def process(self) -> Process | None:
+        """The game's process (None until ``start``)."""
+        return self._process
+
+
+class AdaptedServer(Server):
+    """textual-serve's ``Server``, whose web application a subclass adds to (`extend`), and which passes a
+    tab's messages (keys, resizes, pings) to its game on demand (`relay`)."""
+
+    async def _make_app(self) -> web.Application:
+        # (textual-serve's ``serve`` calls this for the application it runs)
+        app = await super()._make_app()
+        self.extend(app)
+        return app
+
+    def extend(self, app: web.Application) -> None:
+        """Add routes and startup or cleanup work to the web application before it runs (here: none)."""
+
+    async def relay(self, websocket: web.WebSocketResponse, service: AppService) -> None:
+        """Pass ``websocket``'s messages to ``service``'s game until the tab closes."""
+        await self._process_messages(websocket, service)
+
+
+# -- the server ------------------------------------------------------------------------------------------------
+
+class GameService(AdaptedService):
+    """One tab's game: started in its own process group, and sure to end when stopped."""
+
     async def stop(self) -> None:
         """Ask the game to quit; end its process group if it has not within `GRACE` seconds."""
         with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
             await asyncio.wait_for(asyncio.shield(super().stop()), GRACE)
-        process: Process | None = self._process
+        process = self.process
         if process is None or process.returncode is not None:
             return
         for sig, wait in ((signal.SIGTERM, KILL_WAIT), (signal.SIGKILL, None)):
@@ -65,7 +124,7 @@ class GameService(AppService):
                 return
 
 
-class GameServer(Server):
+class GameServer(AdaptedServer):
     """textual-serve's server with at most ``max_games`` games at once (`GameService` each), and beside
     the terminal at ``/`` the web board of `amigos_cli.table` at ``/board``: each visit a new game of
     ``new_table()``'s (a table of one person), counted in the same cap."""
@@ -83,19 +142,25 @@ class GameServer(Server):
         logging shows tracebacks with their local variables, a request and its token among them."""
         quiet_logging(logging.INFO)
 
-    async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
+    def extend(self, app: web.Application) -> None:
+        """The web board's routes, and its tables looked over while the server runs (`sweeping`)."""
         if self.new_table is not None:
             app.add_routes([web.get("/board", self.handle_board), *self.hall.routes()])
-            app.on_startup.append(self._sweeping)
-        return app
+            app.cleanup_ctx.append(self.sweeping)
 
-    async def _sweeping(self, app: web.Application) -> None:
+    async def sweeping(self, app: web.Application) -> AsyncIterator[None]:
+        """Look the web board's tables over every `SWEEP_SECONDS` (`Hall.sweep`) from the server's start
+        to its cleanup."""
         async def sweep() -> None:
             while True:
                 await asyncio.sleep(SWEEP_SECONDS)
                 self.hall.sweep(time.monotonic())
-        app["sweeper"] = asyncio.ensure_future(sweep())
+
+        app[SWEEPER] = asyncio.create_task(sweep())
+        yield
+        app[SWEEPER].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await app[SWEEPER]
 
     def games(self) -> int:
         """The games played now: terminals and web boards."""
@@ -147,7 +212,7 @@ class GameServer(Server):
         try:
             await websocket.prepare(request)
             await service.start(_size(request, "width", 80), _size(request, "height", 24))
-            await self._process_messages(websocket, service)
+            await self.relay(websocket, service)
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:  # (a broken connection: logged, and the game ended below)

@@ -145,10 +145,11 @@ def test_a_game_that_ignores_quit_is_ended_all_the_same(tmp_path):
     from amigos_cli import serving
 
     script = tmp_path / "stubborn.py"
-    script.write_text("import signal, subprocess, sys, time\n"
+    ready = tmp_path / "child"
+    script.write_text("import pathlib, signal, subprocess, sys, time\n"
                       "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
                       "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
-                      "print(child.pid, flush=True)\n"
+                      f"pathlib.Path({str(ready)!r}).write_text(str(child.pid))\n"
                       "time.sleep(120)\n")
 
     async def run() -> tuple[int, int, float]:
@@ -165,9 +166,10 @@ def test_a_game_that_ignores_quit_is_ended_all_the_same(tmp_path):
 
         service = serving.GameService(f"{sys.executable} {script}", write_bytes=write_bytes, write_str=write_str,
                                       close=close, download_manager=DownloadManager())
-        process = await service._open_app_process()
-        child = int((await process.stdout.readline()).decode())
-        service._task = asyncio.create_task(service.run())
+        await service.start(80, 24)
+        process = service.process
+        assert process is not None
+        child = int(await _written(ready))
         start = time.monotonic()
         await service.stop()
         return process.returncode, child, time.monotonic() - start
@@ -178,14 +180,24 @@ def test_a_game_that_ignores_quit_is_ended_all_the_same(tmp_path):
     assert not alive(child), "the game's own children go with it"
 
 
+async def _written(path, seconds: float = 30) -> str:
+    """The text of file ``path`` once it is written (a stubborn game says so once it ignores SIGTERM)."""
+    end = time.monotonic() + seconds
+    while not (path.exists() and path.read_text()):
+        assert time.monotonic() < end, f"{path} was never written"
+        await asyncio.sleep(0.05)
+    return path.read_text()
+
+
 def _stubborn_service(tmp_path):
-    """A tab's game whose process ignores the quit message and SIGTERM (a search that holds on)."""
+    """A tab's game whose process ignores the quit message and SIGTERM (a search that holds on), and
+    writes the file ``up`` once it does."""
     from textual_serve.download_manager import DownloadManager
 
     from amigos_cli import serving
     script = tmp_path / "stubborn.py"
-    script.write_text("import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('up', flush=True)\n"
-                      "time.sleep(120)\n")
+    script.write_text(f"import pathlib, signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                      f"pathlib.Path({str(tmp_path / 'up')!r}).write_text('up')\ntime.sleep(120)\n")
 
     async def ignore(data) -> None:
         pass
@@ -207,9 +219,9 @@ def test_stopping_the_server_tells_every_tab_and_ends_its_game_at_once(tmp_path)
     async def run():
         server = serving.GameServer("unused", "127.0.0.1", free_port(), 4)
         service, tab = _stubborn_service(tmp_path), Tab()
-        process = await service._open_app_process()
-        await process.stdout.readline()
-        service._task = asyncio.create_task(service.run())
+        await service.start(80, 24)
+        process = service.process
+        await _written(tmp_path / "up")
         server.live[service] = tab
         start = time.monotonic()
         await server.on_shutdown(None)
@@ -313,3 +325,30 @@ def test_a_server_s_games_search_in_one_process_unless_the_spec_says_otherwise()
     assert one_process("mcts:time=1,workers=2") == "mcts:workers=2,ponder=0,time=1"
     assert one_process("mcts:time=1,workers=2,ponder=1") == "mcts:time=1,workers=2,ponder=1"
     assert one_process("greedy") == "greedy"
+
+
+def test_the_textual_serve_installed_is_the_one_the_adapter_was_written_for():
+    """amigos_cli/serving.py reaches into textual-serve through one adapter, written for the versions
+    of `serving.WRITTEN_FOR` (which pyproject.toml pins) and relying on the private names of
+    `serving.PRIVATE_NAMES`: an upgrade that moves the pin or loses a name fails here, by name, instead
+    of a tab failing when it opens."""
+    import tomllib
+    from importlib.metadata import version
+    from pathlib import Path
+
+    from packaging.requirements import Requirement
+    from packaging.specifiers import SpecifierSet
+
+    from amigos_cli import serving
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    (pin,) = [Requirement(d) for d in project["dependencies"] if Requirement(d).name == "textual-serve"]
+    assert pin.specifier == SpecifierSet(serving.WRITTEN_FOR), (
+        f"pyproject.toml pins textual-serve{pin.specifier}, and amigos_cli/serving.py's adapter was written for "
+        f"{serving.WRITTEN_FOR}: read the new version's source against the adapter, then change both")
+    installed = version("textual-serve")
+    assert installed in SpecifierSet(serving.WRITTEN_FOR), (
+        f"textual-serve {installed} is installed, and amigos_cli/serving.py's adapter was written for "
+        f"{serving.WRITTEN_FOR}")
+    missing = serving.missing_private_names()
+    assert not missing, (f"textual-serve {installed} lacks {', '.join(missing)}, which amigos_cli/serving.py's "
+                         "adapter relies on: adapt AdaptedService and AdaptedServer to the new version")
