@@ -93,11 +93,12 @@ def rival_of(state: GameState, viewer: int) -> int:
     return best
 
 
-def encode(state: GameState, viewer: int) -> list[tuple[int, float]]:
+def encode(state: GameState, viewer: int, rival: int = -1) -> list[tuple[int, float]]:
     """The viewer's view of ``state`` as (input, value) pairs, each input at most once and no value 0
-    (see the module docstring)."""
+    (see the module docstring); ``rival``: `rival_of`'s, if the caller has it (-1: worked out here)."""
     out: list[tuple[int, float]] = []
-    rival = rival_of(state, viewer)
+    if rival < 0:
+        rival = rival_of(state, viewer)
     players = state.n_players
     many = players > 2
     cards, loc, owner, turned, ess = state.cards, state.loc, state.owner, state.turned, state.ess

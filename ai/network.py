@@ -116,13 +116,14 @@ class ValueNet:
 
     def probability(self, state: GameState, viewer: int) -> float:
         """The chance that ``viewer`` wins, from what ``viewer`` sees of ``state``."""
-        pairs = E.encode(state, viewer)
+        rival = E.rival_of(state, viewer)  # (once: at three players or more it counts every player's points)
+        pairs = E.encode(state, viewer, rival)
         index = [i for i, _ in pairs]
         value = [v for _, v in pairs]
         rows = player_features(state) if self.base or self.features else []
         if self.features:  # (one gather of the hidden layer's rows for both kinds of input)
             index += FEATURE_INDEX
-            value += feature_inputs(rows, viewer, E.rival_of(state, viewer))
+            value += feature_inputs(rows, viewer, rival)
         h = np.array(value) @ self.w1.take(index, axis=0) + self.b1  # (take: faster than indexing)
         z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
         if self.linear is not None:  # (the linear value's `win_log_odds`, from the rows at hand)
