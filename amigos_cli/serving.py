@@ -10,7 +10,7 @@ SIGTERM, then SIGKILL.  Past
 textual-serve has no public hooks for either, nor for adding routes to its web application: this module
 reaches into it through one small adapter, `AdaptedService` and `AdaptedServer` (the only code here that
 names anything private of textual-serve's, `PRIVATE_NAMES`), written for the textual-serve of
-`WRITTEN_FOR`, which pyproject.toml pins; tests/test_serve.py fails by name if an upgrade loses one.
+`WRITTEN_FOR`, which pyproject.toml pins; tests/web/test_serve.py fails by name if an upgrade loses one.
 `GameService` and `GameServer` use textual-serve's public methods and the adapter's only.
 """
 

@@ -39,7 +39,7 @@ from typing import Any
 import aiohttp
 
 from amigos_cli.table.server import MAX_CONNECTIONS
-from tests.test_table_browser import CHROMIUM, Chromium, free_port
+from tests.web.test_table_browser import CHROMIUM, Chromium, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 LINK = re.compile(r"^\s+(.+): http://\S+/t/(\S+)$")

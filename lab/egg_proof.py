@@ -4,7 +4,7 @@ to the end of the round, the rival playing its recorded moves, every chance outc
 
     python -m lab.egg_proof [--moves "Bone Dragon" | --skip "Bone Dragon"] [--out winning.json]
 
-The search (`Proof`, its bound on our points and its cuts) is ``tests/test_egg_proof.py``'s, which
+The search (`Proof`, its bound on our points and its cuts) is ``tests/ai/test_egg_proof.py``'s, which
 checks it on a winning line.  Prints each first move with whether it wins, and the count.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 
 from amigos import action_json
 from amigos.position import build_position
-from tests.test_egg_proof import Proof, load
+from tests.ai.test_egg_proof import Proof, load
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,7 @@ from ai.agents import SpecError, make_agent, parse_spec
 from lab.run_report import say_build
 from matches.puzzles import load_puzzles, score
 
-#: The suite's puzzles (the tests check every one: tests/test_puzzles.py).
+#: The suite's puzzles (the tests check every one: tests/ai/test_puzzles.py).
 PUZZLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "puzzles"
 
 

@@ -1,6 +1,6 @@
 """Write the README's pictures of the online table: ``docs/table-seat1.png`` and ``docs/table-seat2.png``,
 the web board of two people's seats at a table of three (two people and the greedy AI) in the middle of
-a game, photographed in headless Chromium (tests/test_table_browser.py's `Chromium`).
+a game, photographed in headless Chromium (tests/web/test_table_browser.py's `Chromium`).
 
 The people's moves before the pictures are the greedy agent's (the position is a plausible one), played
 straight into the match; the table then opens on it and each seat's page is photographed when seat 1 is
@@ -25,7 +25,7 @@ from amigos.config import GameConfig
 from amigos_cli.table.model import Table
 from amigos_cli.table.server import TableServer
 from matches.match import Match
-from tests.test_table_browser import Chromium, free_port
+from tests.web.test_table_browser import Chromium, free_port
 
 PEOPLE = ["Ann", "Bob"]
 

@@ -6,7 +6,7 @@ A small finished best of three: greedy (player 1) vs random (player 2), match se
 as the CLI seeds them.  It goes to 3 games (version 2: random wins 2-1).  Think times are zeroed and the time stamps
 fixed so that regenerating it with unchanged engine and agents gives the same bytes.
 
-Every format version that ever ships keeps its fixture in tests/data/ (tests/test_match_files.py loads
+Every format version that ever ships keeps its fixture in tests/data/ (tests/matches/test_match_files.py loads
 them all): when the format changes, bump `matches.match.VERSION`, add a migration in `matches.record`,
 and run this script to add the new version's fixture — never overwrite an older one.
 """

@@ -1,4 +1,4 @@
-"""The golden AI games of tests/test_ai_golden.py: whole games of seeded agents with iteration budgets,
+"""The golden AI games of tests/ai/test_ai_golden.py: whole games of seeded agents with iteration budgets,
 every decision in protocol form.
 
 They pin what the AI plays, so that a refactoring meant to keep its moves keeps them, and so that

@@ -1,4 +1,4 @@
-"""The golden games of tests/test_engine_golden.py: the deal of a few seeds in every variant and the
+"""The golden games of tests/engine/test_engine_golden.py: the deal of a few seeds in every variant and the
 protocol form and digest of their first decisions.
 
 Agents of different commits play each other (``lab/against_commit.py``) and match files replay

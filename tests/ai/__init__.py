@@ -1,0 +1,1 @@
+"""The agents (ai/): the search, its values, the network, the planner, puzzles, goldens."""

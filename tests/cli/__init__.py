@@ -1,0 +1,1 @@
+"""The command line and the full screen (amigos_cli/ but its web table)."""

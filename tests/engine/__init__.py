@@ -1,0 +1,1 @@
+"""The rules engine (amigos/): card by card, scenarios, invariants, setups, player counts."""

@@ -1,0 +1,1 @@
+"""The harness (matches/): match files, matches, tournaments, strength runs, SPRT."""

@@ -1,0 +1,1 @@
+"""Training (training/): the fit of the learned value and amigos-train's inputs."""
