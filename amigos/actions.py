@@ -79,6 +79,11 @@ TYPE_NAMES = ("PlaceArtifact", "ClaimMonument", "ClaimTopMonument", "ClaimPlaceO
               "ResolveScryReveal", "ResolveMonumentDraw", "ResolveMonumentReveal", "ChooseFirstPlayer",
               "RedraftPick", "Bank")
 TYPE_CODES = {name: i for i, name in enumerate(TYPE_NAMES)}
+#: Each kind's name in the screens' data (the web board's ``act``), in the order of the kind codes.
+KIND_WORDS = ("place", "monument", "top_monument", "place_of_power", "discard", "power", "pass", "decline",
+              "react", "life_loss", "victory_react", "take", "collect_cost", "gain", "scry_deck", "scry_order",
+              "discard_choice", "mage", "magic_item", "draft", "draw", "scry", "monument_draw",
+              "monument_reveal", "first_player", "redraft", "bank")
 
 
 def is_chance(action: tuple[Any, ...]) -> bool:

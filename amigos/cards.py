@@ -28,6 +28,7 @@ DEATH: Final = 3
 GOLD: Final = 4
 ESSENCES = ("elan", "life", "calm", "death", "gold")
 ESSENCE_INDEX = {name: i for i, name in enumerate(ESSENCES)}
+ESSENCE_LETTERS: Final = "ELCDG"  # one letter each, in the order of `ESSENCES` ("2E 1G")
 Essences = tuple[int, int, int, int, int]  # five counts (or changes): elan, life, calm, death, gold
 ZERO: Final[Essences] = (0, 0, 0, 0, 0)
 NON_GOLD: Final[tuple[int, int, int, int]] = (ELAN, LIFE, CALM, DEATH)

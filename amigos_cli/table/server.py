@@ -6,8 +6,8 @@ token of its own address), ``/board-files/NAME`` the page's script and style, ``
 websocket.
 A token of no seat gets 404, and nothing else is served: the tables's links are the only way in.
 
-On a websocket the server sends ``{"type": "cards", ...}`` once (`amigos_cli.table.view.catalog`) and a
-``{"type": "view", ...}`` after every change; the page sends ``{"type": "choose", "ask": A, "group": G,
+On a websocket the server sends ``{"type": "cards", ...}`` once (`amigos_cli.table.view.catalog` and
+`vocabulary`) and a ``{"type": "view", ...}`` after every change; the page sends ``{"type": "choose", "ask": A, "group": G,
 "way": W}``.  A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes
 nothing.  A second connection to one seat takes it over: the first is told (``{"type": "replaced"}``)
 and closed.  Caps: `MAX_CONNECTIONS` connections, `MAX_MESSAGE` bytes a message.  No access log is
@@ -35,7 +35,7 @@ from amigos import jsontext
 from matches.session import HUMAN
 
 from .model import Snapshot, Table
-from .view import LogBook, catalog, match_of, view
+from .view import LogBook, catalog, match_of, view, vocabulary
 
 MAX_CONNECTIONS = 64
 IDLE_SECONDS = 300.0  # a served table nobody has been connected to for this long is stopped
@@ -108,7 +108,7 @@ class TableServer:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30, timeout=CLOSE_SECONDS)
         try:
             await ws.prepare(request)
-            await ws.send_json({"type": "cards", "cards": self.cards})  # (first: no view goes before it)
+            await ws.send_json({"type": "cards", "cards": self.cards, **vocabulary()})  # (first: no view goes before it)
             sockets = self.connections.setdefault(key, [])
             replaced = list(sockets) if seat is not None else []
             if seat is not None:

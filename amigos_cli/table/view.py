@@ -22,7 +22,7 @@ for the cards whose points vary) and text.
 - ``choices``, when the decision is the seat's (else None): ``{"ask": n, "groups": [...]}``, each group
   ``{"text", "words", "act", "card", "ways"}``: its words (`amigos_cli.views.choices.group_text`) as
   ``text`` and as ``words`` (`words`: segments ``{"text": s}``, ``{"essences": [5 counts]}`` and
-  ``{"points": n, "text": s}``), the kind of action (`ACT_NAMES`), the card it is about (an id, or None),
+  ``{"points": n, "text": s}``), the kind of action (`amigos.actions.KIND_WORDS`), the card it is about (an id, or None),
   and its ways to pay or gain when it has several (``[]`` when one), each ``{"text", "words"}``, in the
   order the full screen lists them.
 
@@ -61,11 +61,6 @@ CARD_ACTIONS = frozenset((A.PLACE, A.CLAIM_MONUMENT, A.CLAIM_POP, A.DISCARD, A.P
                           A.LL_REACT, A.V_REACT, A.TAKE, A.COLLECT_COST, A.GAIN, A.CHOOSE_MAGE, A.CHOOSE_ITEM,
                           A.DRAFT_PICK, A.REDRAFT_PICK, A.BANK))
 
-#: The page's name for each action kind (`choices`' ``act``), by `amigos.actions` code.
-ACT_NAMES = ("place", "monument", "top_monument", "place_of_power", "discard", "power", "pass", "decline",
-             "react", "life_loss", "victory_react", "take", "collect_cost", "gain", "scry_deck", "scry_order",
-             "discard_choice", "mage", "magic_item", "draft", "draw", "scry", "monument_draw",
-             "monument_reveal", "first_player", "redraft", "bank")
 
 #: What a player is deciding, by the pending decision's kind (`amigos.observe.PENDING_NAMES`): (the
 #: note every seat reads after the player's name, the same said to the player: ``note_you``).
@@ -95,6 +90,12 @@ ESSENCE_WORDS = re.compile(rf"([0-9]+) ({'|'.join(C.ESSENCES)})\b", re.IGNORECAS
 #: "(+1 VP)", "(costs 3 VP; ends the game: you win)"), and its number.
 POINTS_NOTE = re.compile(r"\([^()]*\bVP\b[^()]*\)", re.ASCII)
 POINTS = re.compile(r"(\+|costs )([0-9]+) VP\b", re.ASCII)
+
+
+def vocabulary() -> dict[str, Any]:
+    """The engine's names the page draws with, sent once with the catalog: the essences in their order
+    (``essences``, and their ``letters``) and the kinds of action (``acts``, a group's ``act``)."""
+    return {"essences": list(C.ESSENCES), "letters": C.ESSENCE_LETTERS, "acts": list(A.KIND_WORDS)}
 
 
 def catalog(sets: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -192,12 +193,12 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
 
 def choices(state: GameState, ask: int) -> dict[str, Any]:
     """The decision asked: its number and every group of legal actions with its words (``text``, and cut
-    for the page: ``words``), its kind (`ACT_NAMES`), the card it is about (None for none) and its ways
+    for the page: ``words``), its kind (`amigos.actions.KIND_WORDS`), the card it is about (None for none) and its ways
     (none when it has one, else each with its words, `ordered_variants`)."""
     groups = []
     for group in state.legal_groups():
         ways = ordered_variants(group)
-        groups.append({**_worded(group_text(state, group)), "act": ACT_NAMES[group[0][0]],
+        groups.append({**_worded(group_text(state, group)), "act": A.KIND_WORDS[group[0][0]],
                        "card": _card(state, group[0]),
                        "ways": [_worded(variant_text(state, a)) for a in ways] if len(ways) > 1 else []})
     return {"ask": ask, "groups": groups}

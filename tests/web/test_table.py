@@ -154,6 +154,7 @@ def test_two_people_and_an_agent_play_a_whole_game_and_see_only_their_own(tmp_pa
     assert saved.is_over() and saved.record["table"]["tokens"][1] is None
     for seat in (0, 2, None):
         assert streams[seat][0]["type"] == "cards" and streams[seat][-1]["over"]
+        assert streams[seat][0]["essences"] == ["elan", "life", "calm", "death", "gold"]
         assert all(m.get("you") == seat for m in streams[seat] if m["type"] == "view")
     assert any(m["choices"] for m in streams[0] if m["type"] == "view")
     assert not any(m["choices"] for m in streams[None] if m["type"] == "view")

@@ -305,3 +305,20 @@ def test_the_page_and_its_files_are_served_whole_and_fetch_nothing_from_elsewher
         assert not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/|@import|url\(", text), name
     html = folder.joinpath("board.html").read_text("utf-8")
     assert set(re.findall(r'(?:src|href)="([^"]+)"', html)) == {"/board-files/board.css", "/board-files/board.js"}
+
+
+def test_the_board_names_the_essences_as_the_engine_sends_them():
+    """The essences' names and letters come with the catalog (`amigos_cli.table.view.vocabulary`), from
+    the engine's one table of them: the board's script restates none, and every kind of action a choice
+    may name is the engine's."""
+    from importlib import resources
+
+    from amigos import actions as A
+    from amigos import cards as C
+    from amigos_cli.table.view import vocabulary
+    script = resources.files("amigos_cli.table").joinpath("static", "board.js").read_text("utf-8")
+    code = "\n".join(line.split("//")[0] for line in script.splitlines())  # (not the comments)
+    assert not [name for name in C.ESSENCES if f'"{name}"' in code]
+    words = vocabulary()
+    assert words["essences"] == list(C.ESSENCES) and len(words["letters"]) == len(C.ESSENCES)
+    assert len(words["acts"]) == len(A.TYPE_NAMES) == len(set(words["acts"]))

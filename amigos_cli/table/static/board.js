@@ -9,8 +9,8 @@
 // is outlined in green: a click takes its one choice, or lists its choices when it has several.
 "use strict";
 
-const KINDS = ["e", "l", "c", "d", "g"];
-const KIND_NAMES = ["elan", "life", "calm", "death", "gold"];
+let KINDS = [];           // the essences' letters, lower case (the pips' classes), from the "cards" message
+let KIND_NAMES = [];      // the essences' names, in the same order
 const TYPED_PAUSE_MS = 1200;   // a pause this long between digits begins a new number
 const RECONNECT_MS = 2000;     // wait before reconnecting a dropped websocket
 const KIND_ORDER = {mage: 0, magic_item: 1, artifact: 2, monument: 3, place_of_power: 4, scroll: 5};
@@ -590,7 +590,11 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${token}`);
   socket.onmessage = (message) => {
     const data = JSON.parse(message.data);
-    if (data.type === "cards") cards = data.cards;
+    if (data.type === "cards") {
+      cards = data.cards;
+      KINDS = data.letters.toLowerCase().split("");
+      KIND_NAMES = data.essences;
+    }
     else if (data.type === "view") draw(data);
     else if (data.type === "refused") {  // (nothing changed: the choices are offered again)
       $("notebar").hidden = false;
