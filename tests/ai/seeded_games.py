@@ -1,25 +1,17 @@
-"""The golden AI games of tests/ai/test_ai_golden.py: whole games of seeded agents with iteration budgets,
-every decision in protocol form.
+"""Whole games of seeded agents with iteration budgets, every decision in protocol form
+(`tests/ai/test_seeded_games.py`: each plays the same twice, and alike in the compiled build and the
+pure source).
 
-They pin what the AI plays, so that a refactoring meant to keep its moves keeps them, and so that
-the compiled build plays exactly the moves of the pure source (CI runs the test against both).  Run
-``.venv/bin/python tests/regen_ai_golden.py`` to rewrite ``tests/golden/ai_games.json`` only after a
-change meant to change the AI's play, and say so in the commit.
+    python -m tests.ai.seeded_games     # the games as JSON lines, as the build at hand plays them
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
-if __name__ == "__main__":  # run as a script from anywhere
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import amigos
+from ai.agents import make_agent
 
-import amigos  # noqa: E402
-from ai.agents import make_agent  # noqa: E402
-
-GOLDEN = Path(__file__).resolve().parent / "golden" / "ai_games.json"
 GAME_2 = "game 2"  # game 2 of a match: the loser of game 1 names the first player, then the redraft
 GAMES = [
     (4, "standard", ("mcts:iters=120,seed=4", "greedy")),
@@ -56,8 +48,8 @@ def record(seed: int, variant: str, specs: tuple[str, ...]) -> dict:
 
 
 def main() -> None:
-    GOLDEN.write_text(json.dumps([record(*game) for game in GAMES], indent=0) + "\n")
-    print(f"wrote {GOLDEN}")
+    for game in GAMES:
+        print(json.dumps(record(*game)), flush=True)
 
 
 if __name__ == "__main__":
