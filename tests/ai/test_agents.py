@@ -12,10 +12,9 @@ import amigos
 from ai.agents import LIMITS, SpecError, make_agent, parse_spec
 from amigos import actions as A
 from amigos import cards as C
-from amigos.codes import DECK, DRAFTING, HAND, SETUP_DRAFT
-from amigos.config import GameConfig
+from amigos.codes import DECK, DRAFTING, SETUP_DRAFT
 from amigos.determinize import determinize
-from tests.helpers import ROOT
+from tests.helpers import ROOT, hidden_twin, mid_game
 
 
 def test_specs_parse():
@@ -118,48 +117,6 @@ def test_mcts_with_two_workers_is_reproducible():
     finally:
         agent1.close()
         agent2.close()
-
-
-def mid_game(seed, steps=30, players=2):
-    """A position after ``steps`` random decisions where the acting player has a real choice and each
-    rival still holds at least two unseen cards."""
-    state = amigos.deal(seed, GameConfig(players=players))
-    rnd = random.Random(seed)
-    n = 0
-    while True:
-        p = state.current_player()
-        hidden = [[e for e in range(state.n_art) if state.owner[e] == r and state.loc[e] in (HAND, DECK)]
-                  for r in range(players) if r != p]
-        if n >= steps and len(state.legal_actions()) >= 3 and min(map(len, hidden)) >= 2 and state.round >= 1:
-            return state
-        legal = state.legal_actions()
-        state.apply(legal[rnd.randrange(len(legal))])
-        n += 1
-
-
-def hidden_twin(state, viewer=None):
-    """The same position except what ``viewer`` (None: the acting player) cannot see: every rival's
-    hidden cards are other cards, and which of them is in hand and which in the deck is swapped."""
-    p = state.current_player() if viewer is None else viewer
-    twin = state.clone()
-    hidden = [e for e in range(twin.n_art) if twin.owner[e] != p and twin.loc[e] in (HAND, DECK)]
-    assert len(hidden) >= 2
-    seen = {c.id for e, c in enumerate(twin.cards) if e not in hidden}
-    spare = [c for c in C.ARTIFACTS if c.id not in seen]
-    cards = list(twin.cards)
-    for e, card in zip(hidden, reversed(spare)):
-        cards[e] = card
-    twin.cards = tuple(cards)
-    for rival in range(twin.n_players):
-        hand = [e for e in hidden if twin.loc[e] == HAND and twin.owner[e] == rival]
-        deck = [e for e in hidden if twin.loc[e] == DECK and twin.owner[e] == rival]
-        if hand and deck:
-            twin.loc[hand[0]], twin.loc[deck[0]] = DECK, HAND
-    twin.names = {c.id: e for e, c in enumerate(cards)}
-    twin._legal = twin._groups = None
-    assert twin.digest() != state.digest()
-    assert twin.observation(p) == state.observation(p)
-    return twin
 
 
 @pytest.mark.parametrize("seed,players", [(4, 2), (6, 2), (10, 2), (4, 3), (6, 4)])

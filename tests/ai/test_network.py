@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import random
 from pathlib import Path
 
 import numpy as np
@@ -19,20 +18,11 @@ from ai.network import NetError, ValueNet, encoding_key
 from amigos.codes import IN_PLAY, SETUP_DRAFT
 from amigos.config import GameConfig
 from amigos.determinize import determinize
+from tests.helpers import random_positions
 from training import cli
 from training import neural as N
 from training.records import RecordError
 from training.views import Views
-
-
-def _positions(seed: int, config: GameConfig, limit: int = 250):
-    state = amigos.deal(seed, config)
-    rng = random.Random(seed)
-    for _ in range(limit):
-        if state.is_terminal():
-            return
-        yield state
-        state.apply(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("config", [GameConfig(), GameConfig("draft"), GameConfig("first_game"),
@@ -44,7 +34,7 @@ def test_the_encoding_of_a_position_and_of_its_determinisations_are_the_same(con
     """No peeking: whatever a world deals the viewer's unseen cards, the viewer's input is the same."""
     checked = 0
     for seed in range(3):
-        for state in _positions(seed, config):
+        for state in random_positions(seed, config, 250):
             for viewer in range(config.players):
                 seen = sorted(E.encode(state, viewer))
                 world = determinize(state, viewer, seed * 1000 + checked)
@@ -54,7 +44,7 @@ def test_the_encoding_of_a_position_and_of_its_determinisations_are_the_same(con
 
 
 def test_a_rival_s_hidden_card_changes_nothing_but_a_known_one_shows():
-    for state in _positions(4, GameConfig(), 400):
+    for state in random_positions(4, GameConfig(), 400):
         if len(state.hand(1)) >= 2:
             break
     e = state.hand(1)[0]
@@ -67,7 +57,7 @@ def test_a_rival_s_hidden_card_changes_nothing_but_a_known_one_shows():
 
 
 def test_with_more_players_every_rival_s_cards_show_and_the_rival_ahead_s_pools_and_points():
-    state = next(s for s in _positions(2, GameConfig(players=3), 400)
+    state = next(s for s in random_positions(2, GameConfig(players=3), 400)
                  if s.round >= 2 and all(any(s.loc[e] == IN_PLAY and s.owner[e] == p for e in range(s.n_art))
                                          for p in range(3)))
     for viewer in range(3):
@@ -86,7 +76,7 @@ def test_with_more_players_every_rival_s_cards_show_and_the_rival_ahead_s_pools_
         assert seen.get(E.G["rival_points"], 0.0) == pytest.approx(points[rival] * E.POINTS_SCALE)
         pool = state.pool[5 * rival:5 * rival + 5]
         assert [seen.get(E.G["rival_elan"] + k, 0.0) for k in range(5)] == pytest.approx([x * E.POOL_SCALE for x in pool])
-    two = next(iter(_positions(1, GameConfig(), 5)))
+    two = next(iter(random_positions(1, GameConfig(), 5)))
     assert [E.rival_of(two, v) for v in (0, 1)] == [1, 0]
     level = state.clone()  # (equal points: the rival with more essences, Gold counted twice, is ahead)
     level.pool[5:15] = [0] * 10
@@ -101,7 +91,7 @@ def test_with_more_players_every_rival_s_cards_show_and_the_rival_ahead_s_pools_
 
 
 def test_inputs_are_distinct_and_in_range():
-    for state in _positions(7, GameConfig(expansions=("lux",)), 120):
+    for state in random_positions(7, GameConfig(expansions=("lux",)), 120):
         pairs = E.encode(state, 0)
         inputs = [i for i, _ in pairs]
         assert len(inputs) == len(set(inputs)) and all(0 <= i < E.N_INPUTS for i in inputs)
@@ -116,7 +106,7 @@ def test_a_network_file_round_trips(tmp_path):
     net.info["games"] = 12
     net.save(tmp_path / "n.npz")
     again = ValueNet.load(tmp_path / "n.npz", packaged_model())
-    state = next(_positions(1, GameConfig(), 30))
+    state = next(random_positions(1, GameConfig(), 30))
     assert again.probability(state, 0) == pytest.approx(net.probability(state, 0), abs=1e-5)
     assert again.info["games"] == 12
 
@@ -238,7 +228,7 @@ def test_the_command_refuses_bad_settings(capsys):
 
 
 def _two_player_position():
-    return next(s for s in _positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
+    return next(s for s in random_positions(2, GameConfig(), 200) if len(s.legal_actions()) > 3)
 
 
 def test_the_search_values_leaves_by_the_network_a_spec_names(tmp_path):
@@ -319,7 +309,7 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
     def stats(evaluator=None):
         return M.search(state, p, 200, None, 5, evaluator=evaluator)
     assert stats() == stats(default_evaluator(NET)) == stats(default) != stats(default_evaluator(LINEAR))
-    three = next(s for s in _positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
+    three = next(s for s in random_positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
     q = three.current_player()
     assert M.search(three, q, 150, None, 5) == M.search(three, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
 
@@ -445,7 +435,7 @@ def test_a_network_over_the_linear_value_starts_as_that_value_and_keeps_to_it(tm
     keeps which linear value it corrects and is refused over another; training uses each view's
     log-odds."""
     net = ValueNet.initial(16, 1, base=True, linear=packaged_model())
-    for k, state in enumerate(_positions(3, GameConfig(), 120)):
+    for k, state in enumerate(random_positions(3, GameConfig(), 120)):
         if k % 20 == 5 and not state.is_terminal():
             world = determinize(state, 1, k)
             assert net.probability(world, 1) == pytest.approx(packaged_model().win_probability(world, 1))
@@ -478,7 +468,7 @@ def test_a_network_with_features_reads_both_players_features_and_its_file_keeps_
     from ai.network import N_FEATURE_INPUTS, feature_inputs
     net = ValueNet.initial(8, 4, base=True, features=True, linear=packaged_model())
     assert net.w1.shape == (E.N_INPUTS + N_FEATURE_INPUTS, 8)
-    worlds = [determinize(s, 0, k) for k, s in enumerate(_positions(5, GameConfig(), 150)) if k % 30 == 7]
+    worlds = [determinize(s, 0, k) for k, s in enumerate(random_positions(5, GameConfig(), 150)) if k % 30 == 7]
     for world in worlds:
         assert net.probability(world, 0) == pytest.approx(packaged_model().win_probability(world, 0))
     net.w2[:] = 0.3
@@ -531,7 +521,7 @@ def test_the_search_with_a_network_of_features_never_reads_hidden_cards(tmp_path
     """The features a network reads are a dealt world's, never the real position's: two positions
     that differ only in what the searcher cannot see give the same decision."""
     from ai.agents import make_agent
-    from tests.ai.test_agents import hidden_twin, mid_game
+    from tests.helpers import hidden_twin, mid_game
     net = ValueNet.initial(16, 5, base=True, features=True, linear=packaged_model())
     net.w2[:] = 0.4
     net.save(tmp_path / "f.npz")
@@ -550,7 +540,7 @@ def test_views_kept_as_arrays_give_the_rows_a_layer_reads():
     """`Views.of` keeps a game's views compactly; `batch` gives the dense rows (inputs, then features)
     the lists would give; `joined` is the views one after another."""
     from ai.network import N_FEATURE_INPUTS
-    state = next(s for s in _positions(4, GameConfig(), 60) if len(s.legal_actions()) > 2)
+    state = next(s for s in random_positions(4, GameConfig(), 60) if len(s.legal_actions()) > 2)
     rows = N._views(state, 3, 7) + N._views(state, 5, 8)
     views = Views.of(rows)
     x = views.batch(np.array([2, 0]), features=True)

@@ -17,8 +17,7 @@ from amigos.codes import DECK, HAND
 from amigos.config import GameConfig
 from amigos.determinize import Determinizer
 from amigos.setup import deal
-from tests.ai.test_agents import hidden_twin
-from tests.helpers import DATA
+from tests.helpers import DATA, hidden_twin
 
 LINEAR_EVALUATOR = default_evaluator(LINEAR)  # (the linear learned value: what the plans here are made with)
 

@@ -15,23 +15,14 @@ from ai.network import NetError, ValueNet
 from amigos import actions as A
 from amigos.config import GameConfig
 from amigos.determinize import determinize
+from tests.helpers import random_positions
 from training import cli
 from training import policy as T
 
 
-def _positions(seed: int, config: GameConfig = GameConfig(), limit: int = 200):
-    state = amigos.deal(seed, config)
-    rng = random.Random(seed)
-    for _ in range(limit):
-        if state.is_terminal():
-            return
-        yield state
-        state.apply(rng.choice(state.legal_actions()))
-
-
 def test_every_move_has_inputs_in_range_naming_its_kind_and_card():
     seen = set()
-    for state in _positions(3, GameConfig(expansions=("lux",))):
+    for state in random_positions(3, GameConfig(expansions=("lux",))):
         for move in P.moves_of(state):
             inputs = P.move_inputs(state, move)
             assert inputs[0] == move[0] and all(0 <= i < P.N_MOVE_INPUTS for i in inputs)
@@ -49,7 +40,7 @@ def test_the_model_sees_what_its_player_sees_and_no_more():
     net = P.PolicyNet.initial(16, 2)
     net.u[:] = np.random.default_rng(1).normal(0, 1, P.N_MOVE_INPUTS)
     checked = 0
-    for k, state in enumerate(_positions(5)):
+    for k, state in enumerate(random_positions(5)):
         if k % 7 or len(P.moves_of(state)) < 2:
             continue
         p = state.current_player()

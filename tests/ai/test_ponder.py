@@ -9,7 +9,7 @@ from ai.agents import make_agent
 from amigos.actions import PASS
 from amigos.codes import ACTIONS, DECK, HAND
 from amigos.config import GameConfig
-from tests.ai.test_agents import hidden_twin
+from tests.helpers import hidden_twin
 
 
 def person_to_move(seed: int, person: int = 0) -> amigos.GameState:

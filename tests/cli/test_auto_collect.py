@@ -18,15 +18,7 @@ from amigos.flow import start_round
 from amigos.position import build_position
 from amigos_cli.settings import Settings, load_settings, save_settings, settings_path
 from matches.match import Match
-
-
-def _at_collect(card: str, essences: dict[str, int], zone: str = "in_play"):
-    s = build_position([{"mage": "seer", "item": "research", zone: [card], "essences_on": {card: essences}}])
-    start_round(s)
-    settle(s)
-    s._legal = s._groups = None
-    assert s.phase == COLLECT
-    return s, next(e for e, c in enumerate(s.cards) if c.id == card)
+from tests.helpers import at_collect
 
 
 def test_the_setting_is_remembered_and_a_damaged_file_gives_the_defaults():
@@ -40,15 +32,15 @@ def test_the_setting_is_remembered_and_a_damaged_file_gives_the_defaults():
 
 
 def test_only_a_choice_that_does_not_matter_is_made_without_asking():
-    s, e = _at_collect("vault", {"calm": 2})  # (no Gold on it: no interest to lose)
+    s, e = at_collect("vault", {"calm": 2})  # (no Gold on it: no interest to lose)
     assert automatic_collect(s) == (A.TAKE, 0, e, A.TAKE_STORED)
-    s, _ = _at_collect("vault", {"gold": 1})  # leaving it earns the interest: asked
+    s, _ = at_collect("vault", {"gold": 1})  # leaving it earns the interest: asked
     assert automatic_collect(s) is None
-    s, _ = _at_collect("windup_man", {"elan": 1})
+    s, _ = at_collect("windup_man", {"elan": 1})
     assert automatic_collect(s) is None
-    s, e = _at_collect("sunken_reef", {"calm": 2}, "places")  # (its points are the essences on it)
+    s, e = at_collect("sunken_reef", {"calm": 2}, "places")  # (its points are the essences on it)
     assert automatic_collect(s) == (A.TAKE, 0, e, A.LEAVE_STORED)  # left: taking them costs 2 points
-    s, _ = _at_collect("athanor", {"elan": 2})  # (its power spends them: asked)
+    s, _ = at_collect("athanor", {"elan": 2})  # (its power spends them: asked)
     assert automatic_collect(s) is None
     before = build_position([{"mage": "seer", "item": "research"}])
     assert automatic_collect(before) is None  # (not at Collect)
@@ -68,7 +60,7 @@ def test_a_person_with_auto_collect_is_not_asked_and_undo_goes_back_past_it(tmp_
     console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=False)
     session = PromptSession(match, tmp_path / "auto.amigos", console, ask=ask)
     seat = session.session.controllers[0]
-    s, e = _at_collect("vault", {"calm": 2})
+    s, e = at_collect("vault", {"calm": 2})
     take = (A.TAKE, 0, e, A.TAKE_STORED)
     session.settings.auto_collect = True
     assert seat.select(s.clone()) == take and not asked

@@ -10,17 +10,13 @@ from amigos.codes import COLLECT
 from amigos.flow import start_round
 from amigos.position import build_position
 from amigos_cli.views.choices import consequence, group_text, keeps_a_bonus
+from tests.helpers import at_collect
 
 
 def _at_collect(card: str, essences: dict[str, int], zone: str = "in_play"):
-    s = build_position([{"mage": "seer", "item": "research", zone: [card], "essences_on": {card: essences}}])
-    start_round(s)
-    settle(s)
-    s._legal = s._groups = None
-    assert s.phase == COLLECT
-    e = next(e for e, c in enumerate(s.cards) if c.id == card)
+    """The Collect of `at_collect`, with its two choices: take the essences, leave them."""
+    s, e = at_collect(card, essences, zone)
     return s, (A.TAKE, 0, e, A.TAKE_STORED), (A.TAKE, 0, e, A.LEAVE_STORED)
-
 
 def test_leaving_gold_on_the_vault_says_it_earns_the_interest_and_taking_it_says_it_forgoes_it():
     s, take, leave = _at_collect("vault", {"gold": 1})

@@ -29,7 +29,7 @@ from amigos_cli import app as app_module
 from amigos_cli.app import app
 from matches.match import Match
 from matches.record import load, pack, parse
-from tests.helpers import ROOT
+from tests.helpers import ROOT, partly_played
 
 ENV = dict(os.environ, COLUMNS="200", NO_COLOR="1", PYTHONPATH=str(ROOT))
 
@@ -525,16 +525,7 @@ def _strings(data) -> set:
 def _person_against_ai(path: Path, decisions: int) -> Match:
     """A person (player 1) against ``greedy`` (player 2), who chooses its mage first (the audit's seed); the
     first ``decisions`` decisions made at random."""
-    import random
-    match = Match.new(3859974119, ["human", "greedy"], fmt="game", names=["You", "Player 2 (greedy)"])
-    rng = random.Random(1)
-    for _ in range(decisions):
-        match.to_act()
-        match.decide(rng.choice(match.state.legal_actions()))
-    from matches.record import save
-    save(match, path)
-    return match
-
+    return partly_played(path, decisions, 3859974119, ["human", "greedy"], "game", ["You", "Player 2 (greedy)"])
 
 def test_replay_json_of_a_persons_match_hides_the_ai_s_secret_mage(folder):
     path = folder / "p.amigos"

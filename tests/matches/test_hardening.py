@@ -5,7 +5,6 @@ exit 2 (or works), and loses nothing."""
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from matches.match import Match
 from matches.record import pack, read_record, save
+from tests.helpers import partly_played
 
 ENV = dict(os.environ, PYTHONHASHSEED="0", COLUMNS="100")
 
@@ -34,14 +34,7 @@ def one_line_refusal(result: subprocess.CompletedProcess, *fragments: str) -> st
 
 def unfinished(path: Path, decisions: int = 6, specs: tuple[str, str] = ("random", "random")) -> Match:
     """A match of ``decisions`` random decisions saved to ``path``."""
-    match = Match.new(5, list(specs))
-    rng = random.Random(1)
-    for _ in range(decisions):
-        match.to_act()
-        match.decide(rng.choice(match.state.legal_actions()))
-    save(match, path)
-    return match
-
+    return partly_played(path, decisions, 5, specs)
 
 @pytest.mark.parametrize("spec, bound", [("mcts:time=nan", "finite"), ("mcts:iters=1e12", "10000000"),
                                          ("mcts:c=nan", "finite"), ("expectimax:depth=1e6", "to 5")])
