@@ -22,6 +22,9 @@ from .codes import (
     P_TAKE,
     P_VREACT,
     PHASE_NAMES,
+    SETUP_REDRAFT,
+    TEMPORARY,
+    TOKEN,
 )
 from .flow import hidden_place
 
@@ -38,7 +41,14 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
     not the cards dealt face down until they are seen, `unseen_deck`: ``deck_size`` counts those too),
     the rival's hand and deck sizes, discard piles, everything in play, the face-up monuments and places
     of power, all pools, the pending decision.  Never the rival's hand, deck or undecided mages, nor any
-    deck order.  `SPECTATOR` (no player) sees what is public: no hand, deck or knowledge of anyone's."""
+    deck order.  `SPECTATOR` (no player) sees what is public: no hand, deck or knowledge of anyone's.
+
+    Besides, all public: each player's ``points_breakdown`` (`GameState.points_breakdown`: each
+    ``{"source": "card" | "first_player" | "this_round", "card": id or None, "points": n}``) and
+    ``redraft_taken`` (while a face-up redraft lasts, the artifacts they took from it, in the order they
+    lay face up; else empty), the ``scrolls_available`` in the centre (ids) and ``scrolls_in_game``
+    (whether the game has scrolls at all)."""
+    redraft = s.phase == SETUP_REDRAFT or any(s.loc[e] == FACE_UP for e in range(s.n_art))
     players = []
     for p in range(s.n_players):
         mine = p == player
@@ -53,6 +63,9 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
             "deck_size": len(deck),
             "discard": sorted(s.cards[e].id for e in s.discard_pile(p)),
             "in_play": [_component(s, e) for e in s.in_play(p)],
+            "points_breakdown": [_points_source(s, source, points) for source, points in s.points_breakdown(p)],
+            # (while the redraft lasts a deck holds only the cards taken from the face-up ones: public)
+            "redraft_taken": [s.cards[e].id for e in s.deck(p)] if redraft else [],
         }
         if mine:
             entry["hand"] = sorted(s.cards[e].id for e in hand)
@@ -98,6 +111,9 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
         "face_up_artifacts": [s.cards[e].id for e in range(s.n_art) if s.loc[e] == FACE_UP],
         "magic_items_available": [s.cards[e].id for e in range(len(s.loc))
                                   if s.loc[e] == AVAILABLE and s.cards[e].kind == C.MAGIC_ITEM],
+        "scrolls_available": [s.cards[e].id for e in range(len(s.loc))
+                              if s.loc[e] == AVAILABLE and s.cards[e].kind == C.SCROLL],
+        "scrolls_in_game": any(c.kind == C.SCROLL for c in s.cards),
         "pending": None if top is None else _pending(s, top, player),
         "winners": list(s.won),
         "previous_game": None if s.previous_game is None else {
@@ -158,3 +174,12 @@ def _pending(s: GameState, top: tuple[Any, ...], player: int) -> dict[str, Any]:
 def _component(s: GameState, e: int) -> dict[str, Any]:
     return {"id": s.cards[e].id, "turned": bool(s.turned[e]), "essences": list(s.essences_on(e))}
 
+
+def _points_source(s: GameState, source: int, points: int) -> dict[str, Any]:
+    """One source of a player's points (`GameState.points_breakdown`) by name: a component in play
+    (``"card"``, with its id), the First Player token or the round's temporary points."""
+    if source == TOKEN:
+        return {"source": "first_player", "card": None, "points": points}
+    if source == TEMPORARY:
+        return {"source": "this_round", "card": None, "points": points}
+    return {"source": "card", "card": s.cards[source].id, "points": points}
