@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-from amigos.state import GameState
 from matches.session import Step
 
-from ..views.log import round_line, settled_lines, step_line
-from ..views.outcome import collects
+from ..views.log import began_line, round_line, round_of, settled_lines, step_line
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 
 class GameLog(RichLog):
@@ -59,14 +62,14 @@ class GameLog(RichLog):
         for line in settled_lines(step, viewer, self.names):
             self.write(Text(line, style="dim"))
         self.write(Text(step_line(step, viewer, self.names), style="cyan" if self.humans[step.actor] else "magenta"))
-        began = collects(step.before, step.after, self.names)
+        began = began_line(step, self.names)
         if began:
             self.round_header(step.game, step.after)
             self.write(Text(began, style="dim"))
 
     def round_header(self, game: int, state: GameState) -> None:
         """"Game 1, round 3: You 4 VP, AI 5 VP", once for each round."""
-        if (game, state.round) == self.header:
+        if (game, round_of(state)) == self.header:
             return
-        self.header = (game, state.round)
+        self.header = (game, round_of(state))
         self.write(Text(round_line(game, state, self.names), style="bold"))
