@@ -358,7 +358,7 @@ def test_every_card_on_the_table_has_its_text(tmp_path):
             await until(pilot, lambda: asked(app))
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TableCards))
-            listed = {state.cards[e].name for _, e in app.screen.cards}
+            listed = {amigos.cards.BY_ID[card].name for _, card in app.screen.listed}
             assert in_play <= listed
             await pilot.press("down")
             await pilot.pause(0.1)
@@ -561,7 +561,7 @@ def test_help_opens_on_a_screen_of_its_own_and_a_card_text_shows_whole(tmp_path,
             card = panel.card
             assert card is not None
             lines = app.query_one("#card-text").content.plain.split("\n")
-            last_word = _DETAILS[app.state.cards[card].id]["text"].split()[-1]
+            last_word = _DETAILS[card]["text"].split()[-1]
             end = next(i for i, line in enumerate(lines) if i and last_word in line)  # (where its text ends)
             assert end < panel.scrollable_content_region.height, lines[:end + 1]
             await pilot.press("q")
@@ -619,8 +619,9 @@ def test_the_log_and_the_card_panel_are_framed_on_the_screen(tmp_path, size):
     asyncio.run(run())
 
 
-def _entity(state, name: str) -> int:
-    return next(e for e, c in enumerate(state.cards) if c.name == name)
+def _card(name: str) -> str:
+    """The id of the card called ``name``."""
+    return amigos.cards.BY_NAME[name].id
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["100x30", "160x50"])
@@ -628,7 +629,7 @@ def test_r_reads_the_card_whole_and_the_panel_scrolls_only_a_text_too_tall(tmp_p
     """``r`` shows the card panel's card on a screen of its own, whole (the longest text, Sorcerer's
     Bestiary's, at 100x30 too), any other key closes it; the panel has no scrollbar for a text that
     fits, and one for a text that does not."""
-    from amigos_cli.tui.cards import CardText, WholeCard, flat_details
+    from amigos_cli.tui.cards import CardText, WholeCard, card_text
     match = _position(5, 40)
 
     async def run():
@@ -637,10 +638,10 @@ def test_r_reads_the_card_whole_and_the_panel_scrolls_only_a_text_too_tall(tmp_p
             await until(pilot, lambda: asked(app))
             await pilot.pause(0.3)  # (the highlighted choice's card shown first)
             panel = app.card_panel
-            app.action_show_card(_entity(app.state, "Research"))
+            app.action_show_card(_card("Research"))
             await pilot.pause(0.2)
             assert not panel.show_vertical_scrollbar and panel.max_scroll_y == 0
-            bestiary = _entity(app.state, "Sorcerer's Bestiary")
+            bestiary = _card("Sorcerer's Bestiary")
             app.action_show_card(bestiary)
             await pilot.pause(0.2)
             if size == SMALL:
@@ -652,7 +653,7 @@ def test_r_reads_the_card_whole_and_the_panel_scrolls_only_a_text_too_tall(tmp_p
             assert box.max_scroll_y == 0  # (all of it on the screen)
             r = box.content_region
             inside = [row[r.x:r.right] for row in screen_lines(app)[r.y:r.bottom]]
-            whole = flat_details(app.state, bestiary, 200).plain
+            whole = card_text(bestiary, 200).plain
             assert " ".join(" ".join(inside).split()) == " ".join(whole.split())
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, CardText))
@@ -664,7 +665,7 @@ def test_r_reads_the_card_whole_and_the_panel_scrolls_only_a_text_too_tall(tmp_p
 def test_a_resize_lays_the_card_panel_out_again(tmp_path):
     """After the terminal shrinks from 160x50 to 100x30, the card shown is wrapped at the panel's new
     width (it kept its lines of the wide panel, ragged)."""
-    from amigos_cli.tui.cards import flat_details
+    from amigos_cli.tui.cards import card_text
     match = _position(5, 40)
 
     async def run():
@@ -672,8 +673,8 @@ def test_a_resize_lays_the_card_panel_out_again(tmp_path):
         async with app.run_test(size=LARGE) as pilot:
             await until(pilot, lambda: asked(app))
             await pilot.pause(0.3)  # (the highlighted choice's card shown first)
-            e = _entity(app.state, "Dragon Teeth")
-            app.action_show_card(e)
+            card = _card("Dragon Teeth")
+            app.action_show_card(card)
             await pilot.pause(0.2)
             await pilot.resize_terminal(*SMALL)
             await pilot.pause(0.3)
@@ -681,7 +682,7 @@ def test_a_resize_lays_the_card_panel_out_again(tmp_path):
             shown = app.query_one("#card-text").content.plain
             width = panel.scrollable_content_region.width
             assert max(len(line) for line in shown.splitlines()) <= width
-            assert shown.rstrip("\n") == flat_details(app.state, e, width).plain
+            assert shown.rstrip("\n") == card_text(card, width).plain
             await pilot.press("q")
 
     asyncio.run(run())

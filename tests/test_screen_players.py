@@ -18,6 +18,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from ai.agents import make_agent
+from amigos import cards as C
 from amigos.codes import DECK, HAND
 from amigos.config import GameConfig
 from amigos.state import GameState
@@ -89,14 +90,14 @@ def test_every_rival_is_on_the_board_and_the_key_shows_the_next_in_full(tmp_path
             await until(pilot, lambda: asked(app))
             await pilot.pause(0.2)
             board = app.board
-            others = rivals_of(app.state, 0)
+            others = rivals_of(app.seen)
             assert len(others) == players - 1
             rows = _lines(app, "#rival")
             assert all(any(line.startswith(NAMES[p]) for line in rows) for p in others), rows
             assert all(len(line) <= board.scrollable_content_region.width for line in rows)
             assert sum("points:" in line for line in rows) <= 1
             seen = [_expanded(app, NAMES, others)]
-            assert seen[0] == others[0] == expanded_rival(app.state, 0, board.chosen)
+            assert seen[0] == others[0] == expanded_rival(app.seen, board.chosen)
             for _ in others:
                 await pilot.press(">")
                 await pilot.pause(0.05)
@@ -122,11 +123,33 @@ def test_a_click_on_a_rival_s_line_shows_it_in_full(tmp_path):
         async with app.run_test(size=MIDDLE) as pilot:
             await until(pilot, lambda: asked(app))
             await pilot.pause(0.2)
-            last = rivals_of(app.state, 0)[-1]
+            last = rivals_of(app.seen)[-1]
             row = next(i for i, line in enumerate(_lines(app, "#rival")) if line.startswith(NAMES[last]))
             await pilot.click("#rival", offset=(1, row))
             await pilot.pause(0.1)
-            assert _expanded(app, NAMES, rivals_of(app.state, 0)) == last
+            assert _expanded(app, NAMES, rivals_of(app.seen)) == last
+            await pilot.press("q")
+
+    asyncio.run(run())
+
+
+def test_a_click_on_a_card_s_name_shows_its_text(tmp_path):
+    """A card's name on the board names the card by its id (what the viewer sees): a click on it shows
+    its text in the card panel."""
+    match = _table(4, 5, ("lux",))
+
+    async def run():
+        app = GameApp(match, tmp_path / "card.amigos")
+        async with app.run_test(size=MIDDLE) as pilot:
+            await until(pilot, lambda: asked(app))
+            await pilot.pause(0.2)
+            monument = app.seen.monuments()[-1]
+            row, line = next((i, line) for i, line in enumerate(_lines(app, "#centre")) if monument.name in line)
+            assert app.card_panel.card != monument.id
+            await pilot.click("#centre", offset=(line.index(monument.name) + 1, row))
+            await pilot.pause(0.1)
+            assert app.card_panel.card == monument.id
+            assert monument.name in app.query_one("#card-text").content.plain
             await pilot.press("q")
 
     asyncio.run(run())
@@ -222,7 +245,7 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
                     mine = _shown_to_the_viewer(app)
                     assert not [n for n in hidden if n in mine], (seat, [n for n in hidden if n in mine])
                     card = app.card_panel.card
-                    assert card is None or state.cards[card].name not in hidden
+                    assert card is None or C.BY_ID[card].name not in hidden
                     # what the other person's log tells of their own moves: counted, so that the check
                     # above is known to have had something to catch
                     theirs = [step_line(s, 2 - seat, app.names) for s in app.session.steps if s.actor == 2 - seat]
@@ -302,10 +325,11 @@ def test_the_end_of_a_five_player_game_shows_every_player_and_their_points(tmp_p
     play(match, [make_agent("random", seed=k) for k in range(5)])
     final = match.state
     from amigos_cli.views.board import result_text
+    from amigos_cli.views.seen import Seen
 
     class Host(App):
         def on_mount(self) -> None:
-            self.push_screen(GameEnd(final, NAMES, 0, result_text(final, NAMES), True))
+            self.push_screen(GameEnd(Seen.of(final, 0), NAMES, result_text(final, NAMES), True))
 
     async def run():
         app = Host()

@@ -35,9 +35,11 @@ from rich.console import Console
 import amigos
 from amigos.codes import ACTIONS
 from amigos.config import GameConfig
+from amigos.observe import SPECTATOR
 from amigos_cli.human import HELP, Human, discard_typeahead
 from amigos_cli.session import PromptSession
 from amigos_cli.views.board import board, result_text
+from amigos_cli.views.seen import Seen
 from matches.match import Match
 from matches.record import load
 from matches.session import QuitRequested, UndoRequested
@@ -116,36 +118,28 @@ def test_board_fits_a_100x30_terminal_in_rounds_1_to_3(seed):
     assert checked > 4
 
 
-class _Stub:
-    """Just what `result_text` reads of a state."""
-
-    def __init__(self, vp, winners, round_=9, pool=(0,) * 10):
-        self.n_players, self.round = 2, round_
-        self._vp, self._winners = vp, winners
-        self.pool = list(pool)
-
-    def victory_points(self):
-        return list(self._vp)
-
-    def winners(self):
-        return list(self._winners)
+def _finished(vp, winners, round_=9, pool=(0,) * 10):
+    """Just what `result_text` reads of a finished game: a spectator's view of it (`Seen`)."""
+    return Seen({"player": SPECTATOR, "phase": "GAME_OVER", "round": round_, "current_player": 0,
+                 "winners": list(winners),
+                 "players": [{"vp": vp[p], "pool": list(pool[5 * p:5 * p + 5])} for p in range(2)]})
 
 
 def test_result_text_for_a_win_and_a_shared_victory():
-    assert G.render(result_text(_Stub([10, 7], [0]), ["Ann", "Bob"])) == "Ann wins  (Ann 10 VP, Bob 7 VP, round 9)\n"
-    shared = G.render(result_text(_Stub([11, 11], [0, 1], pool=(1, 0, 0, 0, 1) * 2), ["Ann", "Bob"]))
+    assert G.render(result_text(_finished([10, 7], [0]), ["Ann", "Bob"])) == "Ann wins  (Ann 10 VP, Bob 7 VP, round 9)\n"
+    shared = G.render(result_text(_finished([11, 11], [0, 1], pool=(1, 0, 0, 0, 1) * 2), ["Ann", "Bob"]))
     assert shared.startswith("Shared victory: Ann and Bob  (Ann 11 VP, Bob 11 VP, round 9)")
     assert "pools decide (Gold counts 2): Ann 3, Bob 3" in " ".join(shared.split())
 
 
 def test_result_text_names_the_tie_break():
     """Equal points: the pools decide, and the result says so (a player read 11-11 as a bug)."""
-    text = G.render(result_text(_Stub([11, 11], [1], pool=(2, 0, 0, 0, 0, 1, 0, 0, 0, 1)), ["You", "AI"]))
+    text = G.render(result_text(_finished([11, 11], [1], pool=(2, 0, 0, 0, 0, 1, 0, 0, 0, 1)), ["You", "AI"]))
     assert "pools decide (Gold counts 2): You 2, AI 3" in " ".join(text.split())
 
 
 def test_result_text_speaks_to_you():
-    assert "You wins" not in G.render(result_text(_Stub([10, 7], [0]), ["You", "AI (random)"]))
+    assert "You wins" not in G.render(result_text(_finished([10, 7], [0]), ["You", "AI (random)"]))
 
 
 # -- the Human controller ------------------------------------------------------------------------------------

@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 import amigos
-from amigos.state import GameState
+from amigos.observe import observation
 from matches.match import Match
 from matches.record import MatchFileError, load
 from matches.session import HUMAN, history
@@ -21,8 +21,12 @@ from ..views.board import board, result_text
 from ..views.console import stdout_console
 from ..views.log import step_line
 from ..views.safe import player_names, printable
+from ..views.seen import Seen
 from .match import full_screen
 from .show import expansion_line
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 
 def position(match: Match, game: int | None, to: int | None, name: str = "match file") -> tuple[GameState, int, int]:
@@ -83,16 +87,17 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
         return
     console = stdout_console()
     if as_json:
-        data = state.observation(viewer) if person else amigos.dump_state(state)
+        data = observation(state, viewer) if person else amigos.dump_state(state)
         typer.echo(json.dumps(data, indent=2))  # ASCII JSON: a control character in the file stays an escape
         return
     names = player_names(match.record)
     you = person and names[viewer] == "You"
+    seen = Seen.of(state, viewer)  # (what is drawn: the seat's observation)
     if match.expansions:
         console.print(expansion_line(match.expansions))
-    console.print(board(state, viewer, names, title=f"{printable(file.name)}: game {k} after {n} decisions", you=you))
+    console.print(board(seen, viewer, names, title=f"{printable(file.name)}: game {k} after {n} decisions", you=you))
     if n:  # the decision that led here, as the log told it
         step = [st for st in history(match.record) if st.game == k][n - 1]
         console.print(f"Decision {n}: {step_line(step, viewer if person else None, names)}", markup=False)
-    if state.is_terminal():  # who won, and by how much, under the final position
-        console.print(result_text(state, names))
+    if seen.over:  # who won, and by how much, under the final position
+        console.print(result_text(seen, names))

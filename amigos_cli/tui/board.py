@@ -1,35 +1,26 @@
 """The parts of the full-screen board as rich renderables: a player's tableau with the breakdown of
 their points, the centre, the hand with what can be placed now, the redraft's face-up cards and the
-banner that says the end is near.  Only what ``viewer`` may see is drawn.
+banner that says the end is near.  Only what ``viewer`` may see is drawn: each part from a `Seen`
+(`amigos_cli.views.seen`), the engine's observation for the viewer.
 """
 
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from amigos import actions as A
 from amigos import cards as C
 from amigos.adjudicate import WINNING_POINTS
-from amigos.codes import (
-    DECK,
-    DISCARD,
-    FACE_UP,
-    GAME_OVER,
-    HAND,
-    IN_PLAY,
-    SETUP_CHOOSE_FIRST,
-    SETUP_REDRAFT,
-    TEMPORARY,
-    TOKEN,
-)
-from amigos.config import Action
-from amigos.state import GameState
 
-from ..views.board import card_name, centre, component, essences, scroll_entities, scrolls_line
+from ..views.board import card_name, centre, component, essences, held_scrolls, scrolls_line
+from ..views.seen import Piece, Seen, look
+
+if TYPE_CHECKING:
+    from ..views.seen import View
 
 
 def flatten(renderable: RenderableType, width: int) -> Text:
@@ -47,122 +38,115 @@ def flatten(renderable: RenderableType, width: int) -> Text:
     return out
 
 
-def points_line(state: GameState, p: int) -> Text:
+def points_line(seen: Seen, p: int) -> Text:
     """"Points: Library 2, Sunken Reef 3, first player 1": where each point comes from."""
     parts = []
-    for source, points in state.points_breakdown(p):
-        if source == TOKEN:
-            name = "first player"
-        elif source == TEMPORARY:
-            name = "this round"
-        else:
-            name = state.cards[source].name
+    for source in seen.points_sources(p):
+        name = source.card.name if source.card is not None else source.what.replace("_", " ")
+        points = source.points
         parts.append(f"{name} {points:+d}" if points < 0 else f"{name} {points}")
     return Text("  points: " + (", ".join(parts) or "none"), style="magenta")
 
 
-def head_line(state: GameState, p: int, viewer: int, names: list[str], discards: bool = True) -> Text:
+def head_line(seen: Seen, p: int, names: list[str], discards: bool = True) -> Text:
     """"Ann 5 VP first player passed  2E 1C  hand 3 deck 4 discards 1": a player's name (underlined for
     the viewer), points, token, pool, and the sizes of their hand, deck and (with ``discards``, when
     not empty) discard pile."""
     head = Text()
-    head.append(names[p], style="bold underline" if p == viewer else "bold")
-    head.append(f" {state.vp(p)} VP", style="bold magenta")
-    if state.first_player == p and state.phase != SETUP_CHOOSE_FIRST:
+    head.append(names[p], style="bold underline" if p == seen.viewer else "bold")
+    head.append(f" {seen.points(p)} VP", style="bold magenta")
+    if seen.holds_token(p):
         head.append(" first player", style="cyan")
-    if state.passed[p]:
+    if seen.has_passed(p):
         head.append(" passed", style="dim")
     head.append("  ")
-    head.append_text(essences(state.pool_of(p)))
-    counts = [sum(1 for e in range(state.n_art) if state.loc[e] == where and state.owner[e] == p)
-              for where in (HAND, DECK, DISCARD)]
-    head.append(f"  hand {counts[0]} deck {counts[1]}" + (f" discards {counts[2]}" if counts[2] and discards else ""),
+    head.append_text(essences(seen.pool_counts(p)))
+    pile = len(seen.discards(p))
+    head.append(f"  hand {seen.hand_size(p)} deck {seen.deck_size(p)}" + (f" discards {pile}" if pile and discards else ""),
                 style="dim")
     return head
 
 
-def in_play(state: GameState, p: int) -> tuple[list[int], list[int]]:
+def in_play(seen: Seen, p: int) -> tuple[list[Piece], list[Piece]]:
     """Player ``p``'s components in play but their scrolls (which have a line of their own): (mage and
     magic item, the rest)."""
-    mine = [e for e in range(len(state.loc)) if state.loc[e] == IN_PLAY and state.owner[e] == p
-            and state.cards[e].kind != C.SCROLL]
-    first = [e for e in mine if state.cards[e].kind in (C.MAGE, C.MAGIC_ITEM)]
-    return first, [e for e in mine if e not in first]
+    mine = [x for x in seen.pieces(p) if x.card.kind != C.SCROLL]
+    first = [x for x in mine if x.card.kind in (C.MAGE, C.MAGIC_ITEM)]
+    return first, [x for x in mine if x.card.kind not in (C.MAGE, C.MAGIC_ITEM)]
 
 
-def tableau(state: GameState, p: int, viewer: int, names: list[str]) -> RenderableType:
+def tableau(view: View, p: int, viewer: int, names: list[str]) -> RenderableType:
     """A player in three short lines: name, points, token, pool, hand, deck and discard sizes; the
     components in play (mage and magic item first; turned ones dimmed, essences on them in brackets);
     where the points come from; and between the last two, the scrolls they hold, if any.  The discarded cards themselves are in the table list (``t``)."""
-    head = head_line(state, p, viewer, names)
-    first, rest = in_play(state, p)
+    seen = look(view, viewer)
+    head = head_line(seen, p, names)
+    first, rest = in_play(seen, p)
     line = Text("  ")
-    for i, e in enumerate(first + rest):
+    for i, x in enumerate(first + rest):
         if i:
-            line.append(" | " if i > len(first) - 1 and rest and e in rest else "  ", style="dim")
-        line.append_text(component(state, e))
-    held = scrolls_line(state, p)
-    return Group(head, line, *([held] if held is not None else []), points_line(state, p))
+            line.append(" | " if i >= len(first) and rest else "  ", style="dim")
+        line.append_text(component(x))
+    held = scrolls_line(seen, p)
+    return Group(head, line, *([held] if held is not None else []), points_line(seen, p))
 
 
 #: What a click on a rival's compact row does (the app's action, with the rival's seat).
 EXPAND_ACTION = "app.expand_rival({})"
 
 
-def compact_row(state: GameState, p: int, viewer: int, names: list[str]) -> Text:
+def compact_row(seen: Seen, p: int, names: list[str]) -> Text:
     """A player in one line, cut with "…" at the width it is drawn at: `head_line` (without the discard
     pile, which the full tableau counts), then the names of their components in play (mage and magic
     item first, turned ones dimmed) and of their scrolls.  A click on the line outside a card's name
     runs `EXPAND_ACTION` (a card's name shows its text)."""
-    row = head_line(state, p, viewer, names, discards=False)
+    row = head_line(seen, p, names, discards=False)
     row.stylize(Style(meta={"@click": EXPAND_ACTION.format(p)}), 0, len(row))
-    first, rest = in_play(state, p)
-    held = [e for e in scroll_entities(state) if state.loc[e] == IN_PLAY and state.owner[e] == p]
-    for group, style in ((first, "bold"), (rest, "bold"), (held, "cyan")):
-        for i, e in enumerate(group):
+    first, rest = in_play(seen, p)
+    for group, style in ((first, "bold"), (rest, "bold"), (held_scrolls(seen, p), "cyan")):
+        for i, x in enumerate(group):
             row.append(", " if i else "  ", style="dim")
-            row.append_text(card_name(state, e, "dim" if state.turned[e] else style))
+            row.append_text(card_name(x.card, "dim" if x.is_turned else style))
     row.no_wrap, row.overflow = True, "ellipsis"
     return row
 
 
-def rivals_of(state: GameState, viewer: int) -> list[int]:
+def rivals_of(seen: Seen) -> list[int]:
     """The viewer's rivals in the order of play after them (the next to play after the viewer first)."""
-    n = state.n_players
-    return [(viewer + k) % n for k in range(1, n)]
+    n = seen.player_count
+    return [(seen.viewer + k) % n for k in range(1, n)]
 
 
-def expanded_rival(state: GameState, viewer: int, chosen: int | None) -> int:
+def expanded_rival(seen: Seen, chosen: int | None) -> int:
     """The rival shown in full: ``chosen`` if it is one of the viewer's rivals, else the next to play
     after the viewer (at first, and after the viewer changed)."""
-    others = rivals_of(state, viewer)
+    others = rivals_of(seen)
     return chosen if chosen in others else others[0]
 
 
-def next_rival(state: GameState, viewer: int, chosen: int | None) -> int:
+def next_rival(seen: Seen, chosen: int | None) -> int:
     """The rival shown in full after the one ``chosen`` now (`expanded_rival`): the next in the order
     of `rivals_of`, the first again after the last."""
-    others = rivals_of(state, viewer)
-    return others[(others.index(expanded_rival(state, viewer, chosen)) + 1) % len(others)]
+    others = rivals_of(seen)
+    return others[(others.index(expanded_rival(seen, chosen)) + 1) % len(others)]
 
 
-def rivals(state: GameState, viewer: int, names: list[str], chosen: int | None) -> RenderableType:
-    """Every rival of ``viewer`` in the order of play after them: of two players the rival's
+def rivals(seen: Seen, names: list[str], chosen: int | None) -> RenderableType:
+    """Every rival of the viewer in the order of play after them: of two players the rival's
     `tableau`; of more, a `compact_row` each but the `expanded_rival`'s, which is its `tableau`."""
-    others = rivals_of(state, viewer)
-    full = expanded_rival(state, viewer, chosen)
-    return Group(*(tableau(state, p, viewer, names) if p == full else compact_row(state, p, viewer, names)
-                   for p in others))
+    full = expanded_rival(seen, chosen)
+    return Group(*(tableau(seen, p, seen.viewer, names) if p == full else compact_row(seen, p, names)
+                   for p in rivals_of(seen)))
 
 
-def fitted_tableau(state: GameState, p: int, viewer: int, names: list[str], width: int, room: int) -> Text:
+def fitted_tableau(seen: Seen, p: int, names: list[str], width: int, room: int) -> Text:
     """Player ``p``'s `tableau` laid out at ``width`` if it fits in ``room`` lines; else their
     `compact_row` over where their points come from (cut to the lines left, at least one)."""
-    full = flatten(tableau(state, p, viewer, names), width)
+    full = flatten(tableau(seen, p, seen.viewer, names), width)
     if full.plain.count("\n") < room:
         return full
-    points = cut_lines(flatten(points_line(state, p), width), room - 1, width)
-    return Text("\n", no_wrap=True, end="").join([flatten(compact_row(state, p, viewer, names), width), points])
+    points = cut_lines(flatten(points_line(seen, p), width), room - 1, width)
+    return Text("\n", no_wrap=True, end="").join([flatten(compact_row(seen, p, names), width), points])
 
 
 def cut_lines(text: Text, lines: int, width: int) -> Text:
@@ -178,19 +162,7 @@ def cut_lines(text: Text, lines: int, width: int) -> Text:
     return Text("\n", no_wrap=True, end="").join(kept)
 
 
-def placeable(state: GameState, viewer: int) -> set[int]:
-    """The cards of the viewer's hand they can place now (only while the decision is theirs)."""
-    if state.is_terminal() or state.current_player() != viewer:
-        return set()
-    return {g[0][2] for g in state.legal_groups() if g[0][0] == A.PLACE}
-
-
-def hand_entities(state: GameState, viewer: int) -> list[int]:
-    return [e for e in range(state.n_art) if state.loc[e] == HAND and state.owner[e] == viewer]
-
-
-def hand_line(state: GameState, e: int, can_place: bool) -> Text:
-    card = state.cards[e]
+def hand_line(card: C.Card, can_place: bool) -> Text:
     t = Text()
     t.append("+ " if can_place else "  ", style="bold green")
     t.append(card.name, style="bold green" if can_place else "")
@@ -202,38 +174,31 @@ def hand_line(state: GameState, e: int, can_place: bool) -> Text:
     return t
 
 
-def middle(state: GameState, names: list[str], viewer: int) -> RenderableType:
+def middle(view: View, names: list[str], viewer: int) -> RenderableType:
     """The centre, and in the redraft the face-up cards with the pick order."""
-    parts: list[RenderableType] = [centre(state, names)]
-    if state.phase == SETUP_CHOOSE_FIRST:
+    seen = look(view, viewer)
+    parts: list[RenderableType] = [centre(seen, names)]
+    if seen.phase_name == "SETUP_CHOOSE_FIRST":
         parts.append(Text("Who starts the next game: the loser of the last one chooses (after a shared "
                           "game, the player who went second in it).  The first player "
                           "holds the first player token (1 point until it passes on), plays first in "
                           "round 1, and before game 2 takes the redraft's first card and its last.", style="yellow"))
-    if state.phase == SETUP_REDRAFT:
-        left = sum(1 for e in range(state.n_art) if state.loc[e] == FACE_UP)
+    if seen.phase_name == "SETUP_REDRAFT":
+        left = len(seen.face_up())
         parts.append(Text("The redraft: the first player takes 1 card, then 2 at a time in turn starting "
                           f"with the other player, and the first player takes the last; {left} left.",
                           style="yellow"))
     return Group(*parts)
 
 
-def banner(state: GameState, names: list[str]) -> Text:
+def banner(seen: Seen, names: list[str]) -> Text:
     """The line over the board: the game's state, and a warning when this round may be the last."""
-    if state.phase == GAME_OVER or state.is_terminal():
-        vp = state.victory_points()
-        return Text("Game over: " + ", ".join(f"{names[p]} {vp[p]}" for p in range(state.n_players)), style="bold green")
-    vp = state.victory_points()
-    leaders = [p for p in range(state.n_players) if vp[p] >= WINNING_POINTS]
-    if leaders and state.round >= 1:
+    vp = [seen.points(p) for p in range(seen.player_count)]
+    if seen.over:
+        return Text("Game over: " + ", ".join(f"{names[p]} {vp[p]}" for p in range(seen.player_count)), style="bold green")
+    leaders = [p for p in range(seen.player_count) if vp[p] >= WINNING_POINTS]
+    if leaders and seen.round_number >= 1:
         who = " and ".join(f"{names[p]} {vp[p]}" for p in leaders)
         return Text(f"{who}: last round if {WINNING_POINTS}+ holds when all have passed",
                     style="bold black on yellow")
     return Text("")
-
-
-def card_of(state: GameState, action: Action) -> int | None:
-    """The card (entity) an action is about (the one placed, used, claimed, discarded, picked), if any."""
-    if len(action) > 2 and isinstance(action[2], int) and 0 <= action[2] < len(state.cards):
-        return action[2]
-    return None

@@ -1,5 +1,5 @@
 """The board's widgets on the full screen: the board itself (the rivals, the centre and the viewer's
-tableau) and the viewer's hand, each drawn from a position for a viewer (only what the viewer may see)."""
+tableau) and the viewer's hand, each drawn from what the viewer sees (a `Seen`: only what they may see)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,16 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from amigos.state import GameState
-
 from ..views.board import face_down_line, known_deck
+from ..views.seen import Seen
 from .board import (
     compact_row,
     expanded_rival,
     fitted_tableau,
     flatten,
-    hand_entities,
     hand_line,
     middle,
     next_rival,
-    placeable,
     rivals_of,
     tableau,
 )
@@ -36,7 +33,7 @@ class Board(VerticalScroll):
     ``chosen`` to be shown in full), the centre and the viewer's tableau, top to bottom, each laid out
     as text at the board's width (`flatten`): `draw` lays them out again (after a resize too)."""
 
-    drawn: tuple[GameState, int, list[str]] | None = None  # what `draw` drew last, laid out again on a resize
+    drawn: tuple[Seen, list[str]] | None = None  # what `draw` drew last, laid out again on a resize
     chosen: int | None = None  # the rival shown in full (`expanded_rival`: None, the next to play after the viewer)
     laid: tuple[int, int] = (0, 0)  # the width `draw` laid the board out at, and the lines of its centre and viewer
 
@@ -56,31 +53,31 @@ class Board(VerticalScroll):
         if self.drawn is not None:
             self.draw(*self.drawn)
 
-    def draw(self, state: GameState, viewer: int, names: list[str]) -> None:
-        """Draw ``state`` as ``viewer`` sees it."""
-        self.drawn = (state, viewer, names)
+    def draw(self, seen: Seen, names: list[str]) -> None:
+        """Draw what the viewer sees."""
+        self.drawn = (seen, names)
         width = max(MIN_WIDTH, self.scrollable_content_region.width)
-        centre = flatten(middle(state, names, viewer), width)
-        mine = flatten(tableau(state, viewer, viewer, names), width)
+        centre = flatten(middle(seen, names, seen.viewer), width)
+        mine = flatten(tableau(seen, seen.viewer, seen.viewer, names), width)
         self.laid = (width, lines(centre) + lines(mine))
-        self.query_one("#rival", Static).update(self.rivals(state, viewer, names, width, self.laid[1]))
+        self.query_one("#rival", Static).update(self.rivals(seen, names, width, self.laid[1]))
         self.query_one("#centre", Static).update(centre)
         self.query_one("#mine", Static).update(mine)
 
-    def rivals(self, state: GameState, viewer: int, names: list[str], width: int, taken: int) -> Text:
+    def rivals(self, seen: Seen, names: list[str], width: int, taken: int) -> Text:
         """The rivals laid out at ``width``: of two players the rival's tableau; of more, a line each
         (`compact_row`) in the order of play after the viewer, but the rival `chosen` in full, in the
         lines the board's height leaves (``taken``: the lines of the centre and the viewer's), so that
         the viewer's tableau stays on the screen (`fitted_tableau`).  Empty lines after them make the
         block as tall as with the tallest rival in full: showing another one (``>``) then redraws the
         block alone, without laying the screen out again (60 ms to 45 ms a key, lab/screen_speed.py)."""
-        others = rivals_of(state, viewer)
-        full = expanded_rival(state, viewer, self.chosen)
+        others = rivals_of(seen)
+        full = expanded_rival(seen, self.chosen)
         if len(others) == 1:
-            return flatten(tableau(state, full, viewer, names), width)
+            return flatten(tableau(seen, full, seen.viewer, names), width)
         room = self.height_allowed() - taken - (len(others) - 1)
-        fitted = {p: fitted_tableau(state, p, viewer, names, width, room) for p in others}
-        parts = [fitted[p] if p == full else flatten(compact_row(state, p, viewer, names), width) for p in others]
+        fitted = {p: fitted_tableau(seen, p, names, width, room) for p in others}
+        parts = [fitted[p] if p == full else flatten(compact_row(seen, p, names), width) for p in others]
         tallest = max(lines(t) for t in fitted.values())
         return Text("\n", no_wrap=True, end="").join(parts) + Text("\n" * (tallest - lines(fitted[full])))
 
@@ -96,9 +93,9 @@ class Board(VerticalScroll):
         """Show ``rival`` in full (None: the next rival after the one shown in full): the rivals drawn
         again, the centre and the viewer's tableau as they were."""
         if self.drawn is not None:
-            state, viewer, names = self.drawn
-            self.chosen = next_rival(state, viewer, self.chosen) if rival is None else rival
-            self.query_one("#rival", Static).update(self.rivals(state, viewer, names, *self.laid))
+            seen, names = self.drawn
+            self.chosen = next_rival(seen, self.chosen) if rival is None else rival
+            self.query_one("#rival", Static).update(self.rivals(seen, names, *self.laid))
 
 
 def lines(text: Text) -> int:
@@ -107,18 +104,18 @@ def lines(text: Text) -> int:
 
 
 class Hand(OptionList):
-    """The viewer's hand, one card a line (an option's id is the card's entity), those they can place
+    """The viewer's hand, one card a line (an option's id is the card's id), those they can place
     now marked; then the cards of their deck they know, dim and not to be chosen."""
 
-    def draw(self, state: GameState, viewer: int, title: str) -> None:
-        """Draw ``viewer``'s hand in ``state`` under ``title``; the highlight stays on the same line."""
-        can = placeable(state, viewer)
+    def draw(self, seen: Seen, title: str, can_place: frozenset[str] = frozenset()) -> None:
+        """Draw the viewer's hand under ``title``, the cards of ``can_place`` (ids) marked; the highlight
+        stays on the same line."""
         highlighted = self.highlighted
         self.clear_options()
-        mine = hand_entities(state, viewer)
-        self.add_options([Option(hand_line(state, e, e in can), id=str(e)) for e in mine])
-        face_down = face_down_line(state, viewer)  # a First Game's deck, not seen at the deal
-        deck = known_deck(state, viewer) + ([face_down] if face_down else [])
+        mine = seen.own_hand()
+        self.add_options([Option(hand_line(c, c.id in can_place), id=c.id) for c in mine])
+        face_down = face_down_line(seen, seen.viewer)  # a First Game's deck, not seen at the deal
+        deck = known_deck(seen, seen.viewer) + ([face_down] if face_down else [])
         if deck:
             self.add_option(Option(Text("  in your deck: " + ", ".join(deck), style="dim"), disabled=True))
         if highlighted is not None and highlighted < len(mine):

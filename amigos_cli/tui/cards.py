@@ -1,10 +1,13 @@
 """Card texts on the full screen: the card panel beside the choices, every card one can see on the
 table listed with the text of the highlighted one (key ``t``), and one card's whole text on a screen
-of its own (key ``r``, or a click on its name where there is no card panel)."""
+of its own (key ``r``, or a click on its name where there is no card panel).  Cards are named by id:
+their texts are the catalog's, and the cards listed on the table are those the viewer sees (a `Seen`).
+"""
 
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -16,19 +19,22 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from amigos import cards as C
 from amigos.carddata import SETS, components
-from amigos.codes import AVAILABLE, DISCARD, FACE_UP, HAND, IN_PLAY
-from amigos.state import GameState
 
+from ..views.seen import Seen, look
 from .board import flatten
+
+if TYPE_CHECKING:
+    from amigos.state import GameState
 
 _DETAILS = {c["id"]: c for c in components(SETS)}  # (every set: a card panel of any game)
 
 
-def details(state: GameState, e: int) -> RenderableType:
-    """The renderable of card ``e``'s full text, as ``amigos cards NAME`` prints it."""
+def details(card: str) -> RenderableType:
+    """The renderable of card ``card``'s full text (by id), as ``amigos cards NAME`` prints it."""
     from ..views.cards import card_details
-    return card_details(_DETAILS[state.cards[e].id])
+    return card_details(_DETAILS[card])
 
 
 @functools.lru_cache(maxsize=256)
@@ -37,13 +43,19 @@ def _flat(card_id: str, width: int) -> Text:
     return flatten(card_details(_DETAILS[card_id], framed=False), width)
 
 
-def flat_details(state: GameState, e: int, width: int, lines: int = 0) -> Text:
+def card_text(card: str, width: int, lines: int = 0) -> Text:
     """`details` without its frame (the card panel has its own, which stays whole however far the
     text scrolls), laid out for a panel ``width`` columns wide, as styled text padded with empty
     lines to at least ``lines``."""
-    text = _flat(state.cards[e].id, max(20, width))
+    text = _flat(card, max(20, width))
     short = lines - (text.plain.count("\n") + 1)
     return text + Text("\n" * short) if short > 0 else text
+
+
+def flat_details(state: GameState, e: int, width: int, lines: int = 0) -> Text:
+    """`card_text` of the card at entity ``e`` of ``state``: for callers that still name a card by
+    its entity (tests/cli/test_expansion_cli.py); no screen does."""
+    return card_text(state.cards[e].id, width, lines)
 
 
 class CardPanel(VerticalScroll):
@@ -55,21 +67,20 @@ class CardPanel(VerticalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Static(id="card-text"), id=id, can_focus=False)
-        self.state: GameState | None = None  # the position the card shown was read from
-        self.card: int | None = None  # the card whose text is shown
-        self.laid: tuple[int, int, int] | None = None  # (card, width, height) of the text laid out
+        self.card: str | None = None  # the card whose text is shown (its id)
+        self.laid: tuple[str, int, int] | None = None  # (card, width, height) of the text laid out
         self.lines: int = 0  # the lines of the text shown
 
-    def show_card(self, state: GameState, e: int) -> None:
-        """Show card ``e``'s text (nothing to do when it is shown already at this size)."""
+    def show_card(self, card: str) -> None:
+        """Show the text of ``card`` (an id; nothing to do when it is shown already at this size)."""
         region = self.content_region
-        if (e, region.width, region.height) == self.laid:
+        if (card, region.width, region.height) == self.laid:
             return
-        self.state, self.card, self.laid = state, e, (e, region.width, region.height)
-        text = flat_details(state, e, region.width, region.height)
+        self.card, self.laid = card, (card, region.width, region.height)
+        text = card_text(card, region.width, region.height)
         too_tall = text.plain.count("\n") + 1 > region.height
         if too_tall:  # (it scrolls: the scrollbar takes its columns)
-            text = flat_details(state, e, region.width - self.styles.scrollbar_size_vertical)
+            text = card_text(card, region.width - self.styles.scrollbar_size_vertical)
         self.border_subtitle = "r: the whole text" if too_tall else ""
         lines = text.plain.count("\n") + 1
         self.query_one("#card-text", Static).update(text, layout=lines != self.lines)
@@ -78,33 +89,37 @@ class CardPanel(VerticalScroll):
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the card shown out again at the panel's new size."""
-        if self.state is not None and self.card is not None:
-            self.show_card(self.state, self.card)
+        if self.card is not None:
+            self.show_card(self.card)
 
     def clear(self) -> None:
         """Show no card (for a new person at the screen: the card shown may be of the last one's hand)."""
-        self.state, self.card, self.laid, self.lines = None, None, None, 0
+        self.card, self.laid, self.lines = None, None, 0
         self.border_subtitle = ""
         self.query_one("#card-text", Static).update("")
 
 
-def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
-    """(where, entity) for every card ``viewer`` can see: both tableaux, the discard piles, the
-    centre (monuments and places of power), the face-up redraft, their own hand."""
-    out = []
-    for e in range(len(state.loc)):
-        where, owner = state.loc[e], state.owner[e]
-        if where == IN_PLAY:
-            out.append(("yours" if owner == viewer else "the rival's", e))
-        elif where == AVAILABLE:
-            out.append(("in the centre", e))
-        elif where == DISCARD:
-            out.append(("discarded", e))
-        elif where == FACE_UP:
-            out.append(("face up", e))
-        elif where == HAND and owner == viewer:
-            out.append(("in your hand", e))
+def on_table(seen: Seen) -> list[tuple[str, str]]:
+    """(where, card id) for every card the viewer sees: the tableaux (theirs first), the centre
+    (monuments, places of power, magic items and scrolls not taken), the face-up redraft, the discard
+    piles and their own hand."""
+    out = [("yours", x.card.id) for x in seen.pieces(seen.viewer)] if seen.viewer >= 0 else []
+    for p in range(seen.player_count):
+        if p != seen.viewer:
+            out += [("the rival's", x.card.id) for x in seen.pieces(p)]
+    centre = seen.monuments() + seen.places() + seen.magic_items_free() + seen.scrolls_free()
+    out += [("in the centre", c.id) for c in centre]
+    out += [("face up", c.id) for c in seen.face_up()]
+    for p in range(seen.player_count):
+        out += [("discarded", c.id) for c in seen.discards(p)]
+    out += [("in your hand", c.id) for c in seen.own_hand()]
     return out
+
+
+def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
+    """`on_table` with each card named by its entity in ``state``: for callers that still name cards by
+    entity (tests/cli/test_expansion_cli.py); no screen does."""
+    return [(where, state.find(card)) for where, card in on_table(look(state, viewer))]
 
 
 class TableCards(ModalScreen[None]):
@@ -118,14 +133,13 @@ class TableCards(ModalScreen[None]):
     TableCards VerticalScroll { width: 3fr; }
     """
 
-    def __init__(self, state: GameState, viewer: int) -> None:
+    def __init__(self, seen: Seen) -> None:
         super().__init__()
-        self.state: GameState = state
-        self.cards: list[tuple[str, int]] = visible_cards(state, viewer)
+        self.listed: list[tuple[str, str]] = on_table(seen)  # (where, card id)
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield OptionList(*(Option(f"{self.state.cards[e].name}  ({where})", id=str(e)) for where, e in self.cards))
+            yield OptionList(*(Option(f"{C.BY_ID[card].name}  ({where})", id=card) for where, card in self.listed))
             yield VerticalScroll(Static(id="text"))
 
     def on_mount(self) -> None:
@@ -133,7 +147,8 @@ class TableCards(ModalScreen[None]):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        self.query_one("#text", Static).update(details(self.state, int(event.option.id or 0)))
+        if event.option.id is not None:
+            self.query_one("#text", Static).update(details(event.option.id))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -150,17 +165,16 @@ class WholeCard(VerticalScroll):
     """A card's text laid out at the box's width (a column kept for the scrollbar of a text too tall
     for the screen), again whenever that width changes."""
 
-    def __init__(self, state: GameState, e: int) -> None:
+    def __init__(self, card: str) -> None:
         super().__init__(Static())
-        self.state: GameState = state
-        self.card: int = e
+        self.card: str = card  # its id
         self.width_laid: int = 0
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.content_region.width - self.styles.scrollbar_size_vertical
         if width != self.width_laid:
             self.width_laid = width
-            self.query_one(Static).update(flat_details(self.state, self.card, width))
+            self.query_one(Static).update(card_text(self.card, width))
 
 
 class CardText(ModalScreen[None]):
@@ -175,13 +189,12 @@ class CardText(ModalScreen[None]):
                            scrollbar-size-vertical: 1; }
     """
 
-    def __init__(self, state: GameState, e: int) -> None:
+    def __init__(self, card: str) -> None:
         super().__init__()
-        self.state: GameState = state
-        self.card: int = e
+        self.card: str = card  # its id
 
     def compose(self) -> ComposeResult:
-        box = WholeCard(self.state, self.card)
+        box = WholeCard(self.card)
         box.border_subtitle = "Esc closes"
         yield box
 

@@ -20,8 +20,7 @@ from ai.heuristics import best_variant
 from amigos.config import Action
 from amigos.state import GameState
 
-from ..views.choices import group_text, keeps_a_bonus
-from .board import card_of
+from ..views.choices import card_of, group_text, keeps_a_bonus
 from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 from .picker import VariantPicker
 
@@ -155,7 +154,7 @@ class Choices(Vertical):
             t.append("  <- hint", style="bold yellow")
         return Numbered(i + 1, t)
 
-    def card_of(self, i: int) -> int | None:
+    def card_of(self, i: int) -> str | None:
         """The card choice ``i`` is about (for the card panel), if any."""
         return None if self.offered is None else card_of(self.offered, self.groups[i][0])
 

@@ -11,8 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from amigos.state import GameState
-
+from ..views.seen import Seen
 from .board import compact_row, points_line, rivals_of, tableau
 
 
@@ -25,11 +24,10 @@ class GameEnd(ModalScreen[None]):
                                background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, final: GameState, names: list[str], viewer: int, summary: Text, last: bool) -> None:
+    def __init__(self, final: Seen, names: list[str], summary: Text, last: bool) -> None:
         super().__init__()
-        self.final: GameState = final
+        self.final: Seen = final  # the final position, as the viewer sees it
         self.names: list[str] = names
-        self.viewer: int = viewer
         self.summary: Text = summary
         self.last: bool = last
 
@@ -37,13 +35,13 @@ class GameEnd(ModalScreen[None]):
         """The result, then the rivals in the order of play after the viewer (of two players the
         rival's tableau; of more, each one's line and where their points come from), then the viewer's
         tableau."""
-        s = self.final
+        seen = self.final
         parts: list[RenderableType] = [self.summary, Text()]
-        others = rivals_of(s, self.viewer)
+        others = rivals_of(seen)
         for p in others:
-            parts += [tableau(s, p, self.viewer, self.names)] if len(others) == 1 else \
-                [compact_row(s, p, self.viewer, self.names), points_line(s, p)]
-        parts += [Text(), tableau(s, self.viewer, self.viewer, self.names), Text()]
+            parts += [tableau(seen, p, seen.viewer, self.names)] if len(others) == 1 else \
+                [compact_row(seen, p, self.names), points_line(seen, p)]
+        parts += [Text(), tableau(seen, seen.viewer, seen.viewer, self.names), Text()]
         parts.append(Text("Press any key to " + ("close" if self.last else "go on to the next game") + ".",
                           style="bold"))
         yield VerticalScroll(Static(Group(*parts)))

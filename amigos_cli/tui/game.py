@@ -38,8 +38,10 @@ from matches.session import UNDO, Interrupted, PersonSeat, QuitRequested, Sessio
 
 from ..settings import Settings, load_settings, save_settings
 from ..views.board import result_text
+from ..views.choices import placeable
 from ..views.hints import hint_text
 from ..views.safe import player_names, printable, short_names
+from ..views.seen import Seen
 from .board import banner
 from .boardview import Board, Hand
 from .cards import CardPanel, CardText, TableCards
@@ -96,6 +98,7 @@ class GameApp(LeavingApp[str]):
         self.hot_seat: bool = sum(self.humans) > 1  # several people share the screen
         self.handed: bool = not self.hot_seat  # a person has the screen (with several, since a first hand-over)
         self.state: GameState = match.state  # the position drawn
+        self.seen: Seen = Seen.of(match.state, self.viewer)  # what the viewer sees of it: what is drawn
         self.stopped: threading.Event = threading.Event()
         self.going: threading.Event = threading.Event()  # cleared while AI moves are paused (AI against AI)
         self.going.set()
@@ -132,7 +135,7 @@ class GameApp(LeavingApp[str]):
             with Vertical(id="right"):
                 yield self.card_panel
                 yield self.game_log
-        yield Footer(compact=self.state.n_players > 2)  # (its one more key, '>', fits in 100 columns)
+        yield Footer(compact=self.seen.player_count > 2)  # (its one more key, '>', fits in 100 columns)
 
     def on_resize(self, event: events.Resize) -> None:
         """A new height leaves the board another number of lines (`Board.rivals`): laid out again once
@@ -239,29 +242,32 @@ class GameApp(LeavingApp[str]):
     # -- redrawing ----------------------------------------------------------------------------------
 
     def redraw(self, state: GameState) -> None:
-        """Draw ``state`` as the viewer sees it: the banner, the board and the hand."""
+        """Draw ``state`` as the viewer sees it (`Seen`: the engine's observation for them): the banner,
+        the board and the hand, with the cards of the hand the viewer may place now if the decision is
+        theirs (their own choices)."""
         self.state = state
         viewer = self.viewer
-        self.query_one("#banner", Static).update(self.heading(state))
-        self.board.draw(state, viewer, self.names)
+        self.seen = Seen.of(state, viewer)
+        self.query_one("#banner", Static).update(self.heading(self.seen))
+        self.board.draw(self.seen, self.names)
         owner = "Your" if self.humans[viewer] else self.names[viewer] + "'s"
         if self.handed:
-            self.hand.draw(state, viewer, f"{owner} hand")
+            self.hand.draw(self.seen, f"{owner} hand", placeable(state, viewer))
         else:  # (several people, none of them handed the screen yet: nobody's hand)
             self.hand.clear_options()
 
-    def heading(self, state: GameState) -> Text:
+    def heading(self, seen: Seen) -> Text:
         """The banner: the game, the score, the round, the expansions, who is to play, a warning."""
         m = self.session.match
         game = self.ended_game or m.game_number
         t = Text(f" Game {game}" + (f" of {m.record['best_of']}" if m.record["best_of"] > 1 else "")
                  + (f" (score {m.score()[0]}-{m.score()[1]})" if m.game_number > 1 else "")
-                 + f"  round {state.round}  "
+                 + f"  round {seen.round_number}  "
                  + (f"{expansion_title(m.expansions)}  " if m.expansions else ""), style="bold reverse")
-        if self.asking is None and not state.is_terminal():
-            actor = state.current_player()
+        if self.asking is None and not seen.over:
+            actor = seen.to_play
             t.append(f"  {self.names[actor]} to play" + ("..." if not self.humans[actor] else ""), style="italic")
-        warn = banner(state, self.names)
+        warn = banner(seen, self.names)
         if warn:
             t.append("  ")
             t.append_text(warn)
@@ -312,18 +318,18 @@ class GameApp(LeavingApp[str]):
         """The card panel follows the highlight, in the choices and in the hand."""
         if event.option.id is None:
             return
-        entity = None
+        card = None
         if event.option_list.id == "choices":
-            entity = self.choices.card_of(int(event.option.id))
+            card = self.choices.card_of(int(event.option.id))
         elif event.option_list.id == "hand":
-            entity = int(event.option.id)
-        if entity is not None:
-            self.action_show_card(entity)
+            card = event.option.id
+        if card is not None:
+            self.action_show_card(card)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on a card of the hand: its whole text (`action_read_card`)."""
         if event.option_list.id == "hand" and event.option.id is not None:
-            self.action_show_card(int(event.option.id))
+            self.action_show_card(event.option.id)
             self.action_read_card()
 
     def answer(self, reply: object) -> None:
@@ -383,11 +389,11 @@ class GameApp(LeavingApp[str]):
     def action_table(self) -> None:
         if self.elsewhere("t"):
             return
-        self.push_screen(TableCards(self.state, self.viewer))
+        self.push_screen(TableCards(self.seen))
 
-    def action_show_card(self, e: int) -> None:
-        """Card ``e``'s text in the card panel (also the board's click on a card's name)."""
-        self.card_panel.show_card(self.state, e)
+    def action_show_card(self, card: str) -> None:
+        """The text of ``card`` (an id) in the card panel (also the board's click on a card's name)."""
+        self.card_panel.show_card(card)
 
     def action_expand_rival(self, rival: int | None = None) -> None:
         """Show ``rival`` in full on the board (None: the next rival; a click on a rival's line names it)."""
@@ -401,7 +407,7 @@ class GameApp(LeavingApp[str]):
         if card is None:
             self.notify("Highlight a card first: a choice, a card in your hand, or click a card's name.")
             return
-        self.push_screen(CardText(self.state, card))
+        self.push_screen(CardText(card))
 
     def action_undo(self) -> None:
         if self.elsewhere("u"):
@@ -447,7 +453,7 @@ class GameApp(LeavingApp[str]):
         if action in ("pause", "step"):
             return not any(self.humans)
         if action == "expand_rival":  # (of two players the one rival is always in full; a dialog has the keys)
-            return self.state.n_players > 2 and len(self.screen_stack) == 1
+            return self.seen.player_count > 2 and len(self.screen_stack) == 1
         if action == "quit_game":
             return not self.dialog
         if action == "auto_collect":
@@ -498,10 +504,10 @@ class GameApp(LeavingApp[str]):
         self.write_log()
         self.ended_game = m.game_number if m.is_over() else m.game_number - 1
         self.redraw(final)
-        summary = result_text(final, self.names)
+        summary = result_text(self.seen, self.names)
         if m.record["best_of"] > 1:
             summary.append(f"; match score {m.score()[0]}-{m.score()[1]}")
-        self.push_screen(GameEnd(final, self.names, self.viewer, summary, last), lambda _: self.onward(last))
+        self.push_screen(GameEnd(self.seen, self.names, summary, last), lambda _: self.onward(last))
 
     def onward(self, last: bool) -> None:
         """After a game's end screen: the next game (the match's worker waits for it), or after the

@@ -14,13 +14,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from amigos.state import GameState
 from matches.match import Match, expansion_title
 from matches.session import Step, history
 
 from ..views.board import hand_view, result_text
-from ..views.log import step_line
+from ..views.log import round_of, step_line
 from ..views.safe import player_names, short_names
+from ..views.seen import Seen
 from .board import middle, next_rival, rivals, tableau
 from .cards import CardText
 from .keys import RIVAL_KEY
@@ -85,21 +85,23 @@ class ReplayApp(LeavingApp[None]):
         moves.add_option(Option(Text(f"Game {self.game}: the deal ({players}; End: the last decision)", style="bold"),
                                 id="0"))
         for i, s in enumerate(steps, 1):
-            moves.add_option(Option(Text(f"{i:>4}. r{s.before.round} {step_line(s, self.seen_by, self.short)}"), id=str(i)))
+            moves.add_option(Option(Text(f"{i:>4}. r{round_of(s.before)} {step_line(s, self.seen_by, self.short)}"),
+                                    id=str(i)))
         self.at = max(0, min(self.at or 0, len(steps)))
         moves.focus()
         self.draw()
 
-    def position(self) -> GameState | None:
+    def position(self) -> Seen | None:
+        """The position at the decision shown, as the replay's seat sees it."""
         steps = self.game_steps()
         if not steps:
             return None
         assert self.at is not None  # (a number once `show_game` ran, on mount)
-        return steps[0].before if self.at == 0 else steps[self.at - 1].after
+        return Seen.of(steps[0].before if self.at == 0 else steps[self.at - 1].after, self.viewer)
 
     def draw(self) -> None:
         steps = self.game_steps()
-        state = self.position()
+        seen = self.position()
         moves = self.query_one("#moves", OptionList)
         moves.highlighted = self.at
         with_expansion = f", {expansion_title(self.match.expansions)}" if self.match.expansions else ""
@@ -107,18 +109,18 @@ class ReplayApp(LeavingApp[None]):
                     f"{len(steps)} ", style="bold reverse")
         if self.at:
             head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.short))
-        if state is not None and state.is_terminal():
+        if seen is not None and seen.over:
             head.append("  ")
-            head.append_text(result_text(state, self.names))
+            head.append_text(result_text(seen, self.names))
         self.query_one("#banner", Static).update(head)
-        if state is None:
+        if seen is None:
             self.query_one("#centre", Static).update(Text("No decision in this game yet."))
             return
-        self.query_one("#rival", Static).update(rivals(state, self.viewer, self.names, self.chosen))
-        self.query_one("#centre", Static).update(middle(state, self.names, self.viewer))
-        self.query_one("#mine", Static).update(tableau(state, self.viewer, self.viewer, self.names))
+        self.query_one("#rival", Static).update(rivals(seen, self.names, self.chosen))
+        self.query_one("#centre", Static).update(middle(seen, self.names, self.viewer))
+        self.query_one("#mine", Static).update(tableau(seen, self.viewer, self.viewer, self.names))
         whose = "Your" if self.you else f"{self.names[self.viewer]}'s"
-        self.query_one("#hand", Static).update(hand_view(state, self.viewer, whose))
+        self.query_one("#hand", Static).update(hand_view(seen, self.viewer, whose))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         index = int(event.option.id or 0)
@@ -132,13 +134,14 @@ class ReplayApp(LeavingApp[None]):
 
     def action_expand_rival(self, rival: int | None = None) -> None:
         """Show ``rival`` in full (None: the next rival; a click on a rival's line names it)."""
-        state = self.position()
-        if state is not None:
-            self.chosen = next_rival(state, self.viewer, self.chosen) if rival is None else rival
+        seen = self.position()
+        if seen is not None:
+            self.chosen = next_rival(seen, self.chosen) if rival is None else rival
             self.draw()
 
-    def action_show_card(self, e: int) -> None:
-        self.push_screen(CardText(self.position() or self.steps[0].before, e))
+    def action_show_card(self, card: str) -> None:
+        """Card ``card``'s whole text (a click on its name)."""
+        self.push_screen(CardText(card))
 
     def action_step(self, delta: int) -> None:
         self.at = max(0, min(len(self.game_steps()), (self.at or 0) + delta))

@@ -3,12 +3,14 @@
 Built for a 100x30 terminal: a line per player (mage, magic item, pool in colour, points, hand and deck
 sizes, first-player token), their components in play (turned ones dimmed, essences on them), the
 centre (face-up monuments, places of power, the face-up redraft), the player's hand, and the last few
-actions in words.  Only what ``viewer`` may see is shown.
+actions in words.  Only what ``viewer`` may see is shown: everything is drawn from a `Seen`, the
+engine's observation for the viewer (`amigos_cli.views.seen`); a function given a position looks at it
+through that gate first (`look`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -16,27 +18,17 @@ from rich.table import Table
 from rich.text import Text
 
 from amigos import cards as C
-from amigos.codes import (
-    AVAILABLE,
-    BEING_CHOSEN,
-    DECK,
-    DISCARD,
-    DRAFTING,
-    FACE_UP,
-    HAND,
-    IN_PLAY,
-    MONUMENT_DECK,
-    PHASE_NAMES,
-    SETUP_CHOOSE_FIRST,
-    SETUP_DRAFT,
-    SETUP_REDRAFT,
-)
-from amigos.flow import pool_score
-from amigos.observe import unseen_deck
-from amigos.state import GameState
+
+from .seen import Piece, Seen, look
+
+if TYPE_CHECKING:
+    from .seen import View
 
 STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")
 LETTERS = "ELCDG"
+
+#: What a click on a card's name does on the full screen (the app's action, with the card's id).
+SHOW_CARD = "app.show_card({!r})"
 
 
 def essences(v: Sequence[int], empty: str = "-") -> Text:
@@ -50,116 +42,110 @@ def essences(v: Sequence[int], empty: str = "-") -> Text:
     return out if out else Text(empty, style="dim")
 
 
-def card_name(state: GameState, e: int, style: str = "") -> Text:
+def card_name(card: C.Card, style: str = "") -> Text:
     """A card's name that the full screen shows the text of when clicked (a plain name elsewhere)."""
-    return Text(state.cards[e].name, style=Style.parse(style or "none") + Style(meta={"@click": f"app.show_card({e})"}))
+    return Text(card.name, style=Style.parse(style or "none") + Style(meta={"@click": SHOW_CARD.format(card.id)}))
 
 
-def component(state: GameState, e: int) -> Text:
-    t = card_name(state, e, "dim" if state.turned[e] else "bold")
-    if state.turned[e]:
+def component(piece: Piece) -> Text:
+    t = card_name(piece.card, "dim" if piece.is_turned else "bold")
+    if piece.is_turned:
         t.append(" (turned)", style="dim italic")
-    on = state.essences_on(e)
-    if any(on):
+    if any(piece.essences):
         t.append(" [")
-        t.append_text(essences(on))
+        t.append_text(essences(piece.essences))
         t.append("]")
     return t
 
 
-def player_panel(state: GameState, p: int, viewer: int, names: list[str]) -> Table:
-    vp = state.victory_points()
-    loc, owner, cards = state.loc, state.owner, state.cards
-    mine = [e for e in range(len(loc)) if loc[e] == IN_PLAY and owner[e] == p]
-    mage = [e for e in mine if cards[e].kind == C.MAGE]
-    item = [e for e in mine if cards[e].kind == C.MAGIC_ITEM]
-    rest = [e for e in mine if cards[e].kind not in (C.MAGE, C.MAGIC_ITEM, C.SCROLL)]
+def player_panel(seen: Seen, p: int, names: list[str]) -> Table:
+    mine = seen.pieces(p)
+    mage = [x for x in mine if x.card.kind == C.MAGE]
+    item = [x for x in mine if x.card.kind == C.MAGIC_ITEM]
+    rest = [x for x in mine if x.card.kind not in (C.MAGE, C.MAGIC_ITEM, C.SCROLL)]
     head = Text()
-    head.append(f"{names[p]}", style="bold underline" if p == viewer else "bold")
-    head.append(f"  {vp[p]} VP", style="bold magenta")
-    if state.first_player == p and state.phase != SETUP_CHOOSE_FIRST:  # not before someone chose who starts
+    head.append(f"{names[p]}", style="bold underline" if p == seen.viewer else "bold")
+    head.append(f"  {seen.points(p)} VP", style="bold magenta")
+    if seen.holds_token(p):
         head.append("  [first player]", style="cyan")
-    if state.passed[p]:
+    if seen.has_passed(p):
         head.append("  passed", style="dim")
     head.append("  pool ")
-    head.append_text(essences(state.pool_of(p)))
-    hand = sum(1 for e in range(state.n_art) if loc[e] == HAND and owner[e] == p)
-    deck = sum(1 for e in range(state.n_art) if loc[e] == DECK and owner[e] == p)
-    head.append(f"  hand {hand}  deck {deck}", style="dim")
+    head.append_text(essences(seen.pool_counts(p)))
+    head.append(f"  hand {seen.hand_size(p)}  deck {seen.deck_size(p)}", style="dim")
     table = Table.grid(padding=(0, 1))
     table.add_row(head)
     line = Text("  ")
-    for e in mage + item:
-        line.append_text(component(state, e))
+    for x in mage + item:
+        line.append_text(component(x))
         line.append("   ")
     table.add_row(line)
     if rest:
         line = Text("  ")
-        for i, e in enumerate(rest):
+        for i, x in enumerate(rest):
             if i:
                 line.append(" | ", style="dim")
-            line.append_text(component(state, e))
+            line.append_text(component(x))
         table.add_row(line)
-    held = scrolls_line(state, p)
+    held = scrolls_line(seen, p)
     if held is not None:
         table.add_row(held)
-    pile = [e for e in range(state.n_art) if loc[e] == DISCARD and owner[e] == p]
+    pile = seen.discards(p)
     if pile:
-        table.add_row(Text("  discard: " + ", ".join(cards[e].name for e in pile), style="dim"))
+        table.add_row(Text("  discard: " + ", ".join(c.name for c in pile), style="dim"))
     return table
 
 
-def scroll_entities(state: GameState) -> list[int]:
-    """The game's scrolls (*Lux et Tenebrae*; none in a base game), wherever they are."""
-    return [e for e in range(len(state.loc)) if state.cards[e].kind == C.SCROLL]
+def held_scrolls(seen: Seen, p: int) -> list[Piece]:
+    """The scrolls player ``p`` holds (*Lux et Tenebrae*; none in a base game)."""
+    return [x for x in seen.pieces(p) if x.card.kind == C.SCROLL]
 
 
-def scrolls_line(state: GameState, p: int) -> Text | None:
+def scrolls_line(seen: Seen, p: int) -> Text | None:
     """"  scrolls: Shield, Augury": the scrolls player ``p`` holds (claimed with Inscription, kept until
     used); None when they hold none."""
-    held = [e for e in scroll_entities(state) if state.loc[e] == IN_PLAY and state.owner[e] == p]
+    held = held_scrolls(seen, p)
     if not held:
         return None
     line = Text("  scrolls: ", style="cyan")
-    line.append_text(Text(", ").join([card_name(state, e, "cyan") for e in held]))
+    line.append_text(Text(", ").join([card_name(x.card, "cyan") for x in held]))
     return line
 
 
-def centre_scrolls(state: GameState) -> Text | None:
+def centre_scrolls(seen: Seen) -> Text | None:
     """"Scrolls: Augury, Shield, ...": the scrolls in the centre, free to claim with the Inscription
     magic item; None in a game without scrolls."""
-    scrolls = scroll_entities(state)
-    if not scrolls:
+    if not seen.has_scrolls():
         return None
-    free = [e for e in scrolls if state.loc[e] == AVAILABLE]
+    free = seen.scrolls_free()
     line = Text("Scrolls: ")
-    line.append_text(Text(", ").join([card_name(state, e) for e in free]) if free else Text("none", style="dim"))
-    taken = len(scrolls) - len(free)
+    line.append_text(Text(", ").join([card_name(c) for c in free]) if free else Text("none", style="dim"))
+    taken = sum(len(held_scrolls(seen, p)) for p in range(seen.player_count))
     line.append(f"  (claimed with Inscription{f'; {taken} held' if taken else ''})", style="dim")
     return line
 
 
-def centre(state: GameState, names: list[str]) -> Table:
-    loc, cards = state.loc, state.cards
+def centre(view: View, names: list[str], viewer: int | None = None) -> Table:
+    """The monuments, the places of power, the scrolls and the redraft's face-up cards."""
+    seen = look(view, viewer)
     table = Table.grid(padding=(0, 1))
-    mons = [e for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.MONUMENT]
-    deck = sum(1 for e in range(len(loc)) if loc[e] == MONUMENT_DECK)
-    pops = [e for e in range(len(loc)) if loc[e] == AVAILABLE and cards[e].kind == C.PLACE_OF_POWER]
+    mons = seen.monuments()
     line = Text("Monuments: ")
-    line.append_text(Text(", ").join([card_name(state, e) for e in mons]) if mons else Text("none"))
-    table.add_row(line + Text(f"  (+{deck} in the deck, 4G each)"))
+    line.append_text(Text(", ").join([card_name(c) for c in mons]) if mons else Text("none"))
+    table.add_row(line + Text(f"  (+{seen.monument_deck_size()} in the deck, 4G each)"))
+    pops = seen.places()
     line = Text("Places of power: ")
-    line.append_text(Text(", ").join([card_name(state, e) + Text(f" ({_cost(cards[e].cost)})") for e in pops])
+    line.append_text(Text(", ").join([card_name(c) + Text(f" ({_cost(c.cost)})") for c in pops])
                      if pops else Text("none"))
     table.add_row(line)
-    scrolls = centre_scrolls(state)
+    scrolls = centre_scrolls(seen)
     if scrolls is not None:
         table.add_row(scrolls)
-    face_up = [cards[e].name for e in range(state.n_art) if loc[e] == FACE_UP]
-    if face_up or state.phase in (SETUP_REDRAFT,):
+    if seen.redrafting():
+        face_up = [c.name for c in seen.face_up()]
         table.add_row(Text(f"Face up for the redraft ({len(face_up)} left): " + ", ".join(face_up), style="yellow"))
-        for p in range(state.n_players):
-            taken = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and state.owner[e] == p]
+        for p in range(seen.player_count):
+            taken = [c.name for c in seen.redraft_taken(p)]
             table.add_row(Text(f"  {names[p]} took: " + (", ".join(taken) or "nothing yet"), style="yellow"))
     return table
 
@@ -168,67 +154,66 @@ def _cost(v: Sequence[int]) -> str:
     return " ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) or "free"
 
 
-def known_deck(state: GameState, viewer: int) -> list[str]:
+def known_deck(view: View, viewer: int) -> list[str]:
     """The artifacts of the viewer's deck that they have seen, by name and sorted: all of them (seen
-    since the deal), except in a First Game the cards dealt face down and not seen yet
-    (`amigos.observe.unseen_deck`, counted by `face_down_line`).  The order is not theirs to know."""
-    unseen = unseen_deck(state, viewer)
-    return sorted(state.cards[e].name for e in range(state.n_art)
-                  if state.loc[e] == DECK and state.owner[e] == viewer and e not in unseen)
+    since the deal), except in a First Game the cards dealt face down and not seen yet (counted by
+    `face_down_line`).  The order is not theirs to know."""
+    return sorted(c.name for c in look(view, viewer).known_deck())
 
 
-def face_down_line(state: GameState, viewer: int) -> str:
+def face_down_line(view: View, viewer: int) -> str:
     """"3 cards dealt face down, not seen yet": what the viewer knows of the rest of their deck in a
     First Game; empty when they have seen all of it."""
-    n = len(unseen_deck(state, viewer))
+    n = look(view, viewer).unseen_in_deck()
     return f"{n} card{'s' if n != 1 else ''} dealt face down, not seen yet" if n else ""
 
 
-def hand_view(state: GameState, viewer: int, whose: str = "Your") -> Text:
+def hand_view(view: View, viewer: int, whose: str = "Your") -> Text:
     """The viewer's hand with costs, and in setup their draft packet, the cards they drafted so far and
     their mage options; ``whose`` begins each label ("Your", or "Ann's" for a replay of an AI's seat)."""
-    loc, owner, cards = state.loc, state.owner, state.cards
+    seen = look(view, viewer)
     t = Text(f"{whose} hand: ", style="bold")
-    hand = [e for e in range(state.n_art) if loc[e] == HAND and owner[e] == viewer]
-    for i, e in enumerate(hand):
+    hand = seen.own_hand()
+    for i, c in enumerate(hand):
         if i:
             t.append(", ")
-        c = cards[e]
         t.append(c.name, style="bold")
         t.append(f" ({_cost(c.cost)}{' +' + str(c.cost_any) + '*' if c.cost_any else ''})", style="dim")
     if not hand:
         t.append("empty", style="dim")
-    packet = [cards[e].name for e in range(state.n_art) if loc[e] == DRAFTING and owner[e] == viewer]
+    packet = [c.name for c in seen.draft_packet()]
     if packet:
         t.append(f"\n{whose} draft packet: " + ", ".join(packet), style="yellow")
-    if state.phase == SETUP_DRAFT:  # the drafted cards wait in the deck until the draft ends
-        drafted = [cards[e].name for e in range(state.n_art) if loc[e] == DECK and owner[e] == viewer]
+    if seen.phase_name == "SETUP_DRAFT":  # the drafted cards wait in the deck until the draft ends
+        drafted = [c.name for c in seen.known_deck()]
         t.append(f"\n{whose} drafted cards: " + (", ".join(drafted) or "none yet"), style="yellow")
-    if state.round == 0 and state.phase != SETUP_DRAFT:  # dealt eight: the rest wait in the deck
-        deck = known_deck(state, viewer)
+    if seen.round_number == 0 and seen.phase_name != "SETUP_DRAFT":  # dealt eight: the rest wait in the deck
+        deck = known_deck(seen, viewer)
         if deck:
             t.append(f"\n{whose} deck (seen at the deal, order unknown): " + ", ".join(deck), style="dim")
-        face_down = face_down_line(state, viewer)
+        face_down = face_down_line(seen, viewer)
         if face_down:  # a First Game's deck: not seen at the deal
             t.append(f"\n{whose} deck: {face_down}", style="dim")
-    options = [cards[e].name for e in range(len(loc)) if loc[e] == BEING_CHOSEN and owner[e] == viewer]
+    options = [c.name for c in seen.mage_options()]
     if options:
         t.append(f"\n{whose} mage options: " + ", ".join(options), style="yellow")
     return t
 
 
-def board(state: GameState, viewer: int, names: list[str], log: Sequence[str] = (), title: str = "", you: bool = True) -> Group:
-    """The whole screen for ``viewer``: their hand is "Your hand", or with ``you`` false (someone else
-    looking at the viewer's seat, as in a replay of AI games) "<name>'s hand"."""
-    rival = [p for p in range(state.n_players) if p != viewer]
-    head = Text(f"{title}  round {state.round}  {PHASE_NAMES[state.phase].lower().replace('_', ' ')}",
+def board(view: View, viewer: int, names: list[str], log: Sequence[str] = (), title: str = "", you: bool = True) -> Group:
+    """The whole screen for ``viewer``, drawn from what they see (`look`): their hand is "Your hand",
+    or with ``you`` false (someone else looking at the viewer's seat, as in a replay of AI games)
+    "<name>'s hand"."""
+    seen = look(view, viewer)
+    rival = [p for p in range(seen.player_count) if p != viewer]
+    head = Text(f"{title}  round {seen.round_number}  {seen.phase_name.lower().replace('_', ' ')}",
                 style="bold reverse")
     parts: list[RenderableType] = [head]
     for p in rival:
-        parts.append(player_panel(state, p, viewer, names))
-    parts.append(centre(state, names))
-    parts.append(player_panel(state, viewer, viewer, names))
-    parts.append(hand_view(state, viewer, "Your" if you else f"{names[viewer]}'s"))
+        parts.append(player_panel(seen, p, names))
+    parts.append(centre(seen, names))
+    parts.append(player_panel(seen, viewer, names))
+    parts.append(hand_view(seen, viewer, "Your" if you else f"{names[viewer]}'s"))
     if log:
         parts.append(Text("Last: " + " / ".join(log[-3:]), style="dim"))
     return Group(*parts)
@@ -239,24 +224,26 @@ def wins(name: str) -> str:
     return "You win" if name == "You" else f"{name} wins"
 
 
-def result_text(state: GameState, names: list[str]) -> Text:
-    vp = state.victory_points()
-    won = state.winners()
+def result_text(view: View, names: list[str]) -> Text:
+    """Who won a finished game and by how much, all of it public (a spectator's `look`)."""
+    seen = look(view)
+    vp = [seen.points(p) for p in range(seen.player_count)]
+    won = seen.winner_seats()
     t = Text()
     if len(won) > 1:
         t.append("Shared victory: " + " and ".join(names[p] for p in won), style="bold yellow")
     else:
         t.append(wins(names[won[0]]), style="bold green")
-    t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(state.n_players)) + f", round {state.round})")
+    t.append("  (" + ", ".join(f"{names[p]} {vp[p]} VP" for p in range(seen.player_count)) + f", round {seen.round_number})")
     top = max(vp)
-    tied = [p for p in range(state.n_players) if vp[p] == top]
+    tied = [p for p in range(seen.player_count) if vp[p] == top]
     if len(tied) > 1:  # rules.md §11.6: the pool decides, each Gold counting as two essences
         t.append("; tied on points, so the pools decide (Gold counts 2): "
-                 + ", ".join(f"{names[p]} {pool_score(state, p)}" for p in tied))
+                 + ", ".join(f"{names[p]} {seen.pool_worth(p)}" for p in tied))
     return t
 
 
-def match_result_text(record: dict[str, Any], final: GameState, names: list[str]) -> Text:
+def match_result_text(record: dict[str, Any], final: View, names: list[str]) -> Text:
     """How a finished match ended, in one line: "Ann wins the match 2-1", "The match is drawn 1-1",
     or for a single game its `result_text` (``final``: the last game's final position)."""
     if record["best_of"] == 1:
