@@ -149,3 +149,89 @@ def test_the_engine_modules_import_one_another_without_a_cycle():
 
     for module in sorted(graph):
         visit(module, [])
+
+
+# -- one gate for what a player sees (issue 52) ------------------------------------------------------------
+
+#: The modules that draw what a player sees on a terminal: the line prompt's board, the log's words, the
+#: full screen's board, hand, card panel, log and end of game, the replay (full screen and printed).
+#: They draw from the engine's observation (`amigos_cli.views.seen`), never from the position.
+DRAWING = ("amigos_cli/views/seen.py", "amigos_cli/views/board.py", "amigos_cli/views/outcome.py",
+           "amigos_cli/views/log.py", "amigos_cli/tui/board.py", "amigos_cli/tui/boardview.py",
+           "amigos_cli/tui/cards.py", "amigos_cli/tui/ending.py", "amigos_cli/tui/gamelog.py",
+           "amigos_cli/tui/replay.py", "amigos_cli/commands/replay.py")
+
+#: The names of `GameState` that other objects of the screens have too, so an attribute of that name is
+#: not the position's: the apps' ``names`` (the players' names); and ``observation``, the gate itself.
+SHARED_NAMES = frozenset({"names", "observation"})
+
+#: Functions that name a card by its entity for callers that still do (tests/cli/test_expansion_cli.py),
+#: which no screen calls: they read the position's card at an entity, or find a card's entity.
+ENTITY_SHIMS = {"amigos_cli/tui/cards.py": frozenset({"flat_details", "visible_cards"})}
+
+
+def position_names() -> frozenset[str]:
+    """Every field, method and property of a position (`GameState`) but `SHARED_NAMES`."""
+    from amigos.state import GameState
+    return frozenset({n for n in dir(GameState) if not n.startswith("__")} | set(GameState.__slots__)) - SHARED_NAMES
+
+
+def raw_reads(source: str, exempt: frozenset[str] = frozenset()) -> list[str]:
+    """Where ``source`` reads a position itself: an import of ``amigos.state`` (but under ``if
+    TYPE_CHECKING:``, for annotations), an attribute of a position's name (`position_names`), or a
+    ``getattr`` of one; not inside the functions named in ``exempt``."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        checking = isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        if checking or (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in exempt):
+            skipped |= {id(n) for n in ast.walk(node)}
+    names = position_names()
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [f"{node.lineno}: import {a.name}" for a in node.names if a.name.startswith("amigos.state")]
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            if node.module.startswith("amigos.state") or (node.module == "amigos" and any(a.name == "state" for a in node.names)):
+                found.append(f"{node.lineno}: from {node.module} import ...")
+        elif isinstance(node, ast.Attribute) and node.attr in names:
+            found.append(f"{node.lineno}: .{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+              and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value in names):
+            found.append(f"{node.lineno}: getattr(..., {node.args[1].value!r})")
+    return found
+
+
+def test_the_raw_read_check_finds_what_a_screen_read_before():
+    """The check itself, on lines the screens had before issue 52, and on what they do now."""
+    assert {"loc", "owner", "cards", "hand", "deck", "in_play", "pool_of", "essences_on", "turned",
+            "points_breakdown", "victory_points", "vp", "first_player", "phase", "round", "is_terminal",
+            "current_player", "legal_groups", "n_players", "n_art"} <= position_names()
+    old = ("from amigos.state import GameState\n"
+           "def f(state, e, p):\n"
+           "    mine = [x for x in range(len(state.loc)) if state.loc[x] == 5 and state.owner[x] == p]\n"
+           "    return state.cards[e].name, state.points_breakdown(p), state.round, getattr(state, 'turned')\n")
+    assert len(raw_reads(old)) == 8
+    assert raw_reads(old, exempt=frozenset({"f"})) == ["1: from amigos.state import ..."]
+    assert raw_reads("import amigos.state\nfrom amigos import state\n") == ["1: import amigos.state", "2: from amigos import ..."]
+    now = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from amigos.state import GameState\n"
+           "def f(view: GameState, names) -> str:\n    seen = look(view, 0)\n    return names[0] + str(seen.points(0))\n")
+    assert raw_reads(now) == []
+
+
+@pytest.mark.parametrize("module", DRAWING)
+def test_no_drawing_module_reads_the_position(module):
+    """Each drawing module draws through the gate (it imports `amigos.observe`, `amigos_cli.views.seen`,
+    or the log's words, which read observations) and reads nothing of a position itself (`raw_reads`)."""
+    source = (ROOT / module).read_text(encoding="utf-8")
+    imported = {node.module.rpartition(".")[2] for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported & {"observe", "seen", "log", "outcome"}, f"{module} draws from no observation"
+    exempt = ENTITY_SHIMS.get(module, frozenset())
+    found = raw_reads(source, exempt)
+    assert not found, f"{module} reads the position itself (draw from a Seen instead):\n" + "\n".join(found)
+    if exempt:  # (the shims exist, and read the position: the check sees them when not exempt)
+        assert raw_reads(source) and not set(exempt) - {n.name for n in ast.walk(ast.parse(source))
+                                                        if isinstance(n, ast.FunctionDef)}
