@@ -27,9 +27,9 @@ def points_change(state: GameState, action: Action, after: GameState | None = No
     taking the essences off Sunken Reef costs what they scored.  Zero for claiming the monument deck's
     top card, whose points are hidden until it is claimed.  ``after``: the position after ``action``,
     if the caller has it."""
-    if action[0] == A.CLAIM_TOP:
+    if A.kind(action) == A.CLAIM_TOP:
         return 0
-    p = action[1]
+    p = A.player(action)
     if after is None:
         after = state.clone()
         after.apply(action)
@@ -64,9 +64,9 @@ def automatic_collect(state: GameState) -> Action | None:
     legal = state.legal_actions()
     if state.phase != COLLECT or len(legal) < 2:
         return None
-    if all(a[0] == A.TAKE for a in legal):
+    if all(A.kind(a) == A.TAKE for a in legal):
         return _free_take(state, legal) or scoring_leave(state, legal)
-    if all(a[0] == A.GAIN and a[2] == legal[0][2] for a in legal):
+    if all(A.kind(a) == A.GAIN and A.subject(a) == A.subject(legal[0]) for a in legal):
         return _wanted_kind(state, legal)
     return None
 
@@ -74,10 +74,10 @@ def automatic_collect(state: GameState) -> Action | None:
 def _free_take(state: GameState, legal: list[Action]) -> Action | None:
     """Taking the essences stored on a card, where taking them costs no point, leaving them earns
     nothing (`stored_effect`) and the card has no power that spends essences on it."""
-    take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
-    if take is None or stored_effect(state, take[2]) is not None or points_change(state, take):
+    take = next((a for a in legal if A.decision(a) == A.TAKE_STORED), None)
+    if take is None or stored_effect(state, A.subject(take)) is not None or points_change(state, take):
         return None
-    card = state.cards[take[2]]
+    card = state.cards[A.subject(take)]
     if card.vp_per_essence is not None or any(pw.remove_self for pw in card.powers):
         return None
     return take
@@ -86,11 +86,11 @@ def _free_take(state: GameState, legal: list[Action]) -> Action | None:
 def scoring_leave(state: GameState, legal: list[Action]) -> Action | None:
     """Leaving the essences on a Place of Power that scores a point for each (Sunken Reef, Alchemist's
     Tower, ...): taking them would cost those points, and no power of the card spends them."""
-    leave = next((a for a in legal if a[3] == A.LEAVE_STORED), None)
-    take = next((a for a in legal if a[3] == A.TAKE_STORED), None)
+    leave = next((a for a in legal if A.decision(a) == A.LEAVE_STORED), None)
+    take = next((a for a in legal if A.decision(a) == A.TAKE_STORED), None)
     if leave is None or take is None:
         return None
-    card = state.cards[take[2]]
+    card = state.cards[A.subject(take)]
     if card.vp_per_essence is None or any(pw.remove_self for pw in card.powers) or points_change(state, take) >= 0:
         return None
     return leave
@@ -102,9 +102,9 @@ def _wanted_kind(state: GameState, legal: list[Action]) -> Action | None:
     power in play, a Place of Power on offer) asks for more of that kind than they have, and for none
     of the other kinds offered.  Gold is always wanted (monuments cost it, and it counts twice in a tie),
     so a choice with Gold in it and another wanted kind is asked."""
-    p = legal[0][1]
+    p = A.player(legal[0])
     scan = Scan(state)
     asks, stored, pool = scan.asks[p], scan.stored[p], state.pool[5 * p:5 * p + 5]
     lacking = [k == C.GOLD or asks[k] > pool[k] + stored[k] for k in range(5)]
-    wanted = [a for a in legal if any(n and lacking[k] for k, n in enumerate(a[3]))]
+    wanted = [a for a in legal if any(n and lacking[k] for k, n in enumerate(A.gain(a)))]
     return wanted[0] if len(wanted) == 1 else None

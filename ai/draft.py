@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
 from amigos.config import Action
@@ -140,14 +141,14 @@ def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, Action
     engine = winning_engine(state)
     out = []
     for a in state.legal_actions():
-        card = state.cards[a[2]]
+        card = state.cards[A.subject(a)]
         worth = model.card_worth(card)
         own = fit(card, mine)
         deny = max(fit(card, plan) for plan in rivals) if rivals else 0.0
         won = ENGINE if card.id in engine else 0.0
         score = worth + model.synergy * (own + deny) + won
         out.append((score, a, {"worth": worth, "fit": own, "deny": deny, "engine": won}))
-    out.sort(key=lambda t: (-t[0], t[1][2]))
+    out.sort(key=lambda t: (-t[0], A.subject(t[1])))
     return out
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from amigos import actions as A
 from amigos.actions import PASS
 from amigos.config import Action
 
@@ -156,7 +157,7 @@ class Evaluator:
             return variants[0]
         if self.value == HAND:
             return best_variant(state, variants)
-        if variants[0][0] == PASS:
+        if A.kind(variants[0]) == PASS:
             return pass_variant(state, variants, self.model)
         net = self.nets.get(state.n_players)
         if net is None or self.ways == 1:
@@ -164,7 +165,7 @@ class Evaluator:
         ways = learned_variants(state, variants, self.model, self.ways)
         if len(ways) == 1:
             return ways[0]
-        mover: int = ways[0][1]
+        mover = A.player(ways[0])
         best = ways[0]
         best_v = -1.0
         for a in ways:  # (the linear value's order: its choice wins a tie)
@@ -181,7 +182,7 @@ class Evaluator:
         out), what a search widening a move's ways tries in turn (`ai.mcts`'s ``widen``); one way for a
         pass or the hand-tuned value."""
         first = self.variant(state, variants)
-        if len(variants) == 1 or self.value == HAND or variants[0][0] == PASS:
+        if len(variants) == 1 or self.value == HAND or A.kind(variants[0]) == PASS:
             return [first]
         others = [a for a in learned_variants(state, variants, self.model, count + 1) if a != first]
         return [first] + others[:count - 1]
@@ -194,7 +195,7 @@ def pass_variant(state: GameState, passes: Sequence[Action], model: ValueModel) 
     best: Action | None = None
     best_v = 0.0  # (meaningful once ``best`` is set)
     for a in passes:
-        v = sum(weights[j] * x for j, x in in_play(state.cards[a[2]]))
+        v = sum(weights[j] * x for j, x in in_play(state.cards[A.subject(a)]))
         if best is None or v > best_v:
             best, best_v = a, v
     assert best is not None  # a macro has at least one variant

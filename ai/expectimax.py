@@ -74,7 +74,7 @@ class Expectimax:
             return evaluate(s, q)
         d = depth - 1
         base = Base(s) if d == 0 else None
-        if len(moves) > 1 and moves[0][0] in A.CHANCE_ACTIONS:
+        if len(moves) > 1 and A.kind(moves[0]) in A.CHANCE_ACTIONS:
             total = 0.0
             n = len(moves)
             for m in moves:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from amigos import actions as A
 from amigos.actions import PASS
 from amigos.cards import ESSENCES
 from amigos.codes import DISCARD, IN_PLAY, OUT_OF_GAME
@@ -26,11 +27,11 @@ K = TypeVar("K")
 
 def futile(state: GameState, action: Action) -> bool:
     """Whether ``action``, legal in ``state``, only spends (see the module docstring)."""
-    if action[0] == PASS:
+    if A.kind(action) == PASS:
         return False
     after = state.clone()
     after.apply_unchecked(action)
-    p = action[1]
+    p = A.player(action)
     if (after.phase != state.phase or after.round != state.round or after.won != state.won
             or after.stack != state.stack or after.temp_vp != state.temp_vp or after.order != state.order
             or after.known_decks != state.known_decks or after.mon_seer != state.mon_seer

@@ -70,9 +70,9 @@ def worthwhile(state: GameState, variants: Sequence[Action]) -> Sequence[Action]
     to the centre all the same: Projection paying fewer than 3, or nothing) are left out while some
     way gains something."""
     a = variants[0]
-    if a[0] != A.POWER or len(variants) == 1 or not state.cards[a[2]].powers[a[3]].spend_self:
+    if A.kind(a) != A.POWER or len(variants) == 1 or not state.cards[A.subject(a)].powers[A.power_index(a)].spend_self:
         return variants
-    useful = [v for v in variants if v[7] != C.ZERO]
+    useful = [v for v in variants if A.gain(v) != C.ZERO]
     return useful or variants
 
 
@@ -85,7 +85,7 @@ def best_variant(state: GameState, variants: Sequence[Action]) -> Action:
     after = pools_after(state, variants)
     if after is None:
         return variants[0]  # the variants do not differ in essences
-    need = demand(state, variants[0][1])
+    need = demand(state, A.player(variants[0]))
     best: Action | None = None
     best_v = 0.0
     for i in range(len(after)):
@@ -96,11 +96,6 @@ def best_variant(state: GameState, variants: Sequence[Action]) -> Action:
     return best
 
 
-# Where an action holds what it pays and what it gains (-1: nothing), by action kind.
-_PAY_GAIN: dict[int, tuple[int, int]] = {
-    A.PLACE: (3, -1), A.CLAIM_POP: (3, -1), A.DISCARD: (-1, 3), A.GAIN: (-1, 3), A.POWER: (6, 7),
-    A.LL_REACT: (5, -1), A.LL_CHOICE: (2, -1), A.V_REACT: (4, -1)}
-
 Pool = C.Essences
 Purchase = tuple[Any, tuple[int, ...], int]  # (key, fixed cost, total cost): `purchases`
 
@@ -108,31 +103,16 @@ Purchase = tuple[Any, tuple[int, ...], int]  # (key, fixed cost, total cost): `p
 def pools_after(state: GameState, variants: Sequence[Action]) -> list[Pool] | None:
     """The acting player's pool after each of ``variants`` (actions of one macro: what each pays and
     gains), in their order; None when the variants neither pay nor gain."""
-    slots = _PAY_GAIN.get(variants[0][0])
-    if slots is None:
+    if A.kind(variants[0]) not in A.PAY_GAIN_AT:
         return None
-    pay_at, gain_at = slots
-    b = 5 * variants[0][1]
+    b = 5 * A.player(variants[0])
     pool = state.pool
     p0, p1, p2, p3, p4 = pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4]
     out: list[Pool] = []
     for a in variants:
-        x0, x1, x2, x3, x4 = p0, p1, p2, p3, p4
-        if pay_at >= 0:
-            pay: Pool = a[pay_at]
-            x0 -= pay[0]
-            x1 -= pay[1]
-            x2 -= pay[2]
-            x3 -= pay[3]
-            x4 -= pay[4]
-        if gain_at >= 0:
-            gain: Pool = a[gain_at]
-            x0 += gain[0]
-            x1 += gain[1]
-            x2 += gain[2]
-            x3 += gain[3]
-            x4 += gain[4]
-        out.append((x0, x1, x2, x3, x4))
+        pay, gain = A.payment(a), A.gain(a)
+        out.append((p0 - pay[0] + gain[0], p1 - pay[1] + gain[1], p2 - pay[2] + gain[2], p3 - pay[3] + gain[3],
+                    p4 - pay[4] + gain[4]))
     return out
 
 
@@ -154,7 +134,7 @@ def learned_variants(state: GameState, variants: Sequence[Action], model: ValueM
     after = pools_after(state, variants)
     if after is None:
         return [variants[0]]
-    p: int = variants[0][1]
+    p: int = A.player(variants[0])
     need = demand(state, p)
     pools: list[tuple[float, int, Pool, Action]] = []
     for i in range(len(after)):
@@ -240,11 +220,11 @@ def enabled_purchases(state: GameState, variants: Sequence[Action], targets: Seq
     entry holds on to it, so that its id is not reused), else by value (a pending choice's few
     variants, listed anew for each state).  Hashing a large group's essences would cost more than
     the answer."""
-    p = variants[0][1]
+    p = A.player(variants[0])
     b = 5 * p
     pool = state.pool
     now: Pool = (pool[b], pool[b + 1], pool[b + 2], pool[b + 3], pool[b + 4])
-    own = variants[0][2] if variants[0][0] == A.DISCARD else None
+    own = A.subject(variants[0]) if A.kind(variants[0]) == A.DISCARD else None
     known: object
     holder: object = None
     if isinstance(variants, IdenticalSteps):

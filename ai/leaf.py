@@ -90,21 +90,22 @@ def _one(s: GameState, base: Base, q: int, p: int, dvp: int, dhand: int, dpool: 
 def leaf_value(s: GameState, a: Action, q: int, base: Base | None = None) -> float | None:
     """E(child) for the maximising player ``q``, or None when the action needs a real `apply`.
     ``base`` is ``Base(s)`` when the caller has it (siblings share it)."""
-    kind = a[0]
+    kind = A.kind(a)
     stack = s.stack
     if kind == A.R_DRAW:
         if len(stack) == 1 and (s.phase != ACTIONS or all(s.passed) or s.victory_check != NO_CHECK):
             return None
-        return _one(s, base or Base(s), q, a[1], 0, len(a[2]) + len(a[3]), ZERO)
+        known, revealed = A.subject(a), A.revealed(a)
+        return _one(s, base or Base(s), q, A.player(a), 0, len(known) + len(revealed), ZERO)
     if stack or s.phase != ACTIONS:
         return None
     base = base or Base(s)
-    p = a[1]
+    p = A.player(a)
     if kind == A.PLACE:
-        pay: Pool = a[3]
-        return _one(s, base, q, p, _vp_on_place(s, p, a[2]), -1, (-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]))
+        pay = A.payment(a)
+        return _one(s, base, q, p, _vp_on_place(s, p, A.subject(a)), -1, (-pay[0], -pay[1], -pay[2], -pay[3], -pay[4]))
     if kind == A.DISCARD:
-        return _one(s, base, q, p, 0, -1, a[3])
+        return _one(s, base, q, p, 0, -1, A.gain(a))
     if kind == A.PASS:
         passed = s.passed
         if all(passed[x] for x in range(s.n_players) if x != p):
@@ -115,14 +116,14 @@ def leaf_value(s: GameState, a: Action, q: int, base: Base | None = None) -> flo
             return _general(s, base, q, {p: (1, 0, None), s.first_player: (-1, 0, None)})
         return _one(s, base, q, p, 0, 0, ZERO)
     if kind == A.CLAIM_MONUMENT:
-        return _one(s, base, q, p, s.cards[a[2]].points, 0, PAY_MONUMENT)
+        return _one(s, base, q, p, s.cards[A.subject(a)].points, 0, PAY_MONUMENT)
     if kind == A.CLAIM_TOP:
         return _one(s, base, q, p, 0, 0, PAY_MONUMENT)
     if kind == A.CLAIM_POP:
-        card = s.cards[a[2]]
+        card = s.cards[A.subject(a)]
         if card.vp_per_dragon or card.vp_per_creature:
             return None
-        paid: Pool = a[3]
+        paid = A.payment(a)
         return _one(s, base, q, p, card.points, 0, (-paid[0], -paid[1], -paid[2], -paid[3], -paid[4]))
     if kind == A.POWER:
         return _power_leaf(s, a, q, base)
@@ -130,13 +131,13 @@ def leaf_value(s: GameState, a: Action, q: int, base: Base | None = None) -> flo
 
 
 def _power_leaf(s: GameState, a: Action, q: int, base: Base) -> float | None:
-    p: int = a[1]
-    e: int = a[2]
-    idx: int = a[3]
-    target: int = a[4]
-    rival: int = a[5]
-    pay: Pool = a[6]
-    gain: Pool = a[7]
+    p = A.player(a)
+    e: int = A.subject(a)
+    idx = A.power_index(a)
+    target = A.target(a)
+    rival = A.rival(a)
+    pay = A.payment(a)
+    gain = A.gain(a)
     card = s.cards[e]
     pw = card.powers[idx]
     dvp = 0

@@ -130,16 +130,16 @@ def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | 
     targets = None
     for g in state.legal_groups():
         a = g[0]
-        if a[0] == PASS:
+        if A.kind(a) == PASS:
             if passes is None:
                 passes = out[tree_key(a, True)] = []
             passes.append(a)
             continue
         key = macro_key(a)
         out[key] = g
-        if len(g) > 1 and a[0] in GAINS:
+        if len(g) > 1 and A.kind(a) in GAINS:
             if targets is None:
-                targets = tuple(purchases(state, a[1]))
+                targets = tuple(purchases(state, A.player(a)))
             if targets:
                 for target, enabling in enabled_purchases(state, g, targets, cache).items():
                     out[key + (target,)] = enabling
@@ -276,7 +276,7 @@ def round_end(s: GameState) -> list[float] | None:
     if max(s.victory_points()) < WINNING_POINTS:  # (nobody wins at this check: the game goes on)
         return None
     end = s.clone()
-    end.apply_unchecked(next(a for a in end.legal_actions() if a[0] == PASS))
+    end.apply_unchecked(next(a for a in end.legal_actions() if A.kind(a) == PASS))
     while not end.is_terminal() and end.round == s.round:
         legal = end.legal_actions()
         if len(legal) != 1:
@@ -406,7 +406,7 @@ def _move(s: GameState, groups: Groups, key: Macro, child: Node, evaluator: Eval
 def _way(s: GameState, variants: Sequence[Action], rank: int, child: Node, evaluator: Evaluator) -> Action:
     """Way ``rank`` of a macro's ``variants`` by the evaluator's ranking (its last where it has fewer in
     this world), remembered in ``child`` for the mover's pool as `_variant` does."""
-    p = variants[0][1]
+    p = A.player(variants[0])
     pool = tuple(s.pool[5 * p:5 * p + 5])
     if child.pool == pool and child.action in variants:
         assert child.action is not None  # set with child.pool, below
@@ -434,7 +434,7 @@ def _variant(s: GameState, variants: Sequence[Action], child: Node, evaluator: E
     mover's pool (the same in most worlds)."""
     if len(variants) == 1:
         return variants[0]
-    p = variants[0][1]
+    p = A.player(variants[0])
     pool = tuple(s.pool[5 * p:5 * p + 5])
     # The variant chosen in another world with the same pool is kept if it is legal in this one: what a
     # variant may pay or gain also depends on the rest of the position (essences on cards, turned
@@ -488,7 +488,7 @@ def _rollout(s: GameState, steps: int, rng: random.Random) -> None:
         if len(groups) == 1:
             variants = groups[0]
         else:
-            kinds = [g[0][0] for g in groups]
+            kinds = [A.kind(g[0]) for g in groups]
             passes = kinds.count(PASS)
             each_pass = 1.0 / passes if passes else 0.0
             weights = [each_pass if kind == PASS else weights_of[kind] for kind in kinds]
@@ -614,8 +614,8 @@ def add_stats(into: Stats, more: Stats) -> None:
 
 def tree_key(action: Action, merge_passes: bool) -> Macro:
     """The key of ``action``'s child in a search's tree (`group`'s, without a purchase)."""
-    if merge_passes and action[0] == PASS:
-        return (PASS, action[1])
+    if merge_passes and A.kind(action) == PASS:
+        return (PASS, A.player(action))
     return macro_key(action)
 
 
@@ -696,15 +696,15 @@ class MCTSAgent:
             self.info = {"choices": 1, "iterations": 0}
             return legal[0]
         player = state.current_player()
-        if self.draft_by_value and legal[0][0] in (DRAFT_PICK, REDRAFT_PICK):
+        if self.draft_by_value and A.kind(legal[0]) in (DRAFT_PICK, REDRAFT_PICK):
             ranked = pick_scores(state, self.evaluator.model)
             self.info = {"choices": len(legal), "iterations": 0,
-                         "picks": [dict(parts, card=state.cards[a[2]].name, score=score)
+                         "picks": [dict(parts, card=state.cards[A.subject(a)].name, score=score)
                                    for score, a, parts in ranked[:3]]}
             return ranked[0][1]
-        if self.draft_by_value and legal[0][0] == CHOOSE_FIRST:
+        if self.draft_by_value and A.kind(legal[0]) == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
-            return next(a for a in legal if a[2] == player)
+            return next(a for a in legal if A.subject(a) == player)
         groups = useful(state, group(state, self.evaluator.learned))
         if len(groups) == 1:  # one action, several payments: no search can tell them apart better
             self.info = {"choices": len(legal), "iterations": 0}
@@ -743,7 +743,7 @@ class MCTSAgent:
         world = Determinizer(state, player).deal(self.rng.getrandbits(64))
         out: Groups = {}
         for key, variants in groups.items():
-            if len(variants) == 1 or variants[0][0] == PASS or macro_key(variants[0]) != key:
+            if len(variants) == 1 or A.kind(variants[0]) == PASS or macro_key(variants[0]) != key:
                 out[key] = variants
                 continue
             ways = self.evaluator.ranked(world, variants, self.settings.widen)
@@ -852,7 +852,7 @@ class MCTSAgent:
         if len(variants) == 1:
             return variants[0]
         if world is None:
-            world = Determinizer(state, variants[0][1]).deal(self.rng.getrandbits(64))
+            world = Determinizer(state, A.player(variants[0])).deal(self.rng.getrandbits(64))
         return self.evaluator.variant(world, variants)
 
     def reseed(self, seed: int) -> None:

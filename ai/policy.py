@@ -68,18 +68,18 @@ def policy_key() -> str:
 
 def move_inputs(state: GameState, move: Macro) -> list[int]:
     """The inputs (each of value 1) that describe ``move``, a macro of ``state``'s legal actions."""
-    kind = move[0]
+    kind = A.kind(move)
     out = [kind]
     cards = state.cards
-    if kind in _NAMES_ENTITY and len(move) > 2 and 0 <= move[2] < len(cards):
-        card = E.CARD_INDEX[cards[move[2]].id]
+    if kind in _NAMES_ENTITY and len(move) > 2 and 0 <= A.subject(move) < len(cards):  # (a merged pass: 2 fields)
+        card = E.CARD_INDEX[cards[A.subject(move)].id]
         out.append(SUBJECT_AT + kind * E.N_CARDS + card)
         if kind in _POWERS:
-            out.append(POWER_AT + card * MAX_POWERS + min(move[3], MAX_POWERS - 1))
-            if kind == A.POWER and 0 <= move[4] < len(cards):
-                out.append(TARGET_AT + E.CARD_INDEX[cards[move[4]].id])
-        elif kind in _DECIDES and 0 <= move[3] < N_DECISIONS:
-            out.append(DECISION_AT + move[3])
+            out.append(POWER_AT + card * MAX_POWERS + min(A.power_index(move), MAX_POWERS - 1))
+            if kind == A.POWER and 0 <= A.target(move) < len(cards):
+                out.append(TARGET_AT + E.CARD_INDEX[cards[A.target(move)].id])
+        elif kind in _DECIDES and 0 <= A.decision(move) < N_DECISIONS:
+            out.append(DECISION_AT + A.decision(move))
     return out
 
 

@@ -99,3 +99,72 @@ def macro_key(action: tuple[Any, ...]) -> tuple[Any, ...]:
     """The action without its payment and gain: "place Fire Dragon" for every way of paying for it."""
     n = _MACRO_LEN.get(action[0])
     return action if n is None else action[:n]
+
+
+# -- the fields of an action, read here for every layer (`lab/DECISIONS.md`, "How to read an action's
+# fields": compiled, an accessor costs no more than a read by position) -----------------------------
+
+#: Where an action holds what it pays and what it gains (-1: nothing), by kind.
+PAY_GAIN_AT: Final = {PLACE: (3, -1), CLAIM_POP: (3, -1), DISCARD: (-1, 3), GAIN: (-1, 3), POWER: (6, 7),
+                      LL_REACT: (5, 6), LL_CHOICE: (2, -1), V_REACT: (4, -1)}
+_PAY_AT: Final = tuple(PAY_GAIN_AT.get(k, (-1, -1))[0] for k in range(len(TYPE_NAMES)))  # (by kind code: fast)
+_GAIN_AT: Final = tuple(PAY_GAIN_AT.get(k, (-1, -1))[1] for k in range(len(TYPE_NAMES)))
+Essences = tuple[int, int, int, int, int]  # (elan, life, calm, death, gold), as `amigos.cards.Essences`
+NOTHING: Final[Essences] = (0, 0, 0, 0, 0)
+
+
+def kind(action: tuple[Any, ...]) -> int:
+    """The action's kind (`PLACE`, `POWER`, ...)."""
+    return action[0]
+
+
+def player(action: tuple[Any, ...]) -> int:
+    """The deciding player (for a chance outcome: the player it happens to)."""
+    return action[1]
+
+
+def subject(action: tuple[Any, ...]) -> Any:
+    """The third field: for most kinds the entity the action is about (the artifact placed or
+    discarded, the monument or place claimed, the component whose power or React is used, the magic
+    item passed for, the mage or item chosen, the card picked); for the others what their encoding
+    above says (a deck type, an order, artifacts, a revealed card, the first player)."""
+    return action[2]
+
+
+def power_index(action: tuple[Any, ...]) -> int:
+    """Which power of its component a `POWER`, `LL_REACT` or `V_REACT` uses."""
+    return action[3]
+
+
+def target(action: tuple[Any, ...]) -> int:
+    """A `POWER`'s or `LL_REACT`'s target entity (-1: none)."""
+    return action[4]
+
+
+def rival(action: tuple[Any, ...]) -> int:
+    """A `POWER`'s chosen rival (-1: none)."""
+    return action[5]
+
+
+def decision(action: tuple[Any, ...]) -> int:
+    """A `TAKE`'s (`TAKE_STORED`, `LEAVE_STORED`) or `COLLECT_COST`'s (`PAY_COST`, `PAY_TURN`,
+    `DECLINE_COST`) choice."""
+    return action[3]
+
+
+def payment(action: tuple[Any, ...]) -> Essences:
+    """What the action pays, as five essences (`NOTHING` for a kind that pays nothing)."""
+    at = _PAY_AT[action[0]]
+    return action[at] if at >= 0 else NOTHING
+
+
+def gain(action: tuple[Any, ...]) -> Essences:
+    """What the action gains, as five essences (`NOTHING` for a kind that gains nothing)."""
+    at = _GAIN_AT[action[0]]
+    return action[at] if at >= 0 else NOTHING
+
+
+def revealed(action: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The cards a chance outcome reveals: an `R_DRAW`'s (beside the known ones, `subject`), an
+    `R_SCRY`'s."""
+    return action[3] if action[0] == R_DRAW else action[2]
