@@ -65,6 +65,12 @@ BANK: Final = 26
 MAIN_ACTIONS = frozenset((PLACE, CLAIM_MONUMENT, CLAIM_TOP, CLAIM_POP, DISCARD, POWER, PASS))
 CHANCE_ACTIONS = frozenset((R_DRAW, R_SCRY, R_MON_DRAW, R_MON_REVEAL))
 SETUP_ACTIONS = frozenset((CHOOSE_MAGE, CHOOSE_ITEM, DRAFT_PICK, CHOOSE_FIRST, REDRAFT_PICK))
+#: The kinds whose third field is the entity the action is about (the artifact placed or discarded, the
+#: monument or place claimed, the component whose power or React is used, the magic item taken on
+#: passing, the mage or item chosen, the artifact picked); the others hold a deck, an order, cards or a
+#: player there (`card`).
+CARD_KINDS = frozenset((PLACE, CLAIM_MONUMENT, CLAIM_POP, DISCARD, POWER, PASS, DECLINE, LL_REACT, V_REACT, TAKE,
+                        COLLECT_COST, GAIN, CHOOSE_MAGE, CHOOSE_ITEM, DRAFT_PICK, REDRAFT_PICK, BANK))
 
 PAY_COST: Final = 0
 PAY_TURN: Final = 1
@@ -129,6 +135,11 @@ def subject(action: tuple[Any, ...]) -> Any:
     item passed for, the mage or item chosen, the card picked); for the others what their encoding
     above says (a deck type, an order, artifacts, a revealed card, the first player)."""
     return action[2]
+
+
+def card(action: tuple[Any, ...]) -> int | None:
+    """The entity the action is about, for the kinds of `CARD_KINDS`; None for the others."""
+    return action[2] if action[0] in CARD_KINDS and len(action) > 2 else None
 
 
 def power_index(action: tuple[Any, ...]) -> int:

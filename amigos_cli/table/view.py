@@ -40,27 +40,17 @@ from amigos import actions as A
 from amigos import cards as C
 from amigos.adjudicate import adjudicated
 from amigos.codes import AVAILABLE, PHASE_NAMES, TEMPORARY, TOKEN
-from amigos.config import Action
 from amigos.flow import pool_score
 from amigos.observe import SPECTATOR, observation
 from amigos.state import GameState
 from matches.match import Match
 from matches.session import Step
 
-from ..views.choices import group_text, ordered_variants, variant_text
+from ..views.choices import card_of, group_text, ordered_variants, variant_text
 from ..views.log import round_line, settled_lines, step_line
 from ..views.outcome import collects
 
 LOG_LINES = 300  # the most recent log lines a view carries
-
-#: The action kinds whose third item is the card the choice is about (the artifact placed or discarded,
-#: the monument or place claimed, the component whose power or React is used, the magic item taken on
-#: passing, the mage or item chosen, the artifact picked).  The others carry a player, a deck or
-#: essences there, which are no card.
-CARD_ACTIONS = frozenset((A.PLACE, A.CLAIM_MONUMENT, A.CLAIM_POP, A.DISCARD, A.POWER, A.PASS, A.DECLINE,
-                          A.LL_REACT, A.V_REACT, A.TAKE, A.COLLECT_COST, A.GAIN, A.CHOOSE_MAGE, A.CHOOSE_ITEM,
-                          A.DRAFT_PICK, A.REDRAFT_PICK, A.BANK))
-
 
 #: What a player is deciding, by the pending decision's kind (`amigos.observe.PENDING_NAMES`): (the
 #: note every seat reads after the player's name, the same said to the player: ``note_you``).
@@ -199,7 +189,7 @@ def choices(state: GameState, ask: int) -> dict[str, Any]:
     for group in state.legal_groups():
         ways = ordered_variants(group)
         groups.append({**_worded(group_text(state, group)), "act": A.KIND_WORDS[group[0][0]],
-                       "card": _card(state, group[0]),
+                       "card": card_of(state, group[0]),
                        "ways": [_worded(variant_text(state, a)) for a in ways] if len(ways) > 1 else []})
     return {"ask": ask, "groups": groups}
 
@@ -237,12 +227,6 @@ def words(text: str) -> list[dict[str, Any]]:
     if at < len(text):
         out.append({"text": text[at:]})
     return out
-
-
-def _card(state: GameState, action: Action) -> str | None:
-    if action[0] in CARD_ACTIONS:
-        return state.cards[action[2]].id
-    return None
 
 
 def _deciding(state: GameState) -> tuple[str, str | None]:

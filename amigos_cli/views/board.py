@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .seen import View
 
 STYLES = ("bold red", "bold green", "bold blue", "bold white on grey35", "bold yellow")
-LETTERS = "ELCDG"
+LETTERS = C.ESSENCE_LETTERS
 
 #: What a click on a card's name does on the full screen (the app's action, with the card's id).
 SHOW_CARD = "app.show_card({!r})"

@@ -26,21 +26,11 @@ TWO_STEPS_OVER = 24
 CLAUSE = re.compile(r", (?=(?:paying|gaining|putting|on|choosing) )")
 
 
-#: The action kinds whose third item is the card the choice is about (the artifact placed or discarded,
-#: the monument or place claimed, the component whose power or React is used, the magic item taken on
-#: passing, the mage or item chosen, the artifact picked).  The others carry a player, a deck or
-#: essences there, which are no card.
-CARD_ACTIONS = frozenset((A.PLACE, A.CLAIM_MONUMENT, A.CLAIM_POP, A.DISCARD, A.POWER, A.PASS, A.DECLINE,
-                          A.LL_REACT, A.V_REACT, A.TAKE, A.COLLECT_COST, A.GAIN, A.CHOOSE_MAGE, A.CHOOSE_ITEM,
-                          A.DRAFT_PICK, A.REDRAFT_PICK, A.BANK))
-
-
 def card_of(state: GameState, action: Action) -> str | None:
-    """The card (its id) an action of the decider's is about (`CARD_ACTIONS`: the one placed, used,
-    claimed, discarded, picked), if any."""
-    if action[0] in CARD_ACTIONS and isinstance(action[2], int) and 0 <= action[2] < len(state.cards):
-        return state.cards[action[2]].id
-    return None
+    """The card (its id) an action of the decider's is about (`amigos.actions.card`: the one placed,
+    used, claimed, discarded, picked), if any."""
+    e = A.card(action)
+    return state.cards[e].id if e is not None and 0 <= e < len(state.cards) else None
 
 
 def placeable(state: GameState, viewer: int) -> frozenset[str]:

@@ -31,8 +31,7 @@ from amigos_cli.tui.replay import ReplayApp
 from amigos_cli.views.log import step_line
 from matches.match import Match, play
 from matches.record import load, save
-
-from .test_screen import asked, text_of, until
+from tests.cli.test_screen import asked, text_of, until
 
 SMALL, MIDDLE = (100, 30), (120, 40)
 NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve"]

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 OURS = ("amigos", "ai", "matches", "training", "amigos_cli")
 STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 

@@ -43,8 +43,7 @@ from amigos_cli.views.seen import Seen
 from matches.match import Match
 from matches.record import load
 from matches.session import QuitRequested, UndoRequested
-
-from . import regen_golden as G
+from tests import regen_golden as G
 
 # -- golden screens ----------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 `observation`, so two positions that differ only in what a viewer cannot see draw the same for them.
 
 For positions of 2, 3 and 4 players, with and without *Lux et Tenebrae*, and their hidden twins (every
-rival's hidden cards other cards, hand and deck swapped: `tests.ai.test_agents.hidden_twin`), each seat
+rival's hidden cards other cards, hand and deck swapped: `tests.helpers.hidden_twin`), each seat
 gets the same line-prompt board, the same full-screen board (rivals, centre, tableau, hand, banner, end
 of game), the same card panel (the cards on the table and their texts), the same replay hand and the
 same log lines, decision after decision of a walk both positions take.  The drawn texts are compared
@@ -29,7 +29,7 @@ from amigos_cli.views.log import round_line, settled_lines, step_line
 from amigos_cli.views.outcome import collects, outcome
 from amigos_cli.views.seen import Seen
 from matches.session import make_step
-from tests.ai.test_agents import hidden_twin
+from tests.helpers import hidden_twin
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 TABLES = [(players, expansions) for players in (2, 3, 4) for expansions in ((), ("lux",))]
