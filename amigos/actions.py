@@ -13,7 +13,8 @@ Tuples compare by value, so "is this action legal" is list membership.  The enco
     (DECLINE, p, entity)                           Decline
     (LL_REACT, p, entity, index, target, pay, gain)       LifeLossReact
     (LL_CHOICE, p, pay)                            LifeLossChoice
-    (V_REACT, p, entity, index, pay)               VictoryReact
+    (V_REACT, p, entity, index, pay[, other])      VictoryReact (other: the artifact it turns, or the type
+                                                   it counts as, where the React names one)
     (TAKE, p, entity, decision)                    TakeStored (decision 3 take, 4 leave)
     (COLLECT_COST, p, entity, decision)            CollectCost (0 pay, 1 turn, 2 decline)
     (GAIN, p, entity, gain)                        Gain
@@ -173,6 +174,17 @@ def gain(action: tuple[Any, ...]) -> Essences:
     """What the action gains, as five essences (`NOTHING` for a kind that gains nothing)."""
     at = _GAIN_AT[action[0]]
     return action[at] if at >= 0 else NOTHING
+
+
+def other(action: tuple[Any, ...]) -> int | None:
+    """What a `V_REACT` names besides its payment, where it names one: the artifact it turns (Dark
+    Cathedral) or the type it counts as (Illusion); None for every other action."""
+    return action[5] if action[0] == V_REACT and len(action) > 5 else None
+
+
+def banked(action: tuple[Any, ...]) -> tuple[int, int]:
+    """A `BANK`'s essence kind (an index of `amigos.cards.ESSENCES`) and how many it puts on the card."""
+    return action[3], action[4]
 
 
 def revealed(action: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -20,6 +20,7 @@ import amigos
 from ai.agent import Agent, BaseAgent
 from ai.agents import make_agent, parse_spec, spec_text
 from ai.collect import automatic_collect
+from amigos import actions as A
 from amigos.codes import COLLECT
 from amigos.config import Action
 from amigos.rng import derive_seed
@@ -72,7 +73,7 @@ def make_step(actor: int, action: Action, text: str, game: int, settled: GameSta
               after: GameState) -> Step:
     """The `Step` of ``action``, decided at ``before``."""
     alone = before.after_alone(action) if before.phase == COLLECT else None
-    return Step(actor, action[0], text, game, settled, before, after, alone)
+    return Step(actor, A.kind(action), text, game, settled, before, after, alone)
 
 
 def history(record: dict[str, Any]) -> list[Step]:

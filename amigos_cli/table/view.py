@@ -188,7 +188,7 @@ def choices(state: GameState, ask: int) -> dict[str, Any]:
     groups = []
     for group in state.legal_groups():
         ways = ordered_variants(group)
-        groups.append({**_worded(group_text(state, group)), "act": A.KIND_WORDS[group[0][0]],
+        groups.append({**_worded(group_text(state, group)), "act": A.KIND_WORDS[A.kind(group[0])],
                        "card": card_of(state, group[0]),
                        "ways": [_worded(variant_text(state, a)) for a in ways] if len(ways) > 1 else []})
     return {"ask": ask, "groups": groups}

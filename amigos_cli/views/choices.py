@@ -37,7 +37,7 @@ def placeable(state: GameState, viewer: int) -> frozenset[str]:
     """The cards (ids) of the viewer's hand they can place now: none unless the decision is theirs."""
     if state.is_terminal() or state.current_player() != viewer:
         return frozenset()
-    return frozenset(state.cards[g[0][2]].id for g in state.legal_groups() if g[0][0] == A.PLACE)
+    return frozenset(state.cards[A.subject(g[0])].id for g in state.legal_groups() if A.kind(g[0]) == A.PLACE)
 
 
 def _after(state: GameState, action: Action) -> GameState:
@@ -52,9 +52,9 @@ def group_text(state: GameState, group: Sequence[Action]) -> str:
     the game (`game_end`)."""
     a = group[0]
     text = _group_words(state, group)
-    scored = len(group) == 1 or a[0] == A.TAKE
+    scored = len(group) == 1 or A.kind(a) == A.TAKE
     # (one position after the action for both notes that read it)
-    after = _after(state, a) if (scored and a[0] != A.CLAIM_TOP) or a[0] in ENDING else None
+    after = _after(state, a) if (scored and A.kind(a) != A.CLAIM_TOP) or A.kind(a) in ENDING else None
     change = points_change(state, a, after) if scored else 0
     notes = [f"costs {-change} VP"] if change < 0 else [f"+{change} VP"] if change > 0 else []
     notes += [note for note in (consequence(state, a), game_end(state, a, after)) if note]
@@ -71,12 +71,12 @@ def game_end(state: GameState, action: Action, after: GameState | None = None) -
     "... you lose" or "... a shared win"; "" for a choice after which the game goes on, and for any
     other kind of choice.  Points are public, so this tells nothing hidden.  ``after``: the position
     after ``action``, if the caller has it."""
-    if action[0] not in ENDING:
+    if A.kind(action) not in ENDING:
         return ""
     after = after if after is not None else _after(state, action)
     if not after.is_terminal():
         return ""
-    p, won = action[1], after.winners()
+    p, won = A.player(action), after.winners()
     return "ends the game: " + ("you win" if won == [p] else "a shared win" if p in won else "you lose")
 
 
@@ -86,17 +86,17 @@ def consequence(state: GameState, action: Action) -> str:
     Windup Man winds it up, and on Athanor keeps them for its power that takes them off; taking them
     forgoes that (`_stored_consequence`); turning Cursed Forge for its collect cost keeps the essences
     but locks its powers for the round (`_collect_cost_consequence`).  "" for any other choice."""
-    if action[0] == A.TAKE:
+    if A.kind(action) == A.TAKE:
         return _stored_consequence(state, action)
-    if action[0] == A.COLLECT_COST:
+    if A.kind(action) == A.COLLECT_COST:
         return _collect_cost_consequence(state, action)
     return ""
 
 
 def _stored_consequence(state: GameState, action: Action) -> str:
-    e = action[2]
+    e = A.subject(action)
     effect = stored_effect(state, e)
-    leaving = action[3] == A.LEAVE_STORED
+    leaving = A.decision(action) == A.LEAVE_STORED
     if effect is None:
         return ""
     spender, special = stored_spender(state, e), state.cards[e].collect_special
@@ -118,12 +118,12 @@ def _collect_cost_consequence(state: GameState, action: Action) -> str:
     """Paying a collect cost keeps the component straight, its powers usable; turning it instead keeps
     the essences, but a turned component uses none of its powers until it is straightened (rules.md
     §7.3)."""
-    card = state.cards[action[2]]
+    card = state.cards[A.subject(action)]
     powers = sum(1 for pw in card.powers if pw.kind == C.ACTION)
-    if not powers or action[3] == A.DECLINE_COST:
+    if not powers or A.decision(action) == A.DECLINE_COST:
         return ""
     its = "its power" if powers == 1 else "its powers"
-    if action[3] == A.PAY_COST:
+    if A.decision(action) == A.PAY_COST:
         return f"it stays straight: {its} can be used this round"
     return f"you keep the {essences_text(card.collect_cost or NOTHING)}, but turned it cannot use {its} this round"
 
@@ -132,7 +132,7 @@ def keeps_a_bonus(state: GameState, action: Action) -> bool:
     """Whether ``action`` is the choice that keeps a `consequence`'s bonus or the points of essences
     that score where they are (Alchemist's Tower, Sunken Reef: taking them costs those points); the full
     screen highlights it first, so that Enter does not give either up unnoticed."""
-    if action[0] != A.TAKE or action[3] != A.LEAVE_STORED:
+    if A.kind(action) != A.TAKE or A.decision(action) != A.LEAVE_STORED:
         return False
     return bool(consequence(state, action)) or scoring_leave(state, state.legal_actions()) == action
 
@@ -154,31 +154,32 @@ def power_words(card: C.Card, index: int) -> str:
 def _power_summary(state: GameState, a: Action) -> str:
     """" (turn: draw 1 card)" for a power of a card that has several, else "": the whole summary (the
     screens wrap a long line rather than cut it)."""
-    card = state.cards[a[2]]
-    if a[0] != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[a[3]].kind) < 2:
+    card = state.cards[A.subject(a)]
+    if A.kind(a) != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[A.power_index(a)].kind) < 2:
         return ""
     # (the expansion's summaries name the card: "Turn the Fire Demon and pay 1 Elan: ...")
-    text = power_words(card, a[3]).rstrip(".").replace(f"the {card.name}", "it")
+    text = power_words(card, A.power_index(a)).rstrip(".").replace(f"the {card.name}", "it")
     if not text:
         return ""
     return f" ({text[0].lower() + text[1:]})"
 
 
 def _group_words(state: GameState, group: Sequence[Action]) -> str:
-    return _action_words(state, group) + (_power_summary(state, group[0]) if group[0][0] == A.POWER else "")
+    return _action_words(state, group) + (_power_summary(state, group[0]) if A.kind(group[0]) == A.POWER else "")
 
 
 def _action_words(state: GameState, group: Sequence[Action]) -> str:
     a = group[0]
-    if a[0] in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
-        card = state.cards[a[2]]
+    if A.kind(a) in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
+        card = state.cards[A.subject(a)]
         cost = " ".join(f"{n}{LETTERS[k]}" for k, n in enumerate(card.cost) if n)
         cost += f"{' +' if cost else ''}{card.cost_any} any" if card.cost_any else ""
         return f"{amigos.action_text(state, a)}  ({cost or 'free'})"
     if len(group) == 1:
         return one_way_words(state, a)
-    kind = a[0]
-    name = state.cards[a[2]].name if len(a) > 2 and isinstance(a[2], int) and a[2] >= 0 else ""
+    kind = A.kind(a)
+    subject = A.subject(a) if len(a) > 2 else None
+    name = state.cards[subject].name if isinstance(subject, int) and subject >= 0 else ""
     if kind == A.PLACE:
         return f"Place {name}"
     if kind == A.DISCARD:
@@ -189,7 +190,7 @@ def _action_words(state: GameState, group: Sequence[Action]) -> str:
         return "Lose the life"
     if kind == A.V_REACT:
         if len(a) > 5 and _turns_other(state, a) and len({v[5] for v in group}) > 1:
-            turned = state.cards[a[2]].powers[a[3]].turn_other or "component"
+            turned = state.cards[A.subject(a)].powers[A.power_index(a)].turn_other or "component"
             return f"Use {name}, turning one of your {turned.replace('_', ' ').capitalize()}s"
         return amigos.action_text(state, a).split(" paying ")[0]
     text = amigos.action_text(state, a)
@@ -199,33 +200,33 @@ def _action_words(state: GameState, group: Sequence[Action]) -> str:
 def _turns_other(state: GameState, a: Action) -> bool:
     """True for a victory-check React that turns another component (Dark Cathedral turning a Demon), whose
     sixth field is that component; false for Illusion's, whose sixth field is a type."""
-    return state.cards[a[2]].powers[a[3]].turn_other is not None
+    return state.cards[A.subject(a)].powers[A.power_index(a)].turn_other is not None
 
 
 def one_way_words(state: GameState, a: Action) -> str:
     """A one-way action's words: the engine's, but for a few that read better here: a Gain that is not
     a collect (Vial of Light's React) says so, putting none of an essence on a card says that, and a
     collect cost says what it costs."""
-    kind = a[0]
-    if kind == A.COLLECT_COST and a[3] != A.DECLINE_COST:
-        name, cost = state.cards[a[2]].name, essences_text(state.cards[a[2]].collect_cost or NOTHING)
-        if a[3] == A.PAY_COST:
+    kind = A.kind(a)
+    if kind == A.COLLECT_COST and A.decision(a) != A.DECLINE_COST:
+        name, cost = state.cards[A.subject(a)].name, essences_text(state.cards[A.subject(a)].collect_cost or NOTHING)
+        if A.decision(a) == A.PAY_COST:
             return f"Pay {cost} for {name}'s collect cost"
         return f"Turn {name} for its collect cost instead of paying {cost}"
     if kind == A.GAIN and state.phase != COLLECT:
-        return f"Gain {essences_text(a[3])} from {state.cards[a[2]].name}"
-    if kind == A.BANK and a[4] == 0:
-        return f"Put no {C.ESSENCES[a[3]]} on {state.cards[a[2]].name} (keep it in your pool)"
+        return f"Gain {essences_text(A.gain(a))} from {state.cards[A.subject(a)].name}"
+    if kind == A.BANK and A.banked(a)[1] == 0:
+        return f"Put no {C.ESSENCES[A.banked(a)[0]]} on {state.cards[A.subject(a)].name} (keep it in your pool)"
     return amigos.action_text(state, a)
 
 
 def variant_text(state: GameState, a: Action) -> str:
     """One way of paying or gaining: "pay 2 elan", "pay 1 calm, putting 1 gold on it"."""
-    kind = a[0]
+    kind = A.kind(a)
     if kind in (A.PLACE, A.CLAIM_POP):
-        return "pay " + essences_text(a[3])
+        return "pay " + essences_text(A.payment(a))
     if kind in (A.DISCARD, A.GAIN):
-        return "gain " + essences_text(a[3])
+        return "gain " + essences_text(A.gain(a))
     if kind == A.POWER:
         words = amigos.action_text(state, a).split(": ", 1)
         parts = [w for w in CLAUSE.split(words[1]) if w.startswith(("paying", "gaining", "putting"))] \
@@ -233,11 +234,12 @@ def variant_text(state: GameState, a: Action) -> str:
         return "; ".join(parts).replace("paying", "pay").replace("gaining", "gain").replace("putting", "put") \
             or "pay nothing, gain nothing"
     if kind == A.LL_CHOICE:
-        return "lose " + essences_text(a[2])
+        return "lose " + essences_text(A.payment(a))
     if kind == A.V_REACT:
-        paying = "pay " + essences_text(a[4]) if any(a[4]) else "pay nothing"
-        if len(a) > 5 and _turns_other(state, a):
-            return f"turn {state.cards[a[5]].name}, {paying}"
+        paying = "pay " + essences_text(A.payment(a)) if any(A.payment(a)) else "pay nothing"
+        turned = A.other(a)
+        if turned is not None and _turns_other(state, a):
+            return f"turn {state.cards[turned].name}, {paying}"
         return paying
     return one_way_words(state, a)
 
@@ -256,16 +258,8 @@ def ordered_variants(variants: Sequence[Action]) -> list[Action]:
 
 def vectors(a: Action) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
     """(what an action pays, what it gains): each a 5-vector of essences, or None where it has none."""
-    kind = a[0]
-    if kind in (A.PLACE, A.CLAIM_POP):
-        return tuple(a[3]), None
-    if kind in (A.DISCARD, A.GAIN):
-        return None, tuple(a[3])
-    if kind == A.POWER:
-        return tuple(a[6]), tuple(a[7])
-    if kind in (A.LL_CHOICE, A.V_REACT):
-        return tuple(a[2] if kind == A.LL_CHOICE else a[4]), None
-    return None, None
+    pay_at, gain_at = A.PAY_GAIN_AT.get(A.kind(a), (-1, -1))
+    return (A.payment(a) if pay_at >= 0 else None), (A.gain(a) if gain_at >= 0 else None)
 
 
 def payments_first(variants: Sequence[Action]) -> list[tuple[int, ...]] | None:

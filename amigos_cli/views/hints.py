@@ -49,7 +49,7 @@ def reasons(state: GameState, action: Action) -> list[str]:
     """What ``action`` buys, stops and costs its player, in words (none for a move that does none of
     these visibly): the points it wins or loses now, the purchases it makes affordable, a claim the
     rival could have made first, and what a choice gives up (`consequence`)."""
-    p = action[1]
+    p = A.player(action)
     out = []
     change = points_change(state, action)
     if change:
@@ -62,7 +62,7 @@ def reasons(state: GameState, action: Action) -> list[str]:
         out.append(first)
     if consequence(state, action):
         out.append(consequence(state, action))
-    if action[0] == A.PASS:
+    if A.kind(action) == A.PASS:
         out += _passing(state, action)
     attack = _attack(state, action)
     if attack:
@@ -91,7 +91,7 @@ def _passing(state: GameState, action: Action) -> list[str]:
     """Why a pass, in words: passing first starts the next round, and the magic item taken does what
     its text says ("Death / Life next round: collects 1 Death or 1 Life (your choice)")."""
     out = ["passing first, you start the next round"] if not any(state.passed) else []
-    item = action[2] if len(action) > 2 and isinstance(action[2], int) and action[2] >= 0 else None
+    item = A.subject(action) if len(action) > 2 and isinstance(A.subject(action), int) and A.subject(action) >= 0 else None
     if item is not None and state.cards[item].text:
         words = state.cards[item].text.rstrip(".")
         out.append(f"{state.cards[item].name} next round: {words[0].lower()}{words[1:]}")
@@ -102,10 +102,10 @@ def _attack(state: GameState, action: Action) -> str:
     """What a power's attack makes each rival still in the round lose, with what they hold against it:
     "the rival loses 2 Life unless they pay 1 elan (they have 1 Life, no elan; their Protection can
     ignore it)".  "" for a power that attacks no one (or any other move)."""
-    if action[0] != A.POWER:
+    if A.kind(action) != A.POWER:
         return ""
-    p = action[1]
-    pw = state.cards[action[2]].powers[action[3]]
+    p = A.player(action)
+    pw = state.cards[A.subject(action)].powers[A.power_index(action)]
     attack = next((eff for eff in pw.effects if eff[0] == "rivals_lose_life"), None)
     if attack is None:
         return ""
@@ -143,16 +143,16 @@ def _loss(state: GameState, q: int, attack: tuple[Any, ...], named: bool) -> str
 def _enabled(state: GameState, action: Action, p: int) -> list[str]:
     """The names of what ``p`` could not pay for before ``action`` and can after it (a place of power,
     a monument, an artifact in hand, a power of a straight component): what a gain of essences is for."""
-    if action[0] not in (A.DISCARD, A.GAIN, A.POWER, A.TAKE):
+    if A.kind(action) not in (A.DISCARD, A.GAIN, A.POWER, A.TAKE):
         return []
     after = state.clone()
     after.apply(action)
     before_pool, after_pool = state.pool_of(p), after.pool_of(p)
     named = []
     for key, cost, total in purchases(state, p, powers=True):
-        if key == action[2] and action[0] == A.DISCARD:
+        if key == A.subject(action) and A.kind(action) == A.DISCARD:
             continue  # (a discarded card is not bought)
-        if isinstance(key, tuple) and key[1] == action[2] and action[0] == A.POWER:
+        if isinstance(key, tuple) and key[1] == A.subject(action) and A.kind(action) == A.POWER:
             continue  # (a power turns its card: none of its powers is used again this round)
         if not pays(before_pool, cost, total) and pays(after_pool, cost, total):
             named.append(_purchase_name(state, key))
@@ -171,10 +171,10 @@ def _purchase_name(state: GameState, key: object) -> str:
 
 def _before_the_rival(state: GameState, action: Action, p: int) -> str:
     """"before the rival, who can pay for it too" for a claim of what the rival could also claim now."""
-    if action[0] not in (A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP):
+    if A.kind(action) not in (A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP):
         return ""
     rival = 1 - p
-    wanted = action[2] if action[0] == A.CLAIM_POP else MONUMENT
+    wanted = A.subject(action) if A.kind(action) == A.CLAIM_POP else MONUMENT
     for key, cost, total in purchases(state, rival):
         if key == wanted and pays(state.pool_of(rival), cost, total):
             return "before the rival, who can pay for it too"
