@@ -39,7 +39,7 @@ from typing import Any
 from amigos import actions as A
 from amigos import cards as C
 from amigos.adjudicate import adjudicated
-from amigos.codes import AVAILABLE, PHASE_NAMES, TEMPORARY, TOKEN
+from amigos.codes import PHASE_NAMES
 from amigos.flow import pool_score
 from amigos.observe import SPECTATOR, observation
 from amigos.state import GameState
@@ -51,6 +51,8 @@ from ..views.log import round_line, settled_lines, step_line
 from ..views.outcome import collects
 
 LOG_LINES = 300  # the most recent log lines a view carries
+#: The words of a source of points that is no card (`amigos.observe`'s ``points_breakdown``).
+SOURCE_LABELS = {"first_player": "first player", "this_round": "this round"}
 
 #: What a player is deciding, by the pending decision's kind (`amigos.observe.PENDING_NAMES`): (the
 #: note every seat reads after the player's name, the same said to the player: ``note_you``).
@@ -161,10 +163,7 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
     seen = observation(state, viewer)
     for p, entry in enumerate(seen["players"]):
         entry["name"] = names[p]
-        entry["points_from"] = [_source(state, source, points) for source, points in state.points_breakdown(p)]
-    scrolls = [e for e in range(len(state.loc)) if state.cards[e].kind == C.SCROLL]
-    seen["scrolls_available"] = [state.cards[e].id for e in scrolls if state.loc[e] == AVAILABLE]
-    seen["scrolls_in_game"] = bool(scrolls)
+        entry["points_from"] = [_source(part) for part in entry["points_breakdown"]]
     book = book if book is not None else LogBook(names, [True] * len(names))
     over = state.is_terminal()
     they, you = ("", None) if over else _deciding(state)
@@ -267,11 +266,8 @@ def match_of(match: Match) -> dict[str, Any] | None:
             "over": match.is_over()}
 
 
-def _source(state: GameState, source: int, points: int) -> dict[str, Any]:
-    """One source of a player's points (`GameState.points_breakdown`): the card in play (None for the First
-    Player token and the round's points), its label, its points."""
-    if source == TOKEN:
-        return {"card": None, "label": "first player", "points": points}
-    if source == TEMPORARY:
-        return {"card": None, "label": "this round", "points": points}
-    return {"card": state.cards[source].id, "label": state.cards[source].name, "points": points}
+def _source(part: dict[str, Any]) -> dict[str, Any]:
+    """One source of a player's points (the observation's ``points_breakdown``) with its label: the card's
+    name, or "first player" and "this round" for the First Player token and the round's points."""
+    label = C.BY_ID[part["card"]].name if part["card"] is not None else SOURCE_LABELS[part["source"]]
+    return {"card": part["card"], "label": label, "points": part["points"]}

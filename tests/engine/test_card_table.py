@@ -75,7 +75,7 @@ def test_rng_helpers():
     items = list(range(10))
     state = R.shuffle(5, items)
     assert sorted(items) == list(range(10)) and items != list(range(10))
-    picked, _ = R.sample(5, range(10), 4)
+    picked, _ = R.sample(5, list(range(10)), 4)
     assert len(set(picked)) == 4
     assert all(0 <= R.below(s, 3)[0] < 3 for s in range(50))
     assert state != 5
