@@ -22,11 +22,11 @@ from textual.widgets.option_list import Option
 from amigos import cards as C
 from amigos.carddata import SETS, components
 
-from ..views.seen import Seen, look
+from ..views.seen import Seen
 from .board import flatten
 
 if TYPE_CHECKING:
-    from amigos.state import GameState
+    pass
 
 _DETAILS = {c["id"]: c for c in components(SETS)}  # (every set: a card panel of any game)
 
@@ -50,12 +50,6 @@ def card_text(card: str, width: int, lines: int = 0) -> Text:
     text = _flat(card, max(20, width))
     short = lines - (text.plain.count("\n") + 1)
     return text + Text("\n" * short) if short > 0 else text
-
-
-def flat_details(state: GameState, e: int, width: int, lines: int = 0) -> Text:
-    """`card_text` of the card at entity ``e`` of ``state``: for callers that still name a card by
-    its entity (tests/cli/test_expansion_cli.py); no screen does."""
-    return card_text(state.cards[e].id, width, lines)
 
 
 class CardPanel(VerticalScroll):
@@ -114,12 +108,6 @@ def on_table(seen: Seen) -> list[tuple[str, str]]:
         out += [("discarded", c.id) for c in seen.discards(p)]
     out += [("in your hand", c.id) for c in seen.own_hand()]
     return out
-
-
-def visible_cards(state: GameState, viewer: int) -> list[tuple[str, int]]:
-    """`on_table` with each card named by its entity in ``state``: for callers that still name cards by
-    entity (tests/cli/test_expansion_cli.py); no screen does."""
-    return [(where, state.find(card)) for where, card in on_table(look(state, viewer))]
 
 
 class TableCards(ModalScreen[None]):

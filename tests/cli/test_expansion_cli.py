@@ -347,16 +347,16 @@ def test_the_board_shows_the_scrolls_in_the_centre_and_the_claimed_ones():
 
 
 def test_the_card_panel_describes_scrolls_and_the_new_cards():
-    from amigos_cli.tui.cards import flat_details, visible_cards
+    from amigos_cli.tui.cards import card_text, on_table
+    from amigos_cli.views.seen import Seen
     state = amigos.new_game(3, expansions=LUX)
-    seen = {state.cards[e].id for _, e in visible_cards(state, 0)}
+    seen = {card for _, card in on_table(Seen.of(state, 0))}
     assert SCROLLS <= seen
-    for e, c in enumerate(state.cards):
+    for c in state.cards:
         if c.set == "lux":
-            text = flat_details(state, e, 70).plain
+            text = card_text(c.id, 70).plain
             assert c.name in text and "Lux et Tenebrae" in text
-    shield = next(e for e, c in enumerate(state.cards) if c.id == "shield")
-    text = " ".join(flat_details(state, shield, 70).plain.split())
+    text = " ".join(card_text("shield", 70).plain.split())
     assert "React to a Life loss" in text and "claimed only with Inscription" in text
 
 

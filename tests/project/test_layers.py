@@ -166,26 +166,21 @@ DRAWING = ("amigos_cli/views/seen.py", "amigos_cli/views/board.py", "amigos_cli/
 #: not the position's: the apps' ``names`` (the players' names); and ``observation``, the gate itself.
 SHARED_NAMES = frozenset({"names", "observation"})
 
-#: Functions that name a card by its entity for callers that still do (tests/cli/test_expansion_cli.py),
-#: which no screen calls: they read the position's card at an entity, or find a card's entity.
-ENTITY_SHIMS = {"amigos_cli/tui/cards.py": frozenset({"flat_details", "visible_cards"})}
-
-
 def position_names() -> frozenset[str]:
     """Every field, method and property of a position (`GameState`) but `SHARED_NAMES`."""
     from amigos.state import GameState
     return frozenset({n for n in dir(GameState) if not n.startswith("__")} | set(GameState.__slots__)) - SHARED_NAMES
 
 
-def raw_reads(source: str, exempt: frozenset[str] = frozenset()) -> list[str]:
+def raw_reads(source: str) -> list[str]:
     """Where ``source`` reads a position itself: an import of ``amigos.state`` (but under ``if
     TYPE_CHECKING:``, for annotations), an attribute of a position's name (`position_names`), or a
-    ``getattr`` of one; not inside the functions named in ``exempt``."""
+    ``getattr`` of one."""
     tree = ast.parse(source)
     skipped: set[int] = set()
     for node in ast.walk(tree):
         checking = isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-        if checking or (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in exempt):
+        if checking:
             skipped |= {id(n) for n in ast.walk(node)}
     names = position_names()
     found = []
@@ -215,7 +210,6 @@ def test_the_raw_read_check_finds_what_a_screen_read_before():
            "    mine = [x for x in range(len(state.loc)) if state.loc[x] == 5 and state.owner[x] == p]\n"
            "    return state.cards[e].name, state.points_breakdown(p), state.round, getattr(state, 'turned')\n")
     assert len(raw_reads(old)) == 8
-    assert raw_reads(old, exempt=frozenset({"f"})) == ["1: from amigos.state import ..."]
     assert raw_reads("import amigos.state\nfrom amigos import state\n") == ["1: import amigos.state", "2: from amigos import ..."]
     now = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from amigos.state import GameState\n"
            "def f(view: GameState, names) -> str:\n    seen = look(view, 0)\n    return names[0] + str(seen.points(0))\n")
@@ -230,9 +224,5 @@ def test_no_drawing_module_reads_the_position(module):
     imported = {node.module.rpartition(".")[2] for node in ast.walk(ast.parse(source))
                 if isinstance(node, ast.ImportFrom) and node.module}
     assert imported & {"observe", "seen", "log", "outcome"}, f"{module} draws from no observation"
-    exempt = ENTITY_SHIMS.get(module, frozenset())
-    found = raw_reads(source, exempt)
+    found = raw_reads(source)
     assert not found, f"{module} reads the position itself (draw from a Seen instead):\n" + "\n".join(found)
-    if exempt:  # (the shims exist, and read the position: the check sees them when not exempt)
-        assert raw_reads(source) and not set(exempt) - {n.name for n in ast.walk(ast.parse(source))
-                                                        if isinstance(n, ast.FunctionDef)}
