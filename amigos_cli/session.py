@@ -93,11 +93,6 @@ class PromptSession:
         action, info = self.session.suggest(state)
         return Text(hint_text(state, action, info), style="cyan")
 
-    def suggest(self, state: GameState) -> tuple[Action, str]:
-        """The AI's suggestion for the decision asked in ``state`` and the hint that explains it."""
-        action, info = self.session.suggest(state)
-        return action, hint_text(state, action, info)
-
     def run(self) -> Match:
         """Play to the end; on quit or Ctrl-C the file is saved and `QuitRequested` propagates."""
         return self.session.run()
@@ -203,7 +198,3 @@ def resume_hint(path: Path) -> str:
         if found is None or Path(found).resolve() != started.resolve():
             program = str(started)
     return f"{program} resume {path}"
-
-
-def stderr_console() -> Console:
-    return Console(file=sys.stderr)
