@@ -111,9 +111,49 @@ def macro_key(action: tuple[Any, ...]) -> tuple[Any, ...]:
 # -- the fields of an action, read here for every layer (`lab/DECISIONS.md`, "How to read an action's
 # fields": compiled, an accessor costs no more than a read by position) -----------------------------
 
-#: Where an action holds what it pays and what it gains (-1: nothing), by kind.
-PAY_GAIN_AT: Final = {PLACE: (3, -1), CLAIM_POP: (3, -1), DISCARD: (-1, 3), GAIN: (-1, 3), POWER: (6, 7),
-                      LL_REACT: (5, 6), LL_CHOICE: (2, -1), V_REACT: (4, -1)}
+#: Each kind's fields by name, in the order of its tuple (the encodings above): the one statement of the
+#: layout, which the accessors below and the protocol's codec (`amigos.steps`) read.  A `V_REACT` may
+#: have one field more, ``other``.
+FIELDS: Final[dict[int, tuple[str, ...]]] = {
+    PLACE: ("kind", "player", "artifact", "pay"),
+    CLAIM_MONUMENT: ("kind", "player", "monument"),
+    CLAIM_TOP: ("kind", "player"),
+    CLAIM_POP: ("kind", "player", "place", "pay"),
+    DISCARD: ("kind", "player", "artifact", "gain"),
+    POWER: ("kind", "player", "card", "power", "target", "rival", "pay", "gain"),
+    PASS: ("kind", "player", "item"),
+    DECLINE: ("kind", "player", "card"),
+    LL_REACT: ("kind", "player", "card", "power", "target", "pay", "gain"),
+    LL_CHOICE: ("kind", "player", "pay"),
+    V_REACT: ("kind", "player", "card", "power", "pay", "other"),
+    TAKE: ("kind", "player", "card", "decision"),
+    COLLECT_COST: ("kind", "player", "card", "decision"),
+    GAIN: ("kind", "player", "card", "gain"),
+    SCRY_DECK: ("kind", "player", "deck"),
+    SCRY_ORDER: ("kind", "player", "order"),
+    DISCARD_CHOICE: ("kind", "player", "artifacts"),
+    CHOOSE_MAGE: ("kind", "player", "mage"),
+    CHOOSE_ITEM: ("kind", "player", "item"),
+    DRAFT_PICK: ("kind", "player", "artifact"),
+    R_DRAW: ("kind", "player", "known", "revealed"),
+    R_SCRY: ("kind", "player", "revealed"),
+    R_MON_DRAW: ("kind", "player", "monument"),
+    R_MON_REVEAL: ("kind", "player", "monument"),
+    CHOOSE_FIRST: ("kind", "player", "first"),
+    REDRAFT_PICK: ("kind", "player", "artifact"),
+    BANK: ("kind", "player", "card", "essence", "count"),
+}
+
+
+def field_at(kind: int, name: str) -> int:
+    """Where actions of ``kind`` hold the field ``name`` (-1: they have none)."""
+    fields = FIELDS[kind]
+    return fields.index(name) if name in fields else -1
+
+
+#: Where an action holds what it pays and what it gains (-1: nothing), by kind (for the kinds that do).
+PAY_GAIN_AT: Final = {k: (field_at(k, "pay"), field_at(k, "gain")) for k in FIELDS
+                      if field_at(k, "pay") >= 0 or field_at(k, "gain") >= 0}
 _PAY_AT: Final = tuple(PAY_GAIN_AT.get(k, (-1, -1))[0] for k in range(len(TYPE_NAMES)))  # (by kind code: fast)
 _GAIN_AT: Final = tuple(PAY_GAIN_AT.get(k, (-1, -1))[1] for k in range(len(TYPE_NAMES)))
 Essences = tuple[int, int, int, int, int]  # (elan, life, calm, death, gold), as `amigos.cards.Essences`

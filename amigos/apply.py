@@ -69,7 +69,7 @@ def checked(s: GameState, action: object) -> tuple[Any, ...]:
     supplied from outside), else raise `IllegalAction`."""
     if not isinstance(action, tuple) or not action:
         raise IllegalAction(f"not an action: {action!r}")
-    if action[0] in A.CHANCE_ACTIONS:
+    if A.kind(action) in A.CHANCE_ACTIONS:
         if s.auto_chance or not s.stack or not chance_is_valid(s, action):
             raise IllegalAction("not a possible chance outcome now")
     elif action not in s.legal_actions():
@@ -80,12 +80,12 @@ def checked(s: GameState, action: object) -> tuple[Any, ...]:
 def chance_is_valid(s: GameState, action: tuple[Any, ...]) -> bool:
     """Semantic check of a chance outcome supplied from outside (the bridge, scenarios, replays)."""
     top = s.stack[-1]
-    kind = action[0]
+    kind = A.kind(action)
     p = top[1]
-    if action[1] != p:
+    if A.player(action) != p:
         return False
     if kind == A.R_DRAW and top[0] == P_DRAW:
-        revealed = action[3]
+        revealed = A.revealed(action)
         if len(revealed) != top[3] or len(set(revealed)) != len(revealed):
             return False
         for e in revealed:
@@ -93,7 +93,7 @@ def chance_is_valid(s: GameState, action: tuple[Any, ...]) -> bool:
                 return False
         return all(e in revealed for e in top[4])
     if kind == A.R_SCRY and top[0] == P_SCRYREV:
-        revealed = action[2]
+        revealed = A.revealed(action)
         if len(revealed) != top[4] or len(set(revealed)) != len(revealed):
             return False
         for e in revealed:
@@ -106,7 +106,7 @@ def chance_is_valid(s: GameState, action: tuple[Any, ...]) -> bool:
                 return False
         return all(e in revealed for e in top[5])
     if (kind == A.R_MON_DRAW and top[0] == P_MONDRAW) or (kind == A.R_MON_REVEAL and top[0] == P_MONREV):
-        e = action[2]
+        e = A.subject(action)
         if not (0 <= e < len(s.loc) and s.loc[e] == MONUMENT_DECK):
             return False
         known = [x for x in range(len(s.loc)) if s.loc[x] == MONUMENT_DECK and s.order[x] == 0]
@@ -124,7 +124,7 @@ def resolve(s: GameState, a: tuple[Any, ...]) -> None:
     """Apply an action known to be legal and nothing after it: the automatic steps that follow (a
     Collect's fixed collects, the turn passing on) are `settle`'s."""
     s._legal = s._groups = None
-    kind = a[0]
+    kind = A.kind(a)
     if kind in A.CHANCE_ACTIONS:
         apply_chance(s, a)
     elif s.stack:
@@ -199,9 +199,9 @@ def _spend(s: GameState, e: int) -> None:
 # -- setup ---------------------------------------------------------------------------------------------
 
 def _setup_action(s: GameState, a: tuple[Any, ...]) -> None:
-    kind, p = a[0], a[1]
+    kind, p = A.kind(a), A.player(a)
     if kind == A.CHOOSE_MAGE:
-        e = a[2]
+        e = A.subject(a)
         options = [x for x in range(len(s.loc)) if s.loc[x] == BEING_CHOSEN and s.owner[x] == p
                    and s.cards[x].kind == C.MAGE]
         if len(options) == 1:
@@ -220,18 +220,18 @@ def _setup_action(s: GameState, a: tuple[Any, ...]) -> None:
         s.item_picks = 0
         s.turn = (s.first_player - 1) % s.n_players
     elif kind == A.CHOOSE_ITEM:
-        move(s, a[2], IN_PLAY, p)
+        move(s, A.subject(a), IN_PLAY, p)
         s.item_picks += 1
         if s.item_picks >= s.n_players:
             start_round(s)
         else:
             s.turn = (s.first_player - 1 - s.item_picks) % s.n_players
     elif kind == A.DRAFT_PICK:
-        draft_pick(s, p, a[2])
+        draft_pick(s, p, A.subject(a))
     elif kind == A.CHOOSE_FIRST:
-        choose_first(s, a[2])
+        choose_first(s, A.subject(a))
     elif kind == A.REDRAFT_PICK:
-        redraft_pick(s, p, a[2])
+        redraft_pick(s, p, A.subject(a))
     else:  # pragma: no cover - legality is checked before
         raise IllegalAction(f"unexpected action {a!r}")
 
@@ -239,19 +239,19 @@ def _setup_action(s: GameState, a: tuple[Any, ...]) -> None:
 # -- main actions --------------------------------------------------------------------------------------
 
 def _main_action(s: GameState, a: tuple[Any, ...]) -> None:
-    kind, p = a[0], a[1]
+    kind, p = A.kind(a), A.player(a)
     if kind == A.PLACE:
-        _pay(s, p, a[3])
-        _put_in_play(s, p, a[2])
+        _pay(s, p, A.payment(a))
+        _put_in_play(s, p, A.subject(a))
     elif kind == A.POWER:
         use_power(s, a)
     elif kind == A.DISCARD:
-        move(s, a[2], DISCARD, p)
-        _gain(s, p, a[3])
+        move(s, A.subject(a), DISCARD, p)
+        _gain(s, p, A.gain(a))
     elif kind == A.PASS:
-        _pass(s, p, a[2])
+        _pass(s, p, A.subject(a))
     elif kind == A.CLAIM_MONUMENT:
-        e = a[2]
+        e = A.subject(a)
         s.pool[5 * p + 4] -= 4
         _put_in_play(s, p, e)
         if any(s.loc[x] == MONUMENT_DECK for x in range(len(s.loc))):
@@ -261,8 +261,8 @@ def _main_action(s: GameState, a: tuple[Any, ...]) -> None:
         s.pool[5 * p + 4] -= 4
         s.stack.append((P_MONDRAW, p))
     elif kind == A.CLAIM_POP:
-        _pay(s, p, a[3])
-        _put_in_play(s, p, a[2])
+        _pay(s, p, A.payment(a))
+        _put_in_play(s, p, A.subject(a))
     else:  # pragma: no cover
         raise IllegalAction(f"unexpected action {a!r}")
 
@@ -293,7 +293,8 @@ def _pass(s: GameState, p: int, item: int) -> None:
 
 def use_power(s: GameState, a: tuple[Any, ...]) -> None:
     """Pay a power's cost, then apply its effects in order (§3.5)."""
-    _, p, e, idx, target, rival, pay, gain = a
+    p, e, idx, target = A.player(a), A.subject(a), A.power_index(a), A.target(a)
+    pay, gain = A.payment(a), A.gain(a)
     pw = s.cards[e].powers[idx]
     if pw.turn_self:
         s.turned[e] = 1
@@ -329,28 +330,28 @@ def use_power(s: GameState, a: tuple[Any, ...]) -> None:
 
 
 # The power interpreter's effects (`use_power`), by the op that starts each: the effect ``eff`` of
-# power ``pw`` in the action ``a`` (``_, p, e, idx, target, rival, pay, gain``), ``destroyed`` the
+# power ``pw`` in the `POWER` action ``a`` (its fields read through `amigos.actions`), ``destroyed`` the
 # component the power destroyed (or -1).  Ops missing here are done by `use_power` itself.
 
 def _rivals_gain(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    p = a[1]
+    p = A.player(a)
     for q in range(s.n_players):
         if q != p:
             _gain(s, q, eff[1])
 
 
 def _rivals_lose_life(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    p = a[1]
+    p = A.player(a)
     victims = [(p + i) % s.n_players for i in range(1, s.n_players)]
     for q in victims[::-1]:
         if not s.passed[q]:
-            s.stack.append((P_LIFE, q, a[2], eff[1], eff))
+            s.stack.append((P_LIFE, q, A.subject(a), eff[1], eff))
 
 
 def _straighten(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    target = a[4]
+    target = A.target(a)
     if eff[1] == "self":
-        s.turned[a[2]] = 0
+        s.turned[A.subject(a)] = 0
     elif eff[1] == "all_demons":  # every player's (Temple of the Abyss)
         cards, turned = s.cards, s.turned
         for x in range(s.n_art):
@@ -361,11 +362,11 @@ def _straighten(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Po
 
 
 def _draw(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    draw(s, a[1], eff[1])
+    draw(s, A.player(a), eff[1])
 
 
 def _draw_discard(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    p = a[1]
+    p = A.player(a)
     count = draw(s, p, eff[1])
     # Fewer cards drawn (deck and discard pile short), fewer discarded: Divination draws 2 of 3,
     # discards 2; Shadowy Figure draws 1 of 2, discards none.
@@ -376,61 +377,61 @@ def _draw_discard(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.
 
 
 def _scry(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    s.stack.append((P_SCRYDECK, a[1], eff[1]))
+    s.stack.append((P_SCRYDECK, A.player(a), eff[1]))
 
 
 def _place(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    s.stack.append((P_PLACE, a[1], a[2], eff))
+    s.stack.append((P_PLACE, A.player(a), A.subject(a), eff))
 
 
 def _gain_from_rival(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    s.pool[5 * a[1] + eff[2]] += s.pool[5 * a[5] + eff[1]]
+    s.pool[5 * A.player(a) + eff[2]] += s.pool[5 * A.rival(a) + eff[1]]
 
 
 def _gain_from_cost(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     if eff[3] is not None:
-        source = destroyed if eff[1] == "destroyed" else a[4]
-        s.pool[5 * a[1] + eff[3]] += s.cards[source].cost_total + eff[2]
+        source = destroyed if eff[1] == "destroyed" else A.target(a)
+        s.pool[5 * A.player(a) + eff[3]] += s.cards[source].cost_total + eff[2]
 
 
 def _put_paid(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    _store(s, a[2] if eff[1] == "self" else a[4], a[6])
+    _store(s, A.subject(a) if eff[1] == "self" else A.target(a), A.payment(a))
     # The paid essences were removed from the pool above and now sit on the card.
 
 
 def _check_victory(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    start_victory_check(s, a[1])
+    start_victory_check(s, A.player(a))
 
 
 def _gain_x_gold(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
     if not pw.pay_any and eff[1] == 1:
         # Athanor: X is what was paid; the Stone and Projection declare their Gold in `gain`
-        s.pool[5 * a[1] + 4] += sum(a[6])
+        s.pool[5 * A.player(a) + 4] += sum(A.payment(a))
 
 
 def _gain_per_rival_type(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    type_name, rival = eff[1], a[5]
+    type_name, rival = eff[1], A.rival(a)
     count = sum(1 for x in range(s.n_art) if s.loc[x] == IN_PLAY and s.owner[x] == rival
                 and type_name in s.cards[x].types)
-    s.pool[5 * a[1] + eff[2]] += count
+    s.pool[5 * A.player(a) + eff[2]] += count
 
 
 def _take_all(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    target = a[4]
+    target = A.target(a)
     if target >= 0:  # (none when no component of the player holds essences)
-        _gain(s, a[1], s.essences_on(target))
+        _gain(s, A.player(a), s.essences_on(target))
         _clear(s, target)
 
 
 def _retrieve(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    if a[4] >= 0:
-        move(s, a[4], HAND, a[1])
+    if A.target(a) >= 0:
+        move(s, A.target(a), HAND, A.player(a))
 
 
 def _claim_scroll(s: GameState, a: tuple[Any, ...], eff: tuple[Any, ...], pw: C.Power, destroyed: int) -> None:
-    target = a[4]
+    target = A.target(a)
     if target >= 0:
-        move(s, target, IN_PLAY, a[1])
+        move(s, target, IN_PLAY, A.player(a))
         s.turned[target] = 0
 
 
@@ -456,12 +457,12 @@ def bank_next(s: GameState, p: int, e: int, kind: int) -> None:
 
 def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
     top = s.stack.pop()
-    kind, p = a[0], a[1]
+    kind, p = A.kind(a), A.player(a)
     if kind == A.GAIN:
-        _gain(s, p, a[3])
+        _gain(s, p, A.gain(a))
     elif kind == A.TAKE:
-        e = a[2]
-        if a[3] == A.TAKE_STORED:
+        e = A.subject(a)
+        if A.decision(a) == A.TAKE_STORED:
             _gain(s, p, s.essences_on(e))
             _clear(s, e)
         else:
@@ -475,8 +476,8 @@ def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
                         if s.ess[b + k]:
                             s.ess[b + k] += 2
     elif kind == A.COLLECT_COST:
-        e = a[2]
-        decision = a[3]
+        e = A.subject(a)
+        decision = A.decision(a)
         if decision == A.DECLINE_COST:
             return
         if decision == A.PAY_COST:
@@ -488,7 +489,7 @@ def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
         if any(s.essences_on(e)):
             s.stack.append((P_TAKE, p, e, None))
     elif kind == A.LL_REACT:
-        _, _, e, idx, target, pay, gain = a
+        e, idx, target, pay = A.subject(a), A.power_index(a), A.target(a), A.payment(a)
         if s.owner[e] == p and s.loc[e] == IN_PLAY and e != top[2]:
             pw = s.cards[e].powers[idx]
             if pw.turn_self:
@@ -507,36 +508,37 @@ def _resolve_pending(s: GameState, a: tuple[Any, ...]) -> None:
             else:
                 destroy(s, target)
     elif kind == A.LL_CHOICE:
-        _pay(s, p, a[2])
+        _pay(s, p, A.payment(a))
     elif kind == A.V_REACT:
-        e, idx = a[2], a[3]
+        e, idx, other = A.subject(a), A.power_index(a), A.other(a)
         pw = s.cards[e].powers[idx]
         if pw.turn_self:
             s.turned[e] = 1
-        _pay(s, p, a[4])
+        _pay(s, p, A.payment(a))
         for eff in pw.effects:
             if eff[0] == "temporary_vp":
                 s.temp_vp[p] += eff[1]
-            elif eff[0] == "count_as":  # Illusion: the points one more such artifact gives at this check
-                s.temp_vp[p] += illusion_points(s, p, C.TYPE_NAMES[a[5]])
-        if pw.turn_other is not None:
-            s.turned[a[5]] = 1
+            elif eff[0] == "count_as" and other is not None:  # Illusion: the points one more such artifact gives
+                s.temp_vp[p] += illusion_points(s, p, C.TYPE_NAMES[other])
+        if pw.turn_other is not None and other is not None:
+            s.turned[other] = 1
     elif kind == A.DECLINE:
         pass
     elif kind == A.BANK:
-        e, k, n = a[2], a[3], a[4]
+        e = A.subject(a)
+        k, n = A.banked(a)
         s.pool[5 * p + k] -= n
         s.ess[5 * e + k] += n
         bank_next(s, p, e, k + 1)
     elif kind == A.PLACE:
-        _pay(s, p, a[3])
-        _put_in_play(s, p, a[2])
+        _pay(s, p, A.payment(a))
+        _put_in_play(s, p, A.subject(a))
     elif kind == A.SCRY_DECK:
-        scry_begin(s, p, a[2], top[2])
+        scry_begin(s, p, A.subject(a), top[2])
     elif kind == A.SCRY_ORDER:
-        scry_order(s, top, a[2])
+        scry_order(s, top, A.subject(a))
     elif kind == A.DISCARD_CHOICE:
-        for e in a[2]:
+        for e in A.subject(a):
             move(s, e, DISCARD, p)
     else:  # pragma: no cover
         s.stack.append(top)
@@ -576,18 +578,18 @@ def apply_chance(s: GameState, a: tuple[Any, ...]) -> None:
     """Apply a chance outcome to the chance point on top of the stack."""
     s._legal = s._groups = None
     top = s.stack.pop()
-    kind, p = a[0], a[1]
+    kind, p = A.kind(a), A.player(a)
     if kind == A.R_DRAW:
-        resolve_draw(s, p, top[2], a[3])
+        resolve_draw(s, p, top[2], A.revealed(a))
     elif kind == A.R_SCRY:
-        s.stack.append((P_SCRYORDER, p, top[2], top[3] + a[2]))
+        s.stack.append((P_SCRYORDER, p, top[2], top[3] + A.revealed(a)))
     elif kind == A.R_MON_DRAW:
-        e = a[2]
+        e = A.subject(a)
         take_monument(s, e)
         _put_in_play(s, p, e)
         _on_claim(s, p, e)
     else:
-        e = a[2]
+        e = A.subject(a)
         take_monument(s, e)
         move(s, e, AVAILABLE, s.owner[e])
 

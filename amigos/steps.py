@@ -1,7 +1,7 @@
 """Actions in the engine protocol's step form (conformance/PROTOCOL.md §2.1) and back.
 
 Each kind of action has one layout (`LAYOUTS`): its step's keys in the protocol's order, each with the
-place of its value in the action tuple and how the value is written and read.  Both directions use
+action's field it holds (`amigos.actions.FIELDS`) and how the value is written and read.  Both directions use
 the layout, so the wire form of an action is written down once.  Card names on the wire are the
 reference engine's (``"Calm/Elan"``); our printed names are accepted when reading.
 """
@@ -48,39 +48,44 @@ OPT_CARD_SET = "opt_card_set"
 MISSING: dict[str, object] = {OPT_CARD: -1, OPT_SEAT: -1, OPT_POOL: C.ZERO, OPT_ORDER: (), OPT_CARDS: (),
                               OPT_CARD_SET: ()}
 
-Layout = tuple[tuple[str, str, int], ...]  # (key, codec, index in the action tuple)
-_ME = ("player_id", PLAYER, 1)
+# (key, codec, the field of `amigos.actions.FIELDS` it holds)
+Layout = tuple[tuple[str, str, str], ...]
+_ME = ("player_id", PLAYER, "player")
 LAYOUTS: dict[int, Layout] = {
-    A.PLACE: (("artifact_name", CARD, 2), ("pay", POOL, 3), _ME),
-    A.POWER: (("card_name", CARD, 2), ("power_index", INDEX, 3), _ME, ("target_name", OPT_CARD, 4),
-              ("target_player_id", OPT_SEAT, 5), ("pay", OPT_POOL, 6), ("gain", OPT_POOL, 7)),
-    A.PASS: (("item_name", CARD, 2), _ME),
-    A.DECLINE: (("card_name", CARD, 2), _ME),
-    A.CLAIM_MONUMENT: (("monument_name", CARD, 2), _ME),
+    A.PLACE: (("artifact_name", CARD, "artifact"), ("pay", POOL, "pay"), _ME),
+    A.POWER: (("card_name", CARD, "card"), ("power_index", INDEX, "power"), _ME, ("target_name", OPT_CARD, "target"),
+              ("target_player_id", OPT_SEAT, "rival"), ("pay", OPT_POOL, "pay"), ("gain", OPT_POOL, "gain")),
+    A.PASS: (("item_name", CARD, "item"), _ME),
+    A.DECLINE: (("card_name", CARD, "card"), _ME),
+    A.CLAIM_MONUMENT: (("monument_name", CARD, "monument"), _ME),
     A.CLAIM_TOP: (_ME,),
-    A.CLAIM_POP: (("pop_name", CARD, 2), ("pay", POOL, 3), _ME),
-    A.DISCARD: (("card_name", CARD, 2), ("gain", POOL, 3), _ME),
-    A.LL_REACT: (("card_name", CARD, 2), ("power_index", INDEX, 3), _ME, ("target_name", OPT_CARD, 4),
-                 ("pay", OPT_POOL, 5), ("gain", OPT_POOL, 6)),
-    A.LL_CHOICE: (_ME, ("pay", OPT_POOL, 2)),
-    A.V_REACT: (("card_name", CARD, 2), ("power_index", INDEX, 3), _ME, ("pay", OPT_POOL, 4)),
-    A.BANK: (("card_name", CARD, 2), ("essence", ESSENCE, 3), ("count", COUNT, 4), _ME),
-    A.TAKE: (("card_name", CARD, 2), _ME, ("decision", COLLECT, 3)),
-    A.COLLECT_COST: (("card_name", CARD, 2), _ME, ("decision", COLLECT, 3)),
-    A.GAIN: (("card_name", CARD, 2), ("gain", POOL, 3), _ME),
-    A.SCRY_DECK: (_ME, ("scry_target", DECK_TYPE, 2)),
-    A.SCRY_ORDER: (_ME, ("scry_order", OPT_ORDER, 2)),
-    A.DISCARD_CHOICE: (("card_names", CARD_SET, 2), _ME),
-    A.CHOOSE_MAGE: (("mage_name", CARD, 2), _ME),
-    A.CHOOSE_ITEM: (("item_name", CARD, 2), _ME),
-    A.DRAFT_PICK: (("artifact_name", CARD, 2), _ME),
-    A.REDRAFT_PICK: (("artifact_name", CARD, 2), _ME),
-    A.CHOOSE_FIRST: (("first_player", COUNT, 2), _ME),
-    A.R_DRAW: (("known_cards", OPT_CARDS, 2), ("revealed_cards", OPT_CARD_SET, 3), _ME),
-    A.R_SCRY: (("revealed_cards", CARDS, 2), _ME),
-    A.R_MON_DRAW: (("monument_name", CARD, 2), _ME),
-    A.R_MON_REVEAL: (("monument_name", CARD, 2), _ME),
+    A.CLAIM_POP: (("pop_name", CARD, "place"), ("pay", POOL, "pay"), _ME),
+    A.DISCARD: (("card_name", CARD, "artifact"), ("gain", POOL, "gain"), _ME),
+    A.LL_REACT: (("card_name", CARD, "card"), ("power_index", INDEX, "power"), _ME, ("target_name", OPT_CARD, "target"),
+                 ("pay", OPT_POOL, "pay"), ("gain", OPT_POOL, "gain")),
+    A.LL_CHOICE: (_ME, ("pay", OPT_POOL, "pay")),
+    A.V_REACT: (("card_name", CARD, "card"), ("power_index", INDEX, "power"), _ME, ("pay", OPT_POOL, "pay")),
+    A.BANK: (("card_name", CARD, "card"), ("essence", ESSENCE, "essence"), ("count", COUNT, "count"), _ME),
+    A.TAKE: (("card_name", CARD, "card"), _ME, ("decision", COLLECT, "decision")),
+    A.COLLECT_COST: (("card_name", CARD, "card"), _ME, ("decision", COLLECT, "decision")),
+    A.GAIN: (("card_name", CARD, "card"), ("gain", POOL, "gain"), _ME),
+    A.SCRY_DECK: (_ME, ("scry_target", DECK_TYPE, "deck")),
+    A.SCRY_ORDER: (_ME, ("scry_order", OPT_ORDER, "order")),
+    A.DISCARD_CHOICE: (("card_names", CARD_SET, "artifacts"), _ME),
+    A.CHOOSE_MAGE: (("mage_name", CARD, "mage"), _ME),
+    A.CHOOSE_ITEM: (("item_name", CARD, "item"), _ME),
+    A.DRAFT_PICK: (("artifact_name", CARD, "artifact"), _ME),
+    A.REDRAFT_PICK: (("artifact_name", CARD, "artifact"), _ME),
+    A.CHOOSE_FIRST: (("first_player", COUNT, "first"), _ME),
+    A.R_DRAW: (("known_cards", OPT_CARDS, "known"), ("revealed_cards", OPT_CARD_SET, "revealed"), _ME),
+    A.R_SCRY: (("revealed_cards", CARDS, "revealed"), _ME),
+    A.R_MON_DRAW: (("monument_name", CARD, "monument"), _ME),
+    A.R_MON_REVEAL: (("monument_name", CARD, "monument"), _ME),
 }
+# The layouts with each field's place in the action tuple (`amigos.actions.field_at`).
+_PLACED: dict[int, tuple[tuple[str, str, int], ...]] = {
+    kind: tuple((key, codec, A.field_at(kind, field)) for key, codec, field in layout)
+    for kind, layout in LAYOUTS.items()}
 
 
 def pool_json(v: Sequence[int]) -> dict[str, int]:
@@ -130,18 +135,19 @@ def _write(state: GameState, codec: str, value: Any) -> object:
 
 def action_json(state: GameState, a: Action) -> dict[str, Any]:
     """The protocol's canonical step form of action ``a`` in ``state`` (§2.1)."""
-    layout = LAYOUTS.get(a[0])
+    layout = _PLACED.get(A.kind(a))
     if layout is None:
         raise ValueError(f"unknown action {a!r}")
-    d: dict[str, object] = {"__type__": A.TYPE_NAMES[a[0]]}
+    d: dict[str, object] = {"__type__": A.TYPE_NAMES[A.kind(a)]}
     for key, codec, i in layout:
         if not _empty(codec, a[i]):
             d[key] = _write(state, codec, a[i])
-    if a[0] == A.V_REACT and len(a) > 5:  # the expansion's: Dark Cathedral's target, an Illusion's type
-        if state.cards[a[2]].powers[a[3]].turn_other is not None:
-            d["target_name"] = state.cards[a[5]].ref_name
+    other = A.other(a)
+    if other is not None:  # the expansion's: Dark Cathedral's target, an Illusion's type
+        if state.cards[A.subject(a)].powers[A.power_index(a)].turn_other is not None:
+            d["target_name"] = state.cards[other].ref_name
         else:
-            d["count_as"] = C.TYPE_NAMES[a[5]]
+            d["count_as"] = C.TYPE_NAMES[other]
     return d
 
 
@@ -158,8 +164,8 @@ def action_from_json(state: GameState, step: dict[str, Any]) -> Action:
 
 def match_known_cards(state: GameState, action: Action) -> Action:
     """A draw reveal's ``known_cards`` is informational (§2.6): use the engine's own list."""
-    if action[0] == A.R_DRAW and state.stack and state.stack[-1][0] == P_DRAW:
-        return (action[0], action[1], state.stack[-1][2], action[3])
+    if A.kind(action) == A.R_DRAW and state.stack and state.stack[-1][0] == P_DRAW:
+        return (A.R_DRAW, A.player(action), state.stack[-1][2], A.revealed(action))
     return action
 
 
@@ -173,7 +179,7 @@ def _decode(state: GameState, d: object) -> Action:
     p = _integer(d.get("player_id", 0), "player_id")
     if kind == A.GAIN and d.get("use_alt"):
         raise IllegalAction("no base-game card has an alternative gain")
-    layout = LAYOUTS[kind]
+    layout = _PLACED[kind]
     fields: list[object] = [kind, p] + [None] * (max(i for _, _, i in layout) - 1)
     for key, codec, i in layout:
         if codec != PLAYER:
