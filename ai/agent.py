@@ -70,3 +70,30 @@ class BaseAgent:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class AgentWrapper:
+    """An agent that passes every call on to ``inner``: a subclass changes what it must (a person's
+    seat that collects by itself, a spinner while the AI thinks) and keeps the rest."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner: Agent = inner
+
+    @property
+    def info(self) -> dict[str, Any]:
+        return self.inner.info
+
+    def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
+        return self.inner.select(state, progress)
+
+    def observe(self, state: GameState, action: Action) -> None:
+        self.inner.observe(state, action)
+
+    def ponder(self, state: GameState, seat: int) -> None:
+        self.inner.ponder(state, seat)
+
+    def reseed(self, seed: int) -> None:
+        self.inner.reseed(seed)
+
+    def close(self) -> None:
+        self.inner.close()

@@ -9,13 +9,13 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from ai.agent import Agent
+from ai.agent import Agent, AgentWrapper
 from amigos.config import Action
 from amigos.state import GameState
 from matches.events import DONE, GameOver, MatchEvent, MatchOver, Moved, Notice
@@ -149,34 +149,18 @@ def _title(match: Match) -> str:
     return f"Game {match.game_number}" + (f" of a best of {match.record['best_of']}" if match.record["best_of"] > 1 else "")
 
 
-class _Thinking:
+class _Thinking(AgentWrapper):
     """An agent with a spinner while it thinks (when a person is watching)."""
 
     def __init__(self, agent: Agent, console: Console, name: str, quiet: bool) -> None:
-        self.agent = agent
-        self.console = console
-        self.name = name
-        self.quiet = quiet
-
-    @property
-    def info(self) -> dict[str, Any]:
-        return self.agent.info
-
-    def observe(self, state: GameState, action: Action) -> None:
-        self.agent.observe(state, action)
-
-    def ponder(self, state: GameState, seat: int) -> None:
-        self.agent.ponder(state, seat)
-
-    def reseed(self, seed: int) -> None:
-        self.agent.reseed(seed)
-
-    def close(self) -> None:
-        self.agent.close()
+        super().__init__(agent)
+        self.console: Console = console
+        self.name: str = name
+        self.quiet: bool = quiet
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         if self.quiet or len(state.legal_actions()) == 1 or not self.console.is_terminal:
-            return self.agent.select(state)
+            return self.inner.select(state)
         name = escape(self.name)  # a status line is rich markup; a stored name is any text
         with self.console.status(f"{name} is thinking...", spinner="dots") as status:
             start = time.perf_counter()
@@ -184,7 +168,7 @@ class _Thinking:
             def progress(done: int) -> None:
                 status.update(f"{name} is thinking... {done} iterations, {time.perf_counter() - start:.1f} s")
 
-            action = self.agent.select(state, progress=progress)
+            action = self.inner.select(state, progress=progress)
         return action
 
 

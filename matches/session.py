@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import amigos
-from ai.agent import Agent, BaseAgent
+from ai.agent import Agent, AgentWrapper, BaseAgent
 from ai.agents import make_agent, parse_spec, spec_text
 from ai.collect import automatic_collect
 from amigos import actions as A
@@ -210,7 +210,7 @@ class Session:
 
     def people(self) -> list[Agent]:
         """The controllers of the people's seats, as ``seat_for`` made them."""
-        return [c.person for c in self.controllers if isinstance(c, _AutoCollect)]
+        return [c.inner for c in self.controllers if isinstance(c, _AutoCollect)]
 
     def save(self, match: Match | None = None) -> Path:
         """Save the match (to `path`, which is returned).  A save that fails (a full disk, ...) raises
@@ -293,31 +293,18 @@ def asked_decisions(decisions: list[list[Any]], told: list[tuple[GameState, Acti
             and not (auto_collect and i < len(told) and automatic_collect(told[i][0]) == told[i][1])]
 
 
-class _AutoCollect:
+class _AutoCollect(AgentWrapper):
     """A person's seat that makes the decisions `automatic_collect` makes while ``enabled()`` (a setting
     that may change during the game: it is read at every decision), and lets the AI seats think on
     while the person decides."""
 
     def __init__(self, person: Agent, enabled: Callable[[], bool]) -> None:
-        self.person: Agent = person
+        super().__init__(person)
         self.enabled: Callable[[], bool] = enabled
         self.thinkers: list[tuple[int, Agent]] = []  # the AI seats, told to ponder while the person decides
 
-    @property
-    def info(self) -> dict[str, Any]:
-        return self.person.info
-
     def ponder(self, state: GameState, seat: int) -> None:
         """A person thinks for themself."""
-
-    def observe(self, state: GameState, action: Action) -> None:
-        self.person.observe(state, action)
-
-    def reseed(self, seed: int) -> None:
-        self.person.reseed(seed)
-
-    def close(self) -> None:
-        self.person.close()
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
         made = automatic_collect(state) if self.enabled() else None
@@ -325,4 +312,4 @@ class _AutoCollect:
             return made
         for seat, agent in self.thinkers:
             agent.ponder(state, seat)
-        return self.person.select(state, progress)
+        return self.inner.select(state, progress)
