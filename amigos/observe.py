@@ -62,8 +62,11 @@ def observation(s: GameState, player: int) -> dict[str, Any]:
             "hand_size": len(hand),
             "deck_size": len(deck),
             "discard": sorted(s.cards[e].id for e in s.discard_pile(p)),
-            "in_play": [_component(s, e) for e in s.in_play(p)],
-            "points_breakdown": [_points_source(s, source, points) for source, points in s.points_breakdown(p)],
+            # (by kind, then card id: the entities' order is the deal's, which tells a rival's dealt hand
+            # from the cards drawn later)
+            "in_play": [_component(s, e) for e in sorted(s.in_play(p), key=lambda e: _public_order(s, e))],
+            "points_breakdown": [_points_source(s, source, points) for source, points
+                                 in sorted(s.points_breakdown(p), key=lambda sp: _public_order(s, sp[0]))],
             # (while the redraft lasts a deck holds only the cards taken from the face-up ones: public)
             "redraft_taken": [s.cards[e].id for e in s.deck(p)] if redraft else [],
         }
@@ -169,6 +172,16 @@ def _pending(s: GameState, top: tuple[Any, ...], player: int) -> dict[str, Any]:
     elif kind == P_SCRYORDER and who == player:  # the looked-at cards, in their index order
         out["cards"] = [s.cards[e].id for e in top[3]]
     return out
+
+
+def _public_order(s: GameState, e: int) -> tuple[int, str]:
+    """Where component ``e`` is listed: by kind, then by card id (a points source that is no component:
+    the First Player token first, this round's points last)."""
+    if e == TOKEN:
+        return (-1, "")
+    if e == TEMPORARY:
+        return (len(C.KIND_NAMES), "")
+    return (s.cards[e].kind, s.cards[e].id)
 
 
 def _component(s: GameState, e: int) -> dict[str, Any]:
