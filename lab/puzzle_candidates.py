@@ -36,28 +36,29 @@ from training.play import read_games
 
 
 def _kinds(legal) -> set:
-    return {a[0] for a in legal}
+    return {A.kind(a) for a in legal}
 
 
 def _pass_with_points(s, legal, action) -> bool:
-    if action[0] != A.PASS or max(s.victory_points()) < 7:
+    if A.kind(action) != A.PASS or max(s.victory_points()) < 7:
         return False
     for a in legal:
-        if a[0] in (A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP):
+        if A.kind(a) in (A.CLAIM_POP, A.CLAIM_MONUMENT, A.CLAIM_TOP):
             return True
-        if a[0] == A.PLACE and s.cards[a[2]].points > 0:
+        if A.kind(a) == A.PLACE and s.cards[A.subject(a)].points > 0:
             return True
     return False
 
 
 def _ring_order(s, legal, action) -> bool:
-    if action[0] != A.POWER:
+    if A.kind(action) != A.POWER:
         return False
-    card = s.cards[action[2]]
-    pw = card.powers[action[3]]
+    card = s.cards[A.subject(action)]
+    pw = card.powers[A.power_index(action)]
     if not pw.turn_self:
         return False
-    return any(a[0] == A.POWER and a[2] == action[2] and _repeatable(card.powers[a[3]]) for a in legal)
+    return any(A.kind(a) == A.POWER and A.subject(a) == A.subject(action) and _repeatable(card.powers[A.power_index(a)])
+               for a in legal)
 
 
 def _repeatable(pw) -> bool:
@@ -66,20 +67,20 @@ def _repeatable(pw) -> bool:
 
 
 def _pass_with_hand(s, legal, action) -> bool:
-    if action[0] != A.PASS or any(s.passed):
+    if A.kind(action) != A.PASS or any(s.passed):
         return False
-    return sum(s.pool_of(action[1])) >= 10 and A.PLACE in _kinds(legal)
+    return sum(s.pool_of(A.player(action))) >= 10 and A.PLACE in _kinds(legal)
 
 
 def _gold_for_monument(s, legal, action) -> bool:
-    if action[0] not in (A.POWER, A.DISCARD):
+    if A.kind(action) not in (A.POWER, A.DISCARD):
         return False
-    gain = action[7] if action[0] == A.POWER else action[3]
+    gain = A.gain(action)
     if gain[4] > 0:
         return False
-    p = action[1]
-    same = [a for a in legal if a[:len(A.macro_key(action))] == A.macro_key(action)]
-    offers_gold = any((a[7] if a[0] == A.POWER else a[3])[4] > 0 for a in same)
+    p = A.player(action)
+    same = [a for a in legal if A.macro_key(a) == A.macro_key(action)]
+    offers_gold = any(A.gain(a)[4] > 0 for a in same)
     if not offers_gold:
         return False
     gold = s.pool_of(p)[4]
@@ -89,9 +90,9 @@ def _gold_for_monument(s, legal, action) -> bool:
 
 
 def _place_not_discard(s, legal, action) -> bool:
-    if action[0] != A.PLACE or s.cards[action[2]].points > 0:
+    if A.kind(action) != A.PLACE or s.cards[A.subject(action)].points > 0:
         return False
-    p = action[1]
+    p = A.player(action)
     pool = s.pool_of(p)
     places = [e for e in range(len(s.loc)) if s.loc[e] == 1 and s.cards[e].kind == amigos.cards.PLACE_OF_POWER]
     for gain in ((0, 0, 0, 0, 1),) + tuple(tuple(int(k == i) + int(k == j) for k in range(5))

@@ -41,7 +41,7 @@ def render(renderable) -> str:
 def policy(rng: random.Random, state):
     """Places, claims and powers more often than a uniform random choice (a fuller board)."""
     legal = state.legal_actions()
-    rich_moves = [a for a in legal if a[0] in (A.PLACE, A.CLAIM_POP, A.CLAIM_MONUMENT, A.POWER)]
+    rich_moves = [a for a in legal if A.kind(a) in (A.PLACE, A.CLAIM_POP, A.CLAIM_MONUMENT, A.POWER)]
     if rich_moves and rng.random() < 0.85:
         return rng.choice(rich_moves)
     return rng.choice(legal)

@@ -60,7 +60,7 @@ def play(state, agents, limit=6000):
         p = state.current_player()
         action = agents[p].select(state)
         assert action in state.legal_actions()
-        kinds[p].add(action[0])
+        kinds[p].add(A.kind(action))
         state.apply(action)
         n += 1
         assert n < limit
@@ -92,10 +92,10 @@ def test_mcts_answers_life_loss_collect_and_react_decisions():
         {"mage": "alchemist", "item": "alchemy", "in_play": ["fire_dragon"]},
         {"mage": "healer", "item": "research", "pool": {"life": 1, "calm": 2, "elan": 2}},
     ])
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.POWER))
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.POWER))
     agent = make_agent("mcts:iters=60,seed=2")
     answer = agent.select(s)
-    assert answer[0] in (A.LL_REACT, A.LL_CHOICE) and answer[1] == 1
+    assert A.kind(answer) in (A.LL_REACT, A.LL_CHOICE) and A.player(answer) == 1
     # The Healer's React (turn it, ignore the loss) or paying Calm to the Fire Dragon keep the Life.
     assert answer in s.legal_actions()
 
@@ -195,20 +195,14 @@ def test_agents_never_read_hidden_information(spec, players):
 def _pool_after(pool, a):
     """Oracle: the acting player's pool once ``a`` has paid and gained (by the action layouts of
     `amigos.actions`)."""
-    kind = a[0]
+    kind = A.kind(a)
     pay, gain = C.ZERO, C.ZERO
-    if kind in (A.PLACE, A.CLAIM_POP):
-        pay = a[3]
+    if kind in (A.PLACE, A.CLAIM_POP, A.LL_REACT, A.LL_CHOICE, A.V_REACT):  # (a Life-loss React's gain left out)
+        pay = A.payment(a)
     elif kind in (A.DISCARD, A.GAIN):
-        gain = a[3]
+        gain = A.gain(a)
     elif kind == A.POWER:
-        pay, gain = a[6], a[7]
-    elif kind == A.LL_REACT:
-        pay = a[5]
-    elif kind == A.LL_CHOICE:
-        pay = a[2]
-    elif kind == A.V_REACT:
-        pay = a[4]
+        pay, gain = A.payment(a), A.gain(a)
     return tuple(pool[k] - pay[k] + gain[k] for k in range(5))
 
 
@@ -222,7 +216,7 @@ def test_best_variant_keeps_the_most_useful_pool(seed):
     while not state.is_terminal():
         for variants in state.legal_groups():
             if len(variants) > 1:
-                p = variants[0][1]
+                p = A.player(variants[0])
                 need, pool = demand(state, p), state.pool_of(p)
                 values = [pool_value(_pool_after(pool, a), need) for a in variants]
                 assert best_variant(state, variants) == variants[values.index(max(values))]

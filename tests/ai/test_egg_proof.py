@@ -151,7 +151,7 @@ class Proof:
         if s.current_player() == ME:
             early = not s.passed[RIVAL]
             return any(self._after(s, a, k) for a in sorted(legal, key=lambda a: _promise(s, a))
-                       if not (early and a[0] == A.POWER and s.cards[a[2]].id in ATTACKERS))
+                       if not (early and A.kind(a) == A.POWER and s.cards[A.subject(a)].id in ATTACKERS))
         want = self.script[k] if k < len(self.script) else None
         recorded = [a for a in legal if want is not None and matches(want, action_json(s, a))]
         if recorded:

@@ -6,7 +6,7 @@ from ai.agents import make_agent
 from ai.evaluator import HAND, LINEAR, NET, WAYS, Evaluator, packaged_model, packaged_net
 from ai.heuristics import best_variant, learned_variant, learned_variants
 from ai.rewards import net_rewards
-from amigos.actions import PASS
+from amigos.actions import PASS, kind, player
 from amigos.config import GameConfig
 from amigos.determinize import determinize
 from amigos.setup import deal
@@ -22,7 +22,7 @@ def choices_with_ways(count: int) -> list:
         while not s.is_terminal() and len(out) < count:
             p = s.current_player()
             for ways in s.legal_groups():
-                if len(ways) >= 4 and ways[0][0] != PASS:
+                if len(ways) >= 4 and kind(ways[0]) != PASS:
                     out.append((determinize(s, p, seed), ways))
                     break
             s.apply(agents[p].select(s))
@@ -46,7 +46,7 @@ def test_each_value_plays_an_action_its_own_way():
         assert Evaluator(HAND, model).variant(world, ways) == best_variant(world, ways)
         shortlist = learned_variants(world, ways, model, 3)
         assert shortlist[0] == linear and len(shortlist) <= 3
-        mover = ways[0][1]
+        mover = player(ways[0])
 
         def chance(a, world=world, mover=mover):
             after = world.clone()

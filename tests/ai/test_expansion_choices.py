@@ -36,11 +36,11 @@ def test_infernal_engine_empties_only_a_component_with_essences():
     engine, windup = s.find("infernal_engine"), s.find("windup_man")
     s.ess[5 * windup:5 * windup + 5] = [2, 0, 0, 0, 0]
     s._legal = s._groups = None
-    targets = {a[4] for a in s.legal_actions() if a[0] == A.POWER and a[2] == engine and a[3] == 1}
+    targets = {A.target(a) for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == engine and A.power_index(a) == 1}
     assert targets == {windup}
     s.ess[5 * windup:5 * windup + 5] = [0, 0, 0, 0, 0]
     s._legal = s._groups = None
-    targets = {a[4] for a in s.legal_actions() if a[0] == A.POWER and a[2] == engine and a[3] == 1}
+    targets = {A.target(a) for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == engine and A.power_index(a) == 1}
     assert targets == {-1}  # nothing to take: the power may still be used, for nothing
 
 
@@ -49,7 +49,7 @@ def test_a_scroll_is_not_suggested_for_nothing():
     projection = s.find("projection")
     s.loc[projection], s.owner[projection] = IN_PLAY, 0
     s._legal = s._groups = None
-    group = next(g for g in s.legal_groups() if g[0][0] == A.POWER and g[0][2] == projection)
-    assert any(a[6] == C.ZERO and a[7] == C.ZERO for a in group)  # a legal use, for nothing
+    group = next(g for g in s.legal_groups() if A.kind(g[0]) == A.POWER and A.subject(g[0]) == projection)
+    assert any(A.payment(a) == C.ZERO and A.gain(a) == C.ZERO for a in group)  # a legal use, for nothing
     chosen = best_variant(s, list(group))
-    assert chosen[6] != C.ZERO and chosen[7][C.GOLD] == 1  # 3 Death for 1 Gold
+    assert A.payment(chosen) != C.ZERO and A.gain(chosen)[C.GOLD] == 1  # 3 Death for 1 Gold

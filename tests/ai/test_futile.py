@@ -11,7 +11,7 @@ import amigos
 from ai.agents import make_agent
 from ai.futile import futile, useful
 from ai.mcts import group
-from amigos.actions import CLAIM_MONUMENT, CLAIM_POP, DISCARD, PASS, PLACE, POWER
+from amigos.actions import CLAIM_MONUMENT, CLAIM_POP, DISCARD, PASS, PLACE, POWER, kind, player, subject
 from amigos.config import GameConfig
 from amigos.setup import deal
 
@@ -36,14 +36,14 @@ def played() -> list[amigos.GameState]:
 
 
 def uses(s: amigos.GameState, name: str) -> list[tuple]:
-    return [a for a in s.legal_actions() if a[0] == POWER and s.cards[a[2]].name == name]
+    return [a for a in s.legal_actions() if kind(a) == POWER and s.cards[subject(a)].name == name]
 
 
 def test_a_pass_a_placement_a_claim_and_a_discard_are_never_futile(played):
     checked = 0
     for s in played[::7]:
         for a in s.legal_actions():
-            if a[0] in (PASS, PLACE, CLAIM_MONUMENT, CLAIM_POP, DISCARD):
+            if kind(a) in (PASS, PLACE, CLAIM_MONUMENT, CLAIM_POP, DISCARD):
                 assert not futile(s, a), amigos.action_text(s, a)
                 checked += 1
     assert checked > 100
@@ -55,7 +55,7 @@ def test_a_druid_with_nothing_to_straighten_is_futile_and_one_that_straightens_a
         for a in uses(s, "Druid"):
             after = s.clone()
             after.apply(a)
-            straightened = [e for e in s.in_play(a[1]) if s.turned[e] and not after.turned[e]]
+            straightened = [e for e in s.in_play(player(a)) if s.turned[e] and not after.turned[e]]
             assert futile(s, a) == (not straightened), amigos.action_text(s, a)
             idle += not straightened
             useful_druid += bool(straightened)
@@ -66,7 +66,7 @@ def test_a_dragon_s_attack_is_futile_once_every_rival_has_passed(played):
     seen = {True: 0, False: 0}
     for s in played:
         for a in uses(s, "Wind Dragon") + uses(s, "Sea Serpent"):
-            everyone_passed = all(s.passed[q] for q in range(s.n_players) if q != a[1])
+            everyone_passed = all(s.passed[q] for q in range(s.n_players) if q != player(a))
             if everyone_passed:
                 assert futile(s, a), amigos.action_text(s, a)
             seen[everyone_passed] += 1

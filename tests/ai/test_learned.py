@@ -133,11 +133,11 @@ def test_more_points_than_the_rival_is_a_better_chance():
 
 def test_the_learned_variant_takes_the_gold_that_completes_a_monument():
     s = build_position([_me(hand=["hawk"], pool={"gold": 3}), RIVAL], monuments_face_up=["temple"])
-    discards = next(g for g in s.legal_groups() if g[0][0] == A.DISCARD)  # 1 Gold or 2 non-Gold
+    discards = next(g for g in s.legal_groups() if A.kind(g[0]) == A.DISCARD)  # 1 Gold or 2 non-Gold
     likes_monuments = _model(monument_now=2.0, useful=0.1, spare=0.1)
-    assert learned_variant(s, discards, likes_monuments)[3] == (0, 0, 0, 0, 1)
+    assert A.gain(learned_variant(s, discards, likes_monuments)) == (0, 0, 0, 0, 1)
     likes_essences = _model(useful=1.0, spare=1.0)
-    assert learned_variant(s, discards, likes_essences)[3][4] == 0
+    assert A.gain(learned_variant(s, discards, likes_essences))[4] == 0
 
 
 def _finished(points: list[int]):
@@ -182,8 +182,8 @@ def test_the_search_uses_a_repeatable_power_before_the_one_that_turns_its_compon
     stats, _ = search(s, 0, 1500, None, 0)
     best = max(stats, key=lambda key: stats[key][0])
     # (the Jeweled Statuette's 3 Death first keeps both of the Catacombs' powers for after: as good)
-    assert best[0] == A.POWER and s.cards[best[2]].name in ("Catacombs of the Dead", "Jeweled Statuette"), stats
-    assert best[3] == 0, stats  # (not the turn of the Catacombs first, nor the Statuette's Gold)
+    assert A.kind(best) == A.POWER and s.cards[A.subject(best)].name in ("Catacombs of the Dead", "Jeweled Statuette"), stats
+    assert A.power_index(best) == 0, stats  # (not the turn of the Catacombs first, nor the Statuette's Gold)
     agent = make_agent("mcts:iters=1500,solo=0,seed=0")  # (the search alone, not the plan)
     while not s.is_terminal() and s.round == 6:  # (the search's line, played out: the won round)
         s.apply(agent.select(s))
@@ -227,13 +227,13 @@ def test_a_pick_weighs_worth_own_fit_and_the_rival_s_fit():
     ranked = pick_scores(s, model)
     assert {a for _, a, _ in ranked} == set(s.legal_actions())
     for score, a, parts in ranked:
-        card = s.cards[a[2]]
+        card = s.cards[A.subject(a)]
         assert parts["fit"] == fit(card, plan_of(s, 0)) and parts["deny"] == fit(card, plan_of(s, 1))
         assert score == pytest.approx(parts["worth"] + 0.2 * (parts["fit"] + parts["deny"]))
     assert [t[0] for t in ranked] == sorted((t[0] for t in ranked), reverse=True)
     # Worth counts: a card the model rates higher than every fit can make up for comes first.
     model.cards["hawk"] = 10.0
-    assert s.cards[pick_scores(s, model)[0][1][2]].id == "hawk"
+    assert s.cards[A.subject(pick_scores(s, model)[0][1])].id == "hawk"
 
 
 # -- self-play -------------------------------------------------------------------------------------------
@@ -275,6 +275,6 @@ def test_the_redraft_knows_the_engine_that_won_and_takes_it_from_the_winner():
     model = _model()
     model.cards = {c.id: 0.0 for c in amigos.cards.ARTIFACTS}
     ranked = pick_scores(s, model)
-    assert {s.cards[a[2]].id for _, a, _ in ranked[:2]} == set(engine)
+    assert {s.cards[A.subject(a)].id for _, a, _ in ranked[:2]} == set(engine)
     assert all(parts["engine"] > 0 for _, _, parts in ranked[:2])
     assert amigos.new_game(8).observation(0)["previous_game"] is None

@@ -39,7 +39,7 @@ def test_a_reshuffled_discard_pile_stays_known_to_the_rival():
         {"mage": "duelist", "item": "protection", "hand": ["hawk"], "discard": ["vault", "crypt", "prism"]},
     ], turn=1, seed=5)
     assert not s.known_decks[0]
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))  # draws 1: the pile becomes the deck
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.PASS))  # draws 1: the pile becomes the deck
     while s.stack:
         s.apply(s.legal_actions()[0])
     assert {"vault", "crypt", "prism"} <= s.known_decks[0]
@@ -73,12 +73,12 @@ def test_passes_are_one_macro_whose_item_the_learned_value_chooses():
     ])
     merged = M.group(s, merge_passes=True)
     passes = merged[(A.PASS, 0)]
-    assert sorted(passes) == sorted(a for a in s.legal_actions() if a[0] == A.PASS) and len(passes) > 1
-    assert not any(key[0] == A.PASS and len(key) > 2 for key in merged)
+    assert sorted(passes) == sorted(a for a in s.legal_actions() if A.kind(a) == A.PASS) and len(passes) > 1
+    assert not any(A.kind(key) == A.PASS and len(key) > 2 for key in merged)
     chosen = pass_variant(s, passes, packaged_model())
     assert chosen in passes and default_evaluator(V.LINEAR).variant(s, passes) == chosen
     assert default_evaluator().variant(s, passes) == chosen  # (the default value, too: the linear model's)
-    assert sum(1 for key in M.group(s) if key[0] == A.PASS) == len(passes)  # unmerged: one each
+    assert sum(1 for key in M.group(s) if A.kind(key) == A.PASS) == len(passes)  # unmerged: one each
 
 
 def test_a_gain_that_completes_a_purchase_gets_a_child_of_its_own():
@@ -91,7 +91,7 @@ def test_a_gain_that_completes_a_purchase_gets_a_child_of_its_own():
     pit = s.find("Flaming Pit")
     merged = M.group(s, merge_passes=True)
     enabling = merged[(A.DISCARD, 0, pit, lair)]
-    assert enabling and all(a[3][3] >= 1 for a in enabling)  # every variant gains the Death it lacks
+    assert enabling and all(A.gain(a)[3] >= 1 for a in enabling)  # every variant gains the Death it lacks
     assert set(enabling) < set(merged[(A.DISCARD, 0, pit)])
     assert not any(len(key) == 4 and key[3] == s.find("Catacombs of the Dead") for key in merged)
     # The search weighs that child as a move of its own: it is one of the root's children, visited.
@@ -196,7 +196,7 @@ def test_halving_uses_the_repeatable_power_before_turning_and_is_a_spec_paramete
     s = _ring_of_midas_position()
     stats, done = M.search(s, s.current_player(), 2000, None, 7, M.Settings(halving=1))
     best = max(stats, key=lambda k: stats[k][0])
-    assert best[0] == A.POWER and s.cards[best[2]].name == "Ring of Midas" and best[3] == 0
+    assert A.kind(best) == A.POWER and s.cards[A.subject(best)].name == "Ring of Midas" and A.power_index(best) == 0
     assert done <= 2000
     assert parse_spec("mcts:iters=50,halving=1") == ("mcts", {"iters": 50, "halving": 1})
     with pytest.raises(SpecError):
@@ -225,7 +225,7 @@ def test_a_variant_kept_from_another_world_is_played_only_where_it_is_legal(valu
     while not (state.phase == ACTIONS and any(len(g) > 1 for g in state.legal_groups())):
         state.apply(state.legal_actions()[0])
     variants = next(g for g in state.legal_groups() if len(g) > 1)
-    p = variants[0][1]
+    p = A.player(variants[0])
     child = M.Node(p)
     child.pool = tuple(state.pool[5 * p:5 * p + 5])
     child.action = variants[0][:-1] + ((9, 9, 9, 9, 9),)  # (the same pool, a variant of no world here)

@@ -25,12 +25,12 @@ def test_every_move_has_inputs_in_range_naming_its_kind_and_card():
     for state in random_positions(3, GameConfig(expansions=("lux",))):
         for move in P.moves_of(state):
             inputs = P.move_inputs(state, move)
-            assert inputs[0] == move[0] and all(0 <= i < P.N_MOVE_INPUTS for i in inputs)
+            assert inputs[0] == A.kind(move) and all(0 <= i < P.N_MOVE_INPUTS for i in inputs)
             assert len(set(inputs)) == len(inputs)
-            if move[0] == A.PLACE:
-                card = state.cards[move[2]].id
+            if A.kind(move) == A.PLACE:
+                card = state.cards[A.subject(move)].id
                 assert P.SUBJECT_AT + A.PLACE * P.E.N_CARDS + P.E.CARD_INDEX[card] in inputs
-            seen.add(move[0])
+            seen.add(A.kind(move))
     assert {A.PLACE, A.DISCARD, A.PASS, A.POWER} <= seen
 
 
@@ -82,7 +82,7 @@ def _records(games: int, rule) -> list[dict]:
 
 
 def _passes_when_it_can(state, legal):
-    kinds = [a[0] for a in legal]
+    kinds = [A.kind(a) for a in legal]
     return kinds.index(A.PASS) if A.PASS in kinds else random.Random(len(kinds)).randrange(len(legal))
 
 

@@ -6,7 +6,7 @@ import time
 import amigos
 from ai import mcts as M
 from ai.agents import make_agent
-from amigos.actions import PASS
+from amigos.actions import PASS, kind, player
 from amigos.codes import ACTIONS, DECK, HAND
 from amigos.config import GameConfig
 from tests.helpers import hidden_twin
@@ -69,7 +69,7 @@ def test_pondering_keeps_what_it_found_for_the_move_the_person_makes():
             s = person_to_move(seed)
             agent.ponder(s, 1)
             time.sleep(1.0)
-            top = max(M.group(s, True), key=lambda k: (k[0] != PASS, k))  # (a move, not a pass)
+            top = max(M.group(s, True), key=lambda k: (kind(k) != PASS, k))  # (a move, not a pass)
             action = M.group(s, True)[top][0]
             s = _after_the_person(s, agent, action)
             if s.is_terminal() or s.current_player() != 1:
@@ -77,7 +77,7 @@ def test_pondering_keeps_what_it_found_for_the_move_the_person_makes():
                 continue
             found = agent.pondered(s)
             assert found is not None
-            assert all(k[1] == 1 for k in found)  # (the AI's own moves, in the worlds pondered)
+            assert all(player(k) == 1 for k in found)  # (the AI's own moves, in the worlds pondered)
             ai_moves = set(M.group(s, True))
             hits += sum(n for k, (n, _) in found.items() if k in ai_moves) > 0
             assert agent.pondered(s) is None  # (used once: the ponder is over)

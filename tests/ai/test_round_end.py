@@ -7,7 +7,7 @@ from ai import mcts as M
 from ai.agents import make_agent
 from ai.planner import alone
 from ai.rewards import final_rewards
-from amigos.actions import PASS
+from amigos.actions import PASS, kind
 from amigos.adjudicate import WINNING_POINTS
 from amigos.config import GameConfig
 from amigos.setup import deal
@@ -23,7 +23,7 @@ def positions(count: int, keep=None) -> list:
         while not s.is_terminal():
             p = s.current_player()
             if any(s.passed) and max(s.victory_points()) >= WINNING_POINTS - 1 and \
-                    any(a[0] == PASS for a in s.legal_actions()) and (keep is None or keep(s)):
+                    any(kind(a) == PASS for a in s.legal_actions()) and (keep is None or keep(s)):
                 out.append(s.clone())
                 if len(out) >= count:
                     return out
@@ -39,7 +39,7 @@ def test_the_end_of_the_round_is_judged_by_the_victory_check():
         p = s.current_player()
         end = M.round_end(s)
         after = s.clone()
-        after.apply(next(a for a in after.legal_actions() if a[0] == PASS))
+        after.apply(next(a for a in after.legal_actions() if kind(a) == PASS))
         while not after.is_terminal() and after.round == s.round and len(after.legal_actions()) == 1:
             after.apply(after.legal_actions()[0])
         if not alone(s, p) or max(s.victory_points()) < WINNING_POINTS:

@@ -73,4 +73,4 @@ def test_expectimax_takes_a_winning_claim():
     s.auto_chance = False
     # Claiming the Temple makes 10 points; passing next ends the round and wins.  Passing now does not.
     move, value, nodes, depth = Expectimax(2).search(s, 0)
-    assert move[0] == A.CLAIM_MONUMENT and value == 10000.0
+    assert A.kind(move) == A.CLAIM_MONUMENT and value == 10000.0

@@ -80,9 +80,9 @@ def _at_item_collect(hand: list[str], pool: dict[str, int], item: str = "calm_el
     start_round(s)
     settle(s)
     s._legal = s._groups = None
-    while s.phase == COLLECT and s.legal_actions()[0][0] != A.GAIN:
+    while s.phase == COLLECT and A.kind(s.legal_actions()[0]) != A.GAIN:
         s.apply(s.legal_actions()[0])
-    assert s.phase == COLLECT and all(a[0] == A.GAIN for a in s.legal_actions())
+    assert s.phase == COLLECT and all(A.kind(a) == A.GAIN for a in s.legal_actions())
     return s
 
 
@@ -92,12 +92,12 @@ def test_a_choice_of_kinds_is_made_only_when_one_kind_alone_is_still_wanted():
     asked."""
     s = _at_item_collect(["hawk"], {})  # Hawk costs 1 Life 1 Calm
     made = automatic_collect(s)
-    assert made is not None and made[3][C.CALM] == 1
+    assert made is not None and A.gain(made)[C.CALM] == 1
     assert automatic_collect(_at_item_collect(["hawk"], {"calm": 1})) is None  # nothing lacking
     assert automatic_collect(_at_item_collect(["hawk", "fire_dragon"], {})) is None  # Fire Dragon: 6 Elan
     s = _at_item_collect(["fire_dragon"], {})
     made = automatic_collect(s)
-    assert made is not None and made[3][C.ELAN] == 1
+    assert made is not None and A.gain(made)[C.ELAN] == 1
     s = build_position([{"mage": "alchemist", "item": "calm_elan", "hand": ["hawk"]}, {"mage": "seer"}],
                        places_of_power=["coral_castle"])  # (5 Elan 5 Life 5 Calm: both kinds wanted)
     start_round(s)

@@ -112,8 +112,8 @@ def _checking_victory(rival_monuments: list[str], mine: list[str]):
     """Player 0 with Coral Castle (turn it to check victory) and ``mine``, the rival with ``rival_monuments``."""
     s = build_position([{"mage": "seer", "item": "research", "places": ["coral_castle"], "monuments": mine},
                         {"mage": "duelist", "item": "alchemy", "monuments": rival_monuments}])
-    check = next(a for a in s.legal_actions() if a[0] == A.POWER and s.cards[a[2]].id == "coral_castle")
-    passing = next(a for a in s.legal_actions() if a[0] == A.PASS)
+    check = next(a for a in s.legal_actions() if A.kind(a) == A.POWER and s.cards[A.subject(a)].id == "coral_castle")
+    passing = next(a for a in s.legal_actions() if A.kind(a) == A.PASS)
     return s, check, passing
 
 
@@ -134,5 +134,5 @@ def test_the_last_pass_of_a_round_someone_wins_says_who():
     s, _, _ = _checking_victory(["great_pyramid", "colossus", "mausoleum", "oracle", "temple"], [])
     s.passed[1] = True
     s._legal = s._groups = None
-    passing = [a for a in s.legal_actions() if a[0] == A.PASS]
+    passing = [a for a in s.legal_actions() if A.kind(a) == A.PASS]
     assert passing and all(group_text(s, [a]).endswith("(ends the game: you lose)") for a in passing)

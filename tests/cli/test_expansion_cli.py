@@ -321,7 +321,7 @@ def _claim_a_scroll(seed: int = 5) -> tuple[amigos.GameState, int, int]:
             if c.kind == C.SCROLL and state.loc[e] == IN_PLAY:
                 return state, e, state.owner[e]
         legal = state.legal_actions()
-        claims = [a for a in legal if a[0] == A.POWER and state.cards[a[2]].id == "inscription"]
+        claims = [a for a in legal if A.kind(a) == A.POWER and state.cards[A.subject(a)].id == "inscription"]
         state.apply(claims[0] if claims else rng.choice(legal))
     raise AssertionError("no scroll claimed")
 
@@ -364,13 +364,13 @@ def test_the_card_panel_describes_scrolls_and_the_new_cards():
 
 def _kind(state, group) -> str | None:
     a = group[0]
-    if a[0] == A.BANK:
+    if A.kind(a) == A.BANK:
         return "bank"
-    if a[0] == A.V_REACT and len(a) > 5:
-        return "illusion" if state.cards[a[2]].id == "illusion" else "cathedral"
-    if a[0] == A.GAIN and state.cards[a[2]].id == "vial_of_light":
+    if A.other(a) is not None:
+        return "illusion" if state.cards[A.subject(a)].id == "illusion" else "cathedral"
+    if A.kind(a) == A.GAIN and state.cards[A.subject(a)].id == "vial_of_light":
         return "vial"
-    if a[0] == A.LL_REACT and state.cards[a[2]].id == "shield":
+    if A.kind(a) == A.LL_REACT and state.cards[A.subject(a)].id == "shield":
         return "shield"
     return None
 
@@ -432,7 +432,7 @@ def test_the_new_decisions_read_as_words(kind, positions):
         assert text.startswith("Gain") and all(variant_text(state, a).startswith("gain ") for a in group)
     if kind == "bank":
         assert all(group_text(state, [a]) for a in (g[0] for g in state.legal_groups()))
-        zero = [g for g in state.legal_groups() if g[0][0] == A.BANK and g[0][4] == 0]
+        zero = [g for g in state.legal_groups() if A.kind(g[0]) == A.BANK and A.banked(g[0])[1] == 0]
         assert zero and "Put no" in group_text(state, zero[0])
 
 

@@ -61,13 +61,13 @@ def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it()
         s, rng = amigos.new_game(seed), random.Random(seed)
         while not s.is_terminal():
             action = rng.choice(s.legal_actions())
-            if s.phase == COLLECT and action[0] == A.GAIN:
+            if s.phase == COLLECT and A.kind(action) == A.GAIN:
                 before = s.clone()
                 alone = s.after_alone(action)
                 s.apply(action)
-                p = action[1]
+                p = A.player(action)
                 own = [alone.pool_of(p)[k] - before.pool_of(p)[k] for k in range(5)]
-                assert own == list(action[3])  # the choice alone gains what it says
+                assert own == list(A.gain(action))  # the choice alone gains what it says
                 if alone.pool != s.pool:  # fixed collects followed the choice
                     line = step_line(make_step(p, action, amigos.action_text(before, action), 1, None, before,
                                                s.clone()), None, names)
@@ -77,7 +77,7 @@ def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it()
                     assert said == f"{names[p]}: {amigos.action_text(before, action)} -> pool {letters}", said
                     with pytest.raises(IllegalAction):
                         before.after_alone((A.PASS, 1 - p))
-                    assert essences_text(action[3]) in said
+                    assert essences_text(A.gain(action)) in said
                     return
             else:
                 s.apply(action)

@@ -409,8 +409,8 @@ def test_the_blind_monument_claim_does_not_tell_the_hidden_points():
     from amigos_cli.views.choices import group_text
     state = build_position([{"mage": "seer", "pool": {"gold": 4}}, {"mage": "druid"}],
                            monuments_face_up=["library"], monument_deck=["great_pyramid", "obelisk"])
-    blind = [g for g in state.legal_groups() if g[0][0] == A.CLAIM_TOP]
-    seen = [g for g in state.legal_groups() if g[0][0] == A.CLAIM_MONUMENT]
+    blind = [g for g in state.legal_groups() if A.kind(g[0]) == A.CLAIM_TOP]
+    seen = [g for g in state.legal_groups() if A.kind(g[0]) == A.CLAIM_MONUMENT]
     assert blind and seen
     assert points_change(state, blind[0][0]) == 0 and "VP" not in group_text(state, blind[0])
     assert "(+" in group_text(state, seen[0])  # a face-up monument's points are public
@@ -826,7 +826,7 @@ def test_the_picker_title_carries_the_whole_action(size):
     from amigos_cli.views.choices import group_text, power_words
     state = _long_labels()
     group = next(g for g in state.legal_groups() if group_text(state, g).startswith("Use Prism power 2"))
-    prism = group[0][2]
+    prism = A.subject(group[0])
 
     class Host(App):
         def on_mount(self) -> None:

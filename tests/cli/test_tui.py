@@ -249,7 +249,7 @@ def test_the_terminal_s_type_ahead_is_discarded():
 
 def test_words_of_a_line_choose_it(position):
     state, groups, _, _ = position
-    passes = [g for g in groups if g[0][0] == amigos.actions.PASS]
+    passes = [g for g in groups if amigos.actions.kind(g[0]) == amigos.actions.PASS]
     assert len(passes) > 2  # the position offers several magic items to pass to
     divination = _index(state, groups, "Pass, taking Divination")
     human, state, ask, out = _human(["Pass div"], state.clone())
@@ -263,7 +263,7 @@ def test_words_that_fit_several_lines_list_them(position):
     human, state, ask, out = _human(["pass", "zzz", "pass alch"], state.clone())
     assert human.select(state) == groups[alchemy - 1][0]
     text = out.getvalue()
-    passes = sum(1 for g in groups if g[0][0] == amigos.actions.PASS)
+    passes = sum(1 for g in groups if amigos.actions.kind(g[0]) == amigos.actions.PASS)
     assert f"'pass' fits {passes} choices: type a number, or more words." in text
     assert f"{alchemy:>3}. Pass, taking Alchemy" in text
     assert "'zzz' is not a choice" in text and "or words of a choice" in text

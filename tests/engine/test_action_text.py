@@ -12,7 +12,7 @@ def find(s, card_id):
 
 
 def texts(s, kind):
-    return [amigos.action_text(s, a) for a in s.legal_actions() if a[0] == kind]
+    return [amigos.action_text(s, a) for a in s.legal_actions() if A.kind(a) == kind]
 
 
 def test_putting_back_looked_at_cards_names_them_top_first():
@@ -20,8 +20,8 @@ def test_putting_back_looked_at_cards_names_them_top_first():
                          "pool": {"calm": 1}},
                         {"mage": "healer", "item": "research"}])
     seer = find(s, "seer")
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.POWER and a[2] == seer))
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.SCRY_DECK and a[2] == 0))  # your artifact deck
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == seer))
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.SCRY_DECK and A.subject(a) == 0))  # your artifact deck
     orders = texts(s, A.SCRY_ORDER)
     assert len(orders) == 6 and all(t.startswith("Put them back, top first: ") for t in orders)
     for t in orders:
@@ -34,9 +34,9 @@ def test_essences_a_power_puts_on_its_card_are_not_called_a_gain():
                          "pool": {"death": 2}},
                         {"mage": "healer", "item": "research"}])
     fountain = find(s, "fountain_of_youth")
-    uses = [amigos.action_text(s, a) for a in s.legal_actions() if a[0] == A.POWER and a[2] == fountain]
+    uses = [amigos.action_text(s, a) for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == fountain]
     assert uses and all("on it" in t and "gaining" not in t for t in uses), uses
-    a = next(a for a in s.legal_actions() if a[0] == A.POWER and a[2] == fountain)
+    a = next(a for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == fountain)
     pool = s.pool_of(0)
     s.apply(a)
     assert s.pool_of(0)[1:3] == pool[1:3] and any(s.essences_on(fountain))  # nothing came to the pool

@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import amigos
-from amigos.actions import macro_key
+from amigos.actions import kind, macro_key, player
 from amigos.cards import GOLD
 from amigos.codes import BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
 from amigos.config import GameConfig
@@ -227,8 +227,8 @@ def check_illegal_refused(s, legal, stale, rng: random.Random, ctx: str) -> None
     digest = s.digest()
     legal_copy = list(legal)
     a = rng.choice(legal)
-    candidates = [(a[0], (a[1] + 1) % s.n_players) + tuple(a[2:]),  # the right move by the wrong player
-                  (), (99, a[1]), ("Pass", a[1]), (a[0],)]
+    candidates = [(kind(a), (player(a) + 1) % s.n_players) + tuple(a[2:]),  # the right move by the wrong player
+                  (), (99, player(a)), ("Pass", player(a)), (kind(a),)]
     candidates += [x for x in stale if x not in legal][:3]  # moves from other steps
     for bad in candidates:
         if bad in legal:
@@ -291,7 +291,7 @@ def play_checked(seed: int, variant: str, ruleset: str, choice_seed: int):
         assert legal, f"{ctx}: no legal action but the game is not over"
         p = s.current_player()
         assert p in range(s.n_players), f"{ctx}: acting player {p!r}"
-        assert all(a[1] == p for a in legal), f"{ctx}: an action of another player than {p}"
+        assert all(player(a) == p for a in legal), f"{ctx}: an action of another player than {p}"
         assert len(set(legal)) == len(legal), f"{ctx}: duplicate legal actions"
         check_clone_isolated(s, side, ctx)
         check_groups(s, legal, ctx)

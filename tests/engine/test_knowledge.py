@@ -68,19 +68,20 @@ def _do(s: amigos.GameState, test: Callable[[tuple[Any, ...]], bool]) -> None:
 
 def _power(s: amigos.GameState, card: str, index: int, target: str | None = None) -> None:
     e, t = s.find(card), -1 if target is None else s.find(target)
-    _do(s, lambda a: a[0] == A.POWER and a[2] == e and a[3] == index and (target is None or a[4] == t))
+    _do(s, lambda a: A.kind(a) == A.POWER and A.subject(a) == e and A.power_index(a) == index
+        and (target is None or A.target(a) == t))
 
 
 def _place(s: amigos.GameState, card: str) -> None:
     e = s.find(card)
-    _do(s, lambda a: a[0] == A.PLACE and a[2] == e)
+    _do(s, lambda a: A.kind(a) == A.PLACE and A.subject(a) == e)
 
 
 def _draw_back(s: amigos.GameState, p: int) -> None:
     """``p`` passes with an empty deck, so draws from their discard pile shuffled into it (in view)."""
     assert not s.deck(p) and s.discard_pile(p)
     _give_turn(s, p)
-    _do(s, lambda a: a[0] == A.PASS)
+    _do(s, lambda a: A.kind(a) == A.PASS)
 
 
 def _known(s: amigos.GameState, viewer: int, holder: int) -> list[str]:
@@ -162,7 +163,7 @@ def test_a_dragon_taken_with_sorcerer_s_bestiary_is_known_only_as_its_new_holder
     _draw_back(s, 1)
     assert _known(s, 0, 1) == _known(s, 2, 1) == ["water_dragon"]
     _give_turn(s, 1)
-    _do(s, lambda a: a[0] == A.DISCARD and a[2] == s.find("water_dragon"))
+    _do(s, lambda a: A.kind(a) == A.DISCARD and A.subject(a) == s.find("water_dragon"))
     assert _known(s, 0, 1) == _known(s, 2, 1) == []
     _give_turn(s, 2)
     _power(s, "sorcerers_bestiary", 1)
@@ -220,7 +221,7 @@ def test_a_card_stolen_from_a_rival_leaves_its_new_holder_s_record_of_their_card
     _draw_back(s, 1)
     assert "water_dragon" in _known(s, 0, 1)
     _give_turn(s, 1)
-    _do(s, lambda a: a[0] == A.DISCARD and a[2] == s.find("water_dragon"))
+    _do(s, lambda a: A.kind(a) == A.DISCARD and A.subject(a) == s.find("water_dragon"))
     assert "water_dragon" not in _known(s, 0, 1)
     _give_turn(s, 0)
     _power(s, "sorcerers_bestiary", 1)
@@ -234,8 +235,8 @@ def test_a_redraft_pick_is_known_to_the_rival_as_it_is_taken():
     first = amigos.new_game(3)
     artifacts = [c.id for c in first.cards[:first.n_art]]
     s = amigos.next_game(5, ["seer", "healer"], artifacts, chooser=0, redraft=True)
-    _do(s, lambda a: a[0] == A.CHOOSE_FIRST and a[2] == 0)
-    e = next(a[2] for a in s.legal_actions() if a[0] == A.REDRAFT_PICK)
+    _do(s, lambda a: A.kind(a) == A.CHOOSE_FIRST and A.subject(a) == 0)
+    e = next(A.subject(a) for a in s.legal_actions() if A.kind(a) == A.REDRAFT_PICK)
     s.apply((A.REDRAFT_PICK, 0, e))
     assert s.loc[e] == DECK and s.cards[e].id in _known(s, 1, 0)
     assert s.cards[e].id not in s.observation(1)["face_up_artifacts"]

@@ -113,7 +113,7 @@ def test_turns_go_clockwise_from_the_first_player_and_skip_who_has_passed():
                         {"mage": "witch", "hand": ["treant"]}], first_player=1)
 
     def play(kind: int) -> None:
-        s.apply(next(a for a in s.legal_actions() if a[0] == kind))
+        s.apply(next(a for a in s.legal_actions() if A.kind(a) == kind))
 
     assert s.current_player() == 1
     play(A.DISCARD)
@@ -164,22 +164,22 @@ def _attack_position(passed: tuple[bool, bool, bool, bool]) -> amigos.GameState:
 
 def test_life_loss_reaches_every_rival_who_has_not_passed_each_reacting_in_turn_order():
     s = _attack_position((False, False, False, False))
-    attack = next(a for a in s.legal_actions() if a[0] == A.POWER and s.cards[a[2]].id == "fire_dragon")
+    attack = next(a for a in s.legal_actions() if A.kind(a) == A.POWER and s.cards[A.subject(a)].id == "fire_dragon")
     s.apply(attack)
     asked = []
     while s.stack:
         p = s.current_player()
         asked.append(p)
         legal = s.legal_actions()
-        assert all(a[1] == p for a in legal)
+        assert all(A.player(a) == p for a in legal)
         if p == 2:  # Guard Dog's React ignores the whole loss
-            react = [a for a in legal if a[0] == A.LL_REACT]
+            react = [a for a in legal if A.kind(a) == A.LL_REACT]
             assert react
             s.apply(react[0])
         elif p == 1:  # the Dragon's rider: pay 1 Calm instead of the Life
-            s.apply(next(a for a in legal if a[0] == A.LL_REACT and a[5] == (0, 0, 1, 0, 0)))
+            s.apply(next(a for a in legal if A.kind(a) == A.LL_REACT and A.payment(a) == (0, 0, 1, 0, 0)))
         else:
-            s.apply(next(a for a in legal if a[0] == A.LL_CHOICE))
+            s.apply(next(a for a in legal if A.kind(a) == A.LL_CHOICE))
     assert asked == [1, 2, 3]
     assert s.pool_of(1)[C.LIFE] == 3 and s.pool_of(1)[C.CALM] == 0  # (paid the rider)
     assert s.pool_of(2)[C.LIFE] == 2  # (ignored)
@@ -188,7 +188,7 @@ def test_life_loss_reaches_every_rival_who_has_not_passed_each_reacting_in_turn_
 
 def test_a_rival_who_has_passed_ignores_life_loss():
     s = _attack_position((False, True, False, True))
-    attack = next(a for a in s.legal_actions() if a[0] == A.POWER and s.cards[a[2]].id == "fire_dragon")
+    attack = next(a for a in s.legal_actions() if A.kind(a) == A.POWER and s.cards[A.subject(a)].id == "fire_dragon")
     s.apply(attack)
     asked = []
     while s.stack:
@@ -201,8 +201,8 @@ def test_a_rival_who_has_passed_ignores_life_loss():
 def test_a_power_that_chooses_a_rival_offers_every_rival():
     s = build_position([{"mage": "seer", "in_play": ["treant"]}, {"mage": "healer", "pool": {"calm": 2}},
                         {"mage": "witch", "pool": {"calm": 4}}])
-    uses = [a for a in s.legal_actions() if a[0] == A.POWER and s.cards[a[2]].id == "treant"]
-    assert {a[5] for a in uses} == {1, 2}
+    uses = [a for a in s.legal_actions() if A.kind(a) == A.POWER and s.cards[A.subject(a)].id == "treant"]
+    assert {A.rival(a) for a in uses} == {1, 2}
 
 
 # -- the victory check ------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def _check_position(third_pool: dict[str, int]) -> amigos.GameState:
          "places": ["sacred_grove", "sacrificial_pit"], "pool": third_pool, "passed": True},
     ], first_player=1)
     assert s.victory_points() == [10, 3, 10]
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.PASS))
     while not s.is_terminal():
         s.apply(s.legal_actions()[0])
     return s

@@ -18,7 +18,7 @@ from matches.match import Match
 
 
 def pass_turn(s) -> None:
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.PASS))
 
 
 def last_round(seat0: dict, seat1: dict, limit: int = 7):

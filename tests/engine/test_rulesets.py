@@ -23,7 +23,7 @@ def find(s, card_id):
 def use(s, card_id, power=None):
     e = find(s, card_id)
     for a in s.legal_actions():
-        if a[0] == A.POWER and a[2] == e and (power is None or a[3] == power):
+        if A.kind(a) == A.POWER and A.subject(a) == e and (power is None or A.power_index(a) == power):
             s.apply(a)
             return a
     raise AssertionError(f"no power step for {card_id}")
@@ -40,7 +40,7 @@ def attack(ruleset, victim_pool):
 
 
 def loss_payments(s):
-    return sorted(a[2] for a in s.legal_actions() if a[0] == A.LL_CHOICE)
+    return sorted(A.payment(a) for a in s.legal_actions() if A.kind(a) == A.LL_CHOICE)
 
 
 # Row 1: paying a Life loss.
@@ -99,12 +99,12 @@ def divination(ruleset):
 def test_short_deck_draw(ruleset):
     s = divination(ruleset)
     hawk = find(s, "hawk")
-    outcomes = [a for a in s.legal_actions() if a[0] == A.R_DRAW]
-    assert all(len(a[3]) == 3 for a in outcomes)
+    outcomes = [a for a in s.legal_actions() if A.kind(a) == A.R_DRAW]
+    assert all(len(A.revealed(a)) == 3 for a in outcomes)
     if ruleset == "official":
-        assert len(outcomes) == 3 and all(hawk in a[3] for a in outcomes)
+        assert len(outcomes) == 3 and all(hawk in A.revealed(a) for a in outcomes)
     else:
-        assert len(outcomes) == 4 and any(hawk not in a[3] for a in outcomes)
+        assert len(outcomes) == 4 and any(hawk not in A.revealed(a) for a in outcomes)
 
 
 def test_official_draw_refuses_an_outcome_that_skips_the_deck():
@@ -134,7 +134,7 @@ def test_vault_without_gold_at_collect(ruleset):
         assert s.pool_of(0)[2] == 2 + 1  # the stored Calm and the Seer's Calm
     else:
         assert s.essences_on(find(s, "vault"))[2] == 2
-        assert not any(a[0] == A.TAKE for a in s.legal_actions())
+        assert not any(A.kind(a) == A.TAKE for a in s.legal_actions())
 
 
 def test_vault_with_gold_left_on_pays_interest_in_both():
@@ -145,8 +145,8 @@ def test_vault_with_gold_left_on_pays_interest_in_both():
         settle(s)
         s._legal = s._groups = None
         s.apply((A.TAKE, 0, find(s, "vault"), A.LEAVE_STORED))
-        gains = [a for a in s.legal_actions() if a[0] == A.GAIN]
-        assert len(gains) == 10 and all(sum(a[3]) == 2 and a[3][4] == 0 for a in gains)
+        gains = [a for a in s.legal_actions() if A.kind(a) == A.GAIN]
+        assert len(gains) == 10 and all(sum(A.gain(a)) == 2 and A.gain(a)[4] == 0 for a in gains)
 
 
 # Row 4: skipping a straighten effect that has a target.
@@ -156,7 +156,7 @@ def test_druid_must_straighten_a_turned_creature(ruleset):
     s = build_position([{"mage": "druid", "item": "research", "in_play": ["hawk"], "turned": ["hawk"]}],
                        ruleset=ruleset)
     druid = find(s, "druid")
-    targets = [a[4] for a in s.legal_actions() if a[0] == A.POWER and a[2] == druid]
+    targets = [A.target(a) for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == druid]
     if ruleset == "official":
         assert targets == [find(s, "hawk")]
     else:
@@ -167,7 +167,7 @@ def test_druid_without_a_turned_creature_may_be_used_for_nothing():
     for ruleset in RULESETS:
         s = build_position([{"mage": "druid", "item": "research", "in_play": ["hawk"]}], ruleset=ruleset)
         druid = find(s, "druid")
-        assert [a[4] for a in s.legal_actions() if a[0] == A.POWER and a[2] == druid] == [-1]
+        assert [A.target(a) for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == druid] == [-1]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -175,7 +175,7 @@ def test_witch_targets(ruleset):
     s = build_position([{"mage": "witch", "item": "research", "in_play": ["hawk"], "turned": ["hawk"],
                          "pool": {"elan": 2}}], ruleset=ruleset)
     witch = find(s, "witch")
-    targets = [a[4] for a in s.legal_actions() if a[0] == A.POWER and a[2] == witch]
+    targets = [A.target(a) for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == witch]
     expected = [find(s, "hawk"), witch]
     if ruleset == "reference":
         expected.append(-1)
@@ -189,7 +189,7 @@ def test_dragon_teeth_placement_decline(ruleset):
     s = build_position([{"mage": "seer", "item": "research", "in_play": ["dragon_teeth"], "hand": ["fire_dragon"],
                          "pool": {"elan": 3}}], ruleset=ruleset)
     use(s, "dragon_teeth", power=1)
-    kinds = [a[0] for a in s.legal_actions()]
+    kinds = [A.kind(a) for a in s.legal_actions()]
     assert A.PLACE in kinds
     assert (A.DECLINE in kinds) == (ruleset == "reference")
 
@@ -198,7 +198,7 @@ def test_decline_offered_when_nothing_can_be_placed():
     s = build_position([{"mage": "seer", "item": "research", "in_play": ["dragon_teeth"], "hand": ["hawk"],
                          "pool": {"elan": 3}}], ruleset="official")
     use(s, "dragon_teeth", power=1)
-    assert [a[0] for a in s.legal_actions()] == [A.DECLINE]
+    assert [A.kind(a) for a in s.legal_actions()] == [A.DECLINE]
 
 
 # Victory: shared victory and the pool tie-break with Gold counting double.
@@ -242,10 +242,10 @@ def test_essences_on_a_returned_magic_item(ruleset):
     s = build_position([{"mage": "seer", "item": "research", "in_play": ["mermaid"], "pool": {"gold": 1}},
                         {"mage": "healer", "item": "protection"}], ruleset=ruleset)
     research = find(s, "research")
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.POWER and a[2] == find(s, "mermaid")
-                 and a[4] == research))
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.POWER and A.subject(a) == find(s, "mermaid")
+                 and A.target(a) == research))
     assert s.essences_on(research) == (0, 0, 0, 0, 1)
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS))  # seat 1
-    s.apply(next(a for a in s.legal_actions() if a[0] == A.PASS and a[2] != research))  # seat 0 returns it
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.PASS))  # seat 1
+    s.apply(next(a for a in s.legal_actions() if A.kind(a) == A.PASS and A.subject(a) != research))  # seat 0 returns it
     assert s.owner[research] != 0
     assert s.essences_on(research) == ((0, 0, 0, 0, 0) if ruleset == "official" else (0, 0, 0, 0, 1))

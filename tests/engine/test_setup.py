@@ -75,7 +75,7 @@ def test_setup_decision_order_mage_then_items_counter_clockwise():
     s.apply(first_pick)
     assert s.current_player() == fp
     assert len(s.legal_actions()) == 7
-    assert first_pick[2] not in [a[2] for a in s.legal_actions()]
+    assert A.subject(first_pick) not in [A.subject(a) for a in s.legal_actions()]
     s.apply(s.legal_actions()[0])
     assert s.round == 1
 
@@ -113,17 +113,17 @@ def test_draft_picks_are_decisions_and_give_eight_each():
     sizes = []
     while s.phase == SETUP_DRAFT:
         legal = s.legal_actions()
-        assert all(a[0] == A.DRAFT_PICK for a in legal)
+        assert all(A.kind(a) == A.DRAFT_PICK for a in legal)
         p = s.current_player()
         sizes.append(len(legal))
         # The packet a player picks from is hidden from the rival, except the cards the rival passed on.
         rival_obs = s.observation(1 - p)
         for a in legal:
-            card = s.cards[a[2]].id
+            card = s.cards[A.subject(a)].id
             assert (card in rival_obs["players"][p]["known_artifacts"]) == (card in s.known_decks[1 - p])
             if card not in s.known_decks[1 - p]:
                 assert card not in repr(rival_obs)
-        picks[p].append(s.cards[legal[0][2]].id)
+        picks[p].append(s.cards[A.subject(legal[0])].id)
         s.apply(legal[0])
     assert sizes == [4, 4, 3, 3, 2, 2, 4, 4, 3, 3, 2, 2]
     assert s.phase == SETUP_CHOOSE_MAGES
@@ -156,11 +156,11 @@ def test_after_a_draft_each_player_knows_every_card_they_held():
 
 def test_draft_passes_packets_between_players():
     s = amigos.new_game(12, "draft")
-    first_packet_p0 = {s.cards[a[2]].id for a in s.legal_actions()}
+    first_packet_p0 = {s.cards[A.subject(a)].id for a in s.legal_actions()}
     s.apply(s.legal_actions()[0])
     s.apply(s.legal_actions()[0])
     # Player 0 now holds what is left of player 1's first packet, and vice versa.
-    now = {s.cards[a[2]].id for a in s.legal_actions()}
+    now = {s.cards[A.subject(a)].id for a in s.legal_actions()}
     assert s.current_player() == 0
     assert not now & first_packet_p0
 

@@ -385,7 +385,7 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
             if data["choices"]:
                 for group, actions in zip(data["choices"]["groups"], state.legal_groups()):
                     first = actions[0]
-                    assert group["card"] == (state.cards[first[2]].id if group["act"] not in (
+                    assert group["card"] == (state.cards[A.subject(first)].id if group["act"] not in (
                         "top_monument", "life_loss", "scry_deck", "scry_order", "discard_choice", "first_player")
                         else None), group
         notes.add(data["note"].split(" (")[0].split(" ", 1)[1])
@@ -393,7 +393,7 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
         before = state.clone()
         action = rng.choice(rng.choice(state.legal_groups()))
         match.decide(action)
-        session.steps.append(Step(actor, action[0], A.TYPE_NAMES[action[0]], 1, None, before, match.state.clone()))
+        session.steps.append(Step(actor, A.kind(action), A.TYPE_NAMES[A.kind(action)], 1, None, before, match.state.clone()))
     final = view_of(match.state, None, names, session.steps, None, seats, book=book)
     assert final["over"] and final["result"]["winners"] and len(final["result"]["vp"]) == 4
     assert "must answer a Life loss" in notes and "to play" in notes, notes
@@ -502,7 +502,7 @@ def test_every_view_of_a_game_carries_its_choices_points_and_note_as_data(tmp_pa
             for way in group["ways"]:
                 assert _joined(way["words"]).lower() == way["text"].lower(), way
             points = [w["points"] for w in group["words"] if "points" in w]
-            scored = len(actions) == 1 or actions[0][0] == A.TAKE
+            scored = len(actions) == 1 or A.kind(actions[0]) == A.TAKE
             change = points_change(state, actions[0]) if scored else 0
             assert points == ([change] if change else []), (group["text"], change)
             for w in group["words"] + [w for way in group["ways"] for w in way["words"]]:
