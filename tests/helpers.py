@@ -36,10 +36,10 @@ def random_positions(seed: int, config: GameConfig = GameConfig(), limit: int = 
         state.apply(rng.choice(state.legal_actions()))
 
 
-def mid_game(seed: int, steps: int = 30, players: int = 2) -> GameState:
-    """A position after ``steps`` random decisions where the acting player has a real choice and each
-    rival still holds at least two unseen cards."""
-    state = amigos.deal(seed, GameConfig(players=players))
+def mid_game(seed: int, steps: int = 30, players: int = 2, expansions: tuple[str, ...] = ()) -> GameState:
+    """A position of round 1 or later after ``steps`` random decisions (of a game with ``expansions``)
+    where the acting player has a real choice and each rival still holds at least two unseen cards."""
+    state = amigos.deal(seed, GameConfig(players=players, expansions=expansions))
     rnd = random.Random(seed)
     n = 0
     while True:

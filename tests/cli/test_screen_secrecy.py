@@ -19,7 +19,6 @@ from rich.style import Style
 
 import amigos
 from amigos.codes import DECK, HAND
-from amigos.config import GameConfig
 from amigos.state import GameState
 from amigos_cli.tui.board import banner, compact_row, flatten, hand_line, middle, points_line, rivals, rivals_of, tableau
 from amigos_cli.tui.cards import card_text, on_table
@@ -29,28 +28,11 @@ from amigos_cli.views.log import round_line, settled_lines, step_line
 from amigos_cli.views.outcome import collects, outcome
 from amigos_cli.views.seen import Seen
 from matches.session import make_step
-from tests.helpers import hidden_twin
+from tests.helpers import hidden_twin, mid_game
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 TABLES = [(players, expansions) for players in (2, 3, 4) for expansions in ((), ("lux",))]
 STEPS = 8  # decisions of the walk after each position
-
-
-def mid_game(seed: int, players: int, expansions: tuple[str, ...]) -> GameState:
-    """`tests.ai.test_agents.mid_game` with the card sets: a position of round 1 or later after 30
-    random decisions, where the player to act has a choice and each rival holds two unseen cards."""
-    state = amigos.deal(seed, GameConfig(players=players, expansions=expansions))
-    rng = random.Random(seed)
-    n = 0
-    while True:
-        p = state.current_player()
-        hidden = [[e for e in range(state.n_art) if state.owner[e] == r and state.loc[e] in (HAND, DECK)]
-                  for r in range(players) if r != p]
-        if n >= 30 and len(state.legal_actions()) >= 3 and min(map(len, hidden)) >= 2 and state.round >= 1:
-            return state
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-        n += 1
 
 
 def drawn(renderable: RenderableType) -> tuple[str, list[tuple[int, int, str, tuple[tuple[str, object], ...]]]]:
@@ -106,7 +88,7 @@ def log_lines(before: GameState, after: GameState, action: tuple, settled: GameS
 @pytest.mark.parametrize("players, expansions", TABLES, ids=[f"{p}p{'-lux' if e else ''}" for p, e in TABLES])
 def test_every_screen_draws_a_position_and_its_hidden_twin_alike(seed, players, expansions):
     names = NAMES[:players]
-    start = mid_game(seed, players, expansions)
+    start = mid_game(seed, players=players, expansions=expansions)
     rng = random.Random(seed)
     compared = 0
     for viewer in range(players):
