@@ -23,7 +23,8 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       by sequential halving, using the whole budget; halving=0: by UCB1, stopping
                       once no move can catch up.  draft=1: draft and redraft picks by learned card
                       worth (`ai.draft`), and the chooser of games 2 and 3 names itself first
-                      player; draft=0: both by search.  solo=1 (the default): once every rival
+                      player; draft=2: the picks by the network's chance after each (where there
+                      is a network for the game's count); draft=0: both by search.  solo=1 (the default): once every rival
                       has passed, the rest of the round planned to its end (`ai.planner`);
                       solo=0: searched as any move.  ponder=1 (with a time budget): search on
                       while a person decides, keeping what was found for the person's move
@@ -159,7 +160,7 @@ class Limit(NamedTuple):
 LIMITS: dict[str, Limit] = {
     "seed": Limit(True, -(1 << 63), False, (1 << 64) - 1), "depth": Limit(True, 1, False, 5),
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
-    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 1),
+    "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 2),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
     "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}

@@ -15,12 +15,15 @@ them away (after losing game 1 to Hand of Glory feeding Catacombs, leave the win
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import AVAILABLE, BEING_CHOSEN, DECK, HAND, IN_PLAY
 from amigos.config import Action
+from amigos.determinize import Determinizer
 
 if TYPE_CHECKING:
     from amigos.cards import Card
@@ -151,6 +154,28 @@ def pick_scores(state: GameState, model: ValueModel) -> list[tuple[float, Action
     out.sort(key=lambda t: (-t[0], A.subject(t[1])))
     return out
 
+
+
+def network_picks(state: GameState, leaf: Callable[[GameState], list[float]], worlds: int,
+                  seed: int) -> list[tuple[float, Action]]:
+    """Every legal draft or redraft pick of the player to move with the chance of winning after it as
+    ``leaf`` (a value's rewards, from the picker's view) rates it, averaged over ``worlds``
+    determinisations of what the picker does not see (the rivals' packets and decks), best first
+    (a tie by entity)."""
+    p = state.current_player()
+    legal = state.legal_actions()
+    deal = Determinizer(state, p).deal
+    rng = random.Random(seed)
+    totals = [0.0] * len(legal)
+    for _ in range(worlds):
+        world = deal(rng.getrandbits(64))
+        for i, a in enumerate(legal):
+            after = world.clone()
+            after.apply_unchecked(a)
+            totals[i] += leaf(after)[p]
+    out = [(total / worlds, a) for total, a in zip(totals, legal)]
+    out.sort(key=lambda t: (-t[0], A.subject(t[1])))
+    return out
 
 
 def winning_engine(state: GameState) -> frozenset[str]:

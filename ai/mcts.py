@@ -37,7 +37,7 @@ from amigos.config import Action, Macro
 from amigos.determinize import Determinizer
 from amigos.flow import pool_score
 
-from .draft import pick_scores
+from .draft import network_picks, pick_scores
 from .evaluator import NET, WAYS, Evaluator, Rewards, default_evaluator
 from .futile import useful
 from .halving import Halving
@@ -83,6 +83,13 @@ HALVING: Final = 1
 WAY: Final = "way"
 WIDEN_AT: Final = 16
 WIDEN: Final = 1
+# How the draft's and the redraft's picks are made (``draft=``): by the search, by each card's learned
+# worth and fit (`ai.draft.pick_scores`), or by the network's chance after each pick, averaged over
+# DRAFT_WORLDS determinisations (`ai.draft.network_picks`).
+DRAFT_SEARCH: Final = 0
+DRAFT_WORTH: Final = 1
+DRAFT_NET: Final = 2
+DRAFT_WORLDS: Final = 8
 
 
 class Node:
@@ -648,7 +655,7 @@ class MCTSAgent:
     rng: random.Random
     settings: Settings
     evaluator: Evaluator
-    draft_by_value: bool
+    draft: int  # `DRAFT_SEARCH`, `DRAFT_WORTH` or `DRAFT_NET`
     solo: bool
     pondering: bool
     info: dict[str, Any]
@@ -678,11 +685,12 @@ class MCTSAgent:
         self.evaluator = default_evaluator(value, int(ways)) if model is None and net is None \
             else Evaluator.from_recipe(recipe)
         # draft=1 (default): draft and redraft picks by card value, and the chooser of games 2 and 3
-        # makes itself first player; draft=0: search those too.  The search cannot see from these
+        # makes itself first player; draft=2: the picks by the network (`network_picks`), where there
+        # is one for the game's count; draft=0: search those too.  The search cannot see from these
         # setup decisions to a result (its rollouts stop within the first round), so its choice there
         # is mostly noise.  Going first brings the First Player token and, in game 2, the first redraft
         # pick (the records: lab/README.md, "Design notes from experiments").
-        self.draft_by_value = bool(draft)
+        self.draft = int(draft)
         # solo=1 (default): once every rival has passed, the rest of the round is planned (`plan`).
         self.solo = bool(solo)
         # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
@@ -696,13 +704,21 @@ class MCTSAgent:
             self.info = {"choices": 1, "iterations": 0}
             return legal[0]
         player = state.current_player()
-        if self.draft_by_value and A.kind(legal[0]) in (DRAFT_PICK, REDRAFT_PICK):
+        if self.draft == DRAFT_NET and A.kind(legal[0]) in (DRAFT_PICK, REDRAFT_PICK) \
+                and state.n_players in self.evaluator.nets:
+            chances = network_picks(state, self.evaluator.leaf(state.n_players, player), DRAFT_WORLDS,
+                                    self.rng.getrandbits(64))
+            self.info = {"choices": len(legal), "iterations": 0,
+                         "picks": [{"card": state.cards[A.subject(a)].name, "chance": chance}
+                                   for chance, a in chances[:3]]}
+            return chances[0][1]
+        if self.draft != DRAFT_SEARCH and A.kind(legal[0]) in (DRAFT_PICK, REDRAFT_PICK):
             ranked = pick_scores(state, self.evaluator.model)
             self.info = {"choices": len(legal), "iterations": 0,
                          "picks": [dict(parts, card=state.cards[A.subject(a)].name, score=score)
                                    for score, a, parts in ranked[:3]]}
             return ranked[0][1]
-        if self.draft_by_value and A.kind(legal[0]) == CHOOSE_FIRST:
+        if self.draft != DRAFT_SEARCH and A.kind(legal[0]) == CHOOSE_FIRST:
             self.info = {"choices": len(legal), "iterations": 0}
             return next(a for a in legal if A.subject(a) == player)
         groups = useful(state, group(state, self.evaluator.learned))

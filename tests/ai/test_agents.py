@@ -27,7 +27,7 @@ def test_specs_parse():
 @pytest.mark.parametrize("bad", ["", "alphazero", "mcts:iters", "mcts:iters=many", "greedy:depth=2",
                                  "expectimax:depth=0", "mcts:iters=0", "mcts:iters=-5", "mcts:iters=2.5",
                                  "mcts:time=0", "mcts:time=-1", "mcts:workers=0", "mcts:c=-0.1",
-                                 "mcts:rollout=-1", "mcts:draft=2", "mcts:norm=-0.1", "mcts:norm=1.5", "mcts:halving=2",
+                                 "mcts:rollout=-1", "mcts:draft=3", "mcts:norm=-0.1", "mcts:norm=1.5", "mcts:halving=2",
                                  "mcts:puct=3", "mcts:bias=1", "mcts:settle=1", "mcts:points=0.5", "mcts:reveal=1",
                                  "mcts:worlds=4",
                                  "random:seed=1.5"])
