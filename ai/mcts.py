@@ -92,21 +92,38 @@ DRAFT_NET: Final = 2
 DRAFT_WORLDS: Final = 8
 
 
+# What a node's move is known to lead to (`Node.proof`, from its mover's view): not known; a win (the
+# game ended right after it, the forced steps played, with the mover the only winner, in each of at
+# least PROOF_VISITS visits, every one a world of its own; or the mover moves again and has a proven
+# win); a loss (the game ended so with the mover not among the winners; or, with two players, the
+# rival moves next and has a proven win).
+UNPROVEN: Final = 0
+PROVEN_WIN: Final = 1
+PROVEN_LOSS: Final = -1
+PROOF_VISITS: Final = 4
+
+
 class Node:
     """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
 
-    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action")
+    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "ends", "won", "lost", "proof")
 
     player: int
     n: int
     w: float
     avail: int
+    ends: int   # visits whose world ended the game right after this move (and the forced steps after it)
+    won: int    # of those, the mover the only winner
+    lost: int   # of those, the mover not among the winners
+    proof: int  # `UNPROVEN`, `PROVEN_WIN` or `PROVEN_LOSS`
 
     def __init__(self, player: int) -> None:
         self.player = player
         self.n = 0
         self.w = 0.0
         self.avail = 0
+        self.ends = self.won = self.lost = 0
+        self.proof = UNPROVEN
         self.children: dict[Macro, Node] = {}
         # The variant last played to reach this node, and the mover's pool it was chosen for.
         self.pool: tuple[int, ...] | None = None
@@ -265,9 +282,41 @@ def grow(state: GameState, player: int, iters: int | None, seconds: float | None
         for child in path:
             child.n += 1
             child.w += r[child.player]
+        if path and s.is_terminal():
+            _prove(path, s.winners(), state.n_players)
         root.n += 1
         done += 1
     return root, done
+
+
+def _prove(path: list[Node], winners: list[int], players: int) -> None:
+    """The game ended right after the last move of ``path`` (the nodes walked, just counted): count the
+    end for it, mark it proven once its every visit (at least `PROOF_VISITS`) ended so alike, and carry a
+    proven win up the path: to the mover's own move before (the same player moves again), or as a loss
+    to the rival's move before it (two players)."""
+    last = path[-1]
+    last.ends += 1
+    if winners == [last.player]:
+        last.won += 1
+    elif last.player not in winners:
+        last.lost += 1
+    if last.proof != UNPROVEN or last.ends != last.n or last.n < PROOF_VISITS:
+        return
+    if last.won == last.n:
+        last.proof = PROVEN_WIN
+    elif last.lost == last.n:
+        last.proof = PROVEN_LOSS
+    for i in range(len(path) - 2, -1, -1):
+        child, parent = path[i + 1], path[i]
+        if child.proof != PROVEN_WIN or parent.proof != UNPROVEN:
+            return
+        if parent.player == child.player:
+            parent.proof = PROVEN_WIN
+        elif players == 2:
+            parent.proof = PROVEN_LOSS
+            return
+        else:
+            return
 
 
 def round_end(s: GameState) -> list[float] | None:
@@ -368,6 +417,14 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
     # One pass: every child legal here becomes available once more; UCB1 picks among them
     # unless some legal macro has no child yet (then it is expanded instead).  A macro's further ways
     # (`WAY`) join in once its child has been visited enough.
+    lost = tried = 0  # the legal children, and those proven lost to their mover (left aside unless all are)
+    for key in groups:
+        child = children.get(key)
+        if child is not None:
+            tried += 1
+            if child.proof == PROVEN_WIN:  # (nothing beats a proven win: `_prove`)
+                return key, False
+            lost += child.proof == PROVEN_LOSS
     for key in groups:
         child = children.get(key)
         keys: Sequence[Macro] = (key,)
@@ -384,7 +441,7 @@ def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
                 continue
             n = child.n
             avail = child.avail = child.avail + 1
-            if untried is None:
+            if untried is None and (child.proof != PROVEN_LOSS or lost == tried):
                 u = (child.w / n - low) * scale + c * sqrt(log(avail) / n)
                 if u > best_u:
                     best_key, best_u = k, u
