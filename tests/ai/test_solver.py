@@ -82,19 +82,23 @@ def test_an_end_that_differs_between_worlds_proves_nothing():
     assert node.proof == M.UNPROVEN
 
 
+def _ended_after(before: int, mover: int, winners: list[int], players: int) -> tuple[M.Node, M.Node]:
+    """A move of ``before`` and ``mover``'s move after it, each visit of which ended the game with
+    ``winners``, `PROOF_VISITS` times: (the move before, the move)."""
+    first, then = M.Node(before), M.Node(mover)
+    first.children[(PASS, mover, 0)] = then
+    for _ in range(M.PROOF_VISITS):
+        first.n += 1
+        then.n += 1
+        M._prove([first, then], winners, players)
+    return first, then
+
+
 def test_a_proven_win_makes_the_rival_s_move_before_it_a_loss():
-    rival_move, win = M.Node(1), M.Node(0)
-    rival_move.children[(PASS, 0, 0)] = win
-    for _ in range(M.PROOF_VISITS):
-        rival_move.n += 1
-        win.n += 1
-        M._prove([rival_move, win], [0], 2)
+    rival_move, win = _ended_after(1, 0, [0], 2)
     assert win.proof == M.PROVEN_WIN and rival_move.proof == M.PROVEN_LOSS
+    own_move, win = _ended_after(0, 0, [0], 2)
+    assert win.proof == M.PROVEN_WIN and own_move.proof == M.PROVEN_WIN
     # (with three players, a rival's proven win proves nothing of the move before it)
-    other, third = M.Node(1), M.Node(2)
-    other.children[(PASS, 2, 0)] = third
-    for _ in range(M.PROOF_VISITS):
-        other.n += 1
-        third.n += 1
-        M._prove([other, third], [2], 3)
+    other, third = _ended_after(1, 2, [2], 3)
     assert third.proof == M.PROVEN_WIN and other.proof == M.UNPROVEN
