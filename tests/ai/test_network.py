@@ -288,7 +288,8 @@ def test_a_bad_network_or_model_file_in_a_spec_is_refused_when_the_agent_is_made
 def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_value():
     """The packaged file loads for today's inputs with where it comes from (run, generation, games,
     held-out loss, commit); the default search values leaves by it with two players, the same as
-    ``value=net`` and not as ``value=linear``; with three players by the linear learned value."""
+    ``value=net`` and not as ``value=linear``; with three players by the packaged network for three, with
+    four by the linear learned value."""
     from importlib import resources
 
     from ai import mcts as M
@@ -309,9 +310,16 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
     def stats(evaluator=None):
         return M.search(state, p, 200, None, 5, evaluator=evaluator)
     assert stats() == stats(default_evaluator(NET)) == stats(default) != stats(default_evaluator(LINEAR))
+    # Three players: the packaged network for three (`value_net_3p.npz`); four: the linear learned value.
+    assert default.nets[3].players == 3 and default.nets[3].info["run"].endswith("neural-3p")
+    assert ValueNet.packaged_path(3) == Path(str(resources.files("ai") / "data" / NW.net_file(3)))
     three = next(s for s in random_positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
     q = three.current_player()
-    assert M.search(three, q, 150, None, 5) == M.search(three, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
+    assert M.search(three, q, 150, None, 5) != M.search(three, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
+    assert 4 not in default.nets
+    four = next(s for s in random_positions(2, GameConfig(players=4), 200) if len(s.legal_actions()) > 3)
+    q = four.current_player()
+    assert M.search(four, q, 150, None, 5) == M.search(four, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
 
 
 def test_the_value_is_one_of_three_words():
