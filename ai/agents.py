@@ -31,7 +31,10 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       (what ``amigos play`` does against a person); ponder=0 (the default): not.
                       widen=1 (the default): a move is searched with one way to pay and gain;
                       widen=3: with up to its 3 best ways by the linear value, each searched as a
-                      move of its own (at the root from the start, below it as visits grow)
+                      move of its own (at the root from the start, below it as visits grow).
+                      puct=C,policy=FILE (an experiment, off by default): below the root, moves
+                      weighed by PUCT with the priors of the model of choices in FILE
+                      (`amigos-train policy`), the likeliest tried first, instead of UCB1
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -105,7 +108,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo", "model", "net", "ways", "ponder", "widen"}}[kind]
+                        "halving", "solo", "model", "net", "ways", "ponder", "widen", "puct", "policy"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -116,11 +119,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             _check(key, got)
     if "net" in params and params.get("value", NET) != NET:
         raise SpecError(f"agent parameter net is for value={NET}, not value={params['value']}")
+    if (params.get("puct", 0) != 0) != ("policy" in params):
+        raise SpecError("agent parameters puct and policy go together: puct=C (above 0) with policy=FILE")
     return kind, params
 
 
 #: Parameters whose value is text: the words it takes (None: a file's path, taken as written).
-TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None}
+TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None, "policy": None}
 
 
 def _text(key: str, value: str) -> str:
@@ -162,7 +167,7 @@ LIMITS: dict[str, Limit] = {
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 2),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
-    "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12),
+    "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12), "puct": Limit(False, 0, False, 100),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
 
 

@@ -52,10 +52,6 @@ TARGET_AT: Final[int] = POWER_AT + E.N_CARDS * MAX_POWERS
 DECISION_AT: Final[int] = TARGET_AT + E.N_CARDS
 N_MOVE_INPUTS: Final[int] = DECISION_AT + N_DECISIONS
 
-#: The kinds whose third field is the entity the move is about (a card, a mage, a magic item).
-_NAMES_ENTITY = frozenset((A.PLACE, A.CLAIM_MONUMENT, A.CLAIM_POP, A.DISCARD, A.POWER, A.PASS, A.DECLINE,
-                           A.LL_REACT, A.V_REACT, A.TAKE, A.COLLECT_COST, A.GAIN, A.CHOOSE_MAGE, A.CHOOSE_ITEM,
-                           A.DRAFT_PICK, A.REDRAFT_PICK, A.BANK))
 _POWERS = frozenset((A.POWER, A.LL_REACT, A.V_REACT))
 _DECIDES = frozenset((A.TAKE, A.COLLECT_COST))
 
@@ -71,7 +67,7 @@ def move_inputs(state: GameState, move: Macro) -> list[int]:
     kind = A.kind(move)
     out = [kind]
     cards = state.cards
-    if kind in _NAMES_ENTITY and len(move) > 2 and 0 <= A.subject(move) < len(cards):  # (a merged pass: 2 fields)
+    if kind in A.CARD_KINDS and len(move) > 2 and 0 <= A.subject(move) < len(cards):  # (a merged pass: 2 fields)
         card = E.CARD_INDEX[cards[A.subject(move)].id]
         out.append(SUBJECT_AT + kind * E.N_CARDS + card)
         if kind in _POWERS:
@@ -127,8 +123,11 @@ class PolicyNet:
         index = np.fromiter((i for i, _ in pairs), dtype=np.intp, count=len(pairs))
         value = np.fromiter((v for _, v in pairs), dtype=np.float64, count=len(pairs))
         h = np.maximum(value @ self.w1[index] + self.b1, 0.0)
-        scores = self.u + self.v @ h  # (per move input; cheaper than gathering V's rows per move)
-        return np.array([scores[move_inputs(state, m)].sum() for m in moves])
+        inputs = [move_inputs(state, m) for m in moves]
+        used = sorted({i for row in inputs for i in row})  # (the move inputs these moves use: a few dozen)
+        at = {i: k for k, i in enumerate(used)}
+        scores = self.u[used] + self.v[used] @ h
+        return np.array([sum(scores[at[i]] for i in row) for row in inputs])
 
     def probabilities(self, state: GameState, moves: Sequence[Macro], player: int | None = None) -> np.ndarray:
         """The chance of each of ``moves`` (summing to 1)."""
