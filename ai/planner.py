@@ -4,7 +4,8 @@ Once every rival has passed, each decision left in the round is the mover's own 
 rival's answer to an attack): the round is a one-player problem.  `Planner` searches it depth first in
 a determinisation, move by move as the tree search sees moves (`ai.mcts.group`: an action's macro, a
 child for each purchase its ways make affordable at once, the futile ones left out, each played with
-the way the learned value prefers), merging positions reached in different orders (a transposition
+the way the learned value prefers, and with the way that leaves the most Gold where that is another),
+merging positions reached in different orders (a transposition
 table), down to where the round ends (or the game), a rival must decide, or a budget runs out; the
 positions reached there are valued by the caller's ``value``.  Its best line never passes with a
 purchase, a point or a conversion left that the value sees.  A line that wins the game (a value of
@@ -22,6 +23,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from amigos import actions as A
+from amigos.cards import GOLD
 from amigos.codes import ACTIONS
 from amigos.config import Action, Macro
 from amigos.state import GameState
@@ -60,8 +63,28 @@ def position_key(s: GameState) -> Key:
 
 
 def moves(s: GameState, evaluator: Evaluator) -> list[tuple[Macro, Action]]:
-    """The moves of ``s`` as the tree search sees them, each with the way ``evaluator`` plays it."""
-    return [(key, evaluator.variant(s, ways)) for key, ways in useful(s, group(s, evaluator.learned)).items()]
+    """The moves of ``s`` as the tree search sees them, each with the way ``evaluator`` plays it, and
+    where another of its ways leaves more Gold, that way too (keyed `MORE_GOLD`): Gold buys monuments
+    and pays Reacts at the victory check (Golden Statue), which the learned value's way may give up
+    for more essences of other kinds."""
+    out: list[tuple[Macro, Action]] = []
+    for key, ways in useful(s, group(s, evaluator.learned)).items():
+        chosen = evaluator.variant(s, ways)
+        out.append((key, chosen))
+        if len(ways) > 1:
+            richest = max(ways, key=_gold)
+            if _gold(richest) > _gold(chosen):
+                out.append((key + (MORE_GOLD,), richest))
+    return out
+
+
+#: The key of a move's way that leaves the most Gold (`moves`), after the move's own key.
+MORE_GOLD: Final = "more gold"
+
+
+def _gold(action: Action) -> int:
+    """The Gold an action leaves its player with, beside what it pays: gained less paid."""
+    return A.gain(action)[GOLD] - A.payment(action)[GOLD]
 
 
 class Planner:

@@ -176,3 +176,24 @@ def test_a_round_with_a_win_in_it_is_planned_to_the_win_within_the_search_s_budg
     assert "planned" in agent.info and agent.info["value"] >= WON and kind(action) != PASS
     world = Determinizer(s, p).deal(3)
     assert plan_round([world], p, value_of(p), LINEAR_EVALUATOR) is None  # (the old budget gives up)
+
+
+def test_a_plan_tries_the_way_that_keeps_gold_where_the_learned_value_would_give_it_up():
+    """The puzzle ``golden-statue-needs-gold-1``: the rival passed with 11 points, we have 10, 2 Gold and
+    Golden Statue (3 points at the check for 3 Gold). The learned value discards Fountain of Youth for 2
+    Calm; the plan also tries its way for 1 Gold (`MORE_GOLD`), the one that wins."""
+    import json
+
+    from ai.planner import MORE_GOLD
+    from amigos import actions as A
+    from amigos.position import build_position
+
+    path = DATA / "puzzles" / "golden-statue-needs-gold-1.json"
+    s = build_position(**json.loads(path.read_text(encoding="utf-8"))["position"], seed=0)
+    p = s.current_player()
+    assert alone(s, p)
+    offered = dict(moves(s, LINEAR_EVALUATOR))
+    gold_ways = {key: a for key, a in offered.items() if key[-1] == MORE_GOLD}
+    assert gold_ways and all(A.gain(a)[4] > A.gain(offered[key[:-1]])[4] for key, a in gold_ways.items())
+    action = make_agent("mcts:iters=600,seed=2").select(s.clone())
+    assert A.kind(action) == A.DISCARD and A.gain(action) == (0, 0, 0, 0, 1)
