@@ -151,6 +151,24 @@ def field_at(kind: int, name: str) -> int:
     return fields.index(name) if name in fields else -1
 
 
+#: The fields of `FIELDS` that hold a tuple (of essences, entities or an order); every other field holds
+#: a whole number.
+TUPLE_FIELDS: Final = frozenset(("pay", "gain", "known", "revealed", "order", "artifacts"))
+
+
+def well_formed(obj: object) -> bool:
+    """Whether ``obj`` (from outside: a person, a file, the bridge) has an action's shape: a tuple of a
+    kind code and the fields `FIELDS` gives that kind, each a whole number or a tuple as it should be
+    (a `V_REACT` may have its ``other`` or not).  Not whether it is legal."""
+    if not isinstance(obj, tuple) or not obj or type(obj[0]) is not int or obj[0] not in FIELDS:
+        return False
+    fields = FIELDS[obj[0]]
+    if len(obj) != len(fields) and not (obj[0] == V_REACT and len(obj) == len(fields) - 1):
+        return False
+    return all(isinstance(value, tuple) if name in TUPLE_FIELDS else type(value) is int
+               for name, value in zip(fields, obj))
+
+
 #: Where an action holds what it pays and what it gains (-1: nothing), by kind (for the kinds that do).
 PAY_GAIN_AT: Final = {k: (field_at(k, "pay"), field_at(k, "gain")) for k in FIELDS
                       if field_at(k, "pay") >= 0 or field_at(k, "gain") >= 0}

@@ -67,8 +67,9 @@ def apply_checked(s: GameState, action: object) -> None:
 def checked(s: GameState, action: object) -> tuple[Any, ...]:
     """``action`` if it is legal now (a legal action, or a possible chance outcome where chance is
     supplied from outside), else raise `IllegalAction`."""
-    if not isinstance(action, tuple) or not action:
+    if not A.well_formed(action):
         raise IllegalAction(f"not an action: {action!r}")
+    assert isinstance(action, tuple)  # (for the type checker: `well_formed` says so)
     if A.kind(action) in A.CHANCE_ACTIONS:
         if s.auto_chance or not s.stack or not chance_is_valid(s, action):
             raise IllegalAction("not a possible chance outcome now")

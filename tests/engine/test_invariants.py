@@ -40,7 +40,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import amigos
-from amigos.actions import kind, macro_key, player
+from amigos import actions as A
+from amigos.actions import kind, macro_key, player, well_formed
 from amigos.cards import GOLD
 from amigos.codes import BEING_CHOSEN, DECK, DECK_ARTIFACT, DRAFT_RESERVE, DRAFTING, HAND, MONUMENT_DECK, P_SCRYORDER
 from amigos.config import GameConfig
@@ -215,6 +216,7 @@ def check_determinisation(s, rng: random.Random, ctx: str) -> None:
 
 def check_protocol_roundtrip(s, legal, ctx: str) -> None:
     for a in legal:
+        assert well_formed(a), f"{ctx}: {a!r} is not shaped as its kind's fields"
         d = amigos.action_json(s, a)
         wire = json.loads(json.dumps(d))
         back = amigos.action_from_json(s, wire)
@@ -426,3 +428,16 @@ def test_a_first_game_of_four_deals_a_world_whose_rivals_took_most_of_the_face_d
     a world took all but 4 of the 28 cards a face-down one may be, and the viewer's 5 face-down cards
     could not be dealt (IndexError); such a world is dealt again."""
     play_checked(127, "first_game/4", "official", 64656)
+
+
+def test_what_is_not_shaped_as_an_action_is_refused_as_one():
+    """A tuple that is no action's shape (a kind's fields, each a number or a tuple as `FIELDS` says) is
+    refused as "not an action", on both builds, before anything reads its fields."""
+    s = amigos.deal(3, GameConfig())
+    legal = s.legal_actions()
+    for bad in [("Pass", 0), (99, 0), (), (A.PASS,), (A.PASS, "0", 0), (A.PASS, 0, 0, 0), [A.PASS, 0, 0],
+                (A.R_DRAW, 0, [1], (2,)), (A.R_DRAW, 0, (), (True,))[:3], (True, 0, 0)]:
+        assert not well_formed(bad)
+        with pytest.raises(amigos.IllegalAction, match="not an action"):
+            s.apply(bad)
+    assert all(well_formed(a) for a in legal)
