@@ -7,7 +7,6 @@ their texts are the catalog's, and the cards listed on the table are those the v
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -24,9 +23,6 @@ from amigos.carddata import SETS, components
 
 from ..views.seen import Seen
 from .board import flatten
-
-if TYPE_CHECKING:
-    pass
 
 _DETAILS = {c["id"]: c for c in components(SETS)}  # (every set: a card panel of any game)
 
