@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from amigos import actions as A
 from amigos.cards import GOLD
 from amigos.codes import ACTIONS
 from amigos.config import Action, Macro
@@ -31,6 +30,7 @@ from amigos.state import GameState
 
 from .evaluator import Evaluator
 from .futile import useful
+from .heuristics import pools_after
 from .mcts import group
 from .rewards import WIN_MARGIN
 
@@ -71,20 +71,16 @@ def moves(s: GameState, evaluator: Evaluator) -> list[tuple[Macro, Action]]:
     for key, ways in useful(s, group(s, evaluator.learned)).items():
         chosen = evaluator.variant(s, ways)
         out.append((key, chosen))
-        if len(ways) > 1:
-            richest = max(ways, key=_gold)
-            if _gold(richest) > _gold(chosen):
-                out.append((key + (MORE_GOLD,), richest))
+        after = pools_after(s, ways) if len(ways) > 1 else None
+        if after is not None:
+            richest = max(range(len(ways)), key=lambda i: after[i][GOLD])
+            if after[richest][GOLD] > after[ways.index(chosen)][GOLD]:
+                out.append((key + (MORE_GOLD,), ways[richest]))
     return out
 
 
 #: The key of a move's way that leaves the most Gold (`moves`), after the move's own key.
 MORE_GOLD: Final = "more gold"
-
-
-def _gold(action: Action) -> int:
-    """The Gold an action leaves its player with, beside what it pays: gained less paid."""
-    return A.gain(action)[GOLD] - A.payment(action)[GOLD]
 
 
 class Planner:

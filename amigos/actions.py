@@ -98,10 +98,6 @@ def is_chance(action: tuple[Any, ...]) -> bool:
     return action[0] in CHANCE_ACTIONS
 
 
-# The leading fields that name an action, by kind; the rest are essences (payment, gain).
-_MACRO_LEN = {PLACE: 3, CLAIM_POP: 3, DISCARD: 3, POWER: 6, LL_REACT: 5, LL_CHOICE: 2, GAIN: 3, V_REACT: 4}
-
-
 def macro_key(action: tuple[Any, ...]) -> tuple[Any, ...]:
     """The action without its payment and gain: "place Fire Dragon" for every way of paying for it."""
     n = _MACRO_LEN.get(action[0])
@@ -172,6 +168,9 @@ def well_formed(obj: object) -> bool:
 #: Where an action holds what it pays and what it gains (-1: nothing), by kind (for the kinds that do).
 PAY_GAIN_AT: Final = {k: (field_at(k, "pay"), field_at(k, "gain")) for k in FIELDS
                       if field_at(k, "pay") >= 0 or field_at(k, "gain") >= 0}
+# The leading fields that name an action, by kind: those before its payment and gain (a `V_REACT`'s
+# ``other`` after its payment goes too).
+_MACRO_LEN = {k: min(at for at in places if at >= 0) for k, places in PAY_GAIN_AT.items()}
 _PAY_AT: Final = tuple(PAY_GAIN_AT.get(k, (-1, -1))[0] for k in range(len(TYPE_NAMES)))  # (by kind code: fast)
 _GAIN_AT: Final = tuple(PAY_GAIN_AT.get(k, (-1, -1))[1] for k in range(len(TYPE_NAMES)))
 Essences = tuple[int, int, int, int, int]  # (elan, life, calm, death, gold), as `amigos.cards.Essences`
