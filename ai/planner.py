@@ -74,7 +74,8 @@ def moves(s: GameState, evaluator: Evaluator) -> list[tuple[Macro, Action]]:
         after = pools_after(s, ways) if len(ways) > 1 else None
         if after is not None:
             richest = max(range(len(ways)), key=lambda i: after[i][GOLD])
-            if after[richest][GOLD] > after[ways.index(chosen)][GOLD]:
+            played = next(i for i, a in enumerate(ways) if a == chosen)  # (ways: any sequence, not a list)
+            if after[richest][GOLD] > after[played][GOLD]:
                 out.append((key + (MORE_GOLD,), ways[richest]))
     return out
 
