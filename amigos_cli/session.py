@@ -55,7 +55,7 @@ class PromptSession:
         self.asked: int | None = None  # the person asked last, where several share the screen
         self._title: str = _title(match)
         self.session: Session = Session(match, path, seat_for=self._person, wrap_agent=self._thinking,
-                                        auto_collect=lambda: self.settings.auto_collect)
+                                        auto_collect=lambda seat: self.settings.auto_collect)
         self.session.listeners.append(self.show)
         self.sync_logs()
 

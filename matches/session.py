@@ -174,19 +174,19 @@ class Session:
     or the prompt's `amigos_cli.human.Human`); an AI's seat gets its agent, passed through
     ``wrap_agent(seat, agent)`` if given (the prompt's spinner).  ``private``: the match file holds
     secrets (a table's seat tokens) and is readable by its owner alone, after every save.
-    ``auto_collect()``, read at every decision of a person's, says whether `ai.collect.automatic_collect`
-    decides for them where it can.
+    ``auto_collect(seat)``, read at every decision of a person's, says whether
+    `ai.collect.automatic_collect` decides for that seat's person where it can.
 
     `steps` is the log as data: every decision with the positions around it.  `listeners` hear every
     event (`matches.events`) on the match's thread, after the session has logged it."""
 
     def __init__(self, match: Match, path: Path, seat_for: Callable[[int], Agent],
                  wrap_agent: Callable[[int, Agent], Agent] | None = None, private: bool = False,
-                 auto_collect: Callable[[], bool] = lambda: False) -> None:
+                 auto_collect: Callable[[int], bool] = lambda seat: False) -> None:
         self.match: Match = match
         self.path: Path = Path(path)
         self.private: bool = private
-        self.auto_collect: Callable[[], bool] = auto_collect
+        self.auto_collect: Callable[[int], bool] = auto_collect
         self.steps: list[Step] = []
         self._turn: tuple[int, GameState] | None = None  # (game, position) of the decision asked now
         self.listeners: list[Callable[[MatchEvent], None]] = []
@@ -198,7 +198,7 @@ class Session:
         self.controllers: list[Agent] = []
         for seat, spec in enumerate(specs):
             if spec == HUMAN:
-                self.controllers.append(_AutoCollect(seat_for(seat), self.auto_collect))
+                self.controllers.append(_AutoCollect(seat_for(seat), lambda seat=seat: self.auto_collect(seat)))
                 continue
             agent = make_agent(bounded_spec(spec, against_a_person=HUMAN in specs),
                                seed=derive_seed(match.record["seed"], "seat", seat))
@@ -253,7 +253,7 @@ class Session:
         seats = [i for i, h in enumerate(self.humans) if h]
         record = copy.deepcopy(self.match.record)
         game = record["games"][-1]
-        mine = asked_decisions(game["decisions"], self.match.history(), seats, self.auto_collect())
+        mine = asked_decisions(game["decisions"], self.match.history(), seats, self.auto_collect)
         if not mine:
             self.tell(Notice("Nothing of yours to undo in this game.", REFUSED))
             return
@@ -285,12 +285,12 @@ class Session:
 
 
 def asked_decisions(decisions: list[list[Any]], told: list[tuple[GameState, Action]], seats: list[int],
-                    auto_collect: bool) -> list[int]:
+                    auto_collect: Callable[[int], bool]) -> list[int]:
     """The indices of a game's ``decisions`` that ``seats`` were asked (with ``told``, the positions
-    they were made in): not those auto-collect made (`automatic_collect`), which an undo goes back past,
-    since it would make them again at once."""
+    they were made in): not those auto-collect made for a seat with it on (``auto_collect(seat)``:
+    `automatic_collect`), which an undo goes back past, since it would make them again at once."""
     return [i for i, d in enumerate(decisions) if d[0] in seats
-            and not (auto_collect and i < len(told) and automatic_collect(told[i][0]) == told[i][1])]
+            and not (auto_collect(d[0]) and i < len(told) and automatic_collect(told[i][0]) == told[i][1])]
 
 
 class _AutoCollect(AgentWrapper):

@@ -28,9 +28,11 @@ from typing import Any
 
 from ai.agent import Agent
 from ai.agents import make_agent
+from ai.collect import automatic_collect
 from amigos.config import Action
 from amigos.errors import AmigosError
 from amigos.state import GameState
+from amigos.together import StepKey, ahead, together
 from matches.events import GameOver, MatchEvent, MatchOver, Moved, TurnBegins
 from matches.match import Match
 from matches.session import HUMAN, PersonSeat, QuitRequested, Session, Step, default_path
@@ -73,14 +75,29 @@ def private_folder(folder: Path) -> None:
 
 
 @dataclass(frozen=True)
+class Together:
+    """A step the players take at once (`amigos.together`) as the table shows it while it lasts: the
+    position and the number of log steps as it began (what every seat is shown of the others until all
+    have chosen), each person's own standing in it (`amigos.together.ahead`: the position at their next
+    decision, or after their last), the seats asked ahead of their turn with the asks' numbers, and the
+    seats still to decide."""
+    start: GameState
+    steps: int
+    places: dict[int, GameState]
+    offers: dict[int, int]
+    deciding: list[int]
+
+
+@dataclass(frozen=True)
 class Snapshot:
-    """The table at one moment, taken on the match's thread: the position (a copy), how many of the
-    session's log steps it has, the seat asked and the ask's number (None when no person is asked),
-    whether the match is over."""
+    """The table at one moment: the position (a copy), how many of the session's log steps it has, the
+    seat the match waits for and the ask's number (None when no person is asked), whether the match is
+    over, and the step taken together under way (None when there is none)."""
     state: GameState
     steps: int
     asked: tuple[int, int] | None
     over: bool
+    together: Together | None = None
 
 
 _HANDED = object()  # an answer that tells a waiting seat it is an agent's now
@@ -103,13 +120,21 @@ class Table:
         self.answers: dict[int, queue.Queue[object]] = {p: queue.Queue() for p in range(len(self.tokens))}
         self.asks = 0  # the number of the last decision asked of a person
         self.asked: tuple[int, int, GameState] | None = None  # (seat, ask, position) waiting for an answer
+        # A step taken together (`amigos.together`): its key, position and log steps as it began; each
+        # person's answers given ahead of their turn in it, in order; the decision each is asked ahead
+        # (its ask's number and its groups, which keep the number while the decision stays the same).
+        self.begun: tuple[StepKey, GameState, int] | None = None
+        self.early: dict[int, list[Action]] = {}
+        self.offered: dict[int, tuple[int, object]] = {}
+        self.auto: dict[int, bool] = {}  # the seats whose person turned auto-collect on (the page's setting)
+        self.sent: int | None = None  # the seat whose answer is on its way to the match's thread
         self.on_change: Callable[[], None] = lambda: None
         match.record[TABLE_KEY] = self.record()
-        # (the file holds the seats' tokens: private; the host's auto-collect setting is not the remote
-        # people's: off)
-        self.session: Session = Session(match, path, seat_for=lambda seat: PersonSeat(self.ask, seat), private=True)
+        # (the file holds the seats' tokens: private)
+        self.session: Session = Session(match, path, seat_for=lambda seat: PersonSeat(self.ask, seat), private=True,
+                                        auto_collect=lambda seat: self.auto.get(seat, False))
         self.session.listeners.append(self._heard)
-        self.snapshot: Snapshot = self._take(None)
+        self.snapshot: Snapshot = self._take()
         self.thread: threading.Thread | None = None
         self.failure: BaseException | None = None
         self.stopping = False  # `stop` was called
@@ -181,7 +206,8 @@ class Table:
         except BaseException as exc:  # noqa: BLE001 - told to the host, who stops the table
             if not self.stopping:  # (a search cut short by `stop` is no failure)
                 self.failure = exc
-        self.snapshot = self._take(None)
+        with self.lock:
+            self.snapshot = self._take()
         self.on_change()
 
     def stop(self) -> None:
@@ -196,13 +222,24 @@ class Table:
             self.thread.join(timeout=STOP_SECONDS)
 
     def ask(self, seat: int, state: GameState) -> Action:
-        """A person's decision, on the match's thread: wait for `choose` (or the seat handed to an agent)."""
+        """A person's decision, on the match's thread: the answer they gave ahead of their turn in a step
+        taken together, else wait for `choose` (or the seat handed to an agent).  A decision asked ahead
+        keeps its ask's number when the match comes to it, so an answer on its way is taken."""
         if seat in self.handed:
             return self._agent(seat).select(state)
         with self.lock:
-            self.asks += 1
-            self.asked = (seat, self.asks, state.clone())
-            self.snapshot = self._take(self.asked)
+            early = self.early.get(seat)
+            if early:
+                answer = early.pop(0)
+                if answer in state.legal_actions():
+                    return answer
+                early.clear()  # (answers for another position: ask again)
+            offered = self.offered.pop(seat, None)
+            if offered is None or offered[1] != _decision(state):
+                self.asks += 1
+                offered = (self.asks, None)
+            self.asked = (seat, offered[0], state.clone())
+            self.snapshot = self._take()
         self.on_change()
         answer = self.answers[seat].get()
         if answer is _STOP:
@@ -213,21 +250,38 @@ class Table:
 
     def choose(self, seat: int, ask: int, group: int, way: int) -> str | None:
         """Seat ``seat``'s answer to decision number ``ask``: the ``way`` of the ``group`` of its choices
-        (`amigos_cli.table.view.choices`).  None when taken; else why it is refused (nothing changes)."""
+        (`amigos_cli.table.view.choices`), the decision the match waits for or one asked ahead of the
+        seat's turn.  None when taken; else why it is refused (nothing changes)."""
         with self.lock:
-            if self.asked is None or self.asked[0] != seat:
+            waited = self.asked is not None and self.asked[0] == seat
+            together = self.snapshot.together
+            if waited:
+                assert self.asked is not None
+                number, position = self.asked[1], self.asked[2]
+            elif together is not None and seat in together.offers:
+                number, position = together.offers[seat], together.places[seat]
+            else:
                 return "it is not your decision"
-            if self.asked[1] != ask:
+            if number != ask:
                 return "that decision is past"
-            groups = self.asked[2].legal_groups()
+            groups = position.legal_groups()
             if not 0 <= group < len(groups):
                 return "no such choice"
             ways = ordered_variants(groups[group])
             if not 0 <= way < len(ways):
                 return "no such way"
-            self.asked = None
-            self.snapshot = replace(self.snapshot, asked=None)  # (answered: no view offers it again)
-        self.answers[seat].put(ways[way])
+            if not waited:
+                self.early.setdefault(seat, []).append(ways[way])
+                self.offered.pop(seat, None)
+                self.snapshot = self._take(self.snapshot)
+            else:
+                self.asked = None
+                self.sent = seat  # (until the match's thread takes it: not asked ahead meanwhile)
+                self.snapshot = replace(self.snapshot, asked=None)  # (answered: no view offers it again)
+        if waited:
+            self.answers[seat].put(ways[way])
+        else:
+            self.on_change()
         return None
 
     def hand_to_agent(self, seat: int, spec: str) -> None:
@@ -241,6 +295,8 @@ class Table:
             waiting = self.asked is not None and self.asked[0] == seat
             if waiting:
                 self.asked = None
+            self.early.pop(seat, None)
+            self.offered.pop(seat, None)
         if waiting:
             self.answers[seat].put(_HANDED)
 
@@ -255,13 +311,79 @@ class Table:
         """A session event, on the match's thread: a new snapshot, and the seats told."""
         if isinstance(event, (TurnBegins, Moved, GameOver, MatchOver)):
             with self.lock:
-                self.snapshot = self._take(self.asked)
+                self.snapshot = self._take()
             self.on_change()
 
-    def _take(self, asked: tuple[int, int, GameState] | None) -> Snapshot:
-        return Snapshot(self.match.state.clone(), len(self.session.steps),
-                        None if asked is None else (asked[0], asked[1]), self.match.is_over())
+    def _take(self, since: Snapshot | None = None) -> Snapshot:
+        """A snapshot of the table now (under `lock`): of the match on its own thread, or, from another
+        thread, of the position of the snapshot ``since`` with the answers given ahead since then."""
+        if since is None:
+            state, steps, over = self.match.state.clone(), len(self.session.steps), self.match.is_over()
+            self.sent = None
+        else:
+            state, steps, over = since.state, since.steps, since.over
+        asked = None if self.asked is None else (self.asked[0], self.asked[1])
+        return Snapshot(state, steps, asked, over, self._together(state, steps))
+
+    def _together(self, state: GameState, steps: int) -> Together | None:
+        """The step taken together under way at ``state`` as the table shows it (None when there is none):
+        each person's standing with their answers given ahead, and the decisions asked ahead (a new ask's
+        number for a new decision)."""
+        key = together(state)
+        if key is None or self.begun is None or self.begun[0] != key:
+            self.early.clear()
+            self.offered.clear()
+            self.begun = None if key is None else (key, state.clone(), steps)
+        if key is None or self.begun is None:
+            return None
+        places: dict[int, GameState] = {}
+        offers: dict[int, int] = {}
+        deciding = []
+        for seat in range(state.n_players):
+            person = self.tokens[seat] is not None and seat not in self.handed
+            answers = self.early.setdefault(seat, []) if person else []
+            place = ahead(state, seat, answers, self._automatic(seat))
+            if place is None:  # (answers that belong to no position of this step: forgotten)
+                answers.clear()
+                place = ahead(state, seat, answers, self._automatic(seat))
+            if place is None:
+                continue
+            if seat == self.sent:
+                place = (place[0], False)
+            if place[1]:
+                deciding.append(seat)
+            if not person:
+                continue
+            places[seat] = place[0]
+            if place[1] and not (self.asked is not None and self.asked[0] == seat):
+                decision = _decision(place[0])
+                kept = self.offered.get(seat)
+                if kept is None or kept[1] != decision:
+                    self.asks += 1
+                    kept = (self.asks, decision)
+                    self.offered[seat] = kept
+                offers[seat] = kept[0]
+            else:
+                self.offered.pop(seat, None)
+        return Together(self.begun[1], self.begun[2], places, offers, deciding)
+
+    def _automatic(self, seat: int) -> Callable[[GameState], Action | None]:
+        """What auto-collect decides for ``seat`` at a position (None: nothing), while its person has it on."""
+        return lambda state: automatic_collect(state) if self.auto.get(seat, False) else None
+
+    def set_auto_collect(self, seat: int, on: bool) -> None:
+        """Seat ``seat``'s person turns auto-collect on or off (`ai.collect.automatic_collect`, as on the
+        full screen): read at their next decision, and at once for the decisions asked ahead."""
+        with self.lock:
+            self.auto[seat] = on
+            self.snapshot = self._take(self.snapshot)
+        self.on_change()
 
     def steps(self, snapshot: Snapshot) -> list[Step]:
         """The log steps of ``snapshot`` (the session only ever appends them: a table has no undo)."""
         return self.session.steps[:snapshot.steps]
+
+
+def _decision(state: GameState) -> object:
+    """What tells one decision from another for a seat asked ahead of its turn: its groups of legal actions."""
+    return tuple(tuple(group) for group in state.legal_groups())

@@ -174,7 +174,7 @@ class TableServer:
         """What ``seat`` (None: spectators) is sent of the table at ``snapshot`` (`amigos_cli.table.view`)."""
         names = [p["name"] for p in self.table.match.record["players"]]
         return view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats(),
-                    book=self.book, match=match_of(self.table.match))
+                    book=self.book, match=match_of(self.table.match), together=snapshot.together)
 
     async def send_view(self, ws: web.WebSocketResponse, seat: int | None) -> None:
         data = self.view_for(seat, self.table.snapshot)

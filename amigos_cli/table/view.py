@@ -15,9 +15,11 @@ for the cards whose points vary) and text.
   round"), and in the centre ``scrolls_available`` (ids) and ``scrolls_in_game``;
 - ``log``: the log as the seat may know it (`LogBook`), ``[style, words]`` lines; ``moves``: the number of
   decisions made so far;
-- ``to_play``: the seat to play (None once over); ``note``: what they are deciding, for every seat
-  ("Bob must answer a Life loss ...", "Ann to play"); ``note_you``: the same said to the seat deciding
-  ("choose what to collect from Witch"), None for a plain turn;
+- ``to_play``: the seat to play (None once over); ``deciding``: every seat to play now (several in a
+  step the players take at once: `amigos.together`); ``note``: what they are deciding, for every seat
+  ("Bob must answer a Life loss ...", "Ann to play", "Waiting for Ann and Bob: choosing mages at
+  once"); ``note_you``: the same said to a seat deciding ("choose what to collect from Witch"), None
+  for a plain turn;
 - ``match``: a best of three's game and score (`match_of`); ``over`` and ``result`` (`result`);
 - ``choices``, when the decision is the seat's (else None): ``{"ask": n, "groups": [...]}``, each group
   ``{"text", "words", "act", "card", "ways"}``: its words (`amigos_cli.views.choices.group_text`) as
@@ -28,6 +30,11 @@ for the cards whose points vary) and text.
 
 A choice comes back as (ask, group, way): the ask's number makes a stale or replayed answer harmless
 (`amigos_cli.table.model.Table.choose`).
+
+While a step taken together lasts (choosing mages, a round of draft picks, a Collect), every viewer is
+shown the table as the step began, with the log up to then: nobody sees another's choice before all
+have chosen.  A seat sees its own standing in the step (its mage chosen, its pool after its collects)
+and is asked its next decision there, ahead of its turn in seat order.
 """
 
 from __future__ import annotations
@@ -43,12 +50,14 @@ from amigos.codes import PHASE_NAMES
 from amigos.flow import pool_score
 from amigos.observe import SPECTATOR, observation
 from amigos.state import GameState
+from amigos.codes import COLLECT, SETUP_CHOOSE_MAGES, SETUP_DRAFT
 from matches.match import Match
 from matches.session import Step
 
 from ..views.choices import card_of, group_text, ordered_variants, variant_text
 from ..views.log import round_line, settled_lines, step_line
 from ..views.outcome import collects
+from .model import Together
 
 LOG_LINES = 300  # the most recent log lines a view carries
 #: The words of a source of points that is no card (`amigos.observe`'s ``points_breakdown``).
@@ -153,24 +162,25 @@ class LogBook:
 
 def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequence[Step],
          asked: tuple[int, int] | None, seats: Sequence[dict[str, Any]], *, book: LogBook | None = None,
-         match: dict[str, Any] | None = None) -> dict[str, Any]:
+         match: dict[str, Any] | None = None, together: Together | None = None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees of ``state``: see the module docstring.  ``asked`` is the
     seat asked now and the ask's number (None while an agent thinks or the game is over); ``seats``
     each seat's standing (its kind, whether its person is connected); ``book`` the table's log as each
     viewer knows it (a new one when None: every seat a person's); ``match`` a best of three's game
-    number and score (`match_of`), None for a single game."""
+    number and score (`match_of`), None for a single game; ``together`` the step taken together under
+    way (`amigos_cli.table.model.Together`), None when there is none."""
     viewer = SPECTATOR if seat is None else seat
-    seen = observation(state, viewer)
-    for p, entry in enumerate(seen["players"]):
-        entry["name"] = names[p]
-        entry["points_from"] = [_source(part) for part in entry["points_breakdown"]]
     book = book if book is not None else LogBook(names, [True] * len(names))
     over = state.is_terminal()
+    if together is not None and not over:
+        return _together_view(state, seat, names, steps, asked, seats, book, match, together)
     they, you = ("", None) if over else _deciding(state)
     out: dict[str, Any] = {
-        "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
+        "type": "view", "you": seat, "names": list(names), "seats": list(seats),
+        "position": _seen(state, viewer, names),
         "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps),
         "to_play": None if over else state.current_player(),
+        "deciding": [] if over else [state.current_player()],
         "note": "" if over else f"{names[state.current_player()]} {they}", "note_you": you, "choices": None,
         "over": over, "match": match,
         "result": result(state) if over else None,
@@ -178,6 +188,58 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
     if asked is not None and asked[0] == seat and not over:
         out["choices"] = choices(state, asked[1])
     return out
+
+
+#: What the players do in a step taken together, for the note of those waiting.
+TOGETHER_WORDS = {SETUP_CHOOSE_MAGES: "choosing mages", SETUP_DRAFT: "drafting", COLLECT: "collecting"}
+
+
+def _together_view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequence[Step],
+                   asked: tuple[int, int] | None, seats: Sequence[dict[str, Any]], book: LogBook,
+                   match: dict[str, Any] | None, together: Together) -> dict[str, Any]:
+    """`view` while a step taken together lasts: the table as the step began, the seat's own standing in
+    it, and the seat's next decision there when it has one (asked ahead, or the one the match waits for)."""
+    viewer = SPECTATOR if seat is None else seat
+    seen = _seen(together.start, viewer, names)
+    place = together.places.get(seat) if seat is not None else None
+    deciding = list(together.deciding)
+    mine = seat is not None and seat in deciding and place is not None
+    if place is not None and seat is not None:
+        own = _seen(place, seat, names)
+        seen["players"][seat] = own["players"][seat]
+        # (the decision pending there is the seat's own only while it decides: the rest of that
+        # position is stand-ins')
+        seen["pending"] = own["pending"] if mine else None
+    waiting = [names[q] for q in deciding if q != seat]
+    activity = TOGETHER_WORDS[state.phase]
+    note = f"Waiting for {_listed(waiting)}: {activity} at once" if waiting else f"{activity.capitalize()} at once"
+    out: dict[str, Any] = {
+        "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
+        "log": book.lines(steps[:together.steps], viewer)[-LOG_LINES:], "moves": together.steps,
+        "to_play": seat if mine else (deciding[0] if deciding else state.current_player()),
+        "deciding": deciding, "note": note,
+        "note_you": _deciding(place)[1] if mine and place is not None else None,
+        "choices": None, "over": False, "match": match, "result": None,
+    }
+    if asked is not None and asked[0] == seat:
+        out["choices"] = choices(state, asked[1])
+    elif mine and place is not None and seat is not None and seat in together.offers:
+        out["choices"] = choices(place, together.offers[seat])
+    return out
+
+
+def _seen(state: GameState, viewer: int, names: Sequence[str]) -> dict[str, Any]:
+    """The observation of ``state`` by ``viewer`` with each player's ``name`` and ``points_from``."""
+    seen = observation(state, viewer)
+    for p, entry in enumerate(seen["players"]):
+        entry["name"] = names[p]
+        entry["points_from"] = [_source(part) for part in entry["points_breakdown"]]
+    return seen
+
+
+def _listed(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def choices(state: GameState, ask: int) -> dict[str, Any]:

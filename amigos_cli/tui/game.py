@@ -88,7 +88,7 @@ class GameApp(LeavingApp[str]):
         self.delay: float = delay  # seconds to wait after each AI move
         self.settings: Settings = load_settings()
         self.session: Session = Session(match, path, seat_for=lambda seat: PersonSeat(self.ask, seat),
-                                        auto_collect=lambda: self.settings.auto_collect)
+                                        auto_collect=lambda seat: self.settings.auto_collect)
         self.session.listeners.append(self.hear)
         self.names: list[str] = short_names(player_names(match.record))
         self.humans: list[bool] = self.session.humans

@@ -69,8 +69,8 @@ def test_a_person_with_auto_collect_is_not_asked_and_undo_goes_back_past_it(tmp_
     other = build_position([{"mage": "seer", "item": "research"}])
     told = [(other, other.legal_actions()[0]), (s, take)]
     decisions = [[0, None, 0], [0, None, 0]]
-    assert asked_decisions(decisions, told, [0], auto_collect=True) == [0]
-    assert asked_decisions(decisions, told, [0], auto_collect=False) == [0, 1]
+    assert asked_decisions(decisions, told, [0], auto_collect=lambda seat: True) == [0]
+    assert asked_decisions(decisions, told, [0], auto_collect=lambda seat: False) == [0, 1]
 
 
 def _at_item_collect(hand: list[str], pool: dict[str, int], item: str = "calm_elan"):
