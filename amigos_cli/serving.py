@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import os
 import shlex
@@ -32,6 +33,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server
 
+from .table.links import Links, links, origin_of
 from .table.logs import quiet_logging
 from .table.model import Table
 from .table.server import Hall, TableServer
@@ -41,6 +43,9 @@ SWEEP_SECONDS = 10.0  # how often the web board's tables are looked over (`Hall.
 KILL_WAIT = 2.0  # seconds between SIGTERM and SIGKILL
 log = logging.getLogger("amigos.serve")
 SWEEPER = web.AppKey("sweeper", asyncio.Task[None])  # the task that looks the web board's tables over
+#: The origin the browser asked the terminal's page at, while `GameServer.handle_index` makes it (None
+#: elsewhere): the page's own links to the server are made from it (`GameServer.public_url`).
+PAGE_ORIGIN: contextvars.ContextVar[str | None] = contextvars.ContextVar("page_origin", default=None)
 
 # -- the adapter: the only code that names textual-serve's private methods and attributes --------------------
 
@@ -127,15 +132,33 @@ class GameService(AdaptedService):
 class GameServer(AdaptedServer):
     """textual-serve's server with at most ``max_games`` games at once (`GameService` each), and beside
     the terminal at ``/`` the web board of `amigos_cli.table` at ``/board``: each visit a new game of
-    ``new_table()``'s (a table of one person), counted in the same cap."""
+    ``new_table()``'s (a table of one person), counted in the same cap.
+
+    Its links (`links`) are made from ``public_url`` (``--public-url``'s base: a tunnel or a reverse
+    proxy in front of it) when given, else from the addresses it listens on; the terminal's page names
+    the server (its websocket, its files) by ``public_url`` when given, else by the origin the browser
+    asked it at, which works from wherever the browser is."""
 
     def __init__(self, command: str, host: str, port: int, max_games: int,
-                 new_table: Callable[[], Table] | None = None) -> None:
-        super().__init__(command, host=host, port=port, title="Amigos")
+                 new_table: Callable[[], Table] | None = None, public_url: str | None = None) -> None:
+        self.links: Links = links([(host, port)], public_url)
+        self.public = public_url
+        super().__init__(command, host=host, port=port, title="Amigos", public_url=self.links.base)
         self.max_games = max_games
         self.live: dict[GameService, web.WebSocketResponse] = {}  # each live game and its tab
         self.new_table = new_table
         self.hall = Hall()
+
+    @property
+    def public_url(self) -> str:
+        """The origin textual-serve's page and start-up line name the server by: the origin of the request
+        being answered (`PAGE_ORIGIN`), else the main link's (`links`)."""
+        return PAGE_ORIGIN.get() or self.configured_url
+
+    @public_url.setter
+    def public_url(self, value: str) -> None:
+        # (textual-serve's __init__ sets it; the page's request may override it, `handle_index`)
+        self.configured_url = value
 
     def initialize_logging(self) -> None:
         """One scrubbed line a record, no access log (`amigos_cli.table.logs`): textual-serve's own
@@ -174,7 +197,7 @@ class GameServer(AdaptedServer):
         table = self.new_table()
         self.hall.add(TableServer(table))
         seat = next(token for token in table.tokens if token is not None)
-        raise web.HTTPFound(f"/t/{seat}")
+        raise web.HTTPFound(f"{self.public or ''}/t/{seat}")  # (behind a proxy: its path too)
 
     async def on_shutdown(self, app: web.Application) -> None:
         """The server stopping (Ctrl-C, SIGTERM): every tab told so and its game ended at once (saved,
@@ -193,9 +216,16 @@ class GameServer(AdaptedServer):
         return web.Response(status=503, text=text, content_type="text/html", headers={"Retry-After": "30"})
 
     async def handle_index(self, request: web.Request) -> Any:
+        """The terminal's page (textual-serve's), naming the server as the browser reached it unless a
+        public URL was given; past the cap, the page that says so."""
         if self.games() >= self.max_games:
             return self.full()
-        return await super().handle_index(request)
+        asked = origin_of(request.host, request.scheme) if self.public is None else None
+        token = PAGE_ORIGIN.set(asked)  # (this request's task only; reset before its connection's next one)
+        try:
+            return await super().handle_index(request)
+        finally:
+            PAGE_ORIGIN.reset(token)
 
     async def handle_websocket(self, request: web.Request) -> Any:
         """One tab: refused past the cap, else its game played until the tab closes, then ended."""

@@ -24,13 +24,14 @@ from matches.record import load
 from matches.session import HUMAN, check_spec, new_seed
 
 from ..errors import CliUsageError
+from ..table.links import Links, bound, check_public_url, links
 from ..table.logs import quiet_logging
 from ..table.model import Table, TableError, private_folder, table_path
 from ..table.server import TableServer
 from ..views.console import stdout_console
 from ..views.safe import printable
-from .match import AI, EXPANSION, P3, P4, P5, PLAYERS, SEED, VARIANT, check_seed, expansion_names, variant_name
-from .serve import HOST, PORT
+from .match import AI, EXPANSION, P3, P4, P5, PLAYERS, SEED, VARIANT, check_seed, expansion_names, seat_count, variant_name
+from .serve import HOST, PUBLIC_URL
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' (a person, through a link) or an agent spec.")]
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
@@ -39,50 +40,63 @@ SAVE = Annotated[Optional[Path], typer.Option("--save", help="The table's match 
                                                              "amigos-tables/amigos-SEED.amigos); only you may read it.")]
 RESUME = Annotated[Optional[Path], typer.Option("--resume", help="Open again a table saved in this match file "
                                                                  "(the same links work again).")]
+PORT = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port; "
+                                                                   "the links name the one taken).")]
+NAME = Annotated[Optional[list[str]], typer.Option(
+    "--name", metavar="N=NAME", help="Seat N's player name, shown to everyone (at most 20 characters); "
+                                     "one --name for each seat named.")]
 MAX_COMMAND = 200  # the longest command line read (a longer one is refused whole)
+MAX_NAME = 20  # the longest name --name gives a seat (the board's lines and the log repeat it)
 HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 'links' for the links, 'quit' to stop."
 
 
-def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = 2, p3: P3 = None, p4: P4 = None, p5: P5 = None,
+def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = None, p3: P3 = None, p4: P4 = None, p5: P5 = None,
          seed: SEED = None, variant: VARIANT = "standard", expansion: EXPANSION = None, format: FORMAT = "game",
-         save: SAVE = None, resume: RESUME = None, host: HOST = "127.0.0.1", port: PORT = 8000) -> None:
+         save: SAVE = None, resume: RESUME = None, host: HOST = "127.0.0.1", port: PORT = 8000,
+         public_url: PUBLIC_URL = None, name: NAME = None) -> None:
     """Host a table: one game (2 to 5 seats) or a best of three (2), each seat a person or an agent;
     print one link for each person's seat and one for spectators, and serve the board to browsers.
 
     The table is its match file, saved after every decision: stop it with Ctrl-C or 'quit' and open it
-    again with --resume FILE, and the same links work again."""
+    again with --resume FILE, and the same links work again.  How to share a table with people on
+    other machines: docs/TABLE.md."""
+    public = check_public_url(public_url)
     if resume is not None:
+        if name:
+            raise CliUsageError("--name is for a new table: a resumed table keeps the names it was opened with")
         path = resume
         match = load(path)
         table = Table.resumed(match, path)
     else:
-        path, match = new_match([p1, p2, p3, p4, p5], players, seed, variant, expansion, format, save)
+        path, match = new_match([p1, p2, p3, p4, p5], players, seed, variant, expansion, format, save, name)
         table = Table.new(match, path)
     lock = Lock(path).acquire()
     try:
         clean_stale(path)  # (a save cut short by a kill left its temporary file)
         quiet_logging()
-        asyncio.run(serve_table(table, host, port))
+        asyncio.run(serve_table(table, host, port, public))
     finally:
         lock.release()
     if table.failure is not None:
         raise TableError(f"the table stopped: {table.failure}")
 
 
-def new_match(seats: list[str | None], players: int, seed: int | None, variant: str, expansion: list[str] | None,
-              fmt: str, save: Path | None) -> tuple[Path, Match]:
-    """A new table's match and its file: the seats beyond --p2 are the AI unless named."""
+def new_match(seats: list[str | None], players: int | None, seed: int | None, variant: str,
+              expansion: list[str] | None, fmt: str, save: Path | None,
+              given_names: list[str] | None = None) -> tuple[Path, Match]:
+    """A new table's match and its file: ``players`` seats (None: as many as the seats named need,
+    `seat_count`), the seats beyond --p2 the AI unless named, each named "Player N" (an agent's with its
+    spec) unless ``given_names`` (``--name`` values, `table_names`) names it."""
     if fmt not in ("game", "match"):
         raise CliUsageError(f"unknown --format {fmt!r} (expected game or match)")
+    players = seat_count(players, seats)
     if fmt == "match" and players != 2:
         raise CliUsageError("a best-of-three match (with the redraft) is for two players: --format game")
-    named = [spec for spec in seats[players:] if spec is not None]
-    if named:
-        raise CliUsageError(f"a seat is named beyond --players {players}")
     specs = [check_spec(spec if spec is not None else AI) for spec in seats[:players]]
     if HUMAN not in specs:
         raise CliUsageError("a table needs at least one person ('human' seat): for AIs alone, 'amigos tournament'")
     config = GameConfig.parse(variant_name(variant), expansions=expansion_names(expansion), players=players)
+    names = table_names(specs, given_names or [])
     check_seed(seed)
     seed = new_seed() if seed is None else seed
     path = Path(save) if save else table_path(seed)
@@ -90,12 +104,47 @@ def new_match(seats: list[str | None], players: int, seed: int | None, variant: 
         raise CliUsageError(f"{path} exists already: open it again with 'amigos host --resume {path}' or choose --save")
     if not save:
         private_folder(path.parent)
-    names = [f"Player {p + 1}" if spec == HUMAN else f"Player {p + 1} ({spec})" for p, spec in enumerate(specs)]
     return path, Match.new(seed, specs, config, fmt=fmt, names=names)
 
 
-async def serve_table(table: Table, host: str, port: int) -> None:
-    """Serve ``table`` until it ends, Ctrl-C, SIGTERM or 'quit' on standard input."""
+def table_names(specs: list[str], given: list[str]) -> list[str]:
+    """The players' names at a table of these seats' specs: "Player N" (an agent's "Player N (SPEC)"),
+    but for the seats ``given`` names (``--name N=NAME``, N from 1).  A value not of that form, a seat
+    not at the table, a seat named twice, a name that is empty, longer than `MAX_NAME` or not printable,
+    or one that another seat has already, is a one-line `CliUsageError`."""
+    names = [f"Player {p + 1}" if spec == HUMAN else f"Player {p + 1} ({spec})" for p, spec in enumerate(specs)]
+    named: set[int] = set()
+    for value in given:
+        seat, sep, text = value.partition("=")
+        shown = printable(value, 40)
+        if not sep or not (seat.strip().isascii() and seat.strip().isdigit()):
+            raise CliUsageError(f"--name {shown} is not N=NAME (a seat's number, then its name: --name 2=Bob)")
+        number = int(seat.strip())
+        if not 1 <= number <= len(specs):
+            raise CliUsageError(f"--name {shown}: no seat {number} at a table of {len(specs)} (1 to {len(specs)})")
+        if number in named:
+            raise CliUsageError(f"--name names seat {number} twice")
+        text = text.strip()
+        if not text:
+            raise CliUsageError(f"--name {shown}: the name is empty")
+        if len(text) > MAX_NAME:
+            raise CliUsageError(f"--name {shown}: a name is at most {MAX_NAME} characters")
+        if not text.isprintable():  # (no control, format or line-breaking character: one line, as typed)
+            raise CliUsageError(f"--name {shown}: a name is printable characters only")
+        named.add(number)
+        names[number - 1] = text
+    folded = [n.casefold() for n in names]
+    for p, name in enumerate(folded):
+        if folded.index(name) != p:
+            raise CliUsageError(f"--name: seats {folded.index(name) + 1} and {p + 1} would both be called "
+                                f"{names[p]}")
+    return names
+
+
+async def serve_table(table: Table, host: str, port: int, public_url: str | None = None) -> None:
+    """Serve ``table`` until it ends, Ctrl-C, SIGTERM or 'quit' on standard input: listening on
+    ``host``:``port`` (port 0: any free one), its links made from the addresses taken, or from
+    ``public_url`` (`amigos_cli.table.links`)."""
     server = TableServer(table)
     console = stdout_console()
     done = asyncio.Event()
@@ -107,12 +156,13 @@ async def serve_table(table: Table, host: str, port: int) -> None:
         runner = await server.start(host, port)
     except OSError as exc:
         raise CliUsageError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    where = links(bound(runner), public_url)
     console.print(f"Table saved to {escape(printable(table.path, None))} after every decision. Links:")
-    print_links(table, host, port)
+    print_links(table, where)
     console.print(HELP_LINE)
     tasks = {asyncio.create_task(_end_of_play(server, done))}  # (kept: the loop holds tasks weakly)
     if sys.stdin is not None:
-        tasks.add(asyncio.create_task(_commands(table, host, port, done)))
+        tasks.add(asyncio.create_task(_commands(table, where, done)))
     await done.wait()
     for task in tasks:
         task.cancel()
@@ -123,15 +173,17 @@ async def serve_table(table: Table, host: str, port: int) -> None:
                   if not table.match.is_over() else "The game is over.")
 
 
-def print_links(table: Table, host: str, port: int) -> None:
-    """One link for each person's seat, and one for spectators."""
+def print_links(table: Table, where: Links) -> None:
+    """One link for each person's seat and one for spectators, made from ``where``'s main origin, and
+    its note (who can open them, the other addresses they work at)."""
     console = stdout_console()
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     for seat, token in enumerate(table.tokens):
         if token is not None:
             name = printable(table.match.record["players"][seat]["name"])
-            console.print(f"  {escape(name)}: http://{shown}:{port}/t/{token}", soft_wrap=True)
-    console.print(f"  spectators: http://{shown}:{port}/t/{table.spectator}", soft_wrap=True)
+            console.print(f"  {escape(name)}: {escape(where.seat(token))}", soft_wrap=True)
+    console.print(f"  spectators: {escape(where.seat(table.spectator))}", soft_wrap=True)
+    if where.note:
+        console.print(escape(where.note), soft_wrap=True)
 
 
 async def _end_of_play(server: TableServer, done: asyncio.Event) -> None:
@@ -142,7 +194,7 @@ async def _end_of_play(server: TableServer, done: asyncio.Event) -> None:
     done.set()
 
 
-async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> None:
+async def _commands(table: Table, where: Links, done: asyncio.Event) -> None:
     """The host's commands on standard input (see `HELP_LINE`), read by a daemon thread: one blocked
     on a terminal's input must not keep the program from ending when the table stops.  Any line is
     answered (a refusal in one line) and the next one read."""
@@ -163,7 +215,7 @@ async def _commands(table: Table, host: str, port: int, done: asyncio.Event) -> 
         if not line.strip():
             continue
         try:
-            command(table, host, port, done, line.split())
+            command(table, where, done, line.split())
         except Exception as exc:  # noqa: BLE001 - a command that fails is refused, the reader goes on
             stdout_console().print(escape(printable(f"Not done: {exc}", MAX_COMMAND)), style="yellow")
 
@@ -189,13 +241,13 @@ def command_lines(fd: int) -> Iterator[str]:
             pending = b"\x00" * (MAX_COMMAND + 1)
 
 
-def command(table: Table, host: str, port: int, done: asyncio.Event, words: list[str]) -> None:
+def command(table: Table, where: Links, done: asyncio.Event, words: list[str]) -> None:
     """Carry out one of the host's commands (`HELP_LINE`); anything else prints the help line."""
     console = stdout_console()
     if words == ["quit"]:
         done.set()
     elif words == ["links"]:
-        print_links(table, host, port)
+        print_links(table, where)
     elif len(words) in (2, 3) and words[0] == "agent" and words[1].isascii() and words[1].isdigit() \
             and len(words[1]) <= 2:
         spec = words[2] if len(words) > 2 else AI

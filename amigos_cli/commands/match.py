@@ -30,12 +30,13 @@ from ..views.safe import player_names, printable
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
-P3 = Annotated[Optional[str], typer.Option("--p3", help="Player 3 (with --players 3 or more; default the AI).")]
-P4 = Annotated[Optional[str], typer.Option("--p4", help="Player 4 (with --players 4 or 5; default the AI).")]
-P5 = Annotated[Optional[str], typer.Option("--p5", help="Player 5 (with --players 5 and --expansion lux; "
+P3 = Annotated[Optional[str], typer.Option("--p3", help="Player 3 (seats three players at least; default the AI).")]
+P4 = Annotated[Optional[str], typer.Option("--p4", help="Player 4 (seats four at least; default the AI).")]
+P5 = Annotated[Optional[str], typer.Option("--p5", help="Player 5 (seats five, with --expansion lux; "
                                                          "default the AI).")]
-PLAYERS = Annotated[int, typer.Option("--players", help="Players at the table: 2 to 4, 5 with --expansion lux "
-                                                        "(the seats beyond --p2 are the AI unless named).")]
+PLAYERS = Annotated[Optional[int], typer.Option(
+    "--players", show_default="2, or the last seat named: --p3 alone seats three",
+    help="Players at the table: 2 to 4, 5 with --expansion lux (the seats beyond --p2 are the AI unless named).")]
 AI = "mcts:time=1.0"  # the default rival
 SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random if not given).")]
 VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")]
@@ -84,6 +85,20 @@ def expansion_names(values: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def seat_count(players: int | None, seats: Sequence[str | None]) -> int:
+    """The players at a table whose seats ``seats`` name (``--p1``, ``--p2``, ...; None: not named):
+    ``players`` (``--players``) when given, else two or as many as the last seat named (``--p3`` alone
+    seats three).  A seat named beyond a given count is a `CliUsageError` that names the ``--players``
+    it needs."""
+    last = max((p + 1 for p, spec in enumerate(seats) if spec is not None), default=2)
+    if players is None:
+        return max(2, last)
+    if last > players:
+        raise CliUsageError(f"--p{last} names a seat beyond --players {players}: give --players {last} "
+                            "(or no --players)")
+    return players
+
+
 def served() -> bool:
     """True in a browser tab of ``amigos serve`` (Textual's web driver talks through our output)."""
     return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
@@ -102,14 +117,13 @@ def say_saved(console: Console, path: Path) -> None:
 
 
 def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: str, save_path: Path | None,
-            plain: bool = False, delay: float = 0.0, expansion: Sequence[str] | None = None, players: int = 2) -> None:
-    """A new match (``fmt`` "match") or game of ``players`` seats, ``seats`` naming the first ones
-    (``--p1``, ``--p2``, ...; None or missing: the AI)."""
-    check_players(players, expansion_names(expansion))  # (first: a count of 10**20 seats is one line too)
-    named = [spec for spec in seats[players:] if spec is not None]
-    if named:
-        raise CliUsageError(f"--p{players + 1 + list(seats[players:]).index(named[0])} names a seat beyond "
-                            f"--players {players}")
+            plain: bool = False, delay: float = 0.0, expansion: Sequence[str] | None = None,
+            players: int | None = 2) -> None:
+    """A new match (``fmt`` "match") or game of ``players`` seats (None: as many as `seat_count` says),
+    ``seats`` naming the first ones (``--p1``, ``--p2``, ...; None or missing: the AI)."""
+    if players is not None:
+        check_players(players, expansion_names(expansion))  # (first: a count of 10**20 seats is one line too)
+    players = seat_count(players, seats)  # (a count implied by the seats: GameConfig.parse checks it below)
     specs = [check_spec(spec if spec is not None else AI) for spec in
              list(seats[:players]) + [None] * (players - len(seats[:players]))]
     variant = variant_name(variant)
@@ -194,6 +208,6 @@ def match(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "st
 
 def play(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
-         players: PLAYERS = 2, p3: P3 = None, p4: P4 = None, p5: P5 = None) -> None:
+         players: PLAYERS = None, p3: P3 = None, p4: P4 = None, p5: P5 = None) -> None:
     """Play a single game (2 to 5 players)."""
     run_new("game", [p1, p2, p3, p4, p5], seed, variant, save, plain, delay, expansion, players)

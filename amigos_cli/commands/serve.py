@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -14,10 +14,15 @@ from matches.match import Match
 from matches.session import HUMAN, check_spec, new_seed
 
 from ..errors import CliUsageError
+from ..table.links import check_public_url
 from .match import EXPANSION, P2, VARIANT, expansion_names, variant_name
 
-HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only).")]
+HOST = Annotated[str, typer.Option("--host", help="Address to listen on (default: this machine only; 0.0.0.0: "
+                                                  "every address of this machine; see docs/TABLE.md).")]
 PORT = Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")]
+PUBLIC_URL = Annotated[Optional[str], typer.Option(
+    "--public-url", metavar="URL", help="The address people open, when a tunnel or a reverse proxy is in front of "
+                                        "this server (https://example.org/amigos): every link is made from it.")]
 FORMAT = Annotated[str, typer.Option("--format", help="game (a single game) or match (best of three).")]
 MAX_GAMES = Annotated[int, typer.Option("--max-games", min=1, max=256,
                                         help="Games played at once; more tabs are asked to wait.")]
@@ -47,9 +52,11 @@ def one_process(spec: str) -> str:
 def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0", variant: VARIANT = "standard",
           format: FORMAT = "game", expansion: EXPANSION = None, max_games: MAX_GAMES = 8,
           players: Annotated[int, typer.Option("--players", help="Players at each tab's game: you and the AI in "
-                                               "every other seat (2 to 4; 5 with --expansion lux).")] = 2) -> None:
-    """Serve the game to web browsers: open http://HOST:PORT and play; every tab is a new game, ended
+                                               "every other seat (2 to 4; 5 with --expansion lux).")] = 2,
+          public_url: PUBLIC_URL = None) -> None:
+    """Serve the game to web browsers: open the address it prints and play; every tab is a new game, ended
     (saved) when its tab closes."""
+    public = check_public_url(public_url)
     if format not in ("game", "match"):
         raise CliUsageError(f"unknown format {format!r} (expected game or match)")
     if format == "match" and players != 2:
@@ -71,7 +78,10 @@ def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0",
         private_folder(path.parent)
         return Table.new(Match.new(seed, specs, config, fmt=format, names=names), path)
 
-    typer.echo(f"Serving Amigos on http://{host}:{port} (Ctrl-C stops), {max_games} games at most at once: "
-               f"the terminal at http://{host}:{port}/ (each tab plays: {command}), the web board at "
-               f"http://{host}:{port}/board")
-    GameServer(command, host=host, port=port, max_games=max_games, new_table=new_table).serve()
+    server = GameServer(command, host=host, port=port, max_games=max_games, new_table=new_table, public_url=public)
+    base = server.links.base
+    typer.echo(f"Serving Amigos on {base} (Ctrl-C stops), {max_games} games at most at once: the terminal at "
+               f"{base}/ (each tab plays: {command}), the web board at {base}/board")
+    if server.links.note:
+        typer.echo(server.links.note)
+    server.serve()

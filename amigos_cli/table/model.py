@@ -33,11 +33,12 @@ from amigos.config import Action
 from amigos.errors import AmigosError
 from amigos.state import GameState
 from amigos.together import StepKey, ahead, together
-from matches.events import GameOver, MatchEvent, MatchOver, Moved, TurnBegins
+from matches.events import GameOver, MatchEvent, MatchOver, Moved, Notice, TurnBegins
 from matches.match import Match
-from matches.session import HUMAN, PersonSeat, QuitRequested, Session, Step, default_path
+from matches.session import HUMAN, UNDO, PersonSeat, QuitRequested, Session, Step, default_path
 
 from ..views.choices import ordered_variants
+from ..views.hints import hint_text
 from ..views.safe import printable
 
 TOKEN_BYTES = 16
@@ -128,6 +129,7 @@ class Table:
         self.offered: dict[int, tuple[int, object]] = {}
         self.auto: dict[int, bool] = {}  # the seats whose person turned auto-collect on (the page's setting)
         self.sent: int | None = None  # the seat whose answer is on its way to the match's thread
+        self.notice: str | None = None  # what the session said of an undo ("Undone."), until the next move
         self.on_change: Callable[[], None] = lambda: None
         match.record[TABLE_KEY] = self.record()
         # (the file holds the seats' tokens: private)
@@ -308,8 +310,15 @@ class Table:
     # -- what the seats are shown -----------------------------------------------------------------------
 
     def _heard(self, event: MatchEvent) -> None:
-        """A session event, on the match's thread: a new snapshot, and the seats told."""
-        if isinstance(event, (TurnBegins, Moved, GameOver, MatchOver)):
+        """A session event, on the match's thread: a new snapshot, and the seats told (after an undo, the
+        session's match is a new one: the table's from then on)."""
+        if self.session.match is not self.match:
+            self.match = self.session.match
+        if isinstance(event, Notice):
+            self.notice = event.text
+        elif isinstance(event, Moved):
+            self.notice = None
+        if isinstance(event, (TurnBegins, Moved, GameOver, MatchOver, Notice)):
             with self.lock:
                 self.snapshot = self._take()
             self.on_change()
@@ -373,14 +382,66 @@ class Table:
 
     def set_auto_collect(self, seat: int, on: bool) -> None:
         """Seat ``seat``'s person turns auto-collect on or off (`ai.collect.automatic_collect`, as on the
-        full screen): read at their next decision, and at once for the decisions asked ahead."""
+        full screen): read at their next decision, at once for the decisions asked ahead, and for the
+        decision the match waits for, which it makes when it can."""
+        made = None
         with self.lock:
             self.auto[seat] = on
+            if on and self.asked is not None and self.asked[0] == seat:
+                made = automatic_collect(self.asked[2])
+                if made is not None:
+                    self.asked = None
+                    self.sent = seat
             self.snapshot = self._take(self.snapshot)
+        if made is not None:
+            self.answers[seat].put(made)
         self.on_change()
 
+    # -- the terminal's tools ---------------------------------------------------------------------------
+
+    def people(self) -> list[int]:
+        """The seats a person plays (not handed to an agent)."""
+        return [seat for seat, token in enumerate(self.tokens) if token is not None and seat not in self.handed]
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last decision: it is the only person at the table (an undo
+        changes no other person's game) and the match waits for it."""
+        return self.people() == [seat] and self.asked is not None and self.asked[0] == seat
+
+    def undo(self, seat: int) -> str | None:
+        """Take back ``seat``'s last decision of this game, and the agents' after it (`Session.undo`);
+        None when asked for, else why not (nothing changes)."""
+        with self.lock:
+            if not self.can_undo(seat):
+                return ("only the one person at a table of agents may undo" if self.people() != [seat]
+                        else "wait for your decision")
+            self.asked = None
+            self.sent = seat
+        self.answers[seat].put(UNDO)
+        return None
+
+    def hint(self, seat: int) -> tuple[int, int, int, str] | None:
+        """The AI's suggestion for ``seat``'s decision now (the one the match waits for, or the one asked
+        ahead), from the seat's view of the game: (the ask's number, the group, the way, the hint in
+        words, `amigos_cli.views.hints.hint_text`); None when the seat has no decision.  It searches (a
+        second or so): call it off the match's thread and the server's loop."""
+        with self.lock:
+            snapshot = self.snapshot
+            if self.asked is not None and self.asked[0] == seat:
+                number, position = self.asked[1], self.asked[2]
+            elif snapshot.together is not None and seat in snapshot.together.offers:
+                number, position = snapshot.together.offers[seat], snapshot.together.places[seat]
+            else:
+                return None
+        action, info = self.session.suggest(position.clone())
+        for g, group in enumerate(position.legal_groups()):
+            ways = ordered_variants(group)
+            if action in ways:
+                return number, g, ways.index(action), hint_text(position, action, info)
+        return None
+
     def steps(self, snapshot: Snapshot) -> list[Step]:
-        """The log steps of ``snapshot`` (the session only ever appends them: a table has no undo)."""
+        """The log steps of ``snapshot`` (an undo, at a table of one person, makes them anew)."""
         return self.session.steps[:snapshot.steps]
 
 

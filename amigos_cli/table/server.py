@@ -7,9 +7,18 @@ websocket.
 A token of no seat gets 404, and nothing else is served: the tables's links are the only way in.
 
 On a websocket the server sends ``{"type": "cards", ...}`` once (`amigos_cli.table.view.catalog` and
-`vocabulary`) and a ``{"type": "view", ...}`` after every change; the page sends ``{"type": "choose", "ask": A, "group": G,
-"way": W}``.  A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes
-nothing.  A second connection to one seat takes it over: the first is told (``{"type": "replaced"}``)
+`vocabulary`) and a ``{"type": "view", ...}`` after every change, with the seat's ``tools``: whether it
+may undo (``undo``: the only person at a table of agents, while the match waits for them) and its
+auto-collect setting (``auto_collect``), and the session's last ``notice`` ("Undone.").  The page sends
+
+- ``{"type": "choose", "ask": A, "group": G, "way": W}``, a decision;
+- ``{"type": "hint"}``: the AI's suggestion comes back as ``{"type": "hint", "ask", "group", "way", "text"}``
+  (searched off the event loop, one at a time a table);
+- ``{"type": "undo"}``; ``{"type": "auto_collect", "on": true|false}``;
+- ``{"type": "leave"}``: the seat's person goes (``{"type": "left", "alone": ..., "file": ...}``); when
+  they are the only person, the table stops, its file saved, to be resumed with ``amigos host --resume``.
+
+A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes nothing.  A second connection to one seat takes it over: the first is told (``{"type": "replaced"}``)
 and closed.  Caps: `MAX_CONNECTIONS` connections, `MAX_MESSAGE` bytes a message.  No access log is
 kept: the tokens are in the addresses.
 
@@ -69,6 +78,7 @@ class TableServer:
         self.ended = asyncio.Event()  # the match's thread has ended (its last view sent on its way): `begin`
         self.flush_lock = threading.Lock()
         self.flushing = False  # a broadcast of the latest snapshot is on its way (`changed`)
+        self.hinting = asyncio.Lock()  # a hint's search under way (one at a time: it takes a core)
         self.cards = catalog(table.snapshot.state.sets)
         players = table.match.record["players"]
         self.book = LogBook([p["name"] for p in players], [p["spec"] == HUMAN for p in players])
@@ -124,7 +134,7 @@ class TableServer:
                 if ws not in self.connections.get(key, ()):
                     break  # (taken over while its message was on its way)
                 if message.type == WSMsgType.TEXT:
-                    why = self.answer(seat, message.data)
+                    why = await self.answer(seat, message.data, ws)
                     if why is not None:
                         await ws.send_json({"type": "refused", "why": why})
                 else:
@@ -139,9 +149,10 @@ class TableServer:
             self.broadcast()
         return ws
 
-    def answer(self, seat: int | None, text: str) -> str | None:
-        """Take one message from ``seat``'s page; why it is refused, or None.  A message is read within
-        the bridge's bounds (`amigos.jsontext`: depth, no non-finite numbers) and `MAX_MESSAGE` bytes."""
+    async def answer(self, seat: int | None, text: str, ws: web.WebSocketResponse) -> str | None:
+        """Take one message from ``seat``'s page (see the module docstring); why it is refused, or None.
+        A message is read within the bridge's bounds (`amigos.jsontext`: depth, no non-finite numbers)
+        and `MAX_MESSAGE` bytes."""
         if seat is None:
             return "spectators watch"
         if len(text) > MAX_MESSAGE:
@@ -150,13 +161,51 @@ class TableServer:
             message = jsontext.loads(text)
         except ValueError:
             return "not JSON"
-        if not isinstance(message, dict) or message.get("type") != "choose":
-            return "unknown message"
-        numbers = [message.get(key) for key in ("ask", "group", "way")]
-        whole = [n for n in numbers if isinstance(n, int) and not isinstance(n, bool)]
-        if len(whole) != 3:
-            return "a choice is three whole numbers: ask, group and way"
-        return self.table.choose(seat, whole[0], whole[1], whole[2])
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "choose":
+            numbers = [message.get(key) for key in ("ask", "group", "way")]
+            whole = [n for n in numbers if isinstance(n, int) and not isinstance(n, bool)]
+            if len(whole) != 3:
+                return "a choice is three whole numbers: ask, group and way"
+            return self.table.choose(seat, whole[0], whole[1], whole[2])
+        if kind == "hint":
+            return await self.hint(seat, ws)
+        if kind == "undo":
+            return self.table.undo(seat)
+        if kind == "auto_collect":
+            on = message.get("on")
+            if not isinstance(on, bool):
+                return "auto_collect takes on: true or false"
+            self.table.set_auto_collect(seat, on)
+            return None
+        if kind == "leave":
+            return await self.leave(seat, ws)
+        return "unknown message"
+
+    async def hint(self, seat: int, ws: web.WebSocketResponse) -> str | None:
+        """Search for ``seat``'s hint off the event loop (one search at a time a table) and send it."""
+        if self.hinting.locked():
+            return "a hint is being worked out"
+        async with self.hinting:
+            found = await asyncio.get_running_loop().run_in_executor(None, self.table.hint, seat)
+        if found is None:
+            return "no decision of yours to hint at"
+        ask, group, way, words = found
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_json({"type": "hint", "ask": ask, "group": group, "way": way, "text": words})
+        return None
+
+    async def leave(self, seat: int, ws: web.WebSocketResponse) -> None:
+        """``seat``'s person goes.  The only person at a table of agents stops it (its file saved, to be
+        resumed); at a table of people the seat waits for them, its link bringing them back."""
+        alone = self.table.people() == [seat]
+        if alone:
+            await asyncio.get_running_loop().run_in_executor(None, self.table.stop)
+            self.table.session.save()
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_json({"type": "left", "alone": alone, "file": str(self.table.path) if alone else None})
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"left")
+        return None
 
     # -- views -------------------------------------------------------------------------------------------
 
@@ -173,8 +222,13 @@ class TableServer:
     def view_for(self, seat: int | None, snapshot: Snapshot) -> dict[str, Any]:
         """What ``seat`` (None: spectators) is sent of the table at ``snapshot`` (`amigos_cli.table.view`)."""
         names = [p["name"] for p in self.table.match.record["players"]]
-        return view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats(),
+        data = view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats(),
                     book=self.book, match=match_of(self.table.match), together=snapshot.together)
+        if seat is not None:
+            data["tools"] = {"undo": self.table.can_undo(seat) and snapshot.asked is not None,
+                             "auto_collect": self.table.auto.get(seat, False)}
+            data["notice"] = self.table.notice if self.table.people() == [seat] else None
+        return data
 
     async def send_view(self, ws: web.WebSocketResponse, seat: int | None) -> None:
         data = self.view_for(seat, self.table.snapshot)

@@ -128,18 +128,19 @@ class LogBook:
     """The log of a table as each seat may know it, one ``[style, text]`` line at a time: a bold
     ``round`` line with the score as each round begins, ``forced`` lines for what forced moves did
     between decisions (a round's collects), and each decision (`step_line`) as ``person`` or
-    ``agent``.  Kept for each viewer and extended with the new steps only: a table's log is only ever
-    appended to (it has no undo), so a view costs the lines of the latest decision, not the whole game."""
+    ``agent``.  Kept for each viewer and extended with the new steps only, so a view costs the lines of
+    the latest decision, not the whole game; a log made anew (an undo) is put in words anew."""
 
     def __init__(self, names: Sequence[str], people: Sequence[bool]) -> None:
         self.names: list[str] = list(names)
         self.people: list[bool] = list(people)
-        self.kept: dict[int, tuple[int, list[list[str]], tuple[int, int] | None]] = {}  # viewer: (steps, lines, header)
+        # viewer: (steps, lines, header, the last step put in words)
+        self.kept: dict[int, tuple[int, list[list[str]], tuple[int, int] | None, Step | None]] = {}
 
     def lines(self, steps: Sequence[Step], viewer: int) -> list[list[str]]:
         """Every line of ``steps`` as ``viewer`` (`SPECTATOR` for spectators) may know them."""
-        done, lines, header = self.kept.get(viewer, (0, [], None))
-        if done > len(steps):  # (not the same log: begin again)
+        done, lines, header, last = self.kept.get(viewer, (0, [], None, None))
+        if done > len(steps) or (done and steps[done - 1] is not last):  # (not the same log: begin again)
             done, lines, header = 0, [], None
         for step in steps[done:]:
             header = self._round(lines, header, step.game, step.before)
@@ -149,7 +150,7 @@ class LogBook:
             if began:
                 header = self._round(lines, header, step.game, step.after)
                 lines.append(["forced", began])
-        self.kept[viewer] = (len(steps), lines, header)
+        self.kept[viewer] = (len(steps), lines, header, steps[-1] if steps else None)
         return lines
 
     def _round(self, lines: list[list[str]], header: tuple[int, int] | None, game: int,

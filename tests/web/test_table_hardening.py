@@ -319,24 +319,45 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st
                     max_leaves=20)
 CHOICE = st.fixed_dictionaries({"type": st.sampled_from(["choose", "Choose", "view"]),
                                  "ask": JSON, "group": JSON, "way": JSON})
+TOOL = st.fixed_dictionaries({"type": st.sampled_from(["undo", "auto_collect", "Undo"]), "on": JSON})
+
+
+class Socket:
+    """A websocket's stand-in that keeps what is sent to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+
+    async def send_json(self, data: Any) -> None:
+        self.sent.append(data)
+
+    async def close(self, **kwargs: Any) -> None:
+        self.sent.append("closed")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=st.one_of(st.text(max_size=200), JSON.map(json.dumps), CHOICE.map(json.dumps),
+@given(text=st.one_of(st.text(max_size=200), JSON.map(json.dumps), CHOICE.map(json.dumps), TOOL.map(json.dumps),
                       st.integers(1, 50_000).map(lambda n: "[" * n), st.integers(1, 2000).map(lambda n: '{"a":' * n)),
        seat=st.sampled_from([None, 0, 1]))
 def test_any_message_is_answered_in_a_line_and_changes_nothing(table_server, text, seat):
     server, table = table_server
     asked = table.asked
-    why = server.answer(seat, text)
-    if why is None:  # (a choice of seat 1's for decision 1: taken, as it should be)
+    ws = Socket()
+    why = asyncio.run(server.answer(seat, text, ws))  # type: ignore[arg-type]
+    if why is None:
         message = json.loads(text)
+        if message["type"] == "auto_collect":  # (a setting of the seat's own, as it should be)
+            assert seat is not None and table.auto[seat] is message["on"]
+            table.auto.clear()
+            table.asked = asked
+            return
+        # (a choice of seat 1's for decision 1: taken, as it should be)
         assert seat == 0 and message["type"] == "choose" and message["ask"] == 1
         table.answers[0].get_nowait()
         table.asked = asked
         return
     assert isinstance(why, str) and "\n" not in why and len(why) < 100
-    assert table.asked is asked and table.answers[0].empty() and table.answers[1].empty()
+    assert table.asked is asked and table.answers[0].empty() and table.answers[1].empty() and not ws.sent
 
 
 @pytest.fixture(scope="module")

@@ -179,7 +179,8 @@ function byKind(list) {
 function playerPanel(view, p, compact) {
   const entry = view.position.players[p];
   const you = view.you === p;
-  const panel = el("div", "player" + (you ? " you" : "") + (compact ? " compact" : "") + (view.to_play === p ? " to-play" : ""));
+  const deciding = (view.deciding || [view.to_play]).includes(p);  // (several at once: choosing mages, collecting)
+  const panel = el("div", "player" + (you ? " you" : "") + (compact ? " compact" : "") + (deciding ? " to-play" : ""));
   panel.dataset.seat = p;
   const head = el("div", "head");
   head.appendChild(el("span", "name", named(entry.name, you)));
@@ -187,7 +188,7 @@ function playerPanel(view, p, compact) {
   vp.title = entry.points_from.map((f) => `${f.label}: ${f.points}`).join("\n") || "no points yet";
   head.appendChild(vp);
   head.appendChild(seatTag(view, p));
-  if (view.to_play === p) head.appendChild(el("span", "tag turn", you ? "your turn" : "to play"));
+  if (deciding) head.appendChild(el("span", "tag turn", you ? "your turn" : "to play"));
   if (entry.first_player) head.appendChild(el("span", "tag", "first player"));
   if (entry.passed) head.appendChild(el("span", "tag passed", "passed"));
   head.appendChild(essences(entry.pool, "pool", "pool empty"));
@@ -495,7 +496,9 @@ function drawHeader(view) {
     return;
   }
   const mine = view.choices !== null;
-  turn.textContent = mine ? "Your turn" : `${view.names[view.to_play]} to play`;
+  const deciding = (view.deciding || [view.to_play]).filter((p) => p !== view.you);
+  turn.textContent = mine ? "Your turn" : deciding.length ? `${deciding.map((p) => view.names[p]).join(", ")} to play` :
+    "Waiting";
   turn.className = mine ? "yours" : "theirs";
   // The note: what the player to play is deciding; loud when a rival must React or choose.
   const pending = pos.pending;
