@@ -58,7 +58,8 @@ class Step:
     position after the decision before it (``settled``, None at a game's start: forced moves such as
     a round's fixed collects happen between it and ``before``), and the positions around it: in a
     Collect, ``alone`` is the position after the decision alone, before the fixed collects that
-    followed it (`amigos.state.GameState.after_alone`)."""
+    followed it (`amigos.state.GameState.after_alone`); ``card``: the card (its id) the decision is
+    about (`amigos.actions.card`), None for none."""
     actor: int
     kind: int
     text: str
@@ -67,13 +68,16 @@ class Step:
     before: GameState
     after: GameState
     alone: GameState | None = None
+    card: str | None = None
 
 
 def make_step(actor: int, action: Action, text: str, game: int, settled: GameState | None, before: GameState,
               after: GameState) -> Step:
     """The `Step` of ``action``, decided at ``before``."""
     alone = before.after_alone(action) if before.phase == COLLECT else None
-    return Step(actor, A.kind(action), text, game, settled, before, after, alone)
+    e = A.card(action)
+    card = before.cards[e].id if e is not None and 0 <= e < len(before.cards) else None
+    return Step(actor, A.kind(action), text, game, settled, before, after, alone, card)
 
 
 def history(record: dict[str, Any]) -> list[Step]:

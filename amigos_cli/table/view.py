@@ -14,7 +14,8 @@ for the cards whose points vary) and text.
   None for the First Player token and the round's points: ``label`` is then "first player" or "this
   round"), and in the centre ``scrolls_available`` (ids) and ``scrolls_in_game``;
 - ``log``: the log as the seat may know it (`LogBook`), ``[style, words]`` lines; ``moves``: the number of
-  decisions made so far;
+  decisions made so far; ``last``: each player's last decision of this game as the seat may know it,
+  ``{"text": words, "card": id or None}`` (its card only when the decision is not a secret one), or None;
 - ``to_play``: the seat to play (None once over); ``deciding``: every seat to play now (several in a
   step the players take at once: `amigos.together`); ``note``: what they are deciding, for every seat
   ("Bob must answer a Life loss ...", "Ann to play", "Waiting for Ann and Bob: choosing mages at
@@ -55,7 +56,7 @@ from matches.match import Match
 from matches.session import Step
 
 from ..views.choices import card_of, group_text, ordered_variants, variant_text
-from ..views.log import round_line, settled_lines, step_line
+from ..views.log import SECRET, round_line, settled_lines, step_line
 from ..views.outcome import collects
 from .model import Together
 
@@ -179,7 +180,7 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
     out: dict[str, Any] = {
         "type": "view", "you": seat, "names": list(names), "seats": list(seats),
         "position": _seen(state, viewer, names),
-        "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps),
+        "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps), "last": last_moves(steps, seat, names),
         "to_play": None if over else state.current_player(),
         "deciding": [] if over else [state.current_player()],
         "note": "" if over else f"{names[state.current_player()]} {they}", "note_you": you, "choices": None,
@@ -217,6 +218,7 @@ def _together_view(state: GameState, seat: int | None, names: Sequence[str], ste
     out: dict[str, Any] = {
         "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
         "log": book.lines(steps[:together.steps], viewer)[-LOG_LINES:], "moves": together.steps,
+        "last": last_moves(steps[:together.steps], seat, names),
         "to_play": seat if mine else (deciding[0] if deciding else state.current_player()),
         "deciding": deciding, "note": note,
         "note_you": _deciding(place)[1] if mine and place is not None else None,
@@ -226,6 +228,25 @@ def _together_view(state: GameState, seat: int | None, names: Sequence[str], ste
         out["choices"] = choices(state, asked[1])
     elif mine and place is not None and seat is not None and seat in together.offers:
         out["choices"] = choices(place, together.offers[seat])
+    return out
+
+
+def last_moves(steps: Sequence[Step], seat: int | None, names: Sequence[str]) -> list[dict[str, Any] | None]:
+    """Each player's last decision of the game the last of ``steps`` belongs to, as ``seat`` (None: a
+    spectator) may know it: its log line's words (`step_line`) and its card, unless the decision is a
+    secret from the seat (a rival's mage, draft pick, cards put back: `SECRET`); None for a player who
+    has made none yet."""
+    out: list[dict[str, Any] | None] = [None] * len(names)
+    game = steps[-1].game if steps else None
+    for step in reversed(steps):
+        if step.game != game:
+            break
+        if out[step.actor] is None:
+            hidden = step.kind in SECRET and seat != step.actor
+            out[step.actor] = {"text": step_line(step, SPECTATOR if seat is None else seat, list(names)),
+                               "card": None if hidden else step.card}
+        if all(entry is not None for entry in out):
+            break
     return out
 
 

@@ -4,7 +4,8 @@
 // catalog, and a choice's words come cut into segments; it reads nothing back out of the words.
 //
 // Keys: a number jumps to that line (Enter takes it), Up/Down move, Enter takes the highlighted line,
-// Escape goes back from a choice's ways (or from one card's choices), ">" shows the next rival in full.
+// Escape goes back from a choice's ways (or from one card's choices), ">" shows the next rival in full,
+// "h" asks for a hint, "u" undoes (the only person at a table of agents), "a" turns auto-collect on or off.
 // A card with choices (a card of the hand to place, a component to use, a mage or magic item to choose)
 // is outlined in green: a click takes its one choice, or lists its choices when it has several.
 "use strict";
@@ -26,6 +27,11 @@ let expanded = null;     // the rival shown in full (a seat), or null: the one t
 let shown = null;        // the card in the card panel
 let socket = null;
 let drawingRivals = false;  // (a rival's cards show their text but take no choice: an attacker's card is theirs)
+let hinted = null;       // the hint for the decision asked now: {ask, group, way, text}, or null
+let hinting = false;     // a hint asked for and not yet come (Enter waits for it)
+let noticed = null;      // the session's notice last shown ("Undone.")
+const AUTO_KEY = "amigos-auto-collect";  // the page's auto-collect setting, kept in the browser
+const NARROW = window.matchMedia("(max-width: 900px)");  // one column (board.css): a tapped card's text shows over the board
 
 const $ = (id) => document.getElementById(id);
 
@@ -120,7 +126,12 @@ function clickable(node, id, takes) {
   // (unless `takes` is false: a name in a list, a rival's card).
   node.dataset.card = id;
   node.addEventListener("mouseenter", () => showCard(id));
-  node.addEventListener("click", (event) => { event.stopPropagation(); showCard(id); if (takes) cardClicked(id); });
+  node.addEventListener("click", (event) => {
+    event.stopPropagation();
+    showCard(id);
+    if (takes && choicesFor(id).length) cardClicked(id);
+    else if (NARROW.matches) $("card").classList.add("sheet");  // (a phone: the card's text over the board)
+  });
   if (choicesFor(id).length && takes) {
     node.classList.add("playable");
     node.tabIndex = 0;
@@ -164,6 +175,17 @@ function chip(id) {
   return clickable(el("span", "chip", nameOf(id)), id, false);
 }
 
+function miniCard(c, points, last) {
+  // A card in play in a compact row: its name, turned or not, the essences on it and its points.
+  const card = cards[c.id] || {kind: "artifact"};
+  const node = el("span", `chip mini ${card.kind}` + (c.turned ? " turned" : "") + (last ? " last" : ""),
+    (c.turned ? "⟳ " : "") + nameOf(c.id));
+  if (c.essences && c.essences.some((n) => n)) node.appendChild(essences(c.essences, "con"));
+  if (points) node.appendChild(el("span", "mvp", `${points}`));
+  if (c.turned) node.title = `${nameOf(c.id)} (turned)`;
+  return clickable(node, c.id, false);
+}
+
 // -- players ----------------------------------------------------------------------------------------
 
 function seatTag(view, p) {
@@ -194,24 +216,30 @@ function playerPanel(view, p, compact) {
   head.appendChild(essences(entry.pool, "pool", "pool empty"));
   head.appendChild(el("span", "counts", `hand ${entry.hand_size} · deck ${entry.deck_size}` +
     (entry.discard.length ? ` · discards ${entry.discard.length}` : "")));
+  const last = !you && view.last ? view.last[p] : null;  // (marked until the seat moves again)
+  const worth = {};  // card id -> its points now
+  entry.points_from.forEach((f) => { if (f.card) worth[f.card] = f.points; });
   if (compact) {
-    const names = byKind(entry.in_play).map((c) => nameOf(c.id) + (c.turned ? " (turned)" : ""));
-    head.appendChild(el("span", "items", names.join(", ")));
     panel.title = "Click to see in full";
     panel.addEventListener("click", () => { expanded = p; draw(current); });
     panel.appendChild(head);
+    const row = el("div", "row minis");
+    byKind(entry.in_play).forEach((c) => row.appendChild(miniCard(c, worth[c.id], last && last.card === c.id)));
+    panel.appendChild(row);
+    if (last) panel.appendChild(el("div", "last", "Last: " + last.text));
     return panel;
   }
   panel.appendChild(head);
-  const worth = {};  // card id -> its points now
-  entry.points_from.forEach((f) => { if (f.card) worth[f.card] = f.points; });
   const row = el("div", "row");
   byKind(entry.in_play).forEach((c) => {
     const card = cards[c.id] || {};
     const small = card.kind === "mage" || card.kind === "magic_item" || card.kind === "scroll";
-    row.appendChild(cardBox(c, {small: small, points: c.id in worth ? worth[c.id] : (card.points_from ? 0 : undefined)}));
+    const box = cardBox(c, {small: small, points: c.id in worth ? worth[c.id] : (card.points_from ? 0 : undefined)});
+    if (last && last.card === c.id) box.classList.add("last");
+    row.appendChild(box);
   });
   panel.appendChild(row);
+  if (last) panel.appendChild(el("div", "last", "Last: " + last.text));
   const from = el("div", "points-from", "Points: " + (entry.points_from.length ?
     entry.points_from.map((f) => `${f.label} ${f.points}`).join(", ") : "none yet"));
   panel.appendChild(from);
@@ -235,11 +263,12 @@ function drawRivals(view) {
   const start = view.you === null ? 0 : view.you + 1;
   const others = [];
   for (let i = 0; i < n; i++) if ((start + i) % n !== view.you) others.push((start + i) % n);  // in the order of play
+  // Two rivals or fewer: each in full; more: compact rows, the one to play (or the one clicked) in full.
   let full = others.includes(expanded) ? expanded : (others.includes(view.to_play) ? view.to_play : others[0]);
-  if (view.you === null && others.length <= 2) full = null;  // (a spectator of two sees both in full)
+  if (others.length <= 2) full = null;
   drawingRivals = view.you !== null;
   try {
-    others.forEach((p) => rivals.appendChild(playerPanel(view, p, others.length > 1 && full !== null && p !== full)));
+    others.forEach((p) => rivals.appendChild(playerPanel(view, p, full !== null && p !== full)));
   } finally {
     drawingRivals = false;
   }
@@ -367,7 +396,9 @@ function drawChoices() {
   const list = el("div", "list");
   list.setAttribute("role", "listbox");
   lines.forEach((line, i) => {
-    const button = el("button", i === lit ? "lit" : "");
+    const hint = hinted && hinted.ask === current.choices.ask && hinted.group === line.group &&
+      (line.way === null || hinted.way === line.way);
+    const button = el("button", (i === lit ? "lit" : "") + (hint ? " hinted" : ""));
     button.type = "button";
     button.dataset.group = line.group;
     if (line.way !== null) button.dataset.way = line.way;
@@ -375,6 +406,7 @@ function drawChoices() {
     const text = el("span", "text");
     text.appendChild(words(line.words));
     button.appendChild(text);
+    if (hint) button.appendChild(el("span", "tag hint", "hint"));
     if (line.ways) button.appendChild(el("span", "ways", `${line.ways} ways ›`));
     button.addEventListener("click", () => { lit = i; take(line); });
     button.addEventListener("mouseenter", () => { if (line.card) showCard(line.card); });
@@ -388,7 +420,7 @@ function drawChoices() {
     box.appendChild(back);
   }
   box.appendChild(el("p", "keys", "Keys: a number jumps to it, ↑/↓ move, Enter takes it" +
-    (picking !== null || onlyCard !== null ? ", Escape goes back." : ".")));
+    (picking !== null || onlyCard !== null ? ", Escape goes back" : "") + ", h hints."));
   const litButton = list.children[lit];
   if (litButton) litButton.scrollIntoView({block: "nearest"});
 }
@@ -430,6 +462,81 @@ function back_() {
   else onlyCard = null;
   lit = 0;
   typed = "";
+  drawChoices();
+}
+
+// -- the tools: hint, undo, auto-collect, leave ----------------------------------------------------------
+
+function drawTools(view) {
+  const bar = $("tools");
+  bar.replaceChildren();
+  if (view.you === null || !view.tools || view.over) { bar.hidden = true; return; }
+  bar.hidden = false;
+  const hint = el("button", "tool", hinting ? "Thinking…" : "Hint (h)");
+  hint.type = "button";
+  hint.disabled = hinting || !view.choices;
+  hint.title = "The AI's suggestion for this decision, with its reasons";
+  hint.addEventListener("click", askHint);
+  bar.appendChild(hint);
+  if (view.tools.undo) {
+    const undo = el("button", "tool", "Undo (u)");
+    undo.type = "button";
+    undo.title = "Take back your last decision (and the AI's after it)";
+    undo.addEventListener("click", askUndo);
+    bar.appendChild(undo);
+  }
+  const label = el("label", "tool");
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.checked = view.tools.auto_collect;
+  box.addEventListener("change", () => setAutoCollect(box.checked));
+  label.appendChild(box);
+  label.appendChild(document.createTextNode(" Auto-collect (a)"));
+  label.title = "At Collect, take what is stored on your cards without asking, where that costs nothing";
+  bar.appendChild(label);
+  const leave = el("button", "tool leave", "Save and leave");
+  leave.type = "button";
+  leave.addEventListener("click", askLeave);
+  bar.appendChild(leave);
+}
+
+function askHint() {
+  if (!current || !current.choices || hinting) return;
+  hinting = true;
+  drawTools(current);
+  socket.send(JSON.stringify({type: "hint"}));
+}
+
+function askUndo() {
+  if (current && current.tools && current.tools.undo) socket.send(JSON.stringify({type: "undo"}));
+}
+
+function setAutoCollect(on) {
+  localStorage.setItem(AUTO_KEY, on ? "on" : "off");
+  socket.send(JSON.stringify({type: "auto_collect", on: on}));
+}
+
+function askLeave() {
+  const alone = current && current.seats.filter((s) => s.kind === "person").length === 1;
+  const question = alone ? "Stop this game? It is saved, and the host can resume it." :
+    "Leave the table? Your seat waits for you: this page's address brings you back.";
+  if (window.confirm(question)) socket.send(JSON.stringify({type: "leave"}));
+}
+
+function hintCame(data) {
+  hinting = false;
+  if (!current || !current.choices || data.ask !== current.choices.ask) { drawTools(current); return; }
+  hinted = data;
+  picking = null;
+  onlyCard = null;
+  const lines = listed();
+  const at = lines.findIndex((line) => line.group === data.group);
+  if (at >= 0) lit = at;
+  const bar = $("notebar");
+  bar.hidden = false;
+  bar.className = "hint";
+  bar.textContent = data.text;
+  drawTools(current);
   drawChoices();
 }
 
@@ -514,6 +621,7 @@ function drawHeader(view) {
 }
 
 function draw(view) {
+  if (!view.choices || (current && current.choices && current.choices.ask !== view.choices.ask)) hinted = null;
   current = view;
   if (!view.choices) { picking = null; onlyCard = null; }
   else if (picking !== null && picking >= view.choices.groups.length) picking = null;
@@ -526,7 +634,18 @@ function draw(view) {
   mine.replaceChildren();
   if (view.you !== null) mine.appendChild(playerPanel(view, view.you, false));
   drawHand(view);
+  drawTools(view);
   drawChoices();
+  if (view.notice && view.notice !== noticed) {  // (the session's word on an undo: shown once)
+    $("notebar").hidden = false;
+    $("notebar").textContent = view.notice;
+  }
+  noticed = view.notice || null;
+  if (hinted && view.choices && hinted.ask === view.choices.ask) {
+    $("notebar").hidden = false;
+    $("notebar").className = "hint";
+    $("notebar").textContent = hinted.text;
+  }
   drawLog(view);
   const lines = listed();
   if (shown) showCard(shown);
@@ -562,6 +681,10 @@ document.addEventListener("keydown", (event) => {
     cardClicked(document.activeElement.dataset.card);
     return;
   }
+  if (event.target && event.target.tagName === "INPUT") return;
+  if (event.key === "h") { askHint(); return; }
+  if (event.key === "u") { askUndo(); return; }
+  if (event.key === "a" && current && current.tools) { setAutoCollect(!current.tools.auto_collect); return; }
   const lines = listed();
   if (!lines.length) return;
   if (event.key >= "0" && event.key <= "9") {
@@ -581,6 +704,7 @@ document.addEventListener("keydown", (event) => {
   } else if (event.key === "Enter") {
     event.preventDefault();  // (not also the click of a focused button)
     typed = "";
+    if (hinting) return;  // (Enter after "h" means the hint's move: wait for it)
     take(lines[lit]);
   } else if (event.key === "Escape" && (picking !== null || onlyCard !== null)) {
     back_();
@@ -598,8 +722,19 @@ function connect() {
       KINDS = data.letters.toLowerCase().split("");
       KIND_NAMES = data.essences;
     }
-    else if (data.type === "view") draw(data);
+    else if (data.type === "view") {
+      const first = current === null;
+      draw(data);
+      const kept = localStorage.getItem(AUTO_KEY);  // (the setting this browser keeps, told once a connection)
+      if (first && data.tools && kept !== null && (kept === "on") !== data.tools.auto_collect) setAutoCollect(kept === "on");
+    }
+    else if (data.type === "hint") hintCame(data);
+    else if (data.type === "left") {
+      overlay(data.alone ? `Saved. Resume it with: amigos host --resume ${data.file}` :
+        `You left the table. Your seat waits for you: this page's address brings you back (${location.href}).`);
+    }
     else if (data.type === "refused") {  // (nothing changed: the choices are offered again)
+      if (hinting) { hinting = false; drawTools(current); }
       $("notebar").hidden = false;
       $("notebar").className = "alert";
       $("notebar").textContent = "Not taken: " + data.why;
@@ -615,4 +750,5 @@ function connect() {
   };
 }
 
+$("card").addEventListener("click", () => $("card").classList.remove("sheet"));
 connect();
