@@ -45,7 +45,8 @@ def test_seats_not_named_are_the_ai_and_a_seat_beyond_the_table_is_refused(tmp_p
         ["You", "AI 2 (mcts:time=1.0)", "AI 3 (mcts:time=1.0)"]
     assert seat_names(["human", "greedy"]) == ["You", "AI (greedy)"]
     assert seat_names(["human", "human", "random"]) == ["Player 1", "Player 2", "Player 3 (random)"]
-    for args, words in ((["play", "--players", "2", "--p3", "random"], "--p3 names a seat beyond --players 2"),
+    for args, words in ((["play", "--players", "2", "--p3", "random"], "--p3 names a seat beyond --players 2: give "
+                                                                       "--players 3"),
                         (["play", "--players", "5"], "5 with Lux"),
                         (["play", "--players", "5", "--variant", "first-game", "--expansion", "lux"],
                          "at most 4 players"),
@@ -53,6 +54,19 @@ def test_seats_not_named_are_the_ai_and_a_seat_beyond_the_table_is_refused(tmp_p
         refused = _run(args + ["--save", "x.amigos"], tmp_path)
         assert refused.returncode == 2 and words in refused.stderr and "Traceback" not in refused.stderr, refused
         assert not (tmp_path / "x.amigos").exists()
+
+
+def test_a_seat_named_beyond_two_seats_that_many_unless_players_says_fewer(tmp_path):
+    """``--p3`` without ``--players`` seats three (``--p4`` four); with a smaller ``--players`` the one
+    line names the ``--players`` needed (issue 53)."""
+    done = _run(["play", "--p2", "random", "--p3", "greedy", "--seed", "3", "--save", "t.amigos", "--plain"],
+                tmp_path)  # (no input: the game is saved at the first decision of the person's)
+    assert done.returncode == 0, done.stderr
+    assert [p["spec"] for p in load(tmp_path / "t.amigos").record["players"]] == ["human", "random", "greedy"]
+    refused = _run(["play", "--players", "3", "--p4", "random", "--save", "x.amigos"], tmp_path)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "--p4 names a seat beyond --players 3: give --players 4" in refused.stderr
+    assert not (tmp_path / "x.amigos").exists()
 
 
 def test_people_sharing_the_screen_hand_it_over_and_see_only_their_own_hand(tmp_path):
