@@ -13,6 +13,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -202,7 +203,7 @@ class Session:
         self.controllers: list[Agent] = []
         for seat, spec in enumerate(specs):
             if spec == HUMAN:
-                self.controllers.append(_AutoCollect(seat_for(seat), lambda seat=seat: self.auto_collect(seat)))
+                self.controllers.append(_AutoCollect(seat_for(seat), partial(auto_collect, seat)))
                 continue
             agent = make_agent(bounded_spec(spec, against_a_person=HUMAN in specs),
                                seed=derive_seed(match.record["seed"], "seat", seat))

@@ -232,9 +232,9 @@ class Table:
         with self.lock:
             early = self.early.get(seat)
             if early:
-                answer = early.pop(0)
-                if answer in state.legal_actions():
-                    return answer
+                given = early.pop(0)
+                if given in state.legal_actions():
+                    return given
                 early.clear()  # (answers for another position: ask again)
             offered = self.offered.pop(seat, None)
             if offered is None or offered[1] != _decision(state):
@@ -405,8 +405,9 @@ class Table:
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back its last decision: it is the only person at the table (an undo
-        changes no other person's game) and the match waits for it."""
-        return self.people() == [seat] and self.asked is not None and self.asked[0] == seat
+        changes no other person's game), the match waits for it, and it has decided in this game."""
+        return self.people() == [seat] and self.asked is not None and self.asked[0] == seat and any(
+            d[0] == seat for d in self.match.record["games"][-1]["decisions"])
 
     def undo(self, seat: int) -> str | None:
         """Take back ``seat``'s last decision of this game, and the agents' after it (`Session.undo`);

@@ -18,9 +18,10 @@ auto-collect setting (``auto_collect``), and the session's last ``notice`` ("Und
 - ``{"type": "leave"}``: the seat's person goes (``{"type": "left", "alone": ..., "file": ...}``); when
   they are the only person, the table stops, its file saved, to be resumed with ``amigos host --resume``.
 
-A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes nothing.  A second connection to one seat takes it over: the first is told (``{"type": "replaced"}``)
-and closed.  Caps: `MAX_CONNECTIONS` connections, `MAX_MESSAGE` bytes a message.  No access log is
-kept: the tokens are in the addresses.
+A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes nothing.  A second
+connection to one seat takes it over: the first is told (``{"type": "replaced"}``) and closed.  Caps:
+`MAX_CONNECTIONS` connections, `MAX_MESSAGE` bytes a message.  No access log is kept: the tokens are in
+the addresses.
 
 The match plays in a thread of its own (`amigos_cli.table.model.Table`); what it tells the server comes
 onto the event loop through ``call_soon_threadsafe``: its changes (`TableServer.changed`) and its end
@@ -179,7 +180,8 @@ class TableServer:
             self.table.set_auto_collect(seat, on)
             return None
         if kind == "leave":
-            return await self.leave(seat, ws)
+            await self.leave(seat, ws)
+            return None
         return "unknown message"
 
     async def hint(self, seat: int, ws: web.WebSocketResponse) -> str | None:
@@ -205,7 +207,6 @@ class TableServer:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_json({"type": "left", "alone": alone, "file": str(self.table.path) if alone else None})
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"left")
-        return None
 
     # -- views -------------------------------------------------------------------------------------------
 

@@ -47,11 +47,10 @@ from typing import Any
 from amigos import actions as A
 from amigos import cards as C
 from amigos.adjudicate import adjudicated
-from amigos.codes import PHASE_NAMES
+from amigos.codes import COLLECT, PHASE_NAMES, SETUP_CHOOSE_MAGES, SETUP_DRAFT
 from amigos.flow import pool_score
 from amigos.observe import SPECTATOR, observation
 from amigos.state import GameState
-from amigos.codes import COLLECT, SETUP_CHOOSE_MAGES, SETUP_DRAFT
 from matches.match import Match
 from matches.session import Step
 
@@ -177,10 +176,11 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
     if together is not None and not over:
         return _together_view(state, seat, names, steps, asked, seats, book, match, together)
     they, you = ("", None) if over else _deciding(state)
+    seen = _seen(state, viewer, names)
     out: dict[str, Any] = {
-        "type": "view", "you": seat, "names": list(names), "seats": list(seats),
-        "position": _seen(state, viewer, names),
-        "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps), "last": last_moves(steps, seat, names),
+        "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
+        "log": book.lines(steps, viewer)[-LOG_LINES:], "moves": len(steps),
+        "last": last_moves(steps, seat, names, _game(match, steps), _words_in(seen)),
         "to_play": None if over else state.current_player(),
         "deciding": [] if over else [state.current_player()],
         "note": "" if over else f"{names[state.current_player()]} {they}", "note_you": you, "choices": None,
@@ -218,7 +218,7 @@ def _together_view(state: GameState, seat: int | None, names: Sequence[str], ste
     out: dict[str, Any] = {
         "type": "view", "you": seat, "names": list(names), "seats": list(seats), "position": seen,
         "log": book.lines(steps[:together.steps], viewer)[-LOG_LINES:], "moves": together.steps,
-        "last": last_moves(steps[:together.steps], seat, names),
+        "last": last_moves(steps[:together.steps], seat, names, _game(match, steps), _words_in(seen)),
         "to_play": seat if mine else (deciding[0] if deciding else state.current_player()),
         "deciding": deciding, "note": note,
         "note_you": _deciding(place)[1] if mine and place is not None else None,
@@ -231,23 +231,40 @@ def _together_view(state: GameState, seat: int | None, names: Sequence[str], ste
     return out
 
 
-def last_moves(steps: Sequence[Step], seat: int | None, names: Sequence[str]) -> list[dict[str, Any] | None]:
-    """Each player's last decision of the game the last of ``steps`` belongs to, as ``seat`` (None: a
-    spectator) may know it: its log line's words (`step_line`) and its card, unless the decision is a
-    secret from the seat (a rival's mage, draft pick, cards put back: `SECRET`); None for a player who
-    has made none yet."""
+def _game(match: dict[str, Any] | None, steps: Sequence[Step]) -> int:
+    """The number of the game in play: a best of three's (`match_of`), else the one game's."""
+    return int(match["game"]) if match is not None else (steps[-1].game if steps else 1)
+
+
+def last_moves(steps: Sequence[Step], seat: int | None, names: Sequence[str], game: int,
+               visible: set[str]) -> list[dict[str, Any] | None]:
+    """Each player's last decision in game number ``game`` among ``steps``, as ``seat`` (None: a
+    spectator) may know it: its log line's words (`step_line`) and its card if the seat sees it now (in
+    ``visible``, the words of the seat's view of the table) and the decision is no secret from it
+    (`SECRET`); None for a player who has made none yet."""
     out: list[dict[str, Any] | None] = [None] * len(names)
-    game = steps[-1].game if steps else None
     for step in reversed(steps):
         if step.game != game:
             break
         if out[step.actor] is None:
-            hidden = step.kind in SECRET and seat != step.actor
-            out[step.actor] = {"text": step_line(step, SPECTATOR if seat is None else seat, list(names)),
-                               "card": None if hidden else step.card}
+            viewer = SPECTATOR if seat is None else seat
+            # (not a rival's secret pick, nor a monument looked at on the deck's top)
+            shown = step.card is not None and not (step.kind in SECRET and seat != step.actor) and step.card in visible
+            out[step.actor] = {"text": step_line(step, viewer, list(names)), "card": step.card if shown else None}
         if all(entry is not None for entry in out):
             break
     return out
+
+
+def _words_in(data: Any) -> set[str]:
+    """Every string in ``data`` (an observation: dicts and lists of them)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*map(_words_in, data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*map(_words_in, data)) if data else set()
+    return set()
 
 
 def _seen(state: GameState, viewer: int, names: Sequence[str]) -> dict[str, Any]:

@@ -4,20 +4,17 @@ before all have chosen, and the match file records the decisions in seat order, 
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from amigos import actions as A
-from amigos.codes import BEING_CHOSEN, COLLECT, SETUP_CHOOSE_MAGES
+from amigos.codes import SETUP_CHOOSE_MAGES
 from amigos.config import GameConfig
-from amigos.together import ahead, deciding, together
 from amigos_cli.table.model import Table
 from amigos_cli.table.view import view
 from matches.match import Match
 from matches.session import history
-from tests.helpers import mid_game
 
 NAMES = ["Ann", "Bob", "Cy"]
 
