@@ -7,6 +7,7 @@ straight into the match; the table then opens on it and each seat's page is phot
 asked and seat 2 waits.
 
     python -m lab.table_screenshots [--seed 21] [--decisions 90] [--out docs] [--size 1400x900]
+    python -m lab.table_screenshots --widths 1400,800,390   # seat 1 at each width: docs/table-WIDTH.png
 
 Other tables, to look at (not the README's): ``--players 5 --expansion lux``, ``--variant draft``,
 ``--decisions 0`` (the mage choice), ``--agent mcts:iters=200`` (the moves before the pictures).
@@ -28,6 +29,8 @@ from matches.match import Match
 from tests.web.test_table_browser import Chromium, free_port
 
 PEOPLE = ["Ann", "Bob"]
+PHONE_WIDER_THAN = 500  # a window narrower is a phone's, photographed PHONE_HEIGHT high
+PHONE_HEIGHT = 844
 
 
 def position(seed: int, decisions: int, players: int = 3, agent: str = "greedy", variant: str = "standard",
@@ -49,7 +52,8 @@ def position(seed: int, decisions: int, players: int = 3, agent: str = "greedy",
     return match
 
 
-async def shoot(match: Match, out: Path, size: tuple[int, int]) -> None:
+async def shoot(match: Match, out: Path, size: tuple[int, int], names: tuple[str, str] = ("table-seat1", "table-seat2"),
+                seats: tuple[int, ...] = (0, 1)) -> None:
     with tempfile.TemporaryDirectory() as folder:
         table = Table.new(match, Path(folder) / "shot.amigos")
         server = TableServer(table)
@@ -57,13 +61,14 @@ async def shoot(match: Match, out: Path, size: tuple[int, int]) -> None:
         runner = await server.start("127.0.0.1", port)
         try:
             async with Chromium(*size) as browser:
-                pages = [await browser.open(f"http://127.0.0.1:{port}/t/{table.tokens[seat]}") for seat in (0, 1)]
+                pages = [await browser.open(f"http://127.0.0.1:{port}/t/{table.tokens[seat]}") for seat in seats]
                 await pages[0].wait_for("document.querySelectorAll('#choices .list button').length")
-                await pages[1].wait_for("document.querySelector('#turn').textContent")
+                for page in pages[1:]:
+                    await page.wait_for("document.querySelector('#turn').textContent")
                 for seat, page in enumerate(pages):
                     await page.evaluate("document.querySelector('#log').scrollTop = 1e6")
                     await asyncio.sleep(0.3)
-                    await page.screenshot(out / f"table-seat{seat + 1}.png")
+                    await page.screenshot(out / f"{names[seat]}.png")
                     assert not page.errors, page.errors
         finally:
             table.stop()
@@ -80,10 +85,18 @@ def main() -> None:
     parser.add_argument("--agent", default="greedy", help="the agent whose moves come before the pictures")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--expansion", action="append", default=[])
+    parser.add_argument("--widths", help="seat 1 only, at each of these widths (a comma list): table-WIDTH.png")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
-    match = position(args.seed, args.decisions, args.players, args.agent, args.variant, tuple(args.expansion))
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.widths:
+        for wide in (int(w) for w in args.widths.split(",")):
+            match = position(args.seed, args.decisions, args.players, args.agent, args.variant, tuple(args.expansion))
+            tall = PHONE_HEIGHT if wide < PHONE_WIDER_THAN else height
+            asyncio.run(shoot(match, args.out, (wide, tall), names=(f"table-{wide}", ""), seats=(0,)))
+            print(f"wrote {args.out / f'table-{wide}.png'}")
+        return
+    match = position(args.seed, args.decisions, args.players, args.agent, args.variant, tuple(args.expansion))
     asyncio.run(shoot(match, args.out, (width, height)))
     print(f"wrote {args.out / 'table-seat1.png'} and {args.out / 'table-seat2.png'}")
 
