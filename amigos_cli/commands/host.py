@@ -24,6 +24,7 @@ from matches.record import load
 from matches.session import HUMAN, check_spec, new_seed
 
 from ..errors import CliUsageError
+from ..table.clock import MAX_MINUTES
 from ..table.links import Links, bound, check_public_url, links
 from ..table.logs import quiet_logging
 from ..table.model import Table, TableError, private_folder, table_path
@@ -45,6 +46,12 @@ PORT = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to lis
 NAME = Annotated[Optional[list[str]], typer.Option(
     "--name", metavar="N=NAME", help="Seat N's player name, shown to everyone (at most 20 characters); "
                                      "one --name for each seat named.")]
+CLOCK = Annotated[Optional[float], typer.Option(
+    "--clock", metavar="MINUTES", help="A move clock: each person has this many minutes for the whole match, "
+                                       "running while the table waits for them; shown on the board.")]
+CLOCK_AGENT = Annotated[Optional[str], typer.Option(
+    "--clock-agent", metavar="SPEC", help="With --clock: the agent that plays a seat whose time runs out "
+                                          "(default: nobody; the seat is shown out of time).")]
 MAX_COMMAND = 200  # the longest command line read (a longer one is refused whole)
 MAX_NAME = 20  # the longest name --name gives a seat (the board's lines and the log repeat it)
 HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 'links' for the links, 'quit' to stop."
@@ -53,7 +60,7 @@ HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 
 def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = None, p3: P3 = None, p4: P4 = None, p5: P5 = None,
          seed: SEED = None, variant: VARIANT = "standard", expansion: EXPANSION = None, format: FORMAT = "game",
          save: SAVE = None, resume: RESUME = None, host: HOST = "127.0.0.1", port: PORT = 8000,
-         public_url: PUBLIC_URL = None, name: NAME = None) -> None:
+         public_url: PUBLIC_URL = None, name: NAME = None, clock: CLOCK = None, clock_agent: CLOCK_AGENT = None) -> None:
     """Host a table: one game (2 to 5 seats) or a best of three (2), each seat a person or an agent;
     print one link for each person's seat and one for spectators, and serve the board to browsers.
 
@@ -61,15 +68,18 @@ def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = None, p3: P3 = None,
     again with --resume FILE, and the same links work again.  How to share a table with people on
     other machines: docs/TABLE.md."""
     public = check_public_url(public_url)
+    check_clock(clock, clock_agent)
     if resume is not None:
         if name:
             raise CliUsageError("--name is for a new table: a resumed table keeps the names it was opened with")
+        if clock is not None or clock_agent is not None:
+            raise CliUsageError("--clock is for a new table: a resumed table keeps its clocks and the time left")
         path = resume
         match = load(path)
         table = Table.resumed(match, path)
     else:
         path, match = new_match([p1, p2, p3, p4, p5], players, seed, variant, expansion, format, save, name)
-        table = Table.new(match, path)
+        table = Table.new(match, path, clock, clock_agent)
     lock = Lock(path).acquire()
     try:
         clean_stale(path)  # (a save cut short by a kill left its temporary file)
@@ -79,6 +89,18 @@ def host(p1: P1 = HUMAN, p2: P2 = HUMAN, players: PLAYERS = None, p3: P3 = None,
         lock.release()
     if table.failure is not None:
         raise TableError(f"the table stopped: {table.failure}")
+
+
+def check_clock(minutes: float | None, agent: str | None) -> None:
+    """--clock and --clock-agent: a number of minutes up to `MAX_MINUTES`, and an agent spec only with a
+    clock; `CliUsageError` in one line otherwise."""
+    if minutes is not None and not 0 < minutes <= MAX_MINUTES:
+        raise CliUsageError(f"--clock takes minutes, more than 0 and at most {MAX_MINUTES:g}")
+    if agent is not None:
+        if minutes is None:
+            raise CliUsageError("--clock-agent is for a table with a clock: give --clock MINUTES too")
+        if check_spec(agent) == HUMAN:
+            raise CliUsageError("--clock-agent names an agent (e.g. mcts), not 'human'")
 
 
 def new_match(seats: list[str | None], players: int | None, seed: int | None, variant: str,

@@ -21,6 +21,7 @@ import re
 import secrets
 import stat
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,6 +41,7 @@ from matches.session import HUMAN, UNDO, PersonSeat, QuitRequested, Session, Ste
 from ..views.choices import ordered_variants
 from ..views.hints import hint_text
 from ..views.safe import printable
+from .clock import ClockError, Clocks
 
 TOKEN_BYTES = 16
 TOKEN_SHAPE = r"[A-Za-z0-9_-]{22}"  # what `secrets.token_urlsafe(TOKEN_BYTES)` makes
@@ -110,7 +112,7 @@ class Table:
     seat); ``spectator``: the spectators' token."""
 
     def __init__(self, match: Match, path: Path, tokens: Sequence[str | None], spectator: str,
-                 handed: dict[int, str] | None = None) -> None:
+                 handed: dict[int, str] | None = None, clocks: Clocks | None = None) -> None:
         self.match: Match = match
         self.path: Path = Path(path)
         self.tokens: list[str | None] = list(tokens)
@@ -130,6 +132,7 @@ class Table:
         self.auto: dict[int, bool] = {}  # the seats whose person turned auto-collect on (the page's setting)
         self.sent: int | None = None  # the seat whose answer is on its way to the match's thread
         self.notice: str | None = None  # what the session said of an undo ("Undone."), until the next move
+        self.clocks: Clocks | None = clocks  # the people's move clocks (`amigos_cli.table.clock`), if any
         self.on_change: Callable[[], None] = lambda: None
         match.record[TABLE_KEY] = self.record()
         # (the file holds the seats' tokens: private)
@@ -144,10 +147,14 @@ class Table:
     # -- making and resuming ---------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, match: Match, path: Path) -> Table:
-        """A table for a new ``match``: a token for each person's seat and one for spectators."""
+    def new(cls, match: Match, path: Path, clock_minutes: float | None = None, clock_agent: str | None = None) -> Table:
+        """A table for a new ``match``: a token for each person's seat and one for spectators; with
+        ``clock_minutes``, a move clock of that many minutes for each person (`Clocks`), whose seat
+        ``clock_agent`` (an agent spec) takes over when it runs out, if given."""
         tokens = [new_token() if p["spec"] == HUMAN else None for p in match.record["players"]]
-        return cls(match, path, tokens, new_token())
+        people = [seat for seat, token in enumerate(tokens) if token is not None]
+        clocks = Clocks.new(people, clock_minutes, clock_agent) if clock_minutes is not None else None
+        return cls(match, path, tokens, new_token(), clocks=clocks)
 
     @classmethod
     def resumed(cls, match: Match, path: Path) -> Table:
@@ -168,12 +175,17 @@ class Table:
                     and isinstance(spec, str)):
                 raise TableError(f"{path}: a table's match file with a broken handed seat")
             seats[int(key)] = spec
-        return cls(match, path, tokens, spectator, seats)
+        try:
+            clocks = Clocks.from_record(kept["clock"], len(people)) if kept.get("clock") is not None else None
+        except ClockError as exc:
+            raise TableError(f"{path}: {exc}") from None
+        return cls(match, path, tokens, spectator, seats, clocks)
 
     def record(self) -> dict[str, Any]:
         """What the match file keeps of the table (``"table"``)."""
         return {"tokens": list(self.tokens), "spectator": self.spectator,
-                "handed": {str(seat): spec for seat, spec in self.handed.items()}}
+                "handed": {str(seat): spec for seat, spec in self.handed.items()},
+                "clock": None if self.clocks is None else self.clocks.record(time.monotonic())}
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens (None: the spectators'); `KeyError` for a token of no seat."""
@@ -241,6 +253,7 @@ class Table:
                 self.asks += 1
                 offered = (self.asks, None)
             self.asked = (seat, offered[0], state.clone())
+            self._clock(seat, True)
             self.snapshot = self._take()
         self.on_change()
         answer = self.answers[seat].get()
@@ -272,6 +285,7 @@ class Table:
             ways = ordered_variants(groups[group])
             if not 0 <= way < len(ways):
                 return "no such way"
+            self._clock(seat, False)
             if not waited:
                 self.early.setdefault(seat, []).append(ways[way])
                 self.offered.pop(seat, None)
@@ -299,6 +313,7 @@ class Table:
                 self.asked = None
             self.early.pop(seat, None)
             self.offered.pop(seat, None)
+            self._clock(seat, False)
         if waiting:
             self.answers[seat].put(_HANDED)
 
@@ -372,9 +387,36 @@ class Table:
                     kept = (self.asks, decision)
                     self.offered[seat] = kept
                 offers[seat] = kept[0]
+                self._clock(seat, True)
             else:
                 self.offered.pop(seat, None)
         return Together(self.begun[1], self.begun[2], places, offers, deciding)
+
+    def _clock(self, seat: int, running: bool) -> None:
+        """Start or stop ``seat``'s move clock (under `lock`), the time left kept in the match record."""
+        if self.clocks is None:
+            return
+        if running:
+            self.clocks.start(seat, time.monotonic())
+        else:
+            self.clocks.stop(seat, time.monotonic())
+            self.match.record[TABLE_KEY] = self.record()
+
+    def clocks_run_out(self) -> list[int]:
+        """The people whose clocks have just run out (each told once); each seat's is handed to the clock's
+        agent, if the host named one.  Called now and then by the server."""
+        if self.clocks is None:
+            return []
+        with self.lock:
+            gone = self.clocks.run_out(time.monotonic())
+            if gone:
+                self.match.record[TABLE_KEY] = self.record()
+        for seat in gone:
+            if self.clocks.agent is not None and seat not in self.handed:
+                self.hand_to_agent(seat, self.clocks.agent)
+        if gone:
+            self.on_change()
+        return gone
 
     def _automatic(self, seat: int) -> Callable[[GameState], Action | None]:
         """What auto-collect decides for ``seat`` at a position (None: nothing), while its person has it on."""
@@ -392,6 +434,7 @@ class Table:
                 if made is not None:
                     self.asked = None
                     self.sent = seat
+                    self._clock(seat, False)
             self.snapshot = self._take(self.snapshot)
         if made is not None:
             self.answers[seat].put(made)
@@ -418,6 +461,7 @@ class Table:
                         else "wait for your decision")
             self.asked = None
             self.sent = seat
+            self._clock(seat, False)
         self.answers[seat].put(UNDO)
         return None
 

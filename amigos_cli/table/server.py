@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Coroutine
 from importlib import resources
 from typing import Any
@@ -49,6 +50,7 @@ from .view import LogBook, catalog, match_of, view, vocabulary
 
 MAX_CONNECTIONS = 64
 IDLE_SECONDS = 300.0  # a served table nobody has been connected to for this long is stopped
+CLOCK_SECONDS = 1.0  # how often the move clocks are looked at (a seat out of time is told within this)
 MAX_MESSAGE = 4096
 CLOSE_SECONDS = 3.0  # how long a closing connection has to answer the close (then it is dropped)
 STATIC = ("board.js", "board.css")  # the page's files, besides board.html
@@ -225,6 +227,8 @@ class TableServer:
         names = [p["name"] for p in self.table.match.record["players"]]
         data = view(snapshot.state, seat, names, self.table.steps(snapshot), snapshot.asked, self.seats(),
                     book=self.book, match=match_of(self.table.match), together=snapshot.together)
+        if self.table.clocks is not None:
+            data["clocks"] = self.table.clocks.view(len(names), time.monotonic())
         if seat is not None:
             data["tools"] = {"undo": self.table.can_undo(seat) and snapshot.asked is not None,
                              "auto_collect": self.table.auto.get(seat, False)}
@@ -296,6 +300,17 @@ class TableServer:
         its thread ends (after its last change is sent on its way: the loop runs callbacks in order)."""
         self.loop = asyncio.get_running_loop()
         self.table.start(self.changed, self._ended)
+        if self.table.clocks is not None:
+            self.keep(self._watch_clocks())
+
+    async def _watch_clocks(self) -> None:
+        """Look at the move clocks every `CLOCK_SECONDS` until the match ends: a seat whose time has run
+        out is shown so, and handed to the clock's agent if the host named one (off the event loop:
+        handing a seat over waits for nothing, but builds an agent)."""
+        loop = asyncio.get_running_loop()
+        while not self.ended.is_set():
+            await asyncio.sleep(CLOCK_SECONDS)
+            await loop.run_in_executor(None, self.table.clocks_run_out)  # (it tells the table's change)
 
     def _ended(self) -> None:
         """The match's thread ends (called on that thread)."""

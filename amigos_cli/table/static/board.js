@@ -194,6 +194,32 @@ function seatTag(view, p) {
   return seat.connected ? el("span", "tag connected", "connected") : el("span", "tag waiting", "waiting (away)");
 }
 
+// -- the move clocks (amigos host --clock): counted down on the page between views ------------------------
+
+let drawnAt = 0;  // when the last view was drawn (performance.now()): the running clocks count from it
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(r).padStart(2, "0")}`;
+}
+
+function clockTag(clock) {
+  const tag = el("span", "tag clock" + (clock.running ? " running" : "") + (clock.out ? " out" : ""),
+    clock.out ? "out of time" : `⏱ ${clockText(clock.left)}`);
+  tag.dataset.left = clock.left;
+  if (clock.running && !clock.out) tag.dataset.running = "1";
+  tag.title = "Time left for the whole game (runs while this seat is to decide)";
+  return tag;
+}
+
+setInterval(() => {
+  const gone = (performance.now() - drawnAt) / 1000;
+  document.querySelectorAll(".tag.clock[data-running]").forEach((tag) => {
+    tag.textContent = `⏱ ${clockText(tag.dataset.left - gone)}`;
+  });
+}, 1000);
+
 function byKind(list) {
   return list.slice().sort((a, b) => (KIND_ORDER[(cards[a.id] || {}).kind] || 0) - (KIND_ORDER[(cards[b.id] || {}).kind] || 0));
 }
@@ -211,6 +237,8 @@ function playerPanel(view, p, compact) {
   head.appendChild(vp);
   head.appendChild(seatTag(view, p));
   if (deciding) head.appendChild(el("span", "tag turn", you ? "your turn" : "to play"));
+  const clock = view.clocks ? view.clocks[p] : null;
+  if (clock) head.appendChild(clockTag(clock));
   if (entry.first_player) head.appendChild(el("span", "tag", "first player"));
   if (entry.passed) head.appendChild(el("span", "tag passed", "passed"));
   head.appendChild(essences(entry.pool, "pool", "pool empty"));
@@ -623,6 +651,7 @@ function drawHeader(view) {
 function draw(view) {
   if (!view.choices || (current && current.choices && current.choices.ask !== view.choices.ask)) hinted = null;
   current = view;
+  drawnAt = performance.now();
   if (!view.choices) { picking = null; onlyCard = null; }
   else if (picking !== null && picking >= view.choices.groups.length) picking = null;
   $("status").textContent = view.you === null ? "watching" : `you are ${view.names[view.you]}`;
