@@ -34,7 +34,10 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       move of its own (at the root from the start, below it as visits grow).
                       puct=C,policy=FILE (an experiment, off by default): below the root, moves
                       weighed by PUCT with the priors of the model of choices in FILE
-                      (`amigos-train policy`), the likeliest tried first, instead of UCB1
+                      (`amigos-train policy`), the likeliest tried first, instead of UCB1.
+                      temper=T (0, the default: the best move): the move sampled among the
+                      searched ones with weights exp(chance / T), a weaker player's (`LEVELS`)
+    level:3           the AI at a level from 1 (gentle) to 5 (the strongest, mcts:time=1): `LEVELS`
 
 `make_agent(spec, seed=None)` builds one; ``seed`` (e.g. derived from a match seed and the seat) is used
 when the spec names none.  Agents draw their randomness from their own seeded stream, never from the
@@ -67,7 +70,15 @@ class SpecError(AmigosError):
     """A malformed agent spec."""
 
 
-KINDS = ("random", "greedy", "expectimax", "mcts")
+KINDS = ("random", "greedy", "expectimax", "mcts", "level")
+#: The AI's levels (``level:N``), from a gentle opponent a new player can beat to the full-strength
+#: default: less search, and below the top two the move sampled among the searched ones by their chance
+#: to win with a temperature (``temper``: the weaker, the hotter), so that a weaker level errs where the
+#: moves are close, as people do, and seldom where one is far worse.  Each level's strength is measured by
+#: a ladder tournament, greedy and the levels in a round robin (the README's table; its command in
+#: benchmarks/README.md).
+LEVELS: dict[int, str] = {1: "mcts:iters=30,temper=0.12,solo=0", 2: "mcts:iters=100,temper=0.06,solo=0",
+                          3: "mcts:iters=300,temper=0.03", 4: "mcts:iters=1500", 5: "mcts:time=1"}
 
 
 def _nearest(word: str, known: Iterable[str]) -> str:
@@ -98,6 +109,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
     kind = kind.strip().lower()
     if kind not in KINDS:
         raise SpecError(f"unknown agent {kind!r}{_nearest(kind, KINDS)}: expected one of {', '.join(KINDS)}")
+    if kind == "level":
+        if rest.strip() not in {str(n) for n in LEVELS}:
+            raise SpecError(f"agent level takes a level from 1 (gentle) to {max(LEVELS)} (the strongest): "
+                            f"level:3, not {spec.strip()!r}")
+        return parse_spec(LEVELS[int(rest)])
     params: dict[str, int | float | str] = {}
     if rest.strip():
         for item in rest.split(","):
@@ -108,7 +124,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
                "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo", "model", "net", "ways", "ponder", "widen", "puct", "policy"}}[kind]
+                        "halving", "solo", "model", "net", "ways", "ponder", "widen", "puct", "policy",
+                        "temper"}}[kind]
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -168,7 +185,7 @@ LIMITS: dict[str, Limit] = {
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 2),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
     "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12), "puct": Limit(False, 0, False, 100),
-    "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100)}
+    "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100), "temper": Limit(False, 0, False, 1)}
 
 
 def _check(key: str, value: int | float) -> None:

@@ -784,6 +784,7 @@ class MCTSAgent:
     draft: int  # `DRAFT_SEARCH`, `DRAFT_WORTH` or `DRAFT_NET`
     solo: bool
     pondering: bool
+    temper: float
     info: dict[str, Any]
     _pool: ProcessPoolExecutor | None
     _stop: Any  # the workers' event that ends a ponder (a multiprocessing Event, made with the pool)
@@ -794,7 +795,7 @@ class MCTSAgent:
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
                  ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, puct: float = 0.0,
-                 policy: str | None = None) -> None:
+                 policy: str | None = None, temper: float = 0.0) -> None:
         # (what `close` reads first: set before anything here may fail, since the compiled class reads
         # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
         self._pool = None
@@ -824,6 +825,8 @@ class MCTSAgent:
         self.solo = bool(solo)
         # ponder=1: search on while a person decides (an iteration budget is kept reproducible: never).
         self.pondering = bool(ponder) and time is not None
+        # temper > 0: the move sampled by the searched chances with that temperature (`tempered`)
+        self.temper = float(temper)
         self.info = {}
 
     def select(self, state: GameState, progress: Callable[[int], None] | None = None) -> Action:
@@ -865,6 +868,8 @@ class MCTSAgent:
         if pondered is not None:
             add_stats(stats, {key: kept for key, kept in pondered.items() if key in groups})
         best_key = self.best_of(state, groups, stats, player)
+        if self.temper > 0.0:
+            best_key = self.tempered(groups, stats, best_key)
         visits, value = stats.get(best_key, (0, 0.0))
         self.info = {"choices": len(legal), "iterations": done,
                      "value": value / visits if visits else None, "visits": visits,
@@ -950,6 +955,17 @@ class MCTSAgent:
                     pass
             self._stop.clear()
         return ponder
+
+    def tempered(self, groups: Groups, stats: Stats, best: Macro) -> Macro:
+        """A move sampled among the root's searched moves (``stats``) with weights exp(chance / temper):
+        a weaker player's choice, which errs among close moves and seldom takes a far worse one; ``best``
+        when nothing was searched."""
+        searched = [(k, w / n) for k, (n, w) in stats.items() if n and k in groups]
+        if not searched:
+            return best
+        top = max(q for _, q in searched)
+        weights = [math.exp((q - top) / self.temper) for _, q in searched]
+        return self.rng.choices([k for k, _ in searched], weights=weights)[0]
 
     def best_of(self, state: GameState, groups: Groups, stats: Stats, player: int) -> Macro:
         """The root's move after a search's ``stats``: the most visited (then the best valued); in a
