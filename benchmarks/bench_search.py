@@ -94,7 +94,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--key", type=Path, default=DEFAULT_KEY)
     parser.add_argument("-n", "--games", type=int, default=None, help="only the first N games")
-    parser.add_argument("--bot", default=None, help='a bridge command line, e.g. ".venv/bin/amigos bridge"')
+    parser.add_argument("--bot", default=None, help='a bridge command line, e.g. ".venv-dev/bin/amigos bridge"')
     args = parser.parse_args(argv)
     key = json.loads(args.key.read_text())
     bot = Child(args.bot) if args.bot else InProcess()

@@ -1,6 +1,6 @@
 """Write the match-file fixture of the current format version: ``tests/data/match_v{VERSION}.amigos``.
 
-    .venv/bin/python -m tests.make_match_fixture [--out PATH]
+    .venv-dev/bin/python -m tests.make_match_fixture [--out PATH]
 
 A small finished best of three: greedy (player 1) vs random (player 2), match seed 0, the agents seeded
 as the CLI seeds them.  It goes to 3 games (version 2: random wins 2-1).  Think times are zeroed and the time stamps

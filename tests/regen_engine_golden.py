@@ -3,7 +3,7 @@ protocol form and digest of their first decisions.
 
 Agents of different commits play each other (``lab/against_commit.py``) and match files replay
 only while a seed deals the same game and actions keep their protocol form.  Run
-``.venv/bin/python tests/regen_engine_golden.py`` to rewrite ``tests/golden/engine_seeds.json`` only
+``.venv-dev/bin/python tests/regen_engine_golden.py`` to rewrite ``tests/golden/engine_seeds.json`` only
 after a change of rules meant to change games (with a rules version bump), and read the diff.
 """
 

@@ -1,6 +1,6 @@
 """The golden screens of tests/cli/test_tui.py: fixed-seed positions rendered at a width of 100.
 
-Run ``.venv/bin/python tests/regen_golden.py`` to rewrite ``tests/golden/*.txt`` after an intended change
+Run ``.venv-dev/bin/python tests/regen_golden.py`` to rewrite ``tests/golden/*.txt`` after an intended change
 to a screen (then read the diff before committing).  The tests only ever read these files.
 
 The positions are reached with a small seeded policy of our own (not an AI agent), so the goldens change

@@ -31,3 +31,14 @@ def test_every_page_the_readme_links_to_is_there():
     links = re.findall(r"\]\(((?:docs|lab)/[^)#]+)\)", README)
     assert "docs/LUX.md" in links and "docs/CLUSTER.md" in links
     assert all((ROOT / link).is_file() for link in links)
+
+
+def test_the_two_commands_use_two_venvs_and_ci_runs_the_test_command_as_written():
+    """Running the tests after playing keeps the play command's compiled install: the test command
+    installs the editable source into a venv of its own (issue 54, point 3)."""
+    play, tests = re.findall(r"```sh\n(.+?)\n```", README)[:2]
+    venv = re.compile(r"python3 -m venv (\S+)")
+    assert venv.search(play) and venv.search(tests)
+    assert venv.search(play).group(1) != venv.search(tests).group(1)  # type: ignore[union-attr]
+    assert "pip install -e" in tests and "pip install -e" not in play
+    assert tests in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
