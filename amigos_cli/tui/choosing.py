@@ -86,6 +86,7 @@ class Choices(Vertical):
         self.shown: list[int] = []
         self.suggested: Action | None = None
         self.number: NumberKeys = NumberKeys()
+        self.awaiting_hint: bool = False  # Enter was pressed while a hint was searched for: it plays the hint
 
     def compose(self) -> ComposeResult:
         yield Static(id="hint")
@@ -114,6 +115,7 @@ class Choices(Vertical):
         self.offered = state
         self.groups = state.legal_groups()
         self.suggested = None
+        self.awaiting_hint = False
         self.fill("")
         self.options.focus()
         if len(self.groups) == 1 and len(self.groups[0]) > 1:
@@ -122,6 +124,7 @@ class Choices(Vertical):
     def withdraw(self) -> None:
         """Empty the list (and hide the hint and the filter) until the next offer."""
         self.offered = None
+        self.awaiting_hint = False
         self.query_one("#hint", Static).remove_class("shown")
         self.groups = []
         self.hide_filter()
@@ -172,6 +175,9 @@ class Choices(Vertical):
         hint = self.query_one("#hint", Static)
         hint.update(Text(text))
         hint.add_class("shown")
+        if self.awaiting_hint:  # ("h" then Enter: the hint's move, as the README says)
+            self.awaiting_hint = False
+            self.post_message(self.Chosen(action))
 
     # -- choosing -----------------------------------------------------------------------------------------
 
@@ -180,6 +186,11 @@ class Choices(Vertical):
         if event.option_list.id != "choices" or self.offered is None:
             return
         event.stop()
+        if getattr(self.app, "hinting", False) and self.suggested is None:
+            # (Enter right after "h": it means the hint's move, which comes in a moment)
+            self.awaiting_hint = True
+            self.app.notify("Enter: the hint's move, as soon as it comes.")
+            return
         group = self.groups[int(event.option.id or 0)]
         if len(group) == 1:
             self.post_message(self.Chosen(group[0]))

@@ -215,6 +215,42 @@ def test_typed_essences():
 
 
 @pytest.mark.slow
+def test_h_then_enter_at_once_plays_the_hint_not_the_line_highlighted_before_it(tmp_path):
+    """Enter pressed while the hint is still thought of waits for it, and plays the hint's move (issue 54)."""
+    path = tmp_path / "quick.amigos"
+    match = Match.new(108, ["human", "random"], fmt="game", names=["You", "AI"])
+
+    async def session():
+        app = GameApp(match, path)
+        async with app.run_test(size=SMALL) as pilot:
+            await play_on(pilot, app, random.Random(4), 6)
+            await until(pilot, lambda: asked(app))
+            state = app.asking[1]
+            hinted, _ = app.session.suggest(state.clone())  # (the hint's search is seeded: the same move)
+            options = app.query_one("#choices")
+            for _ in range(len(app.shown)):  # (the line highlighted is another move than the hint's)
+                if hinted not in app.groups[app.shown[options.highlighted]]:
+                    break
+                await pilot.press("down")
+            assert hinted not in app.groups[app.shown[options.highlighted]]
+            thinking = app.session.suggest
+
+            def slow(position):  # (a hint that takes its time, as on a slow machine)
+                time.sleep(1.0)
+                return thinking(position)
+
+            app.session.suggest = slow
+            before = len(decisions_of(path))
+            await pilot.press("h", "enter")  # (at once: the hint takes a moment to think)
+            await until(pilot, lambda: len(decisions_of(path)) > before or isinstance(app.screen, VariantPicker))
+            assert not isinstance(app.screen, VariantPicker)
+            made = decisions_of(path)[before]
+            assert made[0] == 0 and amigos.action_from_json(state, made[1]) == hinted
+            await pilot.press("q")
+
+    asyncio.run(session())
+
+
 def test_hint_undo_save_quit_and_resume(tmp_path):
     path = tmp_path / "hint.amigos"
     match = Match.new(108, ["human", "random"], fmt="game", names=["You", "AI"])  # a short game (11: ~130 decisions)
