@@ -250,7 +250,10 @@ def last_moves(steps: Sequence[Step], seat: int | None, names: Sequence[str], ga
             viewer = SPECTATOR if seat is None else seat
             # (not a rival's secret pick, nor a monument looked at on the deck's top)
             shown = step.card is not None and not (step.kind in SECRET and seat != step.actor) and step.card in visible
-            out[step.actor] = {"text": step_line(step, viewer, list(names)), "card": step.card if shown else None}
+            text = step_line(step, viewer, list(names))
+            if step.kind == A.CHOOSE_MAGE and step.card in visible:  # (the mages revealed since: named)
+                text, shown = f"{names[step.actor]} chose {C.BY_ID[step.card].name}", True
+            out[step.actor] = {"text": text, "card": step.card if shown else None}
         if all(entry is not None for entry in out):
             break
     return out

@@ -105,6 +105,8 @@ def test_a_person_against_an_agent_hints_plays_the_hint_undoes_and_turns_auto_co
                 await page.key("u", text="u")
                 await page.wait_for("document.querySelector('#notebar').textContent === 'Undone.'")
                 assert len([d for d in table.match.record["games"][0]["decisions"] if d[0] == 0]) == mine - 1
+                # The log's newest line is in view, within the window (the side is the window's height).
+                assert await page.wait_for(NEWEST_IN_VIEW)
                 # Auto-collect: the box reaches the server, and the browser keeps it.
                 await page.evaluate("document.querySelector('.tool input[type=checkbox]').click()")
                 await _wait(lambda: table.auto.get(0) is True)
@@ -147,6 +149,14 @@ def test_a_phone_wide_page_has_no_sideways_scroll_and_every_choice_can_be_reache
 
     asyncio.run(scenario())
     assert len(checked) >= 20
+
+
+#: The log's last line lies within the log's box, and the box within the window.
+NEWEST_IN_VIEW = """(() => {
+  const log = document.querySelector('#log'), last = log.lastElementChild;
+  const line = last.getBoundingClientRect(), box = log.getBoundingClientRect();
+  return line.bottom <= box.bottom + 1 && line.top >= box.top - 1 && box.bottom <= window.innerHeight + 1;
+})()"""
 
 
 #: Each listed choice scrolled into view and looked at: those not fully within the window's width, or

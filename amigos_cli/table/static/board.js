@@ -29,7 +29,6 @@ let socket = null;
 let drawingRivals = false;  // (a rival's cards show their text but take no choice: an attacker's card is theirs)
 let hinted = null;       // the hint for the decision asked now: {ask, group, way, text}, or null
 let hinting = false;     // a hint asked for and not yet come (Enter waits for it)
-let noticed = null;      // the session's notice last shown ("Undone.")
 const AUTO_KEY = "amigos-auto-collect";  // the page's auto-collect setting, kept in the browser
 const NARROW = window.matchMedia("(max-width: 900px)");  // one column (board.css): a tapped card's text shows over the board
 
@@ -130,7 +129,7 @@ function clickable(node, id, takes) {
     event.stopPropagation();
     showCard(id);
     if (takes && choicesFor(id).length) cardClicked(id);
-    else if (NARROW.matches) $("card").classList.add("sheet");  // (a phone: the card's text over the board)
+    if (NARROW.matches) $("card").classList.add("sheet");  // (a phone: the card's text over the board)
   });
   if (choicesFor(id).length && takes) {
     node.classList.add("playable");
@@ -206,7 +205,7 @@ function clockText(seconds) {
 
 function clockTag(clock) {
   const tag = el("span", "tag clock" + (clock.running ? " running" : "") + (clock.out ? " out" : ""),
-    clock.out ? "out of time" : `⏱ ${clockText(clock.left)}`);
+    clock.out ? "out of time" : `${clockText(clock.left)} left`);
   tag.dataset.left = clock.left;
   if (clock.running && !clock.out) tag.dataset.running = "1";
   tag.title = "Time left for the whole game (runs while this seat is to decide)";
@@ -216,7 +215,7 @@ function clockTag(clock) {
 setInterval(() => {
   const gone = (performance.now() - drawnAt) / 1000;
   document.querySelectorAll(".tag.clock[data-running]").forEach((tag) => {
-    tag.textContent = `⏱ ${clockText(tag.dataset.left - gone)}`;
+    tag.textContent = `${clockText(tag.dataset.left - gone)} left`;
   });
 }, 1000);
 
@@ -517,7 +516,7 @@ function drawTools(view) {
   const box = document.createElement("input");
   box.type = "checkbox";
   box.checked = view.tools.auto_collect;
-  box.addEventListener("change", () => setAutoCollect(box.checked));
+  box.addEventListener("change", () => { setAutoCollect(box.checked); box.blur(); });  // (the keys go back to the board)
   label.appendChild(box);
   label.appendChild(document.createTextNode(" Auto-collect (a)"));
   label.title = "At Collect, take what is stored on your cards without asking, where that costs nothing";
@@ -555,10 +554,11 @@ function hintCame(data) {
   hinting = false;
   if (!current || !current.choices || data.ask !== current.choices.ask) { drawTools(current); return; }
   hinted = data;
-  picking = null;
+  if (picking !== data.group) picking = current.choices.groups.length === 1 && data.way >= 0 &&
+    current.choices.groups[0].ways.length ? data.group : null;
   onlyCard = null;
   const lines = listed();
-  const at = lines.findIndex((line) => line.group === data.group);
+  const at = lines.findIndex((line) => line.group === data.group && (line.way === null || line.way === data.way));
   if (at >= 0) lit = at;
   const bar = $("notebar");
   bar.hidden = false;
@@ -649,12 +649,19 @@ function drawHeader(view) {
 }
 
 function draw(view) {
-  if (!view.choices || (current && current.choices && current.choices.ask !== view.choices.ask)) hinted = null;
+  const fresh = view.choices && !(current && current.choices && current.choices.ask === view.choices.ask);
+  if (!view.choices || fresh) hinted = null;
   current = view;
+  if (fresh && view.choices.groups.length === 1 && view.choices.groups[0].ways.length) {
+    picking = 0;  // (one choice of several ways, a Collect's say: its ways at once, one click each)
+    onlyCard = null;
+    lit = 0;
+  }
   drawnAt = performance.now();
   if (!view.choices) { picking = null; onlyCard = null; }
   else if (picking !== null && picking >= view.choices.groups.length) picking = null;
-  $("status").textContent = view.you === null ? "watching" : `you are ${view.names[view.you]}`;
+  $("status").textContent = view.you === null ? "watching" :
+    view.names[view.you] === "You" ? "your seat" : `you are ${view.names[view.you]}`;
   $("status").className = "";
   drawHeader(view);
   drawRivals(view);
@@ -665,11 +672,10 @@ function draw(view) {
   drawHand(view);
   drawTools(view);
   drawChoices();
-  if (view.notice && view.notice !== noticed) {  // (the session's word on an undo: shown once)
+  if (view.notice) {  // (the session's word on an undo, until the next move)
     $("notebar").hidden = false;
     $("notebar").textContent = view.notice;
   }
-  noticed = view.notice || null;
   if (hinted && view.choices && hinted.ask === view.choices.ask) {
     $("notebar").hidden = false;
     $("notebar").className = "hint";
@@ -681,13 +687,18 @@ function draw(view) {
   else if (lines[lit] && lines[lit].card) showCard(lines[lit].card);
 }
 
+let logLines = 0;  // the log's lines last drawn: new ones bring the log to its newest line
+
 function drawLog(view) {
   const log = $("log");
   const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
   log.replaceChildren(el("h2", "", "Log"));
   view.log.forEach(([style, line]) => log.appendChild(el("p", style, line)));
-  if (atBottom) log.scrollTop = log.scrollHeight;
+  if (atBottom || view.log.length !== logLines) log.scrollTop = log.scrollHeight;
+  logLines = view.log.length;
 }
+// (the side's panels change height as the choices come and go: the log keeps its newest line in view)
+new ResizeObserver(() => { const log = $("log"); log.scrollTop = log.scrollHeight; }).observe($("log"));
 
 function overlay(text) {
   const box = $("overlay");
@@ -710,7 +721,7 @@ document.addEventListener("keydown", (event) => {
     cardClicked(document.activeElement.dataset.card);
     return;
   }
-  if (event.target && event.target.tagName === "INPUT") return;
+  if (event.target && event.target.tagName === "INPUT" && event.target.type !== "checkbox") return;
   if (event.key === "h") { askHint(); return; }
   if (event.key === "u") { askUndo(); return; }
   if (event.key === "a" && current && current.tools) { setAutoCollect(!current.tools.auto_collect); return; }
@@ -759,7 +770,7 @@ function connect() {
     }
     else if (data.type === "hint") hintCame(data);
     else if (data.type === "left") {
-      overlay(data.alone ? `Saved. Resume it with: amigos host --resume ${data.file}` :
+      overlay(data.alone ? `Saved to ${data.file} (in the folder the server runs in). Resume it with: amigos host --resume ${data.file}` :
         `You left the table. Your seat waits for you: this page's address brings you back (${location.href}).`);
     }
     else if (data.type === "refused") {  // (nothing changed: the choices are offered again)
