@@ -84,8 +84,11 @@ async def play(seed: int, rounds: int, auto: bool, size: tuple[int, int], spec: 
                     round_, group, way = found
                     if round_ > rounds:
                         break
-                    await page.evaluate(f"document.querySelector('#choices .list button[data-group=\"{group}\"]').click()")
-                    clicks[round_] += 1
+                    # (a board that lists a lone choice's ways at once: the way is the one click)
+                    listed = await page.evaluate("typeof picking !== 'undefined' && picking !== null")
+                    if not listed:
+                        await page.evaluate(f"document.querySelector('#choices .list button[data-group=\"{group}\"]').click()")
+                        clicks[round_] += 1
                     if way >= 0:
                         await page.wait_for(f"!!document.querySelector('#choices .list button[data-way=\"{way}\"]')")
                         await page.evaluate(f"document.querySelector('#choices .list button[data-way=\"{way}\"]').click()")

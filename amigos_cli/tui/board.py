@@ -78,7 +78,8 @@ def in_play(seen: Seen, p: int) -> tuple[list[Piece], list[Piece]]:
 def tableau(view: View, p: int, viewer: int, names: list[str]) -> RenderableType:
     """A player in three short lines: name, points, token, pool, hand, deck and discard sizes; the
     components in play (mage and magic item first; turned ones dimmed, essences on them in brackets);
-    where the points come from; and between the last two, the scrolls they hold, if any.  The discarded cards themselves are in the table list (``t``)."""
+    where the points come from; between the last two, the scrolls they hold, if any; and a rival's
+    discard pile by name (public: `discard_line`).  Every card seen is also in the table list (``t``)."""
     seen = look(view, viewer)
     head = head_line(seen, p, names)
     first, rest = in_play(seen, p)
@@ -88,7 +89,22 @@ def tableau(view: View, p: int, viewer: int, names: list[str]) -> RenderableType
             line.append(" | " if i >= len(first) and rest else "  ", style="dim")
         line.append_text(component(x))
     held = scrolls_line(seen, p)
-    return Group(head, line, *([held] if held is not None else []), points_line(seen, p))
+    pile = discard_line(seen, p) if p != viewer else None
+    return Group(head, line, *([held] if held is not None else []), points_line(seen, p),
+                 *([pile] if pile is not None else []))
+
+
+def discard_line(seen: Seen, p: int) -> Text | None:
+    """"Discards: Hawk, Elvish Bow": player ``p``'s discard pile by name, clickable (None when empty)."""
+    pile = seen.discards(p)
+    if not pile:
+        return None
+    line = Text("  Discards: ", style="dim")
+    for i, card in enumerate(pile):
+        if i:
+            line.append(", ", style="dim")
+        line.append_text(card_name(card, "dim"))
+    return line
 
 
 #: What a click on a rival's compact row does (the app's action, with the rival's seat).

@@ -89,19 +89,26 @@ class CardPanel(VerticalScroll):
         self.query_one("#card-text", Static).update("")
 
 
-def on_table(seen: Seen) -> list[tuple[str, str]]:
+def on_table(seen: Seen, names: list[str] | None = None) -> list[tuple[str, str]]:
     """(where, card id) for every card the viewer sees: the tableaux (theirs first), the centre
     (monuments, places of power, magic items and scrolls not taken), the face-up redraft, the discard
-    piles and their own hand."""
+    piles (each its player's: "Bob's discard pile") and their own hand.  ``names``: the players' names
+    (None: "the rival's", "player N's")."""
+    def whose(p: int) -> str:
+        if names is not None:
+            return f"{names[p]}'s"
+        return "the rival's" if seen.player_count == 2 else f"player {p + 1}'s"
+
     out = [("yours", x.card.id) for x in seen.pieces(seen.viewer)] if seen.viewer >= 0 else []
     for p in range(seen.player_count):
         if p != seen.viewer:
-            out += [("the rival's", x.card.id) for x in seen.pieces(p)]
+            out += [(whose(p), x.card.id) for x in seen.pieces(p)]
     centre = seen.monuments() + seen.places() + seen.magic_items_free() + seen.scrolls_free()
     out += [("in the centre", c.id) for c in centre]
     out += [("face up", c.id) for c in seen.face_up()]
     for p in range(seen.player_count):
-        out += [("discarded", c.id) for c in seen.discards(p)]
+        pile = "your discard pile" if p == seen.viewer else f"{whose(p)} discard pile"
+        out += [(pile, c.id) for c in seen.discards(p)]
     out += [("in your hand", c.id) for c in seen.own_hand()]
     return out
 
@@ -117,9 +124,9 @@ class TableCards(ModalScreen[None]):
     TableCards VerticalScroll { width: 3fr; }
     """
 
-    def __init__(self, seen: Seen) -> None:
+    def __init__(self, seen: Seen, names: list[str] | None = None) -> None:
         super().__init__()
-        self.listed: list[tuple[str, str]] = on_table(seen)  # (where, card id)
+        self.listed: list[tuple[str, str]] = on_table(seen, names)  # (where, card id)
 
     def compose(self) -> ComposeResult:
         with Horizontal():

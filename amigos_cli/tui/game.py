@@ -389,7 +389,7 @@ class GameApp(LeavingApp[str]):
     def action_table(self) -> None:
         if self.elsewhere("t"):
             return
-        self.push_screen(TableCards(self.seen))
+        self.push_screen(TableCards(self.seen, self.names))
 
     def action_show_card(self, card: str) -> None:
         """The text of ``card`` (an id) in the card panel (also the board's click on a card's name)."""
