@@ -67,10 +67,20 @@ def collects(before: GameState, after: GameState, names: list[str]) -> str:
 
 
 def collects_of(b: Obs, a: Obs, names: list[str]) -> str:
-    """`collects` of two observations."""
+    """`collects` of two observations.  The players collect in seat order: when one stops to choose
+    (a Collect decision pending), they and the players after them have not finished, and are said to
+    be collecting ("You +1E so far (collecting)"), not to have collected nothing."""
     if a["round"] == b["round"] or len(b["players"]) != len(a["players"]):
         return ""
-    changes = [f"{names[p]} {signed(_pool(b, p), _pool(a, p)) or 'nothing'}" for p in range(len(a["players"]))]
+    pending = a.get("pending")
+    collecting = pending["player"] if a["phase"] == "COLLECT" and pending is not None else len(a["players"])
+    changes = []
+    for p in range(len(a["players"])):
+        gained = signed(_pool(b, p), _pool(a, p))
+        if p < collecting:
+            changes.append(f"{names[p]} {gained or 'nothing'}")
+        else:
+            changes.append(f"{names[p]} {gained + ' so far' if gained else 'nothing yet'} (collecting)")
     return f"Round {a['round']} collects: " + ", ".join(changes)
 
 

@@ -1,5 +1,6 @@
-"""Discard piles are public: the full screen names a rival's (issue 54, point 4), on their tableau and in
-the table list (``t``), each pile as its player's."""
+"""What the full screen's board and log say (issue 54): a rival's discard pile named, on their tableau and
+in the table list (``t``), each pile as its player's (point 4); a round's collects line that does not
+say "nothing" of a player still choosing (point 5)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,27 @@ def test_a_rival_s_discard_pile_is_named_on_their_tableau_and_each_pile_is_its_p
         {state.cards[e].id for e in state.discard_pile(0)}
     assert not [where for where, _ in listed if where == "discarded"]
     assert mine  # (the position has both piles)
+
+
+def test_a_round_s_collects_say_who_is_still_collecting_not_that_they_collected_nothing():
+    """Issue 54, point 5: the line written as a round begins comes before the Collect choices; a player
+    still to choose is "collecting", never "nothing"."""
+    from amigos.codes import COLLECT
+    from amigos_cli.views.outcome import collects
+
+    names, found = ["Ann", "Bob"], 0
+    for seed in range(6):
+        state = amigos.deal(seed, GameConfig())
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            before = state.clone()
+            state.apply(rng.choice(state.legal_actions()))
+            line = collects(before, state, names)
+            if line and state.phase == COLLECT:  # (a round began and stopped at someone's choice)
+                chooser = state.current_player()
+                found += 1
+                for p in range(chooser, 2):
+                    assert f"{names[p]} " in line and "(collecting)" in line.split(f"{names[p]} ")[1].split(",")[0]
+                for p in range(chooser):
+                    assert "(collecting)" not in line.split(f"{names[p]} ")[1].split(",")[0]
+    assert found
