@@ -132,7 +132,8 @@ class PromptSession:
         won = event.result["winners"]
         text = ("Shared victory" if len(won) > 1 else wins(self.names[won[0]])) + \
             f" game {event.game} ({', '.join(f'{self.names[p]} {v} VP' for p, v in enumerate(event.result['vp']))}, " \
-            f"round {event.result['rounds']}); match score {event.score[0]}-{event.score[1]}"
+            f"round {event.result['rounds']})" + \
+            (f"; match score {event.score[0]}-{event.score[1]}" if self.match.record["best_of"] > 1 else "")
         self.console.print(Text(text, style="bold green"))
         self._title = _title(self.match)
         for person in self.session.people():

@@ -182,7 +182,8 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         outcome = run_screen(match, path, delay)
         if outcome == "finished":
             final = load(path)
-            console.print(f"The match is over; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
+            over = "The match is over" if final.record["best_of"] > 1 else "The game is over"
+            console.print(f"{over}; saved to {escape(str(path))} (see 'amigos show {escape(str(path))}').")
             console.print(match_result_text(final.record, final.state, player_names(final.record)))
             return
         say_saved(console, path)

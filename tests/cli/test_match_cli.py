@@ -93,6 +93,14 @@ def match_run(shared_folder):
 # -- match, play, show ---------------------------------------------------------------------------
 
 
+def test_a_single_game_names_no_match_score(tmp_path):
+    """A single game is a game, not a match: its end says no match score (issue 54, point 5)."""
+    result = amigos_cmd("play", "--p1", "random", "--p2", "random", "--seed", "3", "--save", "g.amigos", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert " game 1 (" in result.stdout and "match score" not in result.stdout and "match" not in \
+        result.stdout.split("saving to")[1]
+
+
 def test_match_runs_unattended_and_prints_the_results(match_run):
     result, path = match_run
     assert result.returncode == 0, result.stderr
