@@ -147,8 +147,9 @@ def bounded_spec(spec: str, against_a_person: bool = False) -> str:
 
 
 def default_path(seed: int) -> Path:
-    """Where a new match of ``seed`` is saved when no file is named."""
-    return Path(f"amigos-{seed}.amigos")
+    """Where a new match of ``seed`` is saved when no file is named: ``amigos-SEED.amigos``
+    (``amigos-minus5.amigos`` for seed -5, not a double dash)."""
+    return Path(f"amigos-{seed}.amigos" if seed >= 0 else f"amigos-minus{-seed}.amigos")
 
 
 def new_seed() -> int:

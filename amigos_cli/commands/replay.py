@@ -65,6 +65,17 @@ def viewer_of(match: Match) -> tuple[int, bool]:
     return (people[0], True) if people else (0, False)
 
 
+def list_decisions(match: Match, game: int, viewer: int | None) -> None:
+    """Print game ``game``'s decisions, one a line: "12. Ann: Use Hawk ..." (the number is ``--to``'s),
+    as ``viewer`` (None: every card) may know them."""
+    names = player_names(match.record)
+    steps = [st for st in history(match.record) if st.game == game]
+    console = stdout_console()
+    console.print(f"Game {game}: {len(steps)} decisions")
+    for n, step in enumerate(steps, 1):
+        console.print(f"{n:>4}. {step_line(step, viewer, names)}", markup=False, soft_wrap=True)
+
+
 def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar="FILE")],
            game: Annotated[Optional[int], typer.Option("--game", help="Which game (default the last).")] = None,
            to: Annotated[Optional[int], typer.Option("--to", help="After this many decisions (default all).")] = None,
@@ -72,6 +83,9 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
                "--json", help="Print the protocol's get_state form; in a match with a person, what that person "
                               "may see instead (the engine's observation), as the board shows.")] = False,
            plain: Annotated[bool, typer.Option("--plain", help="Print the position even in a terminal.")] = False,
+           listed: Annotated[bool, typer.Option(
+               "--list", help="List the game's decisions with their numbers (for --to N), as the board's seat "
+                              "knows them.")] = False,
            ) -> None:
     """Show the position after any decision of a match file; in a terminal (without --to or --json),
     step through its decisions with the arrows, from the first deal (End: the last decision).
@@ -82,6 +96,9 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     match = load(file)
     state, k, n = position(match, game, to, str(file))
     viewer, person = viewer_of(match)
+    if listed:
+        list_decisions(match, k, viewer if person else None)
+        return
     if to is None and not as_json and full_screen(plain):
         ReplayApp(match, printable(file.name), viewer, person, game=game or 1).run()  # (from the first deal)
         return

@@ -70,3 +70,8 @@ def test_a_round_s_collects_say_who_is_still_collecting_not_that_they_collected_
                 for p in range(chooser):
                     assert "(collecting)" not in line.split(f"{names[p]} ")[1].split(",")[0]
     assert found
+
+
+def test_a_negative_seed_names_its_file_without_a_double_dash():
+    from matches.session import default_path
+    assert default_path(5).name == "amigos-5.amigos" and default_path(-5).name == "amigos-minus5.amigos"

@@ -223,6 +223,20 @@ def test_replay_board(match_run):
     assert said in " ".join(result.output.split())  # the move that led to the position, as the log told it
 
 
+def test_replay_list_numbers_each_decision_as_replay_to_counts_them(match_run):
+    """``replay --list``: a game's decisions with their numbers, decision N the one ``--to N`` ends on."""
+    _, path = match_run
+    listed = CliRunner().invoke(app, ["replay", str(path), "--game", "2", "--list"])
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    record = load(path).record
+    count = len(record["games"][1]["decisions"])
+    assert lines[0] == f"Game 2: {count} decisions" and len([x for x in lines if x[:5].strip().endswith(".")]) == count
+    seventh = next(x for x in lines if x.startswith("   7. ")).split(". ", 1)[1]
+    shown = CliRunner().invoke(app, ["replay", str(path), "--game", "2", "--to", "7"])
+    assert " ".join(f"Decision 7: {seventh}".split()) in " ".join(shown.output.split())
+
+
 def test_replay_into_a_pipe_keeps_each_line_of_the_board_whole(match_run, monkeypatch):
     """Printed into a pipe, where Rich would assume 80 columns, the board's lines are not wrapped."""
     from amigos import cards as C
