@@ -57,6 +57,10 @@ from .workers import DaemonThreads
 
 ONWARD = "onward"  # the answer that ends a game's final board (besides an action, `UNDO`, `QUIT`)
 RESERVED = set("hustrq?/")  # keys that are commands, not the start of a filter
+MIN_SIZE = (80, 24)  # the smallest window the game is laid out for (below it, the screen says so)
+CHOICE_ROWS = 5  # the rows of choices kept at any height: the board gives way first
+HAND_ROWS, SHORT_HAND_ROWS = 7, 4  # the hand's most lines, in a window at least ROOMY_HEIGHT high, or shorter
+ROOMY_HEIGHT = 36
 
 
 class GameApp(LeavingApp[str]):
@@ -110,6 +114,7 @@ class GameApp(LeavingApp[str]):
         self.choices: Choices = Choices(id="choosing")
         self.card_panel: CardPanel = CardPanel(id="card")
         self.game_log: GameLog = GameLog(self.names, self.humans, id="log")
+        self.small: tuple[int, int] | None = None  # the window's size when below `MIN_SIZE` (said once)
 
     @property
     def groups(self) -> list[Sequence[Action]]:
@@ -139,8 +144,24 @@ class GameApp(LeavingApp[str]):
 
     def on_resize(self, event: events.Resize) -> None:
         """A new height leaves the board another number of lines (`Board.rivals`): laid out again once
-        the screen's layout is done (a new width alone reaches the board as its own resize)."""
+        the screen's layout is done (a new width alone reaches the board as its own resize).  The board
+        gives way to the choices, which keep `CHOICE_ROWS` at any height; below `MIN_SIZE` the screen
+        says so."""
+        self.fit(event.size.width, event.size.height)
         self.call_after_refresh(self.board.draw_again)
+
+    def fit(self, width: int, height: int) -> None:
+        """The board's and the hand's most lines at a window of ``width`` x ``height``: what leaves the
+        choices `CHOICE_ROWS` (their border and the footer besides); a word when the window is smaller
+        than `MIN_SIZE`, once a size."""
+        hand = HAND_ROWS if height >= ROOMY_HEIGHT else SHORT_HAND_ROWS
+        self.hand.styles.max_height = hand
+        self.board.styles.max_height = max(3, height - hand - CHOICE_ROWS - 4)  # (footer, banner, 2 borders)
+        small = (width, height) if width < MIN_SIZE[0] or height < MIN_SIZE[1] else None
+        if small is not None and small != self.small:
+            self.notify(f"The window is {width}x{height}: the game needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; "
+                        "make it larger to see the whole board.", severity="warning", timeout=6)
+        self.small = small
 
     def on_mount(self) -> None:
         asyncio.get_running_loop().set_default_executor(DaemonThreads())  # (before the first worker)
