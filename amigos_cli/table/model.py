@@ -269,14 +269,10 @@ class Table:
         seat's turn.  None when taken; else why it is refused (nothing changes)."""
         with self.lock:
             waited = self.asked is not None and self.asked[0] == seat
-            together = self.snapshot.together
-            if waited:
-                assert self.asked is not None
-                number, position = self.asked[1], self.asked[2]
-            elif together is not None and seat in together.offers:
-                number, position = together.offers[seat], together.places[seat]
-            else:
+            asked = self._asked_of(seat)
+            if asked is None:
                 return "it is not your decision"
+            number, position = asked
             if number != ask:
                 return "that decision is past"
             groups = position.legal_groups()
@@ -465,19 +461,26 @@ class Table:
         self.answers[seat].put(UNDO)
         return None
 
+    def _asked_of(self, seat: int) -> tuple[int, GameState] | None:
+        """(under `lock`) ``seat``'s decision now, as (the ask's number, its position): the one the match
+        waits for, else the one asked ahead of its turn in a step taken together; None when it has none."""
+        if self.asked is not None and self.asked[0] == seat:
+            return self.asked[1], self.asked[2]
+        together = self.snapshot.together
+        if together is not None and seat in together.offers:
+            return together.offers[seat], together.places[seat]
+        return None
+
     def hint(self, seat: int) -> tuple[int, int, int, str] | None:
         """The AI's suggestion for ``seat``'s decision now (the one the match waits for, or the one asked
         ahead), from the seat's view of the game: (the ask's number, the group, the way, the hint in
         words, `amigos_cli.views.hints.hint_text`); None when the seat has no decision.  It searches (a
         second or so): call it off the match's thread and the server's loop."""
         with self.lock:
-            snapshot = self.snapshot
-            if self.asked is not None and self.asked[0] == seat:
-                number, position = self.asked[1], self.asked[2]
-            elif snapshot.together is not None and seat in snapshot.together.offers:
-                number, position = snapshot.together.offers[seat], snapshot.together.places[seat]
-            else:
-                return None
+            asked = self._asked_of(seat)
+        if asked is None:
+            return None
+        number, position = asked
         action, info = self.session.suggest(position.clone())
         for g, group in enumerate(position.legal_groups()):
             ways = ordered_variants(group)
