@@ -34,8 +34,9 @@ ONE_CARD_TEXTS = {
 COLLECT_COST_VERBS = {A.PAY_COST: "Pay", A.PAY_TURN: "Turn", A.DECLINE_COST: "Neither pay nor turn"}
 
 
-def action_text(state: GameState, a: Action) -> str:
-    """A one-line description of action ``a`` in ``state``."""
+def action_text(state: GameState, a: Action, names: Sequence[str] | None = None) -> str:
+    """A one-line description of action ``a`` in ``state``; a seat it names is ``names[seat]`` (the
+    players' names as the reader knows them), or "player N" without ``names``."""
     kind, p = A.kind(a), A.player(a)
     subject: Any = A.subject(a) if len(a) > 2 else None  # (none for a claim of the top monument)
     name = lambda e: state.cards[e].name  # noqa: E731
@@ -48,7 +49,7 @@ def action_text(state: GameState, a: Action) -> str:
     if kind == A.DISCARD:
         return f"Discard {name(subject)} for {essences_text(A.gain(a))}"
     if kind == A.POWER:
-        return _power_text(state, a)
+        return _power_text(state, a, names)
     if kind == A.LL_REACT:
         return _life_loss_react_text(state, a)
     if kind == A.LL_CHOICE:
@@ -72,7 +73,7 @@ def action_text(state: GameState, a: Action) -> str:
     if kind == A.DISCARD_CHOICE:
         return "Discard " + (", ".join(name(e) for e in subject) or "nothing")
     if kind == A.CHOOSE_FIRST:
-        return "Go first" if subject == p else f"Let player {subject + 1} go first"
+        return "Go first" if subject == p else f"Let {seat_name(subject, names)} go first"
     if kind == A.R_DRAW:
         return "Draw " + ", ".join(name(e) for e in subject + A.revealed(a))
     if kind == A.R_SCRY:
@@ -80,7 +81,12 @@ def action_text(state: GameState, a: Action) -> str:
     raise ValueError(f"unknown action {a!r}")
 
 
-def _power_text(state: GameState, a: Action) -> str:
+def seat_name(p: int, names: Sequence[str] | None) -> str:
+    """Seat ``p`` in words: ``names[p]``, or "player N" (counted from 1) without names."""
+    return names[p] if names else f"player {p + 1}"
+
+
+def _power_text(state: GameState, a: Action, names: Sequence[str] | None = None) -> str:
     """A power's use: the power's number when its card has several, its target and essences."""
     card, index, target, rival = state.cards[A.subject(a)], A.power_index(a), A.target(a), A.rival(a)
     actions = [pw for pw in card.powers if pw.kind == C.ACTION]
@@ -89,7 +95,7 @@ def _power_text(state: GameState, a: Action) -> str:
     if target >= 0:
         extra.append(f"on {state.cards[target].name}")
     if rival >= 0:
-        extra.append(f"choosing player {rival + 1}")
+        extra.append(f"choosing {seat_name(rival, names)}")
     if any(A.payment(a)):
         extra.append(f"paying {essences_text(A.payment(a))}")
     if any(A.gain(a)):

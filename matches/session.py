@@ -60,7 +60,8 @@ class Step:
     a round's fixed collects happen between it and ``before``), and the positions around it: in a
     Collect, ``alone`` is the position after the decision alone, before the fixed collects that
     followed it (`amigos.state.GameState.after_alone`); ``card``: the card (its id) the decision is
-    about (`amigos.actions.card`), None for none."""
+    about (`amigos.actions.card`), None for none; ``action``: the decision itself, for words that
+    name the players as a reader knows them (`amigos.text.action_text`)."""
     actor: int
     kind: int
     text: str
@@ -70,6 +71,7 @@ class Step:
     after: GameState
     alone: GameState | None = None
     card: str | None = None
+    action: Action | None = None
 
 
 def make_step(actor: int, action: Action, text: str, game: int, settled: GameState | None, before: GameState,
@@ -78,7 +80,7 @@ def make_step(actor: int, action: Action, text: str, game: int, settled: GameSta
     alone = before.after_alone(action) if before.phase == COLLECT else None
     e = A.card(action)
     card = before.cards[e].id if e is not None and 0 <= e < len(before.cards) else None
-    return Step(actor, A.kind(action), text, game, settled, before, after, alone, card)
+    return Step(actor, A.kind(action), text, game, settled, before, after, alone, card, action)
 
 
 def history(record: dict[str, Any]) -> list[Step]:
@@ -144,12 +146,6 @@ def bounded_spec(spec: str, against_a_person: bool = False) -> str:
         params["ponder"] = 1
         changed = True
     return spec_text(kind, params) if changed else spec
-
-
-def default_path(seed: int) -> Path:
-    """Where a new match of ``seed`` is saved when no file is named: ``amigos-SEED.amigos``
-    (``amigos-minus5.amigos`` for seed -5, not a double dash)."""
-    return Path(f"amigos-{seed}.amigos" if seed >= 0 else f"amigos-minus{-seed}.amigos")
 
 
 def new_seed() -> int:

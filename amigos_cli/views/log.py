@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from amigos import actions as A
 from amigos.observe import SPECTATOR, observation
+from amigos.text import action_text
 from matches.session import Step
 
 from .outcome import collects_of, told
@@ -69,13 +70,24 @@ def step_line(step: Step, viewer: int | None, names: list[str]) -> str:
     if secret and viewer is not None and viewer != step.actor:
         return f"{who} {secret}"
     mid = step.alone or step.after
-    did = _told(step.before, mid, step.actor, viewer, step.text)
-    line = f"{who}: {step.text}" + (f" -> {did}" if did else "")
+    text = step.text if step.action is None else action_text(step.before, step.action, names)
+    did = _told(step.before, mid, step.actor, viewer, text) or _nothing_gained(step)
+    line = f"{who}: {text}" + (f" -> {did}" if did else "")
     if step.alone is not None:
         then = [f"{names[q]} {d}" for q in range(len(names)) if (d := _told(step.alone, step.after, q, viewer))]
         if then:
             line += f" (then collected: {'; '.join(then)})"
     return line
+
+
+def _nothing_gained(step: Step) -> str:
+    """"gained nothing" for a power whose gain came to nothing (Treant choosing a rival with no death),
+    which would otherwise read as a line with no outcome; else ""."""
+    a = step.action
+    if a is None or step.kind != A.POWER:
+        return ""
+    power = step.before.cards[A.subject(a)].powers[A.power_index(a)]
+    return "gained nothing" if any(str(effect[0]).startswith("gain") for effect in power.effects) else ""
 
 
 def round_line(game: int, state: GameState, names: list[str]) -> str:

@@ -82,3 +82,44 @@ def test_a_collect_choice_is_told_apart_from_the_fixed_collects_that_follow_it()
             else:
                 s.apply(action)
     pytest.fail("no Collect choice followed by fixed collects in 40 random games")
+
+
+def _rival_choosing_uses(seeds: range) -> list[tuple[amigos.GameState, amigos.Action, amigos.GameState]]:
+    """Uses of a power that chooses a rival (Treant's kind) met in random games: (before, use, after)."""
+    import random
+
+    from amigos import actions as A
+
+    found = []
+    for seed in seeds:
+        s, rng = amigos.new_game(seed), random.Random(seed)
+        while not s.is_terminal():
+            uses = [a for a in s.legal_actions() if A.kind(a) == A.POWER and A.rival(a) >= 0]
+            action = rng.choice(uses or s.legal_actions())
+            before = s.clone()
+            s.apply(action)
+            if uses:
+                found.append((before, action, s.clone()))
+    return found
+
+
+def test_a_chosen_rival_is_named_and_a_gain_of_nothing_is_said():
+    """The log names the rival a power chose as the reader knows them ("choosing Bob", not a seat
+    number), and a gain that came to nothing says so rather than ending the line with no outcome."""
+    from amigos import actions as A
+    from amigos_cli.views.log import step_line
+    from matches.session import make_step
+
+    names = ["Ann", "Bob"]
+    uses = _rival_choosing_uses(range(60))
+    assert uses, "no power choosing a rival was used in 60 random games"
+    nothing = 0
+    for before, action, after in uses:
+        p = A.player(action)
+        line = step_line(make_step(p, action, amigos.action_text(before, action), 1, None, before, after),
+                         p, names)
+        assert f"choosing {names[A.rival(action)]}" in line and "player" not in line, line
+        if after.pool_of(p) == before.pool_of(p):
+            nothing += 1
+            assert line.endswith("-> gained nothing"), line
+    assert nothing, "no use gained nothing: the case is not covered"
