@@ -5,6 +5,7 @@ spinner while an AI thinks, and each person's log in words.
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 import time
@@ -175,11 +176,12 @@ class _Thinking(AgentWrapper):
 
 def resume_hint(path: Path) -> str:
     """The command that resumes ``path``: ``amigos resume FILE``, with the program as it was started
-    when ``amigos`` alone would not find it (a venv not on the PATH)."""
+    when ``amigos`` alone would not find it (a venv not on the PATH), quoted as a shell needs it (a
+    folder of match files with a space in its name, as macOS's)."""
     program = "amigos"
     started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if started is not None and started.name == "amigos" and started.exists():
         found = shutil.which("amigos")
         if found is None or Path(found).resolve() != started.resolve():
             program = str(started)
-    return f"{program} resume {path}"
+    return f"{shlex.quote(program)} resume {shlex.quote(str(path))}"

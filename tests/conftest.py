@@ -8,7 +8,9 @@ another venv: CI runs the engine, AI and conformance tests that way against the 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,6 +44,30 @@ def pytest_report_header() -> str:
     import amigos
     build = "compiled with mypyc" if amigos.COMPILED else "pure Python"
     return f"amigos: {build}, from {Path(amigos.__file__ or '').parent}"
+
+
+#: The folder of match files while the tests run (`matches.folder.MATCHES_ENV`), set before any test module
+#: is imported, so that an environment a module copies for its subprocesses at import (``ENV = dict(os.environ,
+#: ...)``) never points them at the user's own folder; each test then has a folder of its own (`_own_matches`).
+_SESSION_MATCHES: str | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _SESSION_MATCHES
+    _SESSION_MATCHES = tempfile.mkdtemp(prefix="amigos-test-matches-")
+    os.environ["AMIGOS_MATCHES"] = _SESSION_MATCHES
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _SESSION_MATCHES is not None:
+        shutil.rmtree(_SESSION_MATCHES, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _own_matches(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test has a folder of match files of its own (never the user's data folder: a `play` without
+    --save saves there); the subprocesses it starts inherit it."""
+    monkeypatch.setenv("AMIGOS_MATCHES", str(tmp_path_factory.mktemp("matches", numbered=True) / "matches"))
 
 
 @pytest.fixture(autouse=True)

@@ -15,10 +15,11 @@ from rich.markup import escape
 
 import amigos
 from amigos.config import EXPANSIONS, GameConfig, check_players
+from matches.folder import MATCHES_ENV, default_path, make_folder
 from matches.lock import Lock, clean_stale
 from matches.match import Match, expansion_title
 from matches.record import load
-from matches.session import HUMAN, Interrupted, QuitRequested, check_spec, default_path, new_seed
+from matches.session import HUMAN, Interrupted, QuitRequested, check_spec, new_seed
 
 from ..errors import CliUsageError
 from ..session import PromptSession, resume_hint
@@ -42,7 +43,9 @@ SEED = Annotated[Optional[int], typer.Option("--seed", help="Match seed (random 
 VARIANT = Annotated[str, typer.Option("--variant", help="standard, first-game or draft.")]
 EXPANSION = Annotated[Optional[list[str]], typer.Option(
     "--expansion", metavar="NAME", help="Play with an expansion: lux (Lux et Tenebrae). Default: the base game.")]
-SAVE = Annotated[Optional[Path], typer.Option("--save", help="Match file (default amigos-SEED.amigos).")]
+SAVE = Annotated[Optional[Path], typer.Option("--save", help=f"Match file (default: amigos-SEED.amigos in the folder of "
+                                                             f"match files, which {MATCHES_ENV}=FOLDER chooses; "
+                                                             "'amigos list' lists them and names the folder).")]
 PLAIN = Annotated[bool, typer.Option("--plain", help="The line-by-line prompt even in a terminal "
                                                      "(as when input or output is not a terminal).")]
 DELAY = Annotated[float, typer.Option("--delay", min=0.0, help="Seconds to wait after each AI move "
@@ -137,13 +140,15 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
     path = Path(save_path) if save_path else default_path(seed)
     if path.exists():
         raise CliUsageError(f"{path} exists already: resume it with 'amigos resume {path}' or choose --save")
+    if not save_path:
+        make_folder(path.parent)
     names = seat_names(specs)
     match = Match.new(seed, specs, config, fmt=fmt, names=names)
     console = Console(file=io.StringIO()) if served() else stdout_console()  # the web driver owns the output
     with_expansion = f" with {expansion_title(expansions)}" if expansions else ""
     console.print(f"{'Best-of-three match' if fmt == 'match' else 'Single game'}, seed {seed}, "
                   f"{variant.replace('_', ' ')}{with_expansion}: {' vs '.join(escape(n) for n in names)}; "
-                  f"saving to {escape(str(path))}")
+                  f"saving to {escape(printable(path, None))}", soft_wrap=True)
     run_session(match, path, console, full_screen(plain), delay)
 
 

@@ -10,6 +10,7 @@ import typer
 
 from ai.agents import parse_spec, spec_text
 from amigos.config import GameConfig
+from matches.folder import matches_folder
 from matches.match import Match
 from matches.session import HUMAN, check_spec, new_seed
 
@@ -30,8 +31,8 @@ MAX_GAMES = Annotated[int, typer.Option("--max-games", min=1, max=256,
 
 def game_command(p2: str, variant: str, fmt: str, expansions: tuple[str, ...] = (), players: int = 2) -> str:
     """The command each browser tab runs: a new game of a person against ``p2`` (every AI seat of a
-    game of ``players``), saved in the current folder (as ``amigos play`` saves), with these
-    expansions."""
+    game of ``players``), saved in the folder of match files (as ``amigos play`` saves:
+    `matches.folder.default_path`), with these expansions."""
     seats = [arg for seat in range(2, players + 1) for arg in (f"--p{seat}", p2)]
     table = ["--players", str(players)] if players != 2 else []
     return shlex.join([sys.executable, "-m", "amigos_cli", "play" if fmt == "game" else "match",
@@ -55,7 +56,8 @@ def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0",
                                                "every other seat (2 to 4; 5 with --expansion lux).")] = 2,
           public_url: PUBLIC_URL = None) -> None:
     """Serve the game to web browsers: open the address it prints and play; every tab is a new game, ended
-    (saved) when its tab closes."""
+    when its tab closes and saved as 'amigos play' saves it: in the folder of match files (AMIGOS_MATCHES=FOLDER
+    chooses it; 'amigos list' lists them)."""
     public = check_public_url(public_url)
     if format not in ("game", "match"):
         raise CliUsageError(f"unknown format {format!r} (expected game or match)")
@@ -81,7 +83,8 @@ def serve(host: HOST = "127.0.0.1", port: PORT = 8000, p2: P2 = "mcts:time=1.0",
     server = GameServer(command, host=host, port=port, max_games=max_games, new_table=new_table, public_url=public)
     base = server.links.base
     typer.echo(f"Serving Amigos on {base} (Ctrl-C stops), {max_games} games at most at once: the terminal at "
-               f"{base}/ (each tab plays: {command}), the web board at {base}/board")
+               f"{base}/ (each tab plays: {command}; its game is saved in {matches_folder()}), the web board at "
+               f"{base}/board")
     if server.links.note:
         typer.echo(server.links.note)
     server.serve()

@@ -35,8 +35,9 @@ from amigos.errors import AmigosError
 from amigos.state import GameState
 from amigos.together import StepKey, ahead, together
 from matches.events import GameOver, MatchEvent, MatchOver, Moved, Notice, TurnBegins
+from matches.folder import default_path
 from matches.match import Match
-from matches.session import HUMAN, UNDO, PersonSeat, QuitRequested, Session, Step, default_path
+from matches.session import HUMAN, UNDO, PersonSeat, QuitRequested, Session, Step
 
 from ..views.choices import ordered_variants
 from ..views.hints import hint_text

@@ -73,5 +73,5 @@ def test_a_round_s_collects_say_who_is_still_collecting_not_that_they_collected_
 
 
 def test_a_negative_seed_names_its_file_without_a_double_dash():
-    from matches.session import default_path
+    from matches.folder import default_path
     assert default_path(5).name == "amigos-5.amigos" and default_path(-5).name == "amigos-minus5.amigos"

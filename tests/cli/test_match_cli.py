@@ -165,9 +165,11 @@ def test_cli_runner_match_in_process(folder, monkeypatch):
 
 def test_default_save_path_is_named_after_the_seed(folder, monkeypatch):
     monkeypatch.chdir(folder)
+    kept = folder / "kept" / "matches"
+    monkeypatch.setenv("AMIGOS_MATCHES", str(kept))
     result = CliRunner().invoke(app, ["play", "--p1", "random", "--p2", "random", "--seed", "11"])
     assert result.exit_code == 0, result.output
-    assert os.listdir(folder) == ["amigos-11.amigos"]
+    assert os.listdir(kept) == ["amigos-11.amigos"] and os.listdir(folder) == ["kept"]
 
 
 def test_show(match_run, capsys):

@@ -37,7 +37,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     # the tournament's charts (matches/charts.py), the optional plots extra, imported only to draw one.
     # distributed: the optional cluster runner (matches/runner.py), imported only to connect to one.
     # openskill: the ratings of tournaments of games of three players or more (matches/tournament.py).
-    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib", "distributed", "openskill"}),
+    # platformdirs: the folder of match files, in the platform's user data folder (matches/folder.py).
+    "matches": frozenset({"amigos", "ai", "matches", "msgpack", "matplotlib", "distributed", "openskill",
+                          "platformdirs"}),
     # typer, rich: amigos-train is a Typer app as amigos is (training/cli.py, training/commands/), with a progress bar.
     "training": frozenset({"amigos", "ai", "matches", "training", "numpy", "typer", "rich"}),
     "amigos_cli": frozenset({"amigos", "ai", "matches", "amigos_cli", "typer", "rich", "textual", "textual_serve", "aiohttp", "msgpack"}),

@@ -26,11 +26,12 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serving(folder, *args: str):
-    """``amigos serve`` on a free port in ``folder``: yields (port, its first page, its process)."""
+    """``amigos serve`` on a free port in ``folder``, which is its tabs' folder of match files too: yields
+    (port, its first page, its process)."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "amigos_cli", "serve", "--port", str(port), *args],
                             cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, env=dict(os.environ, AMIGOS_MATCHES=str(folder)))
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -92,7 +93,7 @@ def test_the_page_and_a_game_through_its_websocket(server):
 
     received = asyncio.run(tab(port))
     assert b"Your choice" in received, received[-2000:]
-    assert list(folder.glob("amigos-*.amigos")), "the tab's game is saved in the server's folder"
+    assert list(folder.glob("amigos-*.amigos")), "the tab's game is saved in the folder of match files"
 
 
 
