@@ -54,9 +54,11 @@ class PromptSession:
         self.log: list[str] = []  # every decision in full
         self.seen: dict[int, list[str]] = {seat: [] for seat, h in enumerate(self.humans) if h}  # per person
         self.asked: int | None = None  # the person asked last, where several share the screen
+        # (several people: auto-collect on, as on the full screen, so no hand-over is for a trivial Collect)
+        self.hot_seat: bool = sum(self.humans) > 1
         self._title: str = _title(match)
         self.session: Session = Session(match, path, seat_for=self._person, wrap_agent=self._thinking,
-                                        auto_collect=lambda seat: self.settings.auto_collect)
+                                        auto_collect=lambda seat: self.settings.auto_collect or self.hot_seat)
         self.session.listeners.append(self.show)
         self.sync_logs()
 

@@ -31,7 +31,7 @@ from ..table.model import Table, TableError, private_folder, table_path
 from ..table.server import TableServer
 from ..views.console import stdout_console
 from ..views.safe import printable
-from .match import AI, EXPANSION, P3, P4, P5, PLAYERS, SEED, VARIANT, check_seed, expansion_names, seat_count, variant_name
+from .match import AI, EXPANSION, NAME, P3, P4, P5, PLAYERS, SEED, VARIANT, check_seed, expansion_names, given_names, seat_count, variant_name
 from .serve import HOST, PUBLIC_URL
 
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' (a person, through a link) or an agent spec.")]
@@ -43,9 +43,6 @@ RESUME = Annotated[Optional[Path], typer.Option("--resume", help="Open again a t
                                                                  "(the same links work again).")]
 PORT = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port; "
                                                                    "the links name the one taken).")]
-NAME = Annotated[Optional[list[str]], typer.Option(
-    "--name", metavar="N=NAME", help="Seat N's player name, shown to everyone (at most 20 characters); "
-                                     "one --name for each seat named.")]
 CLOCK = Annotated[Optional[float], typer.Option(
     "--clock", metavar="MINUTES", help="A move clock: each person has this many minutes for the whole match, "
                                        "running while the table waits for them; shown on the board.")]
@@ -53,7 +50,6 @@ CLOCK_AGENT = Annotated[Optional[str], typer.Option(
     "--clock-agent", metavar="SPEC", help="With --clock: the agent that plays a seat whose time runs out "
                                           "(default: nobody; the seat is shown out of time).")]
 MAX_COMMAND = 200  # the longest command line read (a longer one is refused whole)
-MAX_NAME = 20  # the longest name --name gives a seat (the board's lines and the log repeat it)
 HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 'links' for the links, 'quit' to stop."
 
 
@@ -135,32 +131,7 @@ def table_names(specs: list[str], given: list[str]) -> list[str]:
     not at the table, a seat named twice, a name that is empty, longer than `MAX_NAME` or not printable,
     or one that another seat has already, is a one-line `CliUsageError`."""
     names = [f"Player {p + 1}" if spec == HUMAN else f"Player {p + 1} ({spec})" for p, spec in enumerate(specs)]
-    named: set[int] = set()
-    for value in given:
-        seat, sep, text = value.partition("=")
-        shown = printable(value, 40)
-        if not sep or not (seat.strip().isascii() and seat.strip().isdigit()):
-            raise CliUsageError(f"--name {shown} is not N=NAME (a seat's number, then its name: --name 2=Bob)")
-        number = int(seat.strip())
-        if not 1 <= number <= len(specs):
-            raise CliUsageError(f"--name {shown}: no seat {number} at a table of {len(specs)} (1 to {len(specs)})")
-        if number in named:
-            raise CliUsageError(f"--name names seat {number} twice")
-        text = text.strip()
-        if not text:
-            raise CliUsageError(f"--name {shown}: the name is empty")
-        if len(text) > MAX_NAME:
-            raise CliUsageError(f"--name {shown}: a name is at most {MAX_NAME} characters")
-        if not text.isprintable():  # (no control, format or line-breaking character: one line, as typed)
-            raise CliUsageError(f"--name {shown}: a name is printable characters only")
-        named.add(number)
-        names[number - 1] = text
-    folded = [n.casefold() for n in names]
-    for p, name in enumerate(folded):
-        if folded.index(name) != p:
-            raise CliUsageError(f"--name: seats {folded.index(name) + 1} and {p + 1} would both be called "
-                                f"{names[p]}")
-    return names
+    return given_names(names, given)
 
 
 async def serve_table(table: Table, host: str, port: int, public_url: str | None = None) -> None:

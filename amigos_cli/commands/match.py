@@ -48,6 +48,9 @@ SAVE = Annotated[Optional[Path], typer.Option("--save", help=f"Match file (defau
                                                              "'amigos list' lists them and names the folder).")]
 PLAIN = Annotated[bool, typer.Option("--plain", help="The line-by-line prompt even in a terminal "
                                                      "(as when input or output is not a terminal).")]
+NAME = Annotated[Optional[list[str]], typer.Option(
+    "--name", metavar="N=NAME", help="Seat N's player name (at most 20 characters); one --name for each seat named.")]
+MAX_NAME = 20  # the longest name --name gives a seat (the board's lines and the log repeat it)
 DELAY = Annotated[float, typer.Option("--delay", min=0.0, help="Seconds to wait after each AI move "
                                                                "on the full screen (to watch AI games).")]
 
@@ -121,9 +124,10 @@ def say_saved(console: Console, path: Path) -> None:
 
 def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: str, save_path: Path | None,
             plain: bool = False, delay: float = 0.0, expansion: Sequence[str] | None = None,
-            players: int | None = 2) -> None:
+            players: int | None = 2, given: Sequence[str] = ()) -> None:
     """A new match (``fmt`` "match") or game of ``players`` seats (None: as many as `seat_count` says),
-    ``seats`` naming the first ones (``--p1``, ``--p2``, ...; None or missing: the AI)."""
+    ``seats`` naming the first ones (``--p1``, ``--p2``, ...; None or missing: the AI), ``given`` the
+    ``--name`` values."""
     if players is not None:
         check_players(players, expansion_names(expansion))  # (first: a count of 10**20 seats is one line too)
     players = seat_count(players, seats)  # (a count implied by the seats: GameConfig.parse checks it below)
@@ -138,11 +142,11 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
     check_seed(seed)
     seed = new_seed() if seed is None else seed
     path = Path(save_path) if save_path else default_path(seed)
+    names = seat_names(specs, given)
     if path.exists():
         raise CliUsageError(f"{path} exists already: resume it with 'amigos resume {path}' or choose --save")
     if not save_path:
         make_folder(path.parent)
-    names = seat_names(specs)
     match = Match.new(seed, specs, config, fmt=fmt, names=names)
     console = Console(file=io.StringIO()) if served() else stdout_console()  # the web driver owns the output
     with_expansion = f" with {expansion_title(expansions)}" if expansions else ""
@@ -152,19 +156,52 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
     run_session(match, path, console, full_screen(plain), delay)
 
 
-def seat_names(specs: Sequence[str]) -> list[str]:
+def seat_names(specs: Sequence[str], given: Sequence[str] = ()) -> list[str]:
     """The players' names: "You" for the one person against AIs, else "Player N"; an AI's with its
-    spec ("AI (mcts:time=1.0)", or "AI 2 (...)" with several AIs against one person)."""
-    people = [p for p, s in enumerate(specs) if s == HUMAN]
-    ais = len(specs) - len(people)
+    spec ("AI (mcts:time=1.0)", or "AI 2 (...)" with several AIs); but the seats ``given`` names
+    (``--name N=NAME``: `given_names`)."""
+    people = sum(spec == HUMAN for spec in specs)
+    ais = len(specs) - people
     names = []
     for p, spec in enumerate(specs):
         if spec == HUMAN:
-            names.append("You" if len(people) == 1 else f"Player {p + 1}")
-        elif len(people) == 1:
-            names.append(f"AI ({spec})" if ais == 1 else f"AI {p + 1} ({spec})")
+            names.append("You" if people == 1 else f"Player {p + 1}")
         else:
-            names.append(f"Player {p + 1} ({spec})")
+            names.append(f"AI ({spec})" if ais == 1 else f"AI {p + 1} ({spec})")
+    return given_names(names, given)
+
+
+def given_names(names: list[str], given: Sequence[str]) -> list[str]:
+    """``names`` (a name for each seat) but for the seats ``given`` names (``--name N=NAME``, N from 1).
+    A value not of that form, a seat not at the table, a seat named twice, a name that is empty, longer
+    than `MAX_NAME` or not printable, or one that another seat has already, is a one-line
+    `CliUsageError`."""
+    names = list(names)
+    named: set[int] = set()
+    for value in given:
+        seat, sep, text = value.partition("=")
+        shown = printable(value, 40)
+        if not sep or not (seat.strip().isascii() and seat.strip().isdigit()):
+            raise CliUsageError(f"--name {shown} is not N=NAME (a seat's number, then its name: --name 2=Bob)")
+        number = int(seat.strip())
+        if not 1 <= number <= len(names):
+            raise CliUsageError(f"--name {shown}: no seat {number} at a table of {len(names)} (1 to {len(names)})")
+        if number in named:
+            raise CliUsageError(f"--name names seat {number} twice")
+        text = text.strip()
+        if not text:
+            raise CliUsageError(f"--name {shown}: the name is empty")
+        if len(text) > MAX_NAME:
+            raise CliUsageError(f"--name {shown}: a name is at most {MAX_NAME} characters")
+        if not text.isprintable():  # (no control, format or line-breaking character: one line, as typed)
+            raise CliUsageError(f"--name {shown}: a name is printable characters only")
+        named.add(number)
+        names[number - 1] = text
+    folded = [n.casefold() for n in names]
+    for p, name in enumerate(folded):
+        if folded.index(name) != p:
+            raise CliUsageError(f"--name: seats {folded.index(name) + 1} and {p + 1} would both be called "
+                                f"{names[p]}")
     return names
 
 
@@ -206,14 +243,14 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
 
 def match(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
           save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
-          players: Annotated[int, typer.Option("--players", help="Two: a best of three is a two-player match.")] = 2
-          ) -> None:
+          players: Annotated[int, typer.Option("--players", help="Two: a best of three is a two-player match.")] = 2,
+          name: NAME = None) -> None:
     """Play a best-of-three match with the face-up redraft between games (two players)."""
-    run_new("match", [p1, p2], seed, variant, save, plain, delay, expansion, players)
+    run_new("match", [p1, p2], seed, variant, save, plain, delay, expansion, players, name or ())
 
 
 def play(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
-         players: PLAYERS = None, p3: P3 = None, p4: P4 = None, p5: P5 = None) -> None:
+         players: PLAYERS = None, p3: P3 = None, p4: P4 = None, p5: P5 = None, name: NAME = None) -> None:
     """Play a single game (2 to 5 players)."""
-    run_new("game", [p1, p2, p3, p4, p5], seed, variant, save, plain, delay, expansion, players)
+    run_new("game", [p1, p2, p3, p4, p5], seed, variant, save, plain, delay, expansion, players, name or ())

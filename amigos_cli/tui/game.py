@@ -92,7 +92,7 @@ class GameApp(LeavingApp[str]):
         self.delay: float = delay  # seconds to wait after each AI move
         self.settings: Settings = load_settings()
         self.session: Session = Session(match, path, seat_for=lambda seat: PersonSeat(self.ask, seat),
-                                        auto_collect=lambda seat: self.settings.auto_collect)
+                                        auto_collect=lambda seat: self.auto_collect)
         self.session.listeners.append(self.hear)
         self.names: list[str] = short_names(player_names(match.record))
         self.humans: list[bool] = self.session.humans
@@ -101,6 +101,9 @@ class GameApp(LeavingApp[str]):
         self.viewer: int = self.humans.index(True) if any(self.humans) else 0
         self.hot_seat: bool = sum(self.humans) > 1  # several people share the screen
         self.handed: bool = not self.hot_seat  # a person has the screen (with several, since a first hand-over)
+        # (with several people, on from the start: a Collect no one would decide otherwise is not worth
+        # a hand-over of the screen)
+        self.auto_collect: bool = self.settings.auto_collect or self.hot_seat
         self.state: GameState = match.state  # the position drawn
         self.seen: Seen = Seen.of(match.state, self.viewer)  # what the viewer sees of it: what is drawn
         self.stopped: threading.Event = threading.Event()
@@ -168,6 +171,9 @@ class GameApp(LeavingApp[str]):
         self.title = "Amigos"
         self.redraw(self.session.match.state)
         self.write_log()
+        if self.hot_seat and not self.settings.auto_collect:
+            self.notify("Several people at one screen: auto-collect is on, so the screen is not handed over for "
+                        "a Collect no one would decide otherwise (Ctrl+A turns it off).", timeout=8)
         self.play()
 
     # -- the workers ------------------------------------------------------------------------------
@@ -271,7 +277,7 @@ class GameApp(LeavingApp[str]):
         self.seen = Seen.of(state, viewer)
         self.query_one("#banner", Static).update(self.heading(self.seen))
         self.board.draw(self.seen, self.names)
-        owner = "Your" if self.humans[viewer] else self.names[viewer] + "'s"
+        owner = "Your" if self.humans[viewer] and not self.hot_seat else self.names[viewer] + "'s"
         if self.handed:
             self.hand.draw(self.seen, f"{owner} hand", placeable(state, viewer))
         else:  # (several people, none of them handed the screen yet: nobody's hand)
@@ -285,6 +291,8 @@ class GameApp(LeavingApp[str]):
                  + (f" (score {m.score()[0]}-{m.score()[1]})" if m.game_number > 1 else "")
                  + f"  round {seen.round_number}  "
                  + (f"{expansion_title(m.expansions)}  " if m.expansions else ""), style="bold reverse")
+        if self.hot_seat and self.handed:  # (whose secrets the screen shows: theirs alone)
+            t.append(f"  {self.names[self.viewer]}'s view ", style="bold reverse")
         if self.asking is None and not seen.over:
             actor = seen.to_play
             t.append(f"  {self.names[actor]} to play" + ("..." if not self.humans[actor] else ""), style="italic")
@@ -441,10 +449,10 @@ class GameApp(LeavingApp[str]):
     def action_auto_collect(self) -> None:
         """Turn auto-collect on or off (remembered between games: `amigos_cli.settings`)."""
         settings = self.settings
-        settings.auto_collect = not settings.auto_collect
+        settings.auto_collect = self.auto_collect = not self.auto_collect
         kept = save_settings(settings)
         state = ("on: essences stored on a card are taken at Collect without asking, unless taking them "
-                 "costs points or leaving them earns something") if settings.auto_collect else "off: every Collect is asked"
+                 "costs points or leaving them earns something") if self.auto_collect else "off: every Collect is asked"
         self.notify(f"Auto-collect {state}" + ("" if kept else " (this time only: the settings could not be saved)"))
 
     def action_save(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from amigos import actions as A
+from amigos import cards as C
 from amigos.observe import SPECTATOR, observation
 from amigos.text import action_text
 from matches.session import Step
@@ -84,9 +85,9 @@ def _nothing_gained(step: Step) -> str:
     """"gained nothing" for a power whose gain came to nothing (Treant choosing a rival with no death),
     which would otherwise read as a line with no outcome; else ""."""
     a = step.action
-    if a is None or step.kind != A.POWER:
+    if a is None or step.kind != A.POWER or step.card is None:
         return ""
-    power = step.before.cards[A.subject(a)].powers[A.power_index(a)]
+    power = C.BY_ID[step.card].powers[A.power_index(a)]
     return "gained nothing" if any(str(effect[0]).startswith("gain") for effect in power.effects) else ""
 
 

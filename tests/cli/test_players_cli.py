@@ -37,14 +37,17 @@ def test_a_game_of_agents_at_four_seats_plays_to_the_end_and_saves(tmp_path):
         ["random", "greedy", "random", "expectimax:depth=1"]
     assert len(match.record["result"]["score"]) == 4
     shown = _run(["show", "t.amigos"], tmp_path)
-    assert shown.returncode == 0 and "Player 4" in shown.stdout
+    assert shown.returncode == 0 and "AI 4 (expectimax:depth=1)" in shown.stdout
 
 
 def test_seats_not_named_are_the_ai_and_a_seat_beyond_the_table_is_refused(tmp_path):
     assert seat_names(["human", "mcts:time=1.0", "mcts:time=1.0"]) == \
         ["You", "AI 2 (mcts:time=1.0)", "AI 3 (mcts:time=1.0)"]
     assert seat_names(["human", "greedy"]) == ["You", "AI (greedy)"]
-    assert seat_names(["human", "human", "random"]) == ["Player 1", "Player 2", "Player 3 (random)"]
+    assert seat_names(["human", "human", "random"]) == ["Player 1", "Player 2", "AI (random)"]
+    assert seat_names(["human", "human", "random", "greedy"]) == ["Player 1", "Player 2", "AI 3 (random)",
+                                                                 "AI 4 (greedy)"]
+    assert seat_names(["human", "human", "random"], ["1=Ann", "2=Bob"]) == ["Ann", "Bob", "AI (random)"]
     for args, words in ((["play", "--players", "2", "--p3", "random"], "--p3 names a seat beyond --players 2: give "
                                                                        "--players 3"),
                         (["play", "--players", "5"], "5 with Lux"),
@@ -52,6 +55,22 @@ def test_seats_not_named_are_the_ai_and_a_seat_beyond_the_table_is_refused(tmp_p
                          "at most 4 players"),
                         (["match", "--players", "3"], "a best-of-three match (with the redraft) is for two")):
         refused = _run(args + ["--save", "x.amigos"], tmp_path)
+        assert refused.returncode == 2 and words in refused.stderr and "Traceback" not in refused.stderr, refused
+        assert not (tmp_path / "x.amigos").exists()
+
+
+def test_players_named_on_the_command_line_are_named_in_the_file_and_a_bad_name_is_refused(tmp_path):
+    """``--name N=NAME`` names a seat of ``play`` (as of a table); a seat not at the game, a seat named
+    twice or two seats of one name are refused in one line, with no file made."""
+    named = _run(["play", "--p1", "random", "--p2", "random", "--name", "1=Ann", "--name", "2=Bob",
+                  "--seed", "4", "--save", "n.amigos"], tmp_path)
+    assert named.returncode == 0, named.stderr
+    assert [p["name"] for p in load(tmp_path / "n.amigos").record["players"]] == ["Ann", "Bob"]
+    assert "Ann vs Bob" in named.stdout
+    for names, words in ((["3=Cy"], "no seat 3"), (["1=Ann", "1=Al"], "names seat 1 twice"),
+                         (["1=Ann", "2=ann"], "would both be called")):
+        refused = _run(["play", "--p1", "random", "--p2", "random", "--save", "x.amigos"]
+                       + [arg for n in names for arg in ("--name", n)], tmp_path)
         assert refused.returncode == 2 and words in refused.stderr and "Traceback" not in refused.stderr, refused
         assert not (tmp_path / "x.amigos").exists()
 

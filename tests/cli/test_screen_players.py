@@ -18,6 +18,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from ai.agents import make_agent
+from ai.collect import automatic_collect
 from amigos import cards as C
 from amigos.codes import DECK, HAND
 from amigos.config import GameConfig
@@ -196,7 +197,8 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
     decision too (nobody's hand nor log shown until then); then the board, the hand, the
     card panel and the log name no artifact hidden from the person at the screen (the log is written
     again for them: the other's drawn cards are named only in the other's).  Undo goes back to the
-    last person's decision, handed over again; q quits from the hand-over screen."""
+    last person's decision, handed over again; q quits from the hand-over screen.  The banner names
+    whose view it is; a Collect that auto-collect decides is not asked (on with several people)."""
     path = tmp_path / "hot.amigos"
     match = Match.new(21, ["human", "random", "human"], GameConfig(players=3), fmt="game",
                       names=["Ann", "AI (random)", "Bob"])
@@ -225,6 +227,7 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
             assert app.hand.option_count == 0 and not app.game_log.lines
         await pilot.press("enter")
         await until(pilot, lambda: app.asking is not None)  # (its choices, or at once its ways of paying)
+        assert f"{app.names[app.asking[0]]}'s view" in text_of(app.query_one("#banner"))
         return True
 
     async def answer(pilot, app: GameApp) -> None:
@@ -236,6 +239,7 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
             while len(seen["asked"]) < 40:
                 handed = await handed_over(pilot, app)
                 seat, state = app.asking
+                assert automatic_collect(state) is None  # (auto-collect is on with several people)
                 switched = bool(seen["asked"]) and seen["asked"][-1] != seat
                 assert handed == (switched or not seen["asked"])  # (the first person's first decision too)
                 if switched:
@@ -264,9 +268,10 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
             while True:
                 await answer(pilot, app)
                 await until(pilot, lambda: asked(app) or isinstance(app.screen, (HandOver, VariantPicker)))
-                if isinstance(app.screen, VariantPicker):
+                while isinstance(app.screen, VariantPicker):  # (a way of paying: the suggested one)
                     await pilot.press("enter")
-                    await until(pilot, lambda: asked(app) or isinstance(app.screen, HandOver))
+                    await until(pilot, lambda: asked(app) or isinstance(app.screen, (HandOver, GameEnd, VariantPicker)))
+                assert not isinstance(app.screen, GameEnd), "the game ended before a hand-over"
                 if isinstance(app.screen, HandOver):
                     break
             await pilot.press("q")
