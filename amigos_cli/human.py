@@ -21,6 +21,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from ai.agent import BaseAgent
+from ai.futile import futile
+from amigos import actions as A
 from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
@@ -29,6 +31,7 @@ from matches.session import QuitRequested, UndoRequested
 from .views.board import board
 from .views.choices import (
     group_text,
+    menu_groups,
     ordered_variants,
     parse_essences,
     payments_first,
@@ -118,19 +121,31 @@ class Human(BaseAgent):
         if self.hand_over is not None and self.hand_over(self.seat):
             self.hand_over_to()
         self.console.print(board(state, self.seat, self.names, self.log, self.title))
-        groups = state.legal_groups()
+        groups = menu_groups(state)
         self.flush()  # once a decision, before its menu: a retyped answer after a mistake is kept
         while True:
             self.console.print(self._menu(state, groups))
             answer = self._read("Your choice: ")
             chosen = self._interpret(state, groups, answer)
-            if chosen is None:
+            if chosen is None or not self._pass_confirmed(state, groups, chosen):
                 continue
             if len(chosen) == 1:
                 return chosen[0]
             action = self._choose_variant(state, chosen)
             if action is not None:
                 return action
+
+    def _pass_confirmed(self, state: GameState, groups: list[Sequence[Action]], chosen: Sequence[Action]) -> bool:
+        """True unless ``chosen`` is a pass that leaves powers usable this round (one mistyped number
+        can pass by accident: the numbers shift after every move) and the person does not confirm it."""
+        if A.kind(chosen[0]) != A.PASS:
+            return True
+        usable = [g for g in groups if A.kind(g[0]) == A.POWER and not all(futile(state, a) for a in g)]
+        if not usable:
+            return True
+        names = sorted({state.cards[A.subject(g[0])].name for g in usable})
+        answer = self._read(f"Pass with {', '.join(names)} still usable this round? (y/n) ")
+        return answer.lower() in ("y", "yes")
 
     def hand_over_to(self) -> None:
         """Clear the screen, which showed another person's hand, and wait until this seat's person has

@@ -39,7 +39,7 @@ from matches.folder import default_path
 from matches.match import Match
 from matches.session import HUMAN, UNDO, PersonSeat, QuitRequested, Session, Step
 
-from ..views.choices import ordered_variants
+from ..views.choices import menu_groups, ordered_variants
 from ..views.hints import hint_text
 from ..views.safe import printable
 from .clock import ClockError, Clocks
@@ -276,7 +276,7 @@ class Table:
             number, position = asked
             if number != ask:
                 return "that decision is past"
-            groups = position.legal_groups()
+            groups = menu_groups(position)
             if not 0 <= group < len(groups):
                 return "no such choice"
             ways = ordered_variants(groups[group])
@@ -483,7 +483,7 @@ class Table:
             return None
         number, position = asked
         action, info = self.session.suggest(position.clone())
-        for g, group in enumerate(position.legal_groups()):
+        for g, group in enumerate(menu_groups(position)):
             ways = ordered_variants(group)
             if action in ways:
                 return number, g, ways.index(action), hint_text(position, action, info)

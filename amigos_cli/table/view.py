@@ -54,7 +54,8 @@ from amigos.state import GameState
 from matches.match import Match
 from matches.session import Step
 
-from ..views.choices import card_of, group_text, ordered_variants, variant_text
+from ..views.board import any_part
+from ..views.choices import card_of, group_text, menu_groups, ordered_variants, variant_text
 from ..views.log import SECRET, round_line, settled_lines, step_line
 from ..views.outcome import collects
 from .model import Together
@@ -105,7 +106,9 @@ def catalog(sets: Sequence[str]) -> dict[str, dict[str, Any]]:
     essences), points, what its points count ("" for fixed points), text."""
     return {card.id: {"name": card.name, "kind": C.KIND_NAMES[card.kind].lower(),
                       "types": [t.capitalize() for t in card.types if t != C.KIND_NAMES[card.kind].lower()],
-                      "cost": list(card.cost), "cost_any": card.cost_any, "points": card.points,
+                      "cost": list(card.cost), "cost_any": card.cost_any,
+                      "cost_any_words": any_part(card.cost_any, any(card.cost)) if card.cost_any else "",
+                      "points": card.points,
                       "points_from": _points_words(card), "text": card.text}
             for card in C.CARDS if card.set in sets}
 
@@ -289,7 +292,7 @@ def choices(state: GameState, ask: int) -> dict[str, Any]:
     for the page: ``words``), its kind (`amigos.actions.KIND_WORDS`), the card it is about (None for none) and its ways
     (none when it has one, else each with its words, `ordered_variants`)."""
     groups = []
-    for group in state.legal_groups():
+    for group in menu_groups(state):
         ways = ordered_variants(group)
         groups.append({**_worded(group_text(state, group)), "act": A.KIND_WORDS[A.kind(group[0])],
                        "card": card_of(state, group[0]),

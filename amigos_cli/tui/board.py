@@ -16,7 +16,7 @@ from rich.text import Text
 from amigos import cards as C
 from amigos.adjudicate import WINNING_POINTS
 
-from ..views.board import card_name, centre, component, essences, held_scrolls, scrolls_line
+from ..views.board import any_part, card_name, centre, component, essences, held_scrolls, scrolls_line
 from ..views.seen import Piece, Seen, look
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ def hand_line(card: C.Card, can_place: bool) -> Text:
     if any(card.cost) or not card.cost_any:
         t.append_text(essences(card.cost, empty="free"))
     if card.cost_any:
-        t.append(f" +{card.cost_any} any" if any(card.cost) else f"{card.cost_any} any", style="dim")
+        t.append((" " if any(card.cost) else "") + any_part(card.cost_any, any(card.cost)), style="dim")
     return t
 
 

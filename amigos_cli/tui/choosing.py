@@ -20,7 +20,7 @@ from ai.heuristics import best_variant
 from amigos.config import Action
 from amigos.state import GameState
 
-from ..views.choices import card_of, group_text, keeps_a_bonus
+from ..views.choices import card_of, group_text, keeps_a_bonus, menu_groups
 from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 from .picker import VariantPicker
 
@@ -113,7 +113,7 @@ class Choices(Vertical):
         """List the choices of ``state`` (no hint yet) with the focus on them; an only action of several
         ways goes straight to the question of its way."""
         self.offered = state
-        self.groups = state.legal_groups()
+        self.groups = menu_groups(state)
         self.suggested = None
         self.awaiting_hint = False
         self.fill("")

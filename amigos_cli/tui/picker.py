@@ -50,6 +50,13 @@ class TypedWay(Input):
             await self.app.run_action(QUIT_ACTION)
 
 
+def typing_example(variants: Sequence[Action]) -> str:
+    """The typing field's example, in the form these ways take: "2E 1D" for ways that only pay or only
+    gain, "2E / 1G" (pay / gain) for ways that do both."""
+    both = any(all(v is not None and any(v) for v in vectors(a)) for a in variants)
+    return "or type it: 2E / 1G (pay / gain)" if both else "or type it: 2E 1D"
+
+
 class VariantPicker(ModalScreen[Action | None]):
     """Choose one of ``variants`` (the ways of one action); dismissed with the variant or None."""
 
@@ -59,7 +66,7 @@ class VariantPicker(ModalScreen[Action | None]):
     VariantPicker > Vertical { width: 72%; min-width: 60; max-width: 95%; height: auto; max-height: 90%;
                                border: thick $accent; background: $surface; padding: 0 1; }
     VariantPicker Static { width: 100%; height: auto; }
-    VariantPicker OptionList { height: auto; max-height: 14; }
+    VariantPicker OptionList { height: auto; max-height: 14; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     """
 
     def __init__(self, state: GameState, title: str, variants: Sequence[Action], preferred: Action | None) -> None:
@@ -78,7 +85,7 @@ class VariantPicker(ModalScreen[Action | None]):
             yield Static(id="heading")  # (Statics wrap: a long card name or payment is not cut)
             yield Static(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
             yield OptionList(id="ways")
-            yield TypedWay(placeholder="or type it: 2E 1D (pay / gain: 2E / 1G)", id="typed")
+            yield TypedWay(placeholder=typing_example(self.variants), id="typed")
 
     def on_mount(self) -> None:
         self._show()

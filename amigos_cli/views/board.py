@@ -154,6 +154,20 @@ def _cost(v: Sequence[int]) -> str:
     return " ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) or "free"
 
 
+def any_part(n: int, after_fixed: bool) -> str:
+    """The part of a cost that is ``n`` essences of any kind, as every screen writes it (the hand, the
+    cards' table, a draft pick, the web board): "+3 any" after fixed essences, "3 any" alone."""
+    return f"+{n} any" if after_fixed else f"{n} any"
+
+
+def cost_words(cost: Sequence[int], cost_any: int) -> str:
+    """A component's placement cost: "2E 1L", "2E +3 any", "3 any", "free"."""
+    fixed = " ".join(f"{cost[k]}{LETTERS[k]}" for k in range(5) if cost[k])
+    if not cost_any:
+        return fixed or "free"
+    return f"{fixed} {any_part(cost_any, True)}" if fixed else any_part(cost_any, False)
+
+
 def known_deck(view: View, viewer: int) -> list[str]:
     """The artifacts of the viewer's deck that they have seen, by name and sorted: all of them (seen
     since the deal), except in a First Game the cards dealt face down and not seen yet (counted by
@@ -178,7 +192,7 @@ def hand_view(view: View, viewer: int, whose: str = "Your") -> Text:
         if i:
             t.append(", ")
         t.append(c.name, style="bold")
-        t.append(f" ({_cost(c.cost)}{' +' + str(c.cost_any) + '*' if c.cost_any else ''})", style="dim")
+        t.append(f" ({cost_words(c.cost, c.cost_any)})", style="dim")
     if not hand:
         t.append("empty", style="dim")
     packet = [c.name for c in seen.draft_packet()]

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from amigos.carddata import BASE_SET, COST_KEYS, LUX_SET, load_set
 
+from .board import any_part
 from .power_text import power_summary
 
 #: How each cost key is shown: (letter, rich style). Death is black on a light background so it
@@ -29,10 +30,10 @@ ESSENCE_STYLE: dict[str, tuple[str, str]] = {
     "calm": ("C", "bold blue"),
     "death": ("D", "bold black on grey70"),
     "gold": ("G", "bold yellow"),
-    "any": ("*", "grey62"),
+    "any": ("any", "grey62"),  # (written "+3 any": `amigos_cli.views.board.any_part`)
 }
 
-COST_LEGEND = "Cost: E elan, L life, C calm, D death, G gold, * any essence; 0 free; - none"
+COST_LEGEND = "Cost: E elan, L life, C calm, D death, G gold, any: essences of any kind; 0 free; - none"
 
 #: Each card set's title, as a player knows it.
 SET_TITLES = {BASE_SET: "the base game", LUX_SET: "Lux et Tenebrae"}
@@ -53,7 +54,7 @@ def cost_text(cost: dict[str, Any] | None) -> Text:
             letter, style = ESSENCE_STYLE[key]
             if out:
                 out.append(" ")
-            out.append(f"{n}{letter}", style=style)
+            out.append(any_part(n, bool(out)) if key == "any" else f"{n}{letter}", style=style)
     return out
 
 

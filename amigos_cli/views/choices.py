@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import amigos
 from ai.collect import points_change, scoring_leave, stored_effect, stored_spender
+from ai.futile import futile
 from amigos import actions as A
 from amigos import cards as C
 from amigos.codes import COLLECT
@@ -16,7 +17,7 @@ from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
 
-from .board import LETTERS
+from .board import LETTERS, cost_words
 from .power_text import power_summary
 
 #: Above this many ways, an action that pays and gains is asked in two steps (pay, then gain).
@@ -40,6 +41,24 @@ def placeable(state: GameState, viewer: int) -> frozenset[str]:
     return frozenset(state.cards[A.subject(g[0])].id for g in state.legal_groups() if A.kind(g[0]) == A.PLACE)
 
 
+def menu_groups(state: GameState) -> list[Sequence[Action]]:
+    """The choices a menu offers at ``state``, every screen's: the engine's groups
+    (`amigos.state.GameState.legal_groups`), each without its ways that do nothing (`ai.futile.futile`:
+    "Use Reanimate: on Reanimate", a gain of nothing), and the moves whose every way does nothing last
+    (still offered: such a move keeps one's round going without passing, and `group_text` says it does
+    nothing)."""
+    groups = state.legal_groups()
+    useful: list[Sequence[Action]] = []
+    idle: list[Sequence[Action]] = []
+    for group in groups:
+        kept = [a for a in group if not futile(state, a)]
+        if not kept:
+            idle.append(group)
+        else:
+            useful.append(group if len(kept) == len(group) else kept)
+    return useful + idle
+
+
 def _after(state: GameState, action: Action) -> GameState:
     after = state.clone()
     after.apply(action)
@@ -58,6 +77,8 @@ def group_text(state: GameState, group: Sequence[Action]) -> str:
     change = points_change(state, a, after) if scored else 0
     notes = [f"costs {-change} VP"] if change < 0 else [f"+{change} VP"] if change > 0 else []
     notes += [note for note in (consequence(state, a), game_end(state, a, after)) if note]
+    if all(futile(state, way) for way in group):
+        notes.append("does nothing")
     return f"{text}  ({'; '.join(notes)})" if notes else text
 
 
@@ -151,11 +172,13 @@ def power_words(card: C.Card, index: int) -> str:
     return power_summary(listed[index], raw)
 
 
-def _power_summary(state: GameState, a: Action) -> str:
-    """" (turn: draw 1 card)" for a power of a card that has several, else "": the whole summary (the
-    screens wrap a long line rather than cut it)."""
+def _power_summary(state: GameState, a: Action, words: str) -> str:
+    """" (turn: draw 1 card)" for a power of a card that has several, or one whose ``words`` (the menu's)
+    say nothing of what it does ("Use Coral Castle": " (turn: check victory immediately)"), else "": the
+    whole summary (the screens wrap a long line rather than cut it)."""
     card = state.cards[A.subject(a)]
-    if A.kind(a) != A.POWER or sum(1 for pw in card.powers if pw.kind == card.powers[A.power_index(a)].kind) < 2:
+    several = sum(1 for pw in card.powers if pw.kind == card.powers[A.power_index(a)].kind) > 1
+    if A.kind(a) != A.POWER or not several and words != f"Use {card.name}":
         return ""
     # (the expansion's summaries name the card: "Turn the Fire Demon and pay 1 Elan: ...")
     text = power_words(card, A.power_index(a)).rstrip(".").replace(f"the {card.name}", "it")
@@ -165,16 +188,15 @@ def _power_summary(state: GameState, a: Action) -> str:
 
 
 def _group_words(state: GameState, group: Sequence[Action]) -> str:
-    return _action_words(state, group) + (_power_summary(state, group[0]) if A.kind(group[0]) == A.POWER else "")
+    words = _action_words(state, group)
+    return words + (_power_summary(state, group[0], words) if A.kind(group[0]) == A.POWER else "")
 
 
 def _action_words(state: GameState, group: Sequence[Action]) -> str:
     a = group[0]
     if A.kind(a) in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
         card = state.cards[A.subject(a)]
-        cost = " ".join(f"{n}{LETTERS[k]}" for k, n in enumerate(card.cost) if n)
-        cost += f"{' +' if cost else ''}{card.cost_any} any" if card.cost_any else ""
-        return f"{amigos.action_text(state, a)}  ({cost or 'free'})"
+        return f"{amigos.action_text(state, a)}  ({cost_words(card.cost, card.cost_any)})"
     if len(group) == 1:
         return one_way_words(state, a)
     kind = A.kind(a)
@@ -246,13 +268,14 @@ def variant_text(state: GameState, a: Action) -> str:
 
 def ordered_variants(variants: Sequence[Action]) -> list[Action]:
     """The ways of one action, essences before Gold where both work, and last the ways that pay an
-    essence to gain the same one back or pay and gain nothing; otherwise in the engine's order."""
-    def key(a: Action) -> tuple[bool, int, int]:
+    essence to gain the same one back or pay and gain nothing; otherwise in the essences' order (elan,
+    life, calm, death, gold: "gain 1 elan" before "gain 1 life", whatever the card), then the engine's."""
+    def key(a: Action) -> tuple[bool, int, int, tuple[int, ...], tuple[int, ...]]:
         pay, gain = vectors(a)
         gold = pay[4] if pay else 0
         wasted = sum(min(pay[k], gain[k]) for k in range(5)) if pay and gain else 0
         idle = not any(pay or ()) and not any(gain or ())
-        return idle or wasted > 0, wasted, gold
+        return idle or wasted > 0, wasted, gold, tuple(-n for n in pay or ()), tuple(-n for n in gain or ())
     return sorted(variants, key=key)
 
 

@@ -38,6 +38,7 @@ from amigos.config import GameConfig
 from amigos_cli.table.model import Table, TableError
 from amigos_cli.table.server import TableServer
 from amigos_cli.table.view import view as view_of
+from amigos_cli.views.choices import menu_groups
 from matches.match import Match
 from matches.record import load
 
@@ -386,7 +387,7 @@ def test_every_view_of_a_game_of_four_with_the_expansion_holds_no_hidden_card(tm
             leaked = [cid for cid in hidden_from(state, seat) - looked[seat] if f'"{cid}"' in text]
             assert not leaked, (seat, leaked)
             if data["choices"]:
-                for group, actions in zip(data["choices"]["groups"], state.legal_groups()):
+                for group, actions in zip(data["choices"]["groups"], menu_groups(state)):
                     first = actions[0]
                     assert group["card"] == (state.cards[A.subject(first)].id if group["act"] not in (
                         "top_monument", "life_loss", "scry_deck", "scry_order", "discard_choice", "first_player")
@@ -500,7 +501,7 @@ def test_every_view_of_a_game_carries_its_choices_points_and_note_as_data(tmp_pa
         seat = state.current_player()
         data = view_of(state, seat, ["A", "B", "C"], [], (seat, 1), seats)
         json.dumps(data)
-        for group, actions in zip(data["choices"]["groups"], state.legal_groups()):
+        for group, actions in zip(data["choices"]["groups"], menu_groups(state)):
             assert _joined(group["words"]).lower() == group["text"].lower(), group
             for way in group["ways"]:
                 assert _joined(way["words"]).lower() == way["text"].lower(), way

@@ -63,7 +63,7 @@ function essences(counts, cls, empty) {
 function cost(card) {
   const span = essences(card.cost, "ccost", card.cost_any ? "" : "free");
   if (card.cost_any) {
-    const any = el("span", "pip any", `+${card.cost_any}`);
+    const any = el("span", "pip any", card.cost_any_words);  // ("+3 any": the terminal's words)
     any.title = `${card.cost_any} essences of any kind`;
     span.appendChild(any);
   }
