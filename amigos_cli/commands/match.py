@@ -24,6 +24,7 @@ from matches.session import HUMAN, Interrupted, QuitRequested, check_spec, new_s
 from ..errors import CliUsageError
 from ..session import PromptSession, resume_hint
 from ..tui.game import run_screen
+from ..tui.levels import ask_level
 from ..views.board import match_result_text
 from ..views.console import stdout_console
 from ..views.safe import player_names, printable
@@ -31,6 +32,9 @@ from ..views.safe import player_names, printable
 P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spec (random, greedy, "
                                              "expectimax:depth=2, mcts:time=1.0, ...).")]
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
+P2_ASKED = Annotated[Optional[str], typer.Option(
+    "--p2", help="Player 2: 'human' or an agent spec, e.g. level:1 (gentle) to level:5 (the default, mcts:time=1.0); "
+                 "without it the full screen asks for the AI's level.")]
 P3 = Annotated[Optional[str], typer.Option("--p3", help="Player 3 (seats three players at least; default the AI).")]
 P4 = Annotated[Optional[str], typer.Option("--p4", help="Player 4 (seats four at least; default the AI).")]
 P5 = Annotated[Optional[str], typer.Option("--p5", help="Player 5 (seats five, with --expansion lux; "
@@ -131,8 +135,8 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
     if players is not None:
         check_players(players, expansion_names(expansion))  # (first: a count of 10**20 seats is one line too)
     players = seat_count(players, seats)  # (a count implied by the seats: GameConfig.parse checks it below)
-    specs = [check_spec(spec if spec is not None else AI) for spec in
-             list(seats[:players]) + [None] * (players - len(seats[:players]))]
+    seated = list(seats[:players]) + [None] * (players - len(seats[:players]))
+    specs = [check_spec(spec if spec is not None else AI) for spec in seated]
     variant = variant_name(variant)
     expansions = expansion_names(expansion)
     config = GameConfig.parse(variant, expansions=expansions, players=players)  # (a count it refuses: one line)
@@ -145,6 +149,12 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
     names = seat_names(specs, given)
     if path.exists():
         raise CliUsageError(f"{path} exists already: resume it with 'amigos resume {path}' or choose --save")
+    if seats[1] is None and HUMAN in specs and full_screen(plain) and not served():
+        level = ask_level()  # (the AI's level, asked once all else is checked: every seat not named plays it)
+        if level is None:
+            raise typer.Exit(0)  # (they left before the game began: nothing is saved)
+        specs = [check_spec(spec if spec is not None else level) for spec in seated]
+        names = seat_names(specs, given)
     if not save_path:
         make_folder(path.parent)
     match = Match.new(seed, specs, config, fmt=fmt, names=names)
@@ -158,7 +168,8 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
 
 def seat_names(specs: Sequence[str], given: Sequence[str] = ()) -> list[str]:
     """The players' names: "You" for the one person against AIs, else "Player N"; an AI's with its
-    spec ("AI (mcts:time=1.0)", or "AI 2 (...)" with several AIs); but the seats ``given`` names
+    spec ("AI (mcts:time=1.0)", or "AI 2 (...)" with several AIs; "Player 2 (...)" with no person at
+    all); but the seats ``given`` names
     (``--name N=NAME``: `given_names`)."""
     people = sum(spec == HUMAN for spec in specs)
     ais = len(specs) - people
@@ -166,6 +177,8 @@ def seat_names(specs: Sequence[str], given: Sequence[str] = ()) -> list[str]:
     for p, spec in enumerate(specs):
         if spec == HUMAN:
             names.append("You" if people == 1 else f"Player {p + 1}")
+        elif not people:  # (agents alone: each by its seat, as a tournament's)
+            names.append(f"Player {p + 1} ({spec})")
         else:
             names.append(f"AI ({spec})" if ais == 1 else f"AI {p + 1} ({spec})")
     return given_names(names, given)
@@ -241,7 +254,7 @@ def _run_locked(match: Match, path: Path, console: Console, screen: bool, delay:
         raise typer.Exit(130 if interrupted else 0) from None
 
 
-def match(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
+def match(p1: P1 = HUMAN, p2: P2_ASKED = None, seed: SEED = None, variant: VARIANT = "standard",
           save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
           players: Annotated[int, typer.Option("--players", help="Two: a best of three is a two-player match.")] = 2,
           name: NAME = None) -> None:
@@ -249,7 +262,7 @@ def match(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "st
     run_new("match", [p1, p2], seed, variant, save, plain, delay, expansion, players, name or ())
 
 
-def play(p1: P1 = HUMAN, p2: P2 = AI, seed: SEED = None, variant: VARIANT = "standard",
+def play(p1: P1 = HUMAN, p2: P2_ASKED = None, seed: SEED = None, variant: VARIANT = "standard",
          save: SAVE = None, plain: PLAIN = False, delay: DELAY = 0.0, expansion: EXPANSION = None,
          players: PLAYERS = None, p3: P3 = None, p4: P4 = None, p5: P5 = None, name: NAME = None) -> None:
     """Play a single game (2 to 5 players)."""

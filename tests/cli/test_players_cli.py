@@ -37,7 +37,7 @@ def test_a_game_of_agents_at_four_seats_plays_to_the_end_and_saves(tmp_path):
         ["random", "greedy", "random", "expectimax:depth=1"]
     assert len(match.record["result"]["score"]) == 4
     shown = _run(["show", "t.amigos"], tmp_path)
-    assert shown.returncode == 0 and "AI 4 (expectimax:depth=1)" in shown.stdout
+    assert shown.returncode == 0 and "Player 4" in shown.stdout
 
 
 def test_seats_not_named_are_the_ai_and_a_seat_beyond_the_table_is_refused(tmp_path):

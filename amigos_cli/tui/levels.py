@@ -1,0 +1,64 @@
+"""The question a game started at the full screen without ``--p2`` asks first: the AI's level, from a
+gentle rival a new player can beat to the full-strength default (`ai.agents.LEVELS`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ai.agents import LEVELS
+
+#: Each level in a player's words, the strongest last (it is the one highlighted: the default).
+LEVEL_WORDS: dict[int, str] = {
+    1: "gentle: thinks little and often picks a weaker move, as a new player does",
+    2: "easy: thinks a little more, still errs",
+    3: "steady: rarely errs, thinks briefly",
+    4: "strong: thinks long, never picks a move it judged worse",
+    5: "full strength: a second's search every move (the default)",
+}
+DEFAULT_LEVEL = max(LEVELS)
+
+
+class LevelChoice(App[str]):
+    """The levels listed, the default highlighted; Enter (or the level's number) returns its agent spec
+    (``level:N``), q or Escape returns nothing (no game is started)."""
+
+    CSS = """
+    Screen { align: center middle; }
+    Vertical { width: auto; max-width: 100; height: auto; border: thick $accent; padding: 0 1; }
+    OptionList { height: auto; width: auto; }
+    """
+    BINDINGS = [Binding("q", "leave", "quit"), Binding("escape", "leave", "quit", show=False)]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Which AI do you want to play against?", style="bold"))
+            yield OptionList(*(Option(f"{n}. Level {n}: {LEVEL_WORDS[n]}", id=f"level:{n}") for n in LEVELS),
+                             id="levels")
+            yield Static(Text("Enter plays the highlighted level, a number picks one, q leaves. "
+                              "Next time: amigos play --p2 level:N", style="dim"))
+
+    def on_mount(self) -> None:
+        levels = self.query_one("#levels", OptionList)
+        levels.highlighted = list(LEVELS).index(DEFAULT_LEVEL)
+        levels.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key.isdigit() and int(event.key) in LEVELS:
+            self.exit(f"level:{event.key}")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.exit(event.option.id)
+
+    def action_leave(self) -> None:
+        self.exit(None)
+
+
+def ask_level() -> str | None:
+    """Ask the person for the AI's level on the full screen: its agent spec, or None if they left."""
+    return LevelChoice().run()
