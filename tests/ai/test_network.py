@@ -24,6 +24,10 @@ from training import neural as N
 from training.records import RecordError
 from training.views import Views
 
+#: A generation's games in the runs of these tests: the first is held out (`training.neural.HOLD_OUT`),
+#: the others trained on.
+GAMES = 8
+
 
 @pytest.mark.parametrize("config", [GameConfig(), GameConfig("draft"), GameConfig("first_game"),
                                     GameConfig(expansions=("lux",)), GameConfig("draft", expansions=("lux",)),
@@ -369,6 +373,7 @@ def test_an_evaluator_over_copies_of_the_packaged_files_searches_as_the_default(
     assert stats != M.search(state, p, 150, None, 9, evaluator=other)
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_a_given_network(tmp_path):
     """``--play``: each decision is the search's, with the generation's network as its value (so a
     game is a function of its seed, spec and network, and another network plays another game);
@@ -377,19 +382,19 @@ def test_searched_self_play_plays_the_spec_on_the_network_and_a_run_starts_from_
     other = ValueNet.initial(16, 2)
     other.w2[:] = 1.0
     other.save(tmp_path / "b.npz")
-    one = N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=20,value=net")
-    assert one == N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=20,value=net")
+    one = N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=10,value=net")
+    assert one == N.play_game(5, str(tmp_path / "a.npz"), GameConfig(), 0.0, "mcts:iters=10,value=net")
     assert len(one["values"]) == len(one["choices"])  # (each searched decision's chance, None elsewhere)
     searched = [q for q in one["values"] if q is not None]
     assert searched and all(0.0 <= q <= 1.0 for q in searched) and None in one["values"]
     assert one["views"] != N.play_game(5, str(tmp_path / "b.npz"), GameConfig(), 0.0,
-                                       "mcts:iters=20,value=net")["views"]
+                                       "mcts:iters=10,value=net")["views"]
     work = tmp_path / "run"
-    N.run(work, 1, 20, 1, 1, epochs=1, play="mcts:iters=10", bootstrap=True, start=tmp_path / "b.npz",
+    N.run(work, 1, GAMES, 1, 1, epochs=1, play="mcts:iters=6", bootstrap=True, start=tmp_path / "b.npz",
           log=lambda line: None)
     assert (work / "net-0.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     record = ValueNet.load(work / "net-1.npz", packaged_model()).info
-    assert record["played_by"] == "mcts:iters=10,value=linear" and record["games"] == 20
+    assert record["played_by"] == "mcts:iters=6,value=linear" and record["games"] == GAMES
     assert cli.main(["neural", "--work", str(work), "--play", "mcts:time=1"]) == 2
     assert cli.main(["neural", "--work", str(tmp_path / "new"), "--start", str(tmp_path / "missing.npz")]) == 2
 
@@ -428,11 +433,12 @@ def test_a_share_of_a_run_s_games_is_dealt_by_the_draft_and_its_picks_are_traini
         N.views_of(plain)  # (the same choices do not replay as another setup's game)
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_a_stopped_run_goes_on_as_an_unbroken_one_would(tmp_path):
     unbroken, stopped = tmp_path / "u", tmp_path / "s"
-    N.run(unbroken, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
-    N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
-    N.run(stopped, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)  # (trains on generation 0's games too)
+    N.run(unbroken, 2, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(stopped, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(stopped, 2, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)  # (trains on generation 0's games too)
     a, b = (ValueNet.load(run / "net-2.npz", packaged_model()) for run in (unbroken, stopped))
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
     assert len((stopped / "progress.jsonl").read_text().splitlines()) == 2
@@ -504,24 +510,25 @@ def test_a_network_with_features_reads_both_players_features_and_its_file_keeps_
     assert list(x[0, E.N_INPUTS:]) == pytest.approx(mine[5], abs=1e-6) and len(mine[5]) == N_FEATURE_INPUTS
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_a_new_run_s_network_0_can_be_trained_on_other_runs_games(tmp_path):
     """``--seed-games``: network 0 learns from the games other runs kept before it plays; the run's
     progress says on how many and how well."""
     seed_run = tmp_path / "earlier"
-    N.run(seed_run, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(seed_run, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
     work = tmp_path / "new"
-    N.run(work, 0, 20, 2, 1, hidden=8, epochs=2, residual=True, features=True, seed_games=[seed_run],
+    N.run(work, 0, GAMES, 2, 1, hidden=8, epochs=2, residual=True, features=True, seed_games=[seed_run],
           log=lambda line: None)
     net = ValueNet.load(work / "net-0.npz", packaged_model())
-    assert net.features and net.info["pretrained_on"] == 20
+    assert net.features and net.info["pretrained_on"] == GAMES
     assert not np.array_equal(net.w2, np.zeros_like(net.w2))  # (trained: the output weights moved)
     (line,) = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
-    assert line["generation"] == 0 and line["pretrained_on"] == 20 and line["held_out_after"]["views"] > 0
+    assert line["generation"] == 0 and line["pretrained_on"] == GAMES and line["held_out_after"]["views"] > 0
     (tmp_path / "empty").mkdir()
     with pytest.raises(RecordError, match="no games"):
-        N.run(tmp_path / "none", 0, 20, 2, 1, hidden=8, seed_games=[tmp_path / "empty"], log=lambda line: None)
+        N.run(tmp_path / "none", 0, GAMES, 2, 1, hidden=8, seed_games=[tmp_path / "empty"], log=lambda line: None)
     with pytest.raises(RecordError, match="missing: not a folder"):
-        N.run(tmp_path / "none", 0, 20, 2, 1, hidden=8, seed_games=[tmp_path / "missing"], log=lambda line: None)
+        N.run(tmp_path / "none", 0, GAMES, 2, 1, hidden=8, seed_games=[tmp_path / "missing"], log=lambda line: None)
     assert not (tmp_path / "none").exists()  # (refused before the run's folder is made)
 
 
@@ -571,52 +578,54 @@ def test_the_window_keeps_the_newest_games_up_to_its_positions():
     assert N.window(games, 100) == games
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_a_run_trains_on_every_generation_s_games_within_its_window(tmp_path):
     """The data accumulates: generation 2's network learns from generations 0 and 1's training games
     (not the last generation's alone), and no more positions than ``size``."""
     work = tmp_path / "run"
     told: list[tuple[str, int, int]] = []
-    N.run(work, 3, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None,
+    N.run(work, 3, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None,
           progress=lambda *report: told.append(report))
-    assert told[19::20] == [("network 0's games", 20, 20), ("network 1's games", 20, 20), ("network 2's games", 20, 20)]
+    assert told[GAMES - 1::GAMES] == [(f"network {n}'s games", GAMES, GAMES) for n in range(3)]
     lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     part = [sum(len(g["views"]) for k, g in enumerate(N.read_games(work, n)) if k % N.HOLD_OUT) for n in range(3)]
     assert [line["trained_on"] for line in lines] == [part[0], part[0] + part[1], sum(part)]
     small = tmp_path / "small"
-    N.run(small, 2, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, size=part[1] + 1, log=lambda line: None)
+    N.run(small, 2, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, size=part[1] + 1, log=lambda line: None)
     lines = [json.loads(x) for x in (small / "progress.jsonl").read_text().splitlines()]
     assert lines[1]["trained_on"] == part[1]  # (the same games: random moves whatever the network)
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_a_generation_stopped_while_playing_goes_on_with_the_games_it_had_not_finished(tmp_path, monkeypatch):
     """A generation's games are added to ``playing-G.jsonl`` as they end: a run stopped then goes on with
     the rest, to the network an unbroken run trains; the file goes once the games file is kept."""
     unbroken, stopped = tmp_path / "u", tmp_path / "s"
-    N.run(unbroken, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
-    N.run(stopped, 0, 20, 1, 1, hidden=8, log=lambda line: None)  # (network 0 only)
-    finished = [dict(g, k=k) for k, g in enumerate(N.read_games(unbroken, 0)) if k in (0, 3, 19)]
+    N.run(unbroken, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(stopped, 0, GAMES, 1, 1, hidden=8, log=lambda line: None)  # (network 0 only)
+    finished = [dict(g, k=k) for k, g in enumerate(N.read_games(unbroken, 0)) if k in (0, 3, GAMES - 1)]
     (stopped / "playing-0.jsonl").write_text("".join(json.dumps({x: v for x, v in g.items() if x != "views"}) + "\n"
                                                      for g in finished))
     played: list[int] = []
     play = N.play_game
     monkeypatch.setattr(N, "play_game", lambda seed, *rest: played.append(seed) or play(seed, *rest))
-    N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
-    assert len(played) == 17 and {g["seed"] for g in finished}.isdisjoint(played)  # (the three were not played again)
+    N.run(stopped, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    assert len(played) == GAMES - 3 and {g["seed"] for g in finished}.isdisjoint(played)  # (the three: not again)
     a, b = (ValueNet.load(run / "net-1.npz", packaged_model()) for run in (unbroken, stopped))
     assert np.array_equal(a.w1, b.w1) and not (stopped / "playing-0.jsonl").exists()
     cut = tmp_path / "cut"
-    N.run(cut, 0, 20, 1, 1, hidden=8, log=lambda line: None)
+    N.run(cut, 0, GAMES, 1, 1, hidden=8, log=lambda line: None)
     lines = [json.dumps({x: v for x, v in g.items() if x != "views"}) for g in finished]
     (cut / "playing-0.jsonl").write_text("\n".join(lines)[:-7])  # (the last line cut short by a stop)
     played.clear()
-    N.run(cut, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
-    assert len(played) == 18  # (the two whole games kept, the cut one played again)
+    N.run(cut, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    assert len(played) == GAMES - 2  # (the two whole games kept, the cut one played again)
     assert (cut / "net-1.npz").read_bytes() == (unbroken / "net-1.npz").read_bytes()
     other = tmp_path / "o"
-    N.run(other, 0, 20, 2, 1, hidden=8, log=lambda line: None)
+    N.run(other, 0, GAMES, 2, 1, hidden=8, log=lambda line: None)
     (other / "playing-0.jsonl").write_text(json.dumps({x: v for x, v in finished[0].items() if x != "views"}) + "\n")
     with pytest.raises(RecordError, match="games of another run or generation"):
-        N.run(other, 1, 20, 2, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+        N.run(other, 1, GAMES, 2, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
 
 
 def test_capped_playouts_keep_the_deep_searches_with_their_root_visits(tmp_path):
@@ -648,17 +657,18 @@ def test_capped_playouts_keep_the_deep_searches_with_their_root_visits(tmp_path)
     assert cli.main(["neural", "--work", str(tmp_path / "x"), "--fast-iters", "10"]) == 2
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_a_run_from_a_given_network_trains_on_the_seed_games_too(tmp_path):
     """``--start`` with ``--seed-games``: network 0 is the file, byte for byte, and the earlier run's
     training games join the window of every generation, a resumed run's too."""
     earlier = tmp_path / "earlier"
-    N.run(earlier, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(earlier, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, log=lambda line: None)
     theirs = sum(len(g["views"]) for k, g in enumerate(N.read_games(earlier, 0)) if k % N.HOLD_OUT)
     ValueNet.initial(8, 3).save(tmp_path / "start.npz")
     work = tmp_path / "run"
-    N.run(work, 1, 20, 2, 1, epsilon=1.0, epochs=1, start=tmp_path / "start.npz", seed_games=[earlier],
+    N.run(work, 1, GAMES, 2, 1, epsilon=1.0, epochs=1, start=tmp_path / "start.npz", seed_games=[earlier],
           log=lambda line: None)
-    N.run(work, 2, 20, 2, 1, epsilon=1.0, epochs=1, log=lambda line: None)  # (resumed: no --seed-games given)
+    N.run(work, 2, GAMES, 2, 1, epsilon=1.0, epochs=1, log=lambda line: None)  # (resumed: no --seed-games given)
     assert (work / "net-0.npz").read_bytes() == (tmp_path / "start.npz").read_bytes()
     ours = [sum(len(g["views"]) for k, g in enumerate(N.read_games(work, n)) if k % N.HOLD_OUT) for n in (0, 1)]
     lines = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
@@ -669,18 +679,19 @@ def test_a_run_from_a_given_network_trains_on_the_seed_games_too(tmp_path):
     trained.info["pretrained_from"] = [str(earlier)]  # (a copy of a network carries its own run's record)
     trained.save(tmp_path / "trained.npz")
     own = tmp_path / "own"
-    N.run(own, 1, 20, 2, 1, epsilon=1.0, epochs=1, start=tmp_path / "trained.npz", log=lambda line: None)
-    N.run(own, 2, 20, 2, 1, epsilon=1.0, epochs=1, log=lambda line: None)
+    N.run(own, 1, GAMES, 2, 1, epsilon=1.0, epochs=1, start=tmp_path / "trained.npz", log=lambda line: None)
+    N.run(own, 2, GAMES, 2, 1, epsilon=1.0, epochs=1, log=lambda line: None)
     lines = [json.loads(x) for x in (own / "progress.jsonl").read_text().splitlines()]
     assert N.seed_folders(own) == [] and [line["trained_on"] for line in lines] == [ours[0], sum(ours)]
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_each_new_network_can_be_measured_against_the_one_before(tmp_path, monkeypatch):
     """``measure``: before network g is kept, it plays that many games against network g - 1 (each
     searching with its own file); the score goes into its progress line; a run stopped while measuring
     leaves only a candidate, never a network it did not measure."""
     work = tmp_path / "run"
-    N.run(work, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
+    N.run(work, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
     (line,) = [json.loads(x) for x in (work / "progress.jsonl").read_text().splitlines()]
     measured = line["against_previous"]
     assert measured["games"] == 4 and 0 <= measured["points"] <= 4 and measured["iters"] == 4
@@ -693,12 +704,12 @@ def test_each_new_network_can_be_measured_against_the_one_before(tmp_path, monke
     measure, play = N.strength, N.play_game
     monkeypatch.setattr(N, "strength", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
+        N.run(stopped, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
     assert sorted(p.name for p in stopped.glob("*.npz")) == ["candidate-1.npz", "net-0.npz"]
     monkeypatch.setattr(N, "strength", measure)
     played: list[int] = []
     monkeypatch.setattr(N, "play_game", lambda seed, *rest: played.append(seed) or play(seed, *rest))
-    N.run(stopped, 1, 20, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
+    N.run(stopped, 1, GAMES, 1, 1, hidden=8, epsilon=1.0, epochs=1, measure=4, measure_iters=4, log=lambda line: None)
     assert (stopped / "net-1.npz").read_bytes() == (work / "net-1.npz").read_bytes()
     assert [json.loads(x)["against_previous"] for x in (stopped / "progress.jsonl").read_text().splitlines()] \
         == [measured]

@@ -76,6 +76,7 @@ def test_the_evaluator_uses_a_network_for_the_game_s_count_and_the_linear_value_
     assert action in state.legal_actions()
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_a_run_for_three_players_plays_three_player_games_and_keeps_a_network_for_them(tmp_path):
     from training import neural as N
     from training.records import RecordError
@@ -83,11 +84,11 @@ def test_a_run_for_three_players_plays_three_player_games_and_keeps_a_network_fo
     two = tmp_path / "two.npz"
     _net(2).save(two)
     work = tmp_path / "run"
-    N.run(work, 1, 20, 1, 2, epochs=1, lux=0.0, start=two, players=3, log=lambda line: None, measure=3,
+    N.run(work, 1, 10, 1, 2, epochs=1, lux=0.0, start=two, players=3, log=lambda line: None, measure=3,
           measure_iters=5)
     assert ValueNet.load(work / "net-0.npz", packaged_model()).players == 3  # (started from a two-player one)
     net = ValueNet.load(work / "net-1.npz", packaged_model())
-    assert net.players == 3 and net.info["games"] == 20
+    assert net.players == 3 and net.info["games"] == 10
     measured = json.loads((work / "progress.jsonl").read_text().splitlines()[-1])["against_previous"]
     assert measured["games"] == 3 and measured["fair"] == round(1 / 3, 4) and 0 <= measured["points"] <= 3
     games = N.read_games(work, 0)

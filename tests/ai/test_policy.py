@@ -128,6 +128,7 @@ def _agrees(net, grads, loss, weights) -> None:
         assert grads[name][index] == pytest.approx((up - down) / 2e-6, rel=1e-3, abs=1e-7)
 
 
+@pytest.mark.slow  # (a training run: the pure build runs it; the compiled build, not again)
 def test_training_learns_a_habit_and_the_command_keeps_the_model(tmp_path, capsys):
     records = _records(40, _passes_when_it_can)
     (tmp_path / "games-0.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
