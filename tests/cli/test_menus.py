@@ -12,6 +12,7 @@ from rich.console import Console
 import amigos
 from ai.futile import futile
 from amigos import actions as A
+from amigos import cards as C
 from amigos.codes import ACTIONS
 from amigos_cli.human import Human
 from amigos_cli.views.choices import group_text, menu_groups
@@ -117,3 +118,21 @@ def test_the_ways_of_a_choice_of_essence_are_in_the_essences_order_whatever_the_
         {"mage": "healer", "item": "protection"}])
     transmute = next(g for g in menu_groups(rich) if A.kind(g[0]) == A.POWER)
     assert typing_example(transmute) == "or type it: 2E / 1G (pay / gain)"
+
+
+def test_a_cost_of_any_essences_reads_alike_on_every_screen():
+    """Crypt costs 2 Death and 3 of any kind: "2D +3 any" in the hand, the cards' table, a draft pick
+    and the web board's catalog (one formula: `amigos_cli.views.board.cost_words`)."""
+    from amigos.carddata import components
+    from amigos_cli.table.view import catalog
+    from amigos_cli.tui.board import hand_line
+    from amigos_cli.views.board import cost_words
+    from amigos_cli.views.cards import cost_text
+
+    crypt = next(c for c in C.CARDS if c.name == "Crypt")
+    assert cost_words(crypt.cost, crypt.cost_any) == "2D +3 any"
+    assert cost_words((0, 0, 0, 0, 0), 2) == "2 any" and cost_words((0, 0, 0, 0, 0), 0) == "free"
+    assert hand_line(crypt, False).plain.endswith("2D +3 any")
+    data = next(c for c in components() if c["name"] == "Crypt")
+    assert cost_text(data["cost"]).plain == "2D +3 any"
+    assert catalog(("base",))[crypt.id]["cost_any_words"] == "+3 any"
