@@ -18,7 +18,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from amigos.errors import AmigosError
 from amigos.files import reason
-from amigos_cli.commands import bridge, cards, host, match, replay, resume, serve, show, tournament
+from amigos_cli.commands import bridge, cards, host, match, replay, resume, review, serve, show, tournament
 from amigos_cli.commands import list as listing  # (as: the builtin list stays list here)
 from amigos_cli.views.safe import printable
 
@@ -57,7 +57,7 @@ app = typer.Typer(
 
 COMMANDS: dict[str, Callable[..., Any]] = {
             "cards": cards.cards, "bridge": bridge.bridge, "play": match.play, "match": match.match,
-            "resume": resume.resume, "list": listing.list_matches, "replay": replay.replay, "show": show.show,
+            "resume": resume.resume, "list": listing.list_matches, "replay": replay.replay, "review": review.review, "show": show.show,
             "tournament": tournament.tournament, "serve": serve.serve, "host": host.host}
 
 

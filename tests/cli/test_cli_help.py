@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from amigos_cli.app import app
 
 runner = CliRunner()
-COMMANDS = ("play", "match", "resume", "list", "show", "replay", "cards", "serve", "bridge", "tournament")
+COMMANDS = ("play", "match", "resume", "list", "show", "replay", "review", "cards", "serve", "bridge", "tournament")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

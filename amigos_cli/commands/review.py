@@ -1,0 +1,117 @@
+"""``amigos review FILE``: where a game was won and lost, move by move (`matches.review`): for each
+decision of the chosen seats the chance to win before and after it, the AI's preferred move and a
+grade; a summary per game and seat (accuracy, each grade's count, the turning point) and the win-chance
+graph."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import Progress
+from rich.table import Table
+
+from matches.folder import find
+from matches.record import load
+from matches.review import BLUNDER, DEFAULT_ITERS, GRADES, Graded, Review, accuracy, review_file
+from matches.session import HUMAN
+
+from ..errors import CliUsageError
+from ..views.console import stdout_console
+from ..views.safe import player_names, printable
+
+#: Each grade's mark beside a move, as chess annotates moves.
+MARKS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", BLUNDER: "??"}
+#: The steps of the win-chance graph, lowest first.
+BARS = "▁▂▃▄▅▆▇█"
+SHOWN = ("inaccuracy", "mistake", BLUNDER)  # the grades listed without --all
+
+
+def graph(decisions: list[Graded]) -> str:
+    """The seat's chance to win before each of its decisions as a line of bars (▁ 0% to █ 100%)."""
+    return "".join(BARS[min(len(BARS) - 1, int(d.before * len(BARS)))] for d in decisions)
+
+
+def turning_point(decisions: list[Graded]) -> Graded | None:
+    """The decision that lost the most chance, if any lost some."""
+    worst = max(decisions, key=lambda d: d.lost, default=None)
+    return worst if worst is not None and worst.lost > GRADES[0][1] else None
+
+
+def _summary_table(result: Review, names: list[str], games: list[int]) -> Table:
+    table = Table("game", "player", "accuracy", *(name for name, _ in GRADES), BLUNDER, "turning point")
+    for game in games:
+        for seat in result.seats:
+            mine = result.of(seat, game)
+            if not mine:
+                continue
+            counts = [sum(d.grade == name for d in mine) for name, _ in GRADES] + [sum(d.grade == BLUNDER for d in mine)]
+            worst = turning_point(mine)
+            table.add_row(str(game), escape(names[seat]), f"{accuracy(mine):.0f}%", *map(str, counts),
+                          escape(f"#{worst.index + 1} {worst.played} (-{100 * worst.lost:.0f}%)") if worst else "-")
+    return table
+
+
+def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name is looked for in the folder of "
+                                                     "match files too).", metavar="FILE")],
+           game: Annotated[Optional[int], typer.Option("--game", min=1, help="Review this game only.")] = None,
+           seat: Annotated[Optional[list[int]], typer.Option(
+               "--seat", min=1, metavar="N", help="Review this seat (1 for player 1; repeat for several; default: each "
+                                     "person in the file, or every seat of a game of agents).")] = None,
+           iters: Annotated[int, typer.Option("--iters", min=50, max=100_000, help="The search's budget a "
+                                              "decision, in iterations.")] = DEFAULT_ITERS,
+           seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="The search's seed.")] = 0,
+           every: Annotated[bool, typer.Option("--all", help="List every decision, not only the inaccuracies, "
+                                                             "mistakes and blunders.")] = False,
+           as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False) -> None:
+    """Review a match file: every decision of the chosen seats graded by the chance to win it gave away, as
+    the AI's search judges it from that seat's information only; the better move; each game's accuracy,
+    turning point and win-chance graph. Kept beside the file (FILE.review), so it opens at once the second
+    time."""
+    path = find(file)
+    match = load(path)
+    record = match.record
+    names = player_names(record)
+    seats = sorted({s - 1 for s in seat}) if seat else \
+        [p for p, player in enumerate(record["players"]) if player["spec"] == HUMAN] or list(range(len(names)))
+    if any(s >= len(names) for s in seats):
+        raise CliUsageError(f"--seat: the file has seats 1 to {len(names)}")
+    if game is not None and game > len(record["games"]):
+        raise CliUsageError(f"--game {game}: the file has {len(record['games'])} game(s)")
+    with Progress(transient=True, console=Console(stderr=True), disable=as_json) as bar:
+        task = bar.add_task("Reviewing", total=None)
+        result, _ = review_file(path, record, seats, iters, seed,
+                                progress=lambda done, total: bar.update(task, completed=done, total=total))
+    games = sorted({d.game for d in result.decisions if game is None or d.game == game})
+    if as_json:
+        typer.echo(json.dumps({"file": str(path), "iters": iters, "seed": seed, "seats": [s + 1 for s in seats],
+                               "decisions": [asdict(d) for d in result.decisions if game is None or d.game == game]},
+                              indent=2))
+        return
+    _print(result, names, games, every)
+
+
+def _print(result: Review, names: list[str], games: list[int], every: bool) -> None:
+    console = stdout_console()
+    console.print(_summary_table(result, names, games))
+    for game in games:
+        for seat in result.seats:
+            mine = result.of(seat, game)
+            if not mine:
+                continue
+            console.print(f"\n[bold]Game {game}, {escape(names[seat])}[/]: chance to win before each decision "
+                          f"(▁ 0% .. █ 100%)")
+            console.print(graph(mine), highlight=False)
+            for d in mine:
+                if every or d.grade in SHOWN:
+                    mark = MARKS[d.grade]
+                    better = f"; better: {escape(d.preferred)} ({100 * d.before:.0f}%)" if d.preferred else ""
+                    why = f" - {escape(d.reason)}" if d.reason else ""
+                    console.print(f"  #{d.index + 1} {escape(printable(d.played, 200))}{mark}  "
+                                  f"{100 * d.before:.0f}% -> {100 * d.after:.0f}%  [italic]{d.grade}[/]{better}{why}",
+                                  highlight=False)

@@ -1,0 +1,210 @@
+"""Game review: every decision of a seat graded by how much of its chance to win it gave away, as the
+AI's search judges it from that seat's information alone (never a hidden card).
+
+For each decision of a reviewed seat with more than one action to choose from, one search at the
+position before it (`ai.mcts.search` for that seat, every legal action a child of the root) gives the
+chance to win of each action: the best is the position's worth, the one played is what the seat kept,
+and the difference is the chance lost, graded by `GRADES` as chess sites do.  A review is a function of
+the match, the seats, the budget and the seed; `review_file` keeps it beside the match file (with the
+versions that computed it), so that the second time it opens at once, and recomputes one that is stale
+or damaged, never trusting it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import msgpack
+
+import amigos
+from ai import mcts as M
+from ai.collect import points_change
+from ai.evaluator import default_evaluator
+from ai.futile import futile
+from amigos import actions as A
+from amigos import files
+from amigos.config import Action
+from amigos.rng import derive_seed
+from amigos.state import GameState
+
+from .session import history
+
+#: The grades, each with the most chance (a share, 0 to 1) a move may lose and still earn it; a move
+#: that loses more than the last is a blunder.  Close to the chess sites' steps, widened for a card
+#: game's noisier estimates.
+GRADES: Final[tuple[tuple[str, float], ...]] = (("best", 0.01), ("good", 0.04), ("inaccuracy", 0.09),
+                                                ("mistake", 0.18))
+BLUNDER: Final = "blunder"
+#: The search's budget a decision by default (iterations), and the review file's suffix.
+DEFAULT_ITERS: Final = 1500
+SUFFIX: Final = ".review"
+FORMAT: Final = "amigos.review"
+VERSION: Final = 1
+
+
+@dataclass
+class Graded:
+    """One decision reviewed: its index in its game's decisions, the seat, its words, the chance to win
+    before it (the best action's), after it (the played action's), the AI's preferred action in words and
+    its grade and reason ("" when none is told)."""
+    game: int
+    index: int
+    seat: int
+    played: str
+    before: float
+    after: float
+    preferred: str
+    grade: str
+    reason: str = ""
+
+    @property
+    def lost(self) -> float:
+        return max(0.0, self.before - self.after)
+
+
+@dataclass
+class Review:
+    """A match's review: the seats reviewed, the budget and seed, every graded decision in order."""
+    seats: list[int]
+    iters: int
+    seed: int
+    decisions: list[Graded] = field(default_factory=list)
+
+    def of(self, seat: int, game: int | None = None) -> list[Graded]:
+        """The graded decisions of ``seat`` (of game ``game`` only, if given)."""
+        return [d for d in self.decisions if d.seat == seat and (game is None or d.game == game)]
+
+
+def grade(lost: float) -> str:
+    """The grade of a move that lost ``lost`` of its chance to win (`GRADES`)."""
+    for name, most in GRADES:
+        if lost <= most:
+            return name
+    return BLUNDER
+
+
+def accuracy(decisions: Sequence[Graded]) -> float:
+    """A seat's accuracy in percent, as Lichess computes it from each move's loss of win percentage
+    (100 for no loss; about 50 for a loss of 15 points a move), averaged over the decisions."""
+    if not decisions:
+        return 100.0
+    each = [max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * d.lost) - 3.1669)) for d in decisions]
+    return sum(each) / len(each)
+
+
+def chances(state: GameState, seat: int, iters: int, seed: int) -> dict[tuple[Any, ...], float]:
+    """Each legal action's (by `amigos.actions.macro_key`) chance to win for ``seat``, to move at
+    ``state``, by a search of ``iters`` iterations from the seat's information alone."""
+    groups: M.Groups = {A.macro_key(g[0]): g for g in state.legal_groups()}
+    stats, _ = M.search(state, seat, iters, None, seed, root_groups=groups, evaluator=default_evaluator())
+    return {key: (w / n if n else 0.0) for key, (n, w) in stats.items()}
+
+
+def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
+    """The reason a move lost, in a player's words, where one can be told: points given up, a spend
+    for nothing, a pass with moves left; "" otherwise."""
+    if futile(state, action):
+        return "spent for nothing: the move changes nothing but what it costs"
+    if A.kind(action) == A.PASS and best_key[0] != A.PASS:
+        return "passed with a better move left"
+    change = points_change(state, action)
+    if change < 0:
+        return f"gave up {-change} point{'s' if change < -1 else ''}"
+    if A.kind(action) == A.DECLINE and best_key[0] != A.DECLINE:
+        return "declined a React that was worth it"
+    return ""
+
+
+def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS, seed: int = 0,
+           game: int | None = None, progress: Callable[[int, int], None] = lambda done, total: None) -> Review:
+    """The review of ``seats``' decisions in the match ``record`` (of game ``game`` only, if given):
+    ``progress(done, total)`` after each decision searched."""
+    steps = history(record)
+    out = Review(list(seats), iters, seed)
+    counts: dict[int, int] = {}
+    todo = []
+    for step in steps:
+        k = counts[step.game] = counts.get(step.game, -1) + 1
+        if step.actor in seats and (game is None or step.game == game) and step.action is not None \
+                and len(step.before.legal_groups()) > 1:
+            todo.append((step, k))
+    for done, (step, k) in enumerate(todo, 1):
+        state, action = step.before, step.action
+        assert action is not None
+        found = chances(state, step.actor, iters, derive_seed(seed, "review", step.game, k))
+        best_key = max(found, key=lambda key: found[key])
+        played = found.get(A.macro_key(action), 0.0)
+        words = {A.macro_key(g[0]): amigos.action_text(state, g[0]) for g in state.legal_groups()}
+        lost = max(0.0, found[best_key] - played)
+        out.decisions.append(Graded(step.game, k, step.actor, step.text, round(found[best_key], 4), round(played, 4),
+                                    "" if best_key == A.macro_key(action) else words[best_key], grade(lost),
+                                    reason(state, action, best_key) if grade(lost) not in ("best", "good") else ""))
+        progress(done, len(todo))
+    return out
+
+
+# -- the review file beside the match file ---------------------------------------------------------------
+
+def digest(record: dict[str, Any]) -> str:
+    """What a review was computed from: the match's seed, players and every decision."""
+    text = repr((record["seed"], [p["spec"] for p in record["players"]],
+                 [g["decisions"] for g in record["games"]]))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def versions() -> dict[str, Any]:
+    """The versions a review depends on: the program's, the rules', and the value it searched with."""
+    evaluator = default_evaluator()
+    nets = sorted(evaluator.nets.items())
+    weights = hashlib.sha256(b"".join(net.w1.tobytes() + net.w2.tobytes() for _, net in nets)).hexdigest()[:16]
+    return {"app": amigos.__version__, "rules": amigos.RULES_VERSION, "value": evaluator.value,
+            "model": evaluator.model.digest(), "nets": weights, "review": VERSION}
+
+
+def review_path(match_path: Path) -> Path:
+    """Where the review of the match file ``match_path`` is kept: beside it."""
+    return match_path.with_name(match_path.name + SUFFIX)
+
+
+def load_review(path: Path, record: dict[str, Any], seats: Sequence[int], iters: int, seed: int) -> Review | None:
+    """The review kept at ``path`` if it is whole and was computed from ``record`` for these seats, budget
+    and seed by these versions; None otherwise (missing, damaged, stale: to be computed again)."""
+    try:
+        data = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
+        if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("versions") == versions()
+                and data.get("digest") == digest(record) and data.get("iters") == iters
+                and data.get("seed") == seed and data.get("seats") == list(seats)):
+            return None
+        return Review(list(seats), iters, seed, [Graded(**d) for d in data["decisions"]])
+    except (OSError, ValueError, TypeError, KeyError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        return None
+
+
+def save_review(path: Path, record: dict[str, Any], result: Review) -> None:
+    """Keep ``result`` at ``path`` (atomically), with what it was computed from."""
+    data = {"format": FORMAT, "versions": versions(), "digest": digest(record), "iters": result.iters,
+            "seed": result.seed, "seats": result.seats, "decisions": [asdict(d) for d in result.decisions]}
+    files.write_atomic(path, msgpack.packb(data, use_bin_type=True), what="review")
+
+
+def review_file(match_path: Path, record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS,
+                seed: int = 0, progress: Callable[[int, int], None] = lambda done, total: None) -> tuple[Review, bool]:
+    """The review of ``seats`` in the match file ``match_path`` (its ``record``): the one kept beside it
+    if it still holds, else computed and kept; (review, whether it was computed now)."""
+    path = review_path(match_path)
+    kept = load_review(path, record, seats, iters, seed)
+    if kept is not None:
+        return kept, False
+    result = review(record, seats, iters, seed, progress=progress)
+    if os.access(match_path.parent, os.W_OK):
+        try:
+            save_review(path, record, result)
+        except files.FileProblem:
+            pass  # (a review that cannot be kept is shown all the same)
+    return result, True

@@ -1,0 +1,112 @@
+"""Game review (`matches.review`, ``amigos review``): grades by the chance lost, the search from the
+seat's information only, the review file kept beside the match and refused when stale or damaged, and
+the command's bad inputs."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from ai.agents import make_agent
+from amigos.config import GameConfig
+from amigos.determinize import determinize
+from matches import review as R
+from matches.match import Match, play
+from matches.record import save
+
+ITERS = 120  # (a small budget: these tests check the mechanics, not the strength)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> tuple:
+    """A finished game of a searching agent against greedy, saved: (path, record)."""
+    path = tmp_path_factory.mktemp("review") / "g.amigos"
+    match = Match.new(11, ["mcts:iters=60", "greedy"], GameConfig(), fmt="game")
+    play(match, [make_agent("mcts:iters=60", seed=1), make_agent("greedy", seed=2)])
+    save(match, path)
+    return path, match.record
+
+
+def test_grades_follow_the_chance_lost_and_accuracy_falls_with_it():
+    assert [R.grade(x) for x in (0.0, 0.01, 0.03, 0.05, 0.12, 0.19, 0.5)] == \
+        ["best", "best", "good", "inaccuracy", "mistake", "blunder", "blunder"]
+    sure = R.Graded(1, 0, 0, "x", 0.6, 0.6, "", "best")
+    lost = R.Graded(1, 1, 0, "y", 0.6, 0.3, "z", "blunder")
+    assert R.accuracy([sure]) == pytest.approx(100.0, abs=0.1)
+    assert R.accuracy([sure, lost]) < R.accuracy([sure]) and R.accuracy([]) == 100.0
+
+
+def test_the_chances_are_the_same_whatever_the_cards_the_seat_cannot_see():
+    """The review's search reads only what the reviewed seat sees: a world dealt differently where that
+    seat cannot see (the rival's hand, the decks) gives the very same chances."""
+    checked = 0
+    for seed in range(30):
+        state, rng = Match.new(seed, ["random", "random"], GameConfig(), fmt="game").state, random.Random(seed)
+        while not state.is_terminal() and state.round < 3:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal() or len(state.legal_groups()) < 2:
+            continue
+        seat = state.current_player()
+        world = determinize(state, seat, seed + 100)
+        if world.loc == state.loc and world.owner == state.owner:
+            continue  # (the same hidden cards dealt: no test)
+        assert R.chances(state, seat, ITERS, 5) == R.chances(world, seat, ITERS, 5)
+        checked += 1
+        if checked == 3:
+            return
+    assert checked, "no position with hidden cards dealt otherwise"
+
+
+def test_a_review_grades_each_decision_of_the_seats_with_a_choice(finished):
+    path, record = finished
+    result = R.review(record, [1], ITERS, seed=3)
+    assert result.decisions and {d.seat for d in result.decisions} == {1}
+    for d in result.decisions:
+        assert 0.0 <= d.after <= d.before + 1e-9 <= 1.0 + 1e-9
+        assert d.grade == R.grade(d.lost) and (d.preferred == "") == (d.after == d.before or d.preferred == "")
+    assert R.review(record, [1], ITERS, seed=3).decisions == result.decisions  # (a function of its inputs)
+
+
+def test_the_review_file_opens_at_once_and_is_computed_again_when_stale_or_damaged(finished, tmp_path):
+    source, record = finished
+    path = tmp_path / "g.amigos"
+    path.write_bytes(source.read_bytes())
+    first, computed = R.review_file(path, record, [1], ITERS, 3)
+    assert computed and R.review_path(path).exists()
+    again, computed = R.review_file(path, record, [1], ITERS, 3)
+    assert not computed and again.decisions == first.decisions
+    _, computed = R.review_file(path, record, [1], ITERS + 1, 3)  # (another budget: not that review)
+    assert computed
+    R.review_path(path).write_bytes(b"\x93 not a review")
+    again, computed = R.review_file(path, record, [1], ITERS, 3)
+    assert computed and again.decisions == first.decisions
+    other = json.loads(json.dumps(record, default=list))
+    other["seed"] = record["seed"] + 1  # (another match under the same name: stale)
+    assert R.load_review(R.review_path(path), other, [1], ITERS, 3) is None
+
+
+def _run(args: list[str], cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "amigos_cli", "review", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=600)
+
+
+def test_the_command_prints_the_review_and_refuses_bad_input_in_one_line(finished, tmp_path):
+    source, _ = finished
+    (tmp_path / "g.amigos").write_bytes(source.read_bytes())
+    done = _run(["g.amigos", "--seat", "2", "--iters", str(ITERS), "--all"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "accuracy" in done.stdout and "chance to win before each decision" in done.stdout
+    data = json.loads(_run(["g.amigos", "--seat", "2", "--iters", str(ITERS), "--json"], tmp_path).stdout)
+    assert data["seats"] == [2] and all(d["seat"] == 1 for d in data["decisions"])
+    for args, words in ((["g.amigos", "--seat", "3"], "seats 1 to 2"), (["missing.amigos"], "no such file"),
+                        (["g.amigos", "--game", "4"], "1 game"), (["g.amigos", "--iters", "5"], "--iters")):
+        refused = _run(args, tmp_path)
+        assert refused.returncode == 2 and words in refused.stderr and "Traceback" not in refused.stderr, refused
+    (tmp_path / "bad.amigos").write_bytes(b"not a match")
+    refused = _run(["bad.amigos"], tmp_path)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert (tmp_path / "bad.amigos").read_bytes() == b"not a match"
