@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from amigos import files
+from amigos.errors import AmigosError
+from amigos.files import FileProblem
 
 from .manifest import TournamentError
 
@@ -32,11 +34,11 @@ class ChartsUnavailable(Exception):
     """matplotlib is not installed."""
 
 
-def _save(figure: Any, path: Path) -> None:
+def _save(figure: Any, path: Path, error: type[AmigosError] = TournamentError) -> None:
     """Write ``figure`` as a PNG to ``path`` atomically (`files.write_atomic`: a link there is replaced)."""
     data = io.BytesIO()
     figure.savefig(data, format="png")
-    files.write_atomic(path, data.getvalue(), error=TournamentError)
+    files.write_atomic(path, data.getvalue(), error=error)
 
 
 def _figure(width: float, height: float) -> Any:
@@ -113,3 +115,27 @@ def write_charts(out: Path, standings: list[dict[str, Any]], cards: list[dict[st
     if cards is not None:
         written.append(card_chart(cards, out / CARD_STATS_PNG))
     return written
+
+
+def review_chart(lines: dict[str, list[tuple[int, float, str]]], path: Path, title: str = "Chance to win") -> Path:
+    """Draw a review's win-chance graph to ``path``: for each reviewed player (``lines``: name -> their
+    decisions in order, each its number in the match, its chance before it and its grade), the chance
+    before each decision, its mistakes (o) and blunders (x) marked."""
+    figure = _figure(9.0, 3.5)
+    axes = figure.subplots()
+    for name, points in lines.items():
+        xs = [x for x, _, _ in points]
+        drawn = axes.plot(xs, [chance for _, chance, _ in points], label=name, linewidth=1.2)
+        colour = drawn[0].get_color()
+        for mark, grade in (("o", "mistake"), ("x", "blunder")):
+            hits = [(x, c) for x, c, g in points if g == grade]
+            if hits:
+                axes.scatter(*zip(*hits), marker=mark, color=colour, zorder=3)
+    axes.axhline(0.5, color="grey", linewidth=0.8)
+    axes.set_ylim(*RATE_LIMITS)
+    axes.set_xlabel("decision of the match (o mistake, x blunder)")
+    axes.set_ylabel("chance to win")
+    axes.legend(loc="best")
+    figure.suptitle(title)
+    _save(figure, path, FileProblem)
+    return path

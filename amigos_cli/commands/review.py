@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
+from matches.charts import ChartsUnavailable, review_chart
 from matches.folder import find
 from matches.record import load
 from matches.review import BLUNDER, DEFAULT_ITERS, GRADES, Graded, Review, accuracy, review_file
@@ -68,7 +69,9 @@ def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name 
            seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="The search's seed.")] = 0,
            every: Annotated[bool, typer.Option("--all", help="List every decision, not only the inaccuracies, "
                                                              "mistakes and blunders.")] = False,
-           as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False) -> None:
+           as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+           png: Annotated[Optional[Path], typer.Option("--png", metavar="PNG", help="Also draw the win-chance graph "
+                                                       "to this PNG file (needs the plots extra).")] = None) -> None:
     """Review a match file: every decision of the chosen seats graded by the chance to win it gave away, as
     the AI's search judges it from that seat's information only; the better move; each game's accuracy,
     turning point and win-chance graph. Kept beside the file (FILE.review), so it opens at once the second
@@ -88,12 +91,26 @@ def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name 
         result, _ = review_file(path, record, seats, iters, seed,
                                 progress=lambda done, total: bar.update(task, completed=done, total=total))
     games = sorted({d.game for d in result.decisions if game is None or d.game == game})
+    if png is not None:
+        draw(result, names, games, png)
     if as_json:
         typer.echo(json.dumps({"file": str(path), "iters": iters, "seed": seed, "seats": [s + 1 for s in seats],
                                "decisions": [asdict(d) for d in result.decisions if game is None or d.game == game]},
                               indent=2))
         return
     _print(result, names, games, every)
+
+
+def draw(result: Review, names: list[str], games: list[int], png: Path) -> None:
+    """The win-chance graph of ``games`` (each reviewed seat's decisions in order) drawn to ``png``."""
+    order = sorted((d.game, d.index) for d in result.decisions if d.game in games)
+    number = {key: k for k, key in enumerate(order, 1)}  # (the reviewed decisions in the match's order)
+    lines = {names[seat]: [(number[d.game, d.index], d.before, d.grade) for g in games for d in result.of(seat, g)]
+             for seat in result.seats}
+    try:
+        review_chart({name: points for name, points in lines.items() if points}, png)
+    except ChartsUnavailable as exc:
+        raise CliUsageError(str(exc)) from None
 
 
 def _print(result: Review, names: list[str], games: list[int], every: bool) -> None:

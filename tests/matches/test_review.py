@@ -97,8 +97,9 @@ def _run(args: list[str], cwd) -> subprocess.CompletedProcess:
 def test_the_command_prints_the_review_and_refuses_bad_input_in_one_line(finished, tmp_path):
     source, _ = finished
     (tmp_path / "g.amigos").write_bytes(source.read_bytes())
-    done = _run(["g.amigos", "--seat", "2", "--iters", str(ITERS), "--all"], tmp_path)
+    done = _run(["g.amigos", "--seat", "2", "--iters", str(ITERS), "--all", "--png", "g.png"], tmp_path)
     assert done.returncode == 0, done.stderr
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "accuracy" in done.stdout and "chance to win before each decision" in done.stdout
     data = json.loads(_run(["g.amigos", "--seat", "2", "--iters", str(ITERS), "--json"], tmp_path).stdout)
     assert data["seats"] == [2] and all(d["seat"] == 1 for d in data["decisions"])
