@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from amigos_cli import app as app_module
 from amigos_cli.app import app
 from matches.folder import MATCHES_ENV, default_path, find, matches_folder
 from matches.match import Match
 from matches.record import load, save
+from tests.cli.test_match_cli import assert_one_line_error as one_line_error
+from tests.cli.test_match_cli import run_main
 from tests.helpers import partly_played
 
 
@@ -34,24 +35,6 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(here)
     monkeypatch.setenv("COLUMNS", "250")  # (a table's rows unwrapped)
     return folder
-
-
-def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """`amigos_cli.app.main` in-process: (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        app_module.main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2, err
-    assert err.startswith("amigos: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    for fragment in fragments:
-        assert fragment in err, err
 
 
 def finished(path: Path, seed: int, fmt: str = "game") -> Match:
