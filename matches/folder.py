@@ -59,11 +59,13 @@ def make_folder(folder: Path) -> None:
 def find(path: Path) -> Path:
     """The match file ``path`` names: ``path`` itself if anything is there; else, for a relative path,
     the file of that name in `matches_folder` if there is one (``amigos resume amigos-5.amigos`` from
-    any folder); else ``path`` as given (for its loader to say what is wrong)."""
-    if os.path.lexists(path) or path.is_absolute():
+    any folder), the name with `SUFFIX` too (``amigos resume amigos-5``); else ``path`` as given (for
+    its loader to say what is wrong)."""
+    if os.path.lexists(path):
         return path
-    kept = matches_folder() / path
-    return kept if os.path.lexists(kept) else path
+    named = [path] + ([path.with_name(path.name + SUFFIX)] if path.name and not path.name.endswith(SUFFIX) else [])
+    places = named if path.is_absolute() else named + [matches_folder() / p for p in named]
+    return next((p for p in places if os.path.lexists(p)), path)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import typer
 
 import amigos
 from amigos.observe import observation
+from matches.folder import find
 from matches.match import Match
 from matches.record import MatchFileError, load
 from matches.session import HUMAN, history
@@ -93,7 +94,7 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     The board is seen from a person's seat when the match has one (their hand, not the AI's), else from
     player 1's.  --json follows the same rule: the whole state (the protocol's get_state form) only for
     a match of AIs, otherwise the person's observation, which holds no hidden card of the rival."""
-    match = load(file)
+    match = load(find(file))
     state, k, n = position(match, game, to, str(file))
     viewer, person = viewer_of(match)
     if listed:

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from matches import report as R
 from matches import tournament as T
+from matches.folder import find
 from matches.match import Match, expansion_title
 from matches.record import load
 from matches.session import HUMAN
@@ -76,7 +77,7 @@ def show(file: Annotated[Path, typer.Argument(help="A match file, or a tournamen
     if file.is_dir():
         show_tournament(file, as_json)
         return
-    match = load(file)
+    match = load(find(file))
     data = summary(match)
     console = stdout_console()
     if as_json:

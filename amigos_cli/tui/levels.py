@@ -15,11 +15,11 @@ from ai.agents import LEVELS
 
 #: Each level in a player's words, the strongest last (it is the one highlighted: the default).
 LEVEL_WORDS: dict[int, str] = {
-    1: "gentle: thinks little and often picks a weaker move, as a new player does",
-    2: "easy: thinks a little more, still errs",
-    3: "steady: rarely errs, thinks briefly",
-    4: "strong: thinks long, never picks a move it judged worse",
-    5: "full strength: a second's search every move (the default)",
+    1: "gentle: little search, often a weaker move",
+    2: "easy: a little more search, still errs",
+    3: "steady: a brief search, rarely errs",
+    4: "strong: a long search, never a move it judged worse",
+    5: "full strength: a second's search a move (the default)",
 }
 DEFAULT_LEVEL = max(LEVELS)
 
@@ -30,7 +30,7 @@ class LevelChoice(App[str]):
 
     CSS = """
     Screen { align: center middle; }
-    Vertical { width: auto; max-width: 100; height: auto; border: thick $accent; padding: 0 1; }
+    Vertical { width: auto; max-width: 96%; height: auto; border: thick $accent; padding: 0 1; }
     OptionList { height: auto; width: auto; }
     """
     BINDINGS = [Binding("q", "leave", "quit"), Binding("escape", "leave", "quit", show=False)]
@@ -40,8 +40,8 @@ class LevelChoice(App[str]):
             yield Static(Text("Which AI do you want to play against?", style="bold"))
             yield OptionList(*(Option(f"{n}. Level {n}: {LEVEL_WORDS[n]}", id=f"level:{n}") for n in LEVELS),
                              id="levels")
-            yield Static(Text("Enter plays the highlighted level, a number picks one, q leaves. "
-                              "Next time: amigos play --p2 level:N", style="dim"))
+            yield Static(Text("Enter: this level; a number: that one; q: leave.\nNext time: amigos play --p2 level:N",
+                              style="dim"))
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)

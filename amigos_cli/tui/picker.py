@@ -51,10 +51,12 @@ class TypedWay(Input):
 
 
 def typing_example(variants: Sequence[Action]) -> str:
-    """The typing field's example, in the form these ways take: "2E 1D" for ways that only pay or only
-    gain, "2E / 1G" (pay / gain) for ways that do both."""
-    both = any(all(v is not None and any(v) for v in vectors(a)) for a in variants)
-    return "or type it: 2E / 1G (pay / gain)" if both else "or type it: 2E 1D"
+    """The typing field's example: the first of these ways as it is typed ("2E 1D" for a way that
+    pays or gains, "3C 1D / 2G" for one that pays and gains)."""
+    pay, gain = vectors(variants[0]) if variants else (None, None)
+    typed = [" ".join(f"{v[k]}{LETTERS[k]}" for k in range(5) if v[k]) for v in (pay, gain) if v is not None and any(v)]
+    return f"or type it, e.g. {' / '.join(typed)}" + (" (pay / gain)" if len(typed) == 2 else "") if typed else \
+        "or type it"
 
 
 class VariantPicker(ModalScreen[Action | None]):
@@ -85,7 +87,7 @@ class VariantPicker(ModalScreen[Action | None]):
             yield Static(id="heading")  # (Statics wrap: a long card name or payment is not cut)
             yield Static(Text("Enter takes the highlighted way; a number jumps to one; Esc goes back", style="dim"))
             yield OptionList(id="ways")
-            yield TypedWay(placeholder=typing_example(self.variants), id="typed")
+            yield TypedWay(placeholder=typing_example(self.variants), id="typed", select_on_focus=False)
 
     def on_mount(self) -> None:
         self._show()

@@ -269,13 +269,15 @@ def variant_text(state: GameState, a: Action) -> str:
 def ordered_variants(variants: Sequence[Action]) -> list[Action]:
     """The ways of one action, essences before Gold where both work, and last the ways that pay an
     essence to gain the same one back or pay and gain nothing; otherwise in the essences' order (elan,
-    life, calm, death, gold: "gain 1 elan" before "gain 1 life", whatever the card), then the engine's."""
+    life, calm, death: "gain 1 elan" before "gain 1 life", whatever the card), a gain of Gold first (a
+    discard's most taken way), then the engine's."""
     def key(a: Action) -> tuple[bool, int, int, tuple[int, ...], tuple[int, ...]]:
         pay, gain = vectors(a)
         gold = pay[4] if pay else 0
         wasted = sum(min(pay[k], gain[k]) for k in range(5)) if pay and gain else 0
         idle = not any(pay or ()) and not any(gain or ())
-        return idle or wasted > 0, wasted, gold, tuple(-n for n in pay or ()), tuple(-n for n in gain or ())
+        gains = (gain[4], *gain[:4]) if gain else ()
+        return idle or wasted > 0, wasted, gold, tuple(-n for n in pay or ()), tuple(-n for n in gains)
     return sorted(variants, key=key)
 
 

@@ -154,6 +154,10 @@ def test_resume_finds_a_bare_name_in_the_folder_of_match_files(kept, capsys):
     path = kept / "amigos-8.amigos"
     partly_played(path, 30, seed=8, fmt="game")
     assert find(Path("amigos-8.amigos")) == path and find(Path("elsewhere.amigos")) == Path("elsewhere.amigos")
+    assert find(Path("amigos-8")) == path  # (the name without its suffix)
+    for command, words in ((["show", "amigos-8"], "amigos-8"), (["replay", "amigos-8", "--list"], "30 decisions")):
+        code, out, err = run_main(command, capsys)  # (every command finds it)
+        assert code == 0 and words in out, err
     code, out, err = run_main(["resume", "amigos-8.amigos", "--plain"], capsys)  # (random players: it plays on)
     assert code == 0, err
     assert out.startswith(f"Resuming {path}: game 1") and load(path).is_over()

@@ -956,3 +956,27 @@ def test_the_picker_takes_a_typed_payment_then_a_typed_gain():
 
     asyncio.run(run())
     assert vectors(chosen[0]) == ((1, 0, 0, 2, 0), (3, 0, 0, 0, 0))
+
+
+def test_essences_typed_on_the_list_go_on_whole_in_the_typing_box():
+    """"1e 2d / 3e" typed key after key with the list focused: the first letter moves the focus to the
+    box, and nothing typed after it replaces what is there (the box does not select its text on focus)."""
+    from textual.app import App
+    state, group = _transmutation()
+    chosen = []
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(VariantPicker(state, "Use Transmutation", group, None), chosen.append)
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, VariantPicker))
+            await pilot.press("1", "e", "space", "2", "d", "space", "slash", "space", "3", "e")
+            assert app.screen.query_one("#typed").value == "1e 2d / 3e"
+            await pilot.press("enter")
+            await until(pilot, lambda: bool(chosen))
+
+    asyncio.run(run())
+    assert vectors(chosen[0]) == ((1, 0, 0, 2, 0), (3, 0, 0, 0, 0))
