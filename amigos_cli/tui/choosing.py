@@ -182,7 +182,8 @@ class Choices(Vertical):
     # -- choosing -----------------------------------------------------------------------------------------
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Enter on a choice: chosen, or (several ways) the way asked first."""
+        """Enter on a choice: chosen, or (several ways) the way asked first; on the hint's choice, the
+        hint's move, way and all ("Enter plays it")."""
         if event.option_list.id != "choices" or self.offered is None:
             return
         event.stop()
@@ -192,8 +193,9 @@ class Choices(Vertical):
             self.app.notify("Enter: the hint's move, as soon as it comes.")
             return
         group = self.groups[int(event.option.id or 0)]
-        if len(group) == 1:
-            self.post_message(self.Chosen(group[0]))
+        hinted = self.suggested if self.suggested in group else None  # (the hint's line: its way too)
+        if len(group) == 1 or hinted is not None:
+            self.post_message(self.Chosen(group[0] if hinted is None else hinted))
             return
         state = self.offered
         preferred = self.suggested if self.suggested in group else best_variant(state, group)

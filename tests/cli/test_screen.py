@@ -21,7 +21,7 @@ from amigos_cli.tui import keys
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
 from amigos_cli.tui.picker import VariantPicker
-from amigos_cli.views.choices import parse_essences, typed_variant, vectors
+from amigos_cli.views.choices import menu_groups, ordered_variants, parse_essences, typed_variant, vectors
 from matches.match import Match
 from matches.record import load
 
@@ -980,3 +980,30 @@ def test_essences_typed_on_the_list_go_on_whole_in_the_typing_box():
 
     asyncio.run(run())
     assert vectors(chosen[0]) == ((1, 0, 0, 2, 0), (3, 0, 0, 0, 0))
+
+
+def test_enter_on_the_hinted_choice_plays_the_hint_s_way_without_the_picker(tmp_path):
+    """The hint names a way of a choice of several ("Discard ... for 1 gold"): Enter on it plays that
+    way, as the README says, rather than asking the way again."""
+    match, index = _to_many_ways()
+    path = tmp_path / "h.amigos"
+    group = menu_groups(match.state)[next(i for i, g in enumerate(menu_groups(match.state)) if len(g) > 3)]
+    way = ordered_variants(group)[-1]  # (a way the picker would not highlight first)
+
+    async def session():
+        app = GameApp(match, path)
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: asked(app))
+            state = app.asking[1]
+            thinking = app.session.suggest
+            app.session.suggest = lambda position: (way, thinking(position)[1])
+            before = len(decisions_of(path))
+            await pilot.press("h")
+            await until(pilot, lambda: app.suggested == way)
+            await pilot.press("enter")
+            await until(pilot, lambda: len(decisions_of(path)) > before or isinstance(app.screen, VariantPicker))
+            assert not isinstance(app.screen, VariantPicker)
+            assert amigos.action_from_json(state, decisions_of(path)[before][1]) == way
+            await pilot.press("q")
+
+    asyncio.run(session())
