@@ -161,6 +161,11 @@ class Choices(Vertical):
         """The card choice ``i`` is about (for the card panel), if any."""
         return None if self.offered is None else card_of(self.offered, self.groups[i][0])
 
+    def hint_rows(self) -> int:
+        """The lines the hint takes while it is shown (0 when hidden or not laid out yet)."""
+        hint = self.query_one("#hint", Static)
+        return hint.outer_size.height if hint.has_class("shown") else 0
+
     def show_hint(self, state: GameState, action: Action, text: str) -> None:
         """Mark and highlight the hint's ``action`` and show its reasons, if ``state`` is still the
         position offered (a hint that comes after the choice is dropped)."""

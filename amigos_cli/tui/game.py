@@ -159,7 +159,8 @@ class GameApp(LeavingApp[str]):
         than `MIN_SIZE`, once a size."""
         hand = HAND_ROWS if height >= ROOMY_HEIGHT else SHORT_HAND_ROWS
         self.hand.styles.max_height = hand
-        self.board.styles.max_height = max(3, height - hand - CHOICE_ROWS - 4)  # (footer, banner, 2 borders)
+        hint = self.choices.hint_rows()  # (a hint shown takes its lines from the board, not the choices)
+        self.board.styles.max_height = max(3, height - hand - CHOICE_ROWS - hint - 4)  # (footer, banner, 2 borders)
         small = (width, height) if width < MIN_SIZE[0] or height < MIN_SIZE[1] else None
         if small is not None and small != self.small:
             self.notify(f"The window is {width}x{height}: the game needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; "
@@ -230,6 +231,7 @@ class GameApp(LeavingApp[str]):
         self.clear_notifications()
         if worker.state == WorkerState.SUCCESS and worker.result is not None:
             self.choices.show_hint(*worker.result)
+            self.call_after_refresh(self.fit, self.size.width, self.size.height)  # (once the hint is laid out)
         else:
             self.notify(f"No hint: {worker.error}", severity="error")
 
@@ -339,6 +341,7 @@ class GameApp(LeavingApp[str]):
         self.redraw(state)
         self.write_log()
         self.choices.offer(state)
+        self.fit(self.size.width, self.size.height)  # (no hint yet: the board has its rows back)
 
     def on_choices_chosen(self, event: Choices.Chosen) -> None:
         self.answer(event.action)

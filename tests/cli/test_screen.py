@@ -217,8 +217,8 @@ def test_typed_essences():
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), SMALL, LARGE, (70, 20)])
 def test_the_choices_keep_five_rows_at_any_size_and_a_small_window_is_told(tmp_path, size):
-    """Issue 54, point 2: at 80x24 the board gives way and the choices show at least five rows; a window
-    smaller than 80x24 gets a word."""
+    """Issue 54, point 2: at 80x24 the board gives way and the choices show at least five rows, with the
+    hint shown too; a window smaller than 80x24 gets a word."""
     match = Match.new(108, ["human", "random"], fmt="game", names=["You", "AI"])
 
     async def session(at):
@@ -229,14 +229,18 @@ def test_the_choices_keep_five_rows_at_any_size_and_a_small_window_is_told(tmp_p
             await pilot.pause()
             rows = app.query_one("#choices").scrollable_content_region.height
             told = app.small  # (the size the screen said was too small: it says so once a size)
+            await pilot.press("h")  # (the hint's lines come from the board too)
+            await until(pilot, lambda: app.suggested is not None)
+            await pilot.pause(0.2)
+            hinted = app.query_one("#choices").scrollable_content_region.height
             await pilot.press("q")
-        return rows, told
+        return rows, hinted, told
 
-    rows, told = asyncio.run(session(size))
+    rows, hinted, told = asyncio.run(session(size))
     if size < (80, 24):
         assert told == size
     else:
-        assert rows >= 5 and told is None, (rows, told)
+        assert rows >= 5 and hinted >= 5 and told is None, (rows, hinted, told)
 
 
 def test_h_then_enter_at_once_plays_the_hint_not_the_line_highlighted_before_it(tmp_path):
