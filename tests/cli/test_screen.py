@@ -938,17 +938,23 @@ def test_typed_essences_name_a_way_when_they_fit_one_only():
     assert typed_variant(group, "4E / 1G") is None
 
 
-def test_the_picker_takes_a_typed_payment_then_a_typed_gain():
+def _picker_app(state, group, chosen: list):
+    """An app showing Transmutation's picker of ``group`` at ``state``, its answer appended to ``chosen``."""
     from textual.app import App
-    state, group = _transmutation()
-    chosen = []
 
     class Host(App):
         def on_mount(self) -> None:
             self.push_screen(VariantPicker(state, "Use Transmutation", group, None), chosen.append)
 
+    return Host()
+
+
+def test_the_picker_takes_a_typed_payment_then_a_typed_gain():
+    state, group = _transmutation()
+    chosen: list = []
+
     async def run():
-        app = Host()
+        app = _picker_app(state, group, chosen)
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, VariantPicker))
             picker = app.screen
@@ -965,16 +971,11 @@ def test_the_picker_takes_a_typed_payment_then_a_typed_gain():
 def test_essences_typed_on_the_list_go_on_whole_in_the_typing_box():
     """"1e 2d / 3e" typed key after key with the list focused: the first letter moves the focus to the
     box, and nothing typed after it replaces what is there (the box does not select its text on focus)."""
-    from textual.app import App
     state, group = _transmutation()
-    chosen = []
-
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(VariantPicker(state, "Use Transmutation", group, None), chosen.append)
+    chosen: list = []
 
     async def run():
-        app = Host()
+        app = _picker_app(state, group, chosen)
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, VariantPicker))
             await pilot.press("1", "e", "space", "2", "d", "space", "slash", "space", "3", "e")
