@@ -140,11 +140,12 @@ def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_IT
         found = chances(state, step.actor, iters, derive_seed(seed, "review", step.game, k))
         best_key = max(found, key=lambda key: found[key])
         played = found.get(A.macro_key(action), 0.0)
-        words = {A.macro_key(g[0]): amigos.action_text(state, g[0]) for g in state.legal_groups()}
-        lost = max(0.0, found[best_key] - played)
+        graded = grade(max(0.0, found[best_key] - played))
+        preferred = "" if best_key == A.macro_key(action) else \
+            amigos.action_text(state, next(g[0] for g in state.legal_groups() if A.macro_key(g[0]) == best_key))
         out.decisions.append(Graded(step.game, k, step.actor, step.text, round(found[best_key], 4), round(played, 4),
-                                    "" if best_key == A.macro_key(action) else words[best_key], grade(lost),
-                                    reason(state, action, best_key) if grade(lost) not in ("best", "good") else ""))
+                                    preferred, graded,
+                                    reason(state, action, best_key) if graded not in ("best", "good") else ""))
         progress(done, len(todo))
     return out
 
