@@ -75,6 +75,8 @@ class TableServer:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`); one a seat
+        self.sending: set[web.WebSocketResponse] = set()  # the connections a view is on its way to (`send_view`)
+        self.stale: set[web.WebSocketResponse] = set()  # ... and the table changed since that view was made
         self.open = 0  # every connection of this table, from before its handshake to its end
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: set[asyncio.Task[None]] = set()  # the server's tasks under way (views on their way): kept until done
@@ -149,6 +151,8 @@ class TableServer:
             sockets = self.connections.get(key, [])
             if ws in sockets:
                 sockets.remove(ws)
+            self.sending.discard(ws)
+            self.stale.discard(ws)
             self.broadcast()
         return ws
 
@@ -236,9 +240,24 @@ class TableServer:
         return data
 
     async def send_view(self, ws: web.WebSocketResponse, seat: int | None) -> None:
-        data = self.view_for(seat, self.table.snapshot)
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_json(data)
+        """Send ``seat``'s view of the table's latest snapshot on ``ws``.  A connection's views go one at a
+        time, so the last to arrive is of the latest snapshot: a big view is compressed off the loop, and
+        one sent after it could otherwise overtake it, leaving the page on a past decision.  While one is
+        on its way, the changes meanwhile are sent once after it, in one view of the latest snapshot."""
+        if ws in self.sending:
+            self.stale.add(ws)
+            return
+        self.sending.add(ws)
+        try:
+            while not ws.closed:
+                self.stale.discard(ws)
+                data = self.view_for(seat, self.table.snapshot)
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.send_json(data)
+                if ws not in self.stale:
+                    break
+        finally:
+            self.sending.discard(ws)
 
     def broadcast(self) -> None:
         """Send every connection its view of the table now (on the event loop)."""

@@ -571,3 +571,44 @@ def test_the_host_ends_by_itself_once_the_game_is_over(tmp_path):
     assert host.stdout is not None and host.stderr is not None
     assert host.returncode == 0 and "The game is over." in host.stdout.read(), host.stderr.read()
     assert load(tmp_path / "end.amigos").is_over()
+
+
+class Numbered(TableServer):
+    """A server whose views are numbered in the order they are made, every other one big (compressed off
+    the event loop by aiohttp) and the rest small (compressed on it)."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.made = 0
+        self.filler = random.Random(1).randbytes(48_000).hex()
+
+    def view_for(self, seat: int | None, snapshot: Any) -> dict[str, Any]:
+        self.made += 1
+        return {"type": "view", "number": self.made, "filler": self.filler if self.made % 2 else ""}
+
+
+def test_a_connection_s_views_arrive_in_the_order_they_were_made_the_latest_last(tmp_path):
+    """Changes that come one after another are sent to a compressing page in order, so its last view is
+    of the latest snapshot: a small view sent after a big one never overtakes it (the page would be left
+    on a past decision, its buttons waiting for an answer that had come).  Changes that come while a
+    view is on its way are sent once, after it."""
+    server = Numbered(_table(tmp_path, ["human", "random"], seed=2))
+    port = free_port()
+    numbers: list[int] = []
+
+    async def scenario() -> None:
+        async with served(server, port):
+            async with aiohttp.ClientSession() as client:
+                async with client.ws_connect(f"ws://127.0.0.1:{port}/ws/{server.table.spectator}",
+                                             compress=15) as ws:
+                    assert (await ws.receive_json(timeout=10))["type"] == "cards"
+                    numbers.append((await ws.receive_json(timeout=10))["number"])  # (the view on joining)
+                    for _ in range(12):
+                        server.broadcast()
+                    await server.sent()
+                    with contextlib.suppress(asyncio.TimeoutError):  # (every view sent: none for a second)
+                        while True:
+                            numbers.append((await ws.receive_json(timeout=1))["number"])
+
+    asyncio.run(scenario())
+    assert numbers == sorted(numbers) and numbers[-1] == server.made and 2 <= len(numbers) < 12

@@ -197,7 +197,9 @@ async def play_by_clicking(page: Page, rng: random.Random, timeout: float, keys_
     done: list[str] = []
     deadline = time.monotonic() + timeout
     while True:
-        assert time.monotonic() < deadline, f"the game was not over in {timeout} s: {done[-5:]}"
+        if time.monotonic() >= deadline:
+            shown = await page.evaluate("document.querySelector('#choices').innerText")
+            raise AssertionError(f"the game was not over in {timeout} s: {done[-5:]}; the page shows {shown[:400]!r}")
         if len(done) % keys_every == keys_every - 1 and await page.evaluate(ENABLED):
             if await page.evaluate(PICKING):
                 await page.key("Escape")

@@ -652,10 +652,12 @@ function draw(view) {
   const fresh = view.choices && !(current && current.choices && current.choices.ask === view.choices.ask);
   if (!view.choices || fresh) hinted = null;
   current = view;
-  if (fresh && view.choices.groups.length === 1 && view.choices.groups[0].ways.length) {
-    picking = 0;  // (one choice of several ways, a Collect's say: its ways at once, one click each)
+  if (fresh) {  // (a new decision: the last one's ways or card, if one was open, mean nothing in it)
+    const single = view.choices.groups.length === 1 && view.choices.groups[0].ways.length;
+    picking = single ? 0 : null;  // (one choice of several ways, a Collect's say: its ways at once, one click each)
     onlyCard = null;
     lit = 0;
+    typed = "";
   }
   drawnAt = performance.now();
   if (!view.choices) { picking = null; onlyCard = null; }
