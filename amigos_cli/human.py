@@ -166,7 +166,7 @@ class Human(BaseAgent):
     def _menu(self, state: GameState, groups: list[Sequence[Action]]) -> Text:
         t = Text()
         for i, g in enumerate(groups, 1):
-            line = group_text(state, g)
+            line = group_text(state, g, self.names)
             t.append(f"{i:>3}. ", style="bold cyan")
             t.append(line)
             if len(g) > 1:
@@ -205,7 +205,7 @@ class Human(BaseAgent):
         if answer.isdigit() and 1 <= int(answer) <= len(groups):
             return groups[int(answer) - 1]
         numbers = "1, the only choice here" if len(groups) == 1 else f"a number from 1 to {len(groups)}"
-        i = self._by_words(answer, [group_text(state, g) for g in groups],
+        i = self._by_words(answer, [group_text(state, g, self.names) for g in groups],
                            f"'{escape(answer)}' is not a choice: type {numbers}, or words of a choice "
                            "(or ? for help).")
         return None if i is None else groups[i]
@@ -228,7 +228,7 @@ class Human(BaseAgent):
 
     def _choose_variant(self, state: GameState, variants: Sequence[Action]) -> Action | None:
         """One of ``variants`` (the ways of one action), or None to go back to the menu."""
-        title = group_text(state, variants)
+        title = group_text(state, variants, self.names)
         variants = ordered_variants(variants)
         pays = payments_first(variants)
         if pays is None:

@@ -25,7 +25,7 @@ from matches.session import HUMAN, Session
 
 from .human import Human
 from .settings import Settings, load_settings
-from .views.board import board, match_result_text, wins
+from .views.board import board, match_result_text, result_text, wins
 from .views.hints import hint_text
 from .views.log import round_line, sync_lines
 from .views.safe import player_names
@@ -94,7 +94,7 @@ class PromptSession:
 
     def hint(self, state: GameState) -> Text:
         action, info = self.session.suggest(state)
-        return Text(hint_text(state, action, info), style="cyan")
+        return Text(hint_text(state, action, info, self.names), style="cyan")
 
     def run(self) -> Match:
         """Play to the end; on quit or Ctrl-C the file is saved and `QuitRequested` propagates."""
@@ -107,7 +107,7 @@ class PromptSession:
             self.print_move(event)
         elif isinstance(event, GameOver):
             self.print_game_over(event)
-        elif isinstance(event, MatchOver):
+        elif isinstance(event, MatchOver) and self.match.record["best_of"] > 1:  # (a game's is its GameOver's)
             self.console.print(match_result_text(self.match.record, self.match.state, self.names))
         elif isinstance(event, Notice):
             self.console.print(event.text, style=NOTICE_STYLE.get(event.tone, "yellow"))
@@ -131,18 +131,21 @@ class PromptSession:
         self.console.print(Text(shown, style="magenta") + Text(extra, style="dim"))
 
     def print_game_over(self, event: GameOver) -> None:
-        """The game's result and the match's score, and for a person the final board."""
-        won = event.result["winners"]
-        text = ("Shared victory" if len(won) > 1 else wins(self.names[won[0]])) + \
-            f" game {event.game} ({', '.join(f'{self.names[p]} {v} VP' for p, v in enumerate(event.result['vp']))}, " \
-            f"round {event.result['rounds']})" + \
-            (f"; match score {event.score[0]}-{event.score[1]}" if self.match.record["best_of"] > 1 else "")
-        self.console.print(Text(text, style="bold green"))
+        """The game's result and the match's score (a single game: its `result_text`, the one result line
+        printed), and for a person the final board."""
+        final = self.match.state if self.match.is_over() else self.match.previous_state
+        if self.match.record["best_of"] == 1 and final is not None:
+            self.console.print(result_text(final, self.names))
+        else:
+            won = event.result["winners"]
+            vps = ", ".join(f"{self.names[p]} {v} VP" for p, v in enumerate(event.result["vp"]))
+            text = ("Shared victory" if len(won) > 1 else wins(self.names[won[0]])) + \
+                f" game {event.game} ({vps}, round {event.result['rounds']}); match score {event.score[0]}-{event.score[1]}"
+            self.console.print(Text(text, style="bold green"))
         self._title = _title(self.match)
         for person in self.session.people():
             if isinstance(person, Human):
                 person.title = self._title
-        final = self.match.state if self.match.is_over() else self.match.previous_state
         if any(self.humans) and final is not None:
             seat = self.humans.index(True)
             self.console.print(board(final, seat, self.names, self.seen[seat], f"End of game {event.game}"))

@@ -486,7 +486,7 @@ class Table:
         for g, group in enumerate(menu_groups(position)):
             ways = ordered_variants(group)
             if action in ways:
-                return number, g, ways.index(action), hint_text(position, action, info)
+                return number, g, ways.index(action), hint_text(position, action, info, [p["name"] for p in self.match.record["players"]])
         return None
 
     def steps(self, snapshot: Snapshot) -> list[Step]:

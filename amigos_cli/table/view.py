@@ -191,7 +191,7 @@ def view(state: GameState, seat: int | None, names: Sequence[str], steps: Sequen
         "result": result(state) if over else None,
     }
     if asked is not None and asked[0] == seat and not over:
-        out["choices"] = choices(state, asked[1])
+        out["choices"] = choices(state, asked[1], names)
     return out
 
 
@@ -228,9 +228,9 @@ def _together_view(state: GameState, seat: int | None, names: Sequence[str], ste
         "choices": None, "over": False, "match": match, "result": None,
     }
     if asked is not None and asked[0] == seat:
-        out["choices"] = choices(state, asked[1])
+        out["choices"] = choices(state, asked[1], names)
     elif mine and place is not None and seat is not None and seat in together.offers:
-        out["choices"] = choices(place, together.offers[seat])
+        out["choices"] = choices(place, together.offers[seat], names)
     return out
 
 
@@ -287,14 +287,15 @@ def _listed(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def choices(state: GameState, ask: int) -> dict[str, Any]:
+def choices(state: GameState, ask: int, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The decision asked: its number and every group of legal actions with its words (``text``, and cut
     for the page: ``words``), its kind (`amigos.actions.KIND_WORDS`), the card it is about (None for none) and its ways
-    (none when it has one, else each with its words, `ordered_variants`)."""
+    (none when it has one, else each with its words, `ordered_variants`); a rival a choice names is
+    called by ``names``."""
     groups = []
     for group in menu_groups(state):
         ways = ordered_variants(group)
-        groups.append({**_worded(group_text(state, group)), "act": A.KIND_WORDS[A.kind(group[0])],
+        groups.append({**_worded(group_text(state, group, names)), "act": A.KIND_WORDS[A.kind(group[0])],
                        "card": card_of(state, group[0]),
                        "ways": [_worded(variant_text(state, a)) for a in ways] if len(ways) > 1 else []})
     return {"ask": ask, "groups": groups}

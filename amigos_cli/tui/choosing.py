@@ -82,6 +82,7 @@ class Choices(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.offered: GameState | None = None  # the position whose choices are listed
+        self.names: list[str] | None = None  # the players' names as the reader knows them (a rival chosen)
         self.groups: list[Sequence[Action]] = []
         self.shown: list[int] = []
         self.suggested: Action | None = None
@@ -109,10 +110,11 @@ class Choices(Vertical):
 
     # -- offering ---------------------------------------------------------------------------------------
 
-    def offer(self, state: GameState) -> None:
-        """List the choices of ``state`` (no hint yet) with the focus on them; an only action of several
-        ways goes straight to the question of its way."""
+    def offer(self, state: GameState, names: list[str] | None = None) -> None:
+        """List the choices of ``state`` (no hint yet) with the focus on them, a rival named by ``names``;
+        an only action of several ways goes straight to the question of its way."""
         self.offered = state
+        self.names = names
         self.groups = menu_groups(state)
         self.suggested = None
         self.awaiting_hint = False
@@ -138,7 +140,7 @@ class Choices(Vertical):
         if self.offered is None:
             return
         needle = needle.lower()
-        self.shown = [i for i, g in enumerate(self.groups) if needle in group_text(self.offered, g).lower()]
+        self.shown = [i for i, g in enumerate(self.groups) if needle in group_text(self.offered, g, self.names).lower()]
         options.add_options([Option(self.line(i), id=str(i)) for i in self.shown])
         options.border_title = f"Your choice ({len(self.groups)})" + (f", filter '{needle}'" if needle else "")
         if self.shown:
@@ -150,7 +152,7 @@ class Choices(Vertical):
         """The line of choice ``i``: its number, its text, its ways of paying, and the hint's mark."""
         assert self.offered is not None
         g = self.groups[i]
-        t = Text(group_text(self.offered, g))
+        t = Text(group_text(self.offered, g, self.names))
         if len(g) > 1:
             t.append(f"  ({len(g)} ways)", style="dim")
         if self.suggested is not None and self.suggested in g:
@@ -204,7 +206,7 @@ class Choices(Vertical):
             return
         state = self.offered
         preferred = self.suggested if self.suggested in group else best_variant(state, group)
-        self.app.push_screen(VariantPicker(state, group_text(state, group), group, preferred), self.chose_way)
+        self.app.push_screen(VariantPicker(state, group_text(state, group, self.names), group, preferred), self.chose_way)
 
     def chose_way(self, chosen: Action | None) -> None:
         """The payment picker's answer: a way of paying (chosen), or None (back to the choices)."""

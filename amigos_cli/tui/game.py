@@ -197,7 +197,7 @@ class GameApp(LeavingApp[str]):
         """Search for a hint in a thread worker: (``state``, the suggested action, the hint's text),
         shown by `hint_found` if ``state`` is still the one asked."""
         action, info = self.session.suggest(state)
-        return state, action, hint_text(state, action, info)
+        return state, action, hint_text(state, action, info, self.names)
 
     @property
     def hinting(self) -> bool:
@@ -340,7 +340,7 @@ class GameApp(LeavingApp[str]):
         self.viewer, self.handed = seat, True
         self.redraw(state)
         self.write_log()
-        self.choices.offer(state)
+        self.choices.offer(state, self.names)
         self.fit(self.size.width, self.size.height)  # (no hint yet: the board has its rows back)
 
     def on_choices_chosen(self, event: Choices.Chosen) -> None:

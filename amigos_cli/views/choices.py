@@ -65,12 +65,13 @@ def _after(state: GameState, action: Action) -> GameState:
     return after
 
 
-def group_text(state: GameState, group: Sequence[Action]) -> str:
+def group_text(state: GameState, group: Sequence[Action], names: Sequence[str] | None = None) -> str:
     """The action a group stands for, without its payment when there are several; with the points it
     wins or costs at once, if any, what else it gains or gives up (`consequence`) and whether it ends
-    the game (`game_end`)."""
+    the game (`game_end`).  ``names`` are the players' as the reader knows them (a rival a power
+    chooses: "choosing Ann"); without them, "player 2"."""
     a = group[0]
-    text = _group_words(state, group)
+    text = _group_words(state, group, names)
     scored = len(group) == 1 or A.kind(a) == A.TAKE
     # (one position after the action for both notes that read it)
     after = _after(state, a) if (scored and A.kind(a) != A.CLAIM_TOP) or A.kind(a) in ENDING else None
@@ -187,18 +188,18 @@ def _power_summary(state: GameState, a: Action, words: str) -> str:
     return f" ({text[0].lower() + text[1:]})"
 
 
-def _group_words(state: GameState, group: Sequence[Action]) -> str:
-    words = _action_words(state, group)
+def _group_words(state: GameState, group: Sequence[Action], names: Sequence[str] | None) -> str:
+    words = _action_words(state, group, names)
     return words + (_power_summary(state, group[0], words) if A.kind(group[0]) == A.POWER else "")
 
 
-def _action_words(state: GameState, group: Sequence[Action]) -> str:
+def _action_words(state: GameState, group: Sequence[Action], names: Sequence[str] | None) -> str:
     a = group[0]
     if A.kind(a) in (A.DRAFT_PICK, A.REDRAFT_PICK):  # a pick says what the card costs
         card = state.cards[A.subject(a)]
         return f"{amigos.action_text(state, a)}  ({cost_words(card.cost, card.cost_any)})"
     if len(group) == 1:
-        return one_way_words(state, a)
+        return one_way_words(state, a, names)
     kind = A.kind(a)
     subject = A.subject(a) if len(a) > 2 else None
     name = state.cards[subject].name if isinstance(subject, int) and subject >= 0 else ""
@@ -215,7 +216,7 @@ def _action_words(state: GameState, group: Sequence[Action]) -> str:
             turned = state.cards[A.subject(a)].powers[A.power_index(a)].turn_other or "component"
             return f"Use {name}, turning one of your {turned.replace('_', ' ').capitalize()}s"
         return amigos.action_text(state, a).split(" paying ")[0]
-    text = amigos.action_text(state, a)
+    text = amigos.action_text(state, a, names)
     return re.split(r"[:,] (?:paying|gaining|putting) ", text)[0]
 
 
@@ -225,7 +226,7 @@ def _turns_other(state: GameState, a: Action) -> bool:
     return state.cards[A.subject(a)].powers[A.power_index(a)].turn_other is not None
 
 
-def one_way_words(state: GameState, a: Action) -> str:
+def one_way_words(state: GameState, a: Action, names: Sequence[str] | None = None) -> str:
     """A one-way action's words: the engine's, but for a few that read better here: a Gain that is not
     a collect (Vial of Light's React) says so, putting none of an essence on a card says that, and a
     collect cost says what it costs."""
@@ -239,7 +240,7 @@ def one_way_words(state: GameState, a: Action) -> str:
         return f"Gain {essences_text(A.gain(a))} from {state.cards[A.subject(a)].name}"
     if kind == A.BANK and A.banked(a)[1] == 0:
         return f"Put no {C.ESSENCES[A.banked(a)[0]]} on {state.cards[A.subject(a)].name} (keep it in your pool)"
-    return amigos.action_text(state, a)
+    return amigos.action_text(state, a, names)
 
 
 def variant_text(state: GameState, a: Action) -> str:

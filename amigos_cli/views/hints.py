@@ -8,6 +8,7 @@ Pass, taking Research, 55%)."  Everything said is worked out from the position a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ai.collect import points_change
@@ -27,16 +28,17 @@ MAX_NAMED = 2  # purchases a hint names at most ("then you can pay for A or B")
 LIFE_LOSS_TRIGGERS = (C.TRIGGER_LIFE_LOSS, C.TRIGGER_DRAGON, C.TRIGGER_DEMON)
 
 
-def hint_text(state: GameState, action: Action, info: dict[str, Any]) -> str:
+def hint_text(state: GameState, action: Action, info: dict[str, Any], names: Sequence[str] | None = None) -> str:
     """The hint line for ``action``, the agent's choice in ``state`` with its ``info``: a draft pick's
     worth and fit; a searched move's reasons (`reasons`) and its chance against the runner-up's, which
-    is said in words when there is no other reason (`_rated`)."""
-    text = f"Hint: {one_way_words(state, action)}"
+    is said in words when there is no other reason (`_rated`).  ``names``: the players' as the reader
+    knows them (`amigos.text.action_text`)."""
+    text = f"Hint: {one_way_words(state, action, names)}"
     picks = info.get("picks")
     if picks:
         return text + _pick_reasons(picks)
     said = reasons(state, action)
-    rated = _rated(state, info, alone=not said)
+    rated = _rated(state, info, alone=not said, names=names)
     if rated:
         said.append(rated)
     if not said:
@@ -70,7 +72,7 @@ def reasons(state: GameState, action: Action) -> list[str]:
     return out
 
 
-def _rated(state: GameState, info: dict[str, Any], alone: bool) -> str:
+def _rated(state: GameState, info: dict[str, Any], alone: bool, names: Sequence[str] | None = None) -> str:
     """How the search rated the move: "about 61% to win (next best: X, 55%)"; ``alone`` (no other reason
     to give) as a comparison in words, "the search rates it above X, the next best: ...".  "" for a
     move that was not searched."""
@@ -80,7 +82,7 @@ def _rated(state: GameState, info: dict[str, Any], alone: bool) -> str:
     second = info.get("runner_up")
     if second is None:
         return f"the search found no move as good: about {value:.0%} to win" if alone else f"about {value:.0%} to win"
-    other = _move_words(state, second["action"])
+    other = _move_words(state, second["action"], names)
     if alone:
         return (f"the search rates it above the next best, {other}: about {value:.0%} to win against "
                 f"{second['value']:.0%}")
@@ -181,10 +183,10 @@ def _before_the_rival(state: GameState, action: Action, p: int) -> str:
     return ""
 
 
-def _move_words(state: GameState, action: Action) -> str:
+def _move_words(state: GameState, action: Action, names: Sequence[str] | None = None) -> str:
     """``action`` as the list of choices words its move (without a payment when it has several)."""
     group = next((g for g in state.legal_groups() if action in g), [action])
-    return group_text(state, group)
+    return group_text(state, group, names)
 
 
 def _pick_reasons(picks: list[dict[str, Any]]) -> str:

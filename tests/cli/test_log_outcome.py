@@ -123,3 +123,22 @@ def test_a_chosen_rival_is_named_and_a_gain_of_nothing_is_said():
             nothing += 1
             assert line.endswith("-> gained nothing"), line
     assert nothing, "no use gained nothing: the case is not covered"
+
+
+def test_a_menu_and_a_hint_name_the_chosen_rival_as_the_reader_knows_them():
+    """A choice of a power that chooses a rival says "choosing Bob" in every screen's menu (the words
+    `group_text` gives the line prompt, the full screen and the web board) and in a hint; without names
+    it falls back to the seat ("player 2")."""
+    from amigos import actions as A
+    from amigos_cli.views.choices import group_text, menu_groups
+    from amigos_cli.views.hints import hint_text
+
+    names = ["Ann", "Bob"]
+    uses = _rival_choosing_uses(range(20))
+    assert uses, "no power choosing a rival was used in 20 random games"
+    for before, action, _after in uses:
+        rival = names[A.rival(action)]
+        group = next(g for g in menu_groups(before) if action in g)
+        assert f"choosing {rival}" in group_text(before, group, names), group_text(before, group, names)
+        assert f"choosing player {A.rival(action) + 1}" in group_text(before, group)
+        assert f"choosing {rival}" in hint_text(before, action, {}, names)

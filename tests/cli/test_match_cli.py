@@ -93,12 +93,15 @@ def match_run(shared_folder):
 # -- match, play, show ---------------------------------------------------------------------------
 
 
-def test_a_single_game_names_no_match_score(tmp_path):
-    """A single game is a game, not a match: its end says no match score (issue 54, point 5)."""
+def test_a_single_game_names_no_match_score_and_says_its_result_once(tmp_path):
+    """A single game is a game, not a match: its end says no match score, and its result is one line
+    (issue 54, point 5; piped, it was printed twice)."""
     result = amigos_cmd("play", "--p1", "random", "--p2", "random", "--seed", "3", "--save", "g.amigos", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert " game 1 (" in result.stdout and "match score" not in result.stdout and "match" not in \
-        result.stdout.split("saving to")[1]
+    after = result.stdout.split("saving to")[1]
+    assert "match" not in after
+    said = [line for line in after.splitlines() if " wins  (" in line or line.startswith("Shared victory")]
+    assert len(said) == 1, said
 
 
 def test_match_runs_unattended_and_prints_the_results(match_run):
@@ -148,10 +151,10 @@ def test_play_runs_a_single_game(folder):
     assert "Single game, seed 3, standard: Player 1 (random) vs Player 2 (greedy)" in result.stdout
     m = load(folder / "g.amigos")
     assert m.is_over() and m.record["best_of"] == 1 and len(m.record["games"]) == 1
-    assert "game 1" in result.stdout and "game 2" not in result.stdout
+    assert "Game 1, round" in result.stdout and "Game 2" not in result.stdout
     winners = m.record["games"][0]["result"]["winners"]
     names = [p["name"] for p in m.record["players"]]
-    assert f"{names[winners[0]]} wins game 1" in result.stdout
+    assert f"{names[winners[0]]} wins  (" in result.stdout
 
 
 def test_cli_runner_match_in_process(folder, monkeypatch):
