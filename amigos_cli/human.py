@@ -197,7 +197,7 @@ class Human(BaseAgent):
                 self.console.print(self.hinter(state))
             return None
         if answer.startswith("c ") or answer.startswith("? "):
-            self._card_text(answer[2:].strip())
+            self._card_text(answer[2:].strip(), state.sets)
             return None
         if answer == "c":
             self.console.print("Type c and a card's name (or part of it), e.g. c fire dragon.", style="yellow")
@@ -273,18 +273,18 @@ class Human(BaseAgent):
             if found is not None:
                 return found
 
-    def _card_text(self, name: str) -> None:
-        """The text of the cards whose name contains ``name`` (an exact name first): at most
-        `CARD_MATCHES` of them, then the names of the others, if any."""
+    def _card_text(self, name: str, sets: tuple[str, ...]) -> None:
+        """The text of the cards of the game's ``sets`` whose name contains ``name`` (an exact name
+        first): at most `CARD_MATCHES` of them, then the names of the others, if any."""
         from amigos import cards as C
         needle = name.lower()
-        matches = [c for c in C.CARDS if needle in c.name.lower() or needle == c.id]
+        matches = [c for c in C.CARDS if c.set in sets and (needle in c.name.lower() or needle == c.id)]
         matches.sort(key=lambda c: c.name.lower() != needle)  # stable: otherwise in the table's order
         if not matches:
-            from amigos.carddata import SETS, components
+            from amigos.carddata import components
 
             from .views.cards import nearest_name
-            self.console.print(f"No card named '{escape(name)}'{escape(nearest_name(name, components(SETS)))}.",
+            self.console.print(f"No card named '{escape(name)}'{escape(nearest_name(name, components(sets)))}.",
                                style="yellow")
         for c in matches[:CARD_MATCHES]:
             self.console.print(Text(c.name, style="bold") + Text(": " + c.text))

@@ -749,12 +749,22 @@ def test_card_text_names_every_match(position):
     human, state, ask, out = _human(["c dragon", "c", str(single)], state.clone())
     human.select(state)
     text = " ".join(out.getvalue().split())
-    dragons = [c.name for c in amigos.cards.CARDS if "dragon" in c.name.lower()]
+    dragons = [c.name for c in amigos.cards.CARDS if "dragon" in c.name.lower() and c.set in state.sets]
     assert len(dragons) > 4
     for name in dragons:
         assert name in text
     assert f"(and {len(dragons) - 4} more: " in text and "be more specific" in text
     assert "Type c and a card's name" in text and "'c' is not a choice" not in text
+
+
+def test_card_text_finds_only_the_game_s_cards(position):
+    """``c prism`` in a base game tells Prism, not the expansion's Prismatic Dragon (issue 54)."""
+    state, groups, single, _ = position
+    assert state.sets == ("base",)
+    human, state, ask, out = _human(["c prism", "c prismatic", str(single)], state.clone())
+    human.select(state)
+    text = " ".join(out.getvalue().split())
+    assert "Prism: " in text and "Prismatic Dragon" not in text and "No card named 'prismatic'" in text
 
 
 def test_card_text_puts_an_exact_name_first(position):
