@@ -481,15 +481,18 @@ class GameApp(LeavingApp[str]):
         """Pausing and stepping are for watching AI against AI: not shown when a person plays.  Quitting
         and auto-collect (keys of their own everywhere, the picker and the filter's box too) leave
         their keys to a dialog; the next rival's key (the filter's box too) is for games of three or
-        more, on the board's own screen."""
+        more, on the board's own screen.  Hints, undo, the filter and auto-collect are a person's: not
+        shown when agents play each other."""
         if action in ("pause", "step"):
             return not any(self.humans)
+        if action in ("hint", "undo", "filter") and not any(self.humans):
+            return False
         if action == "expand_rival":  # (of two players the one rival is always in full; a dialog has the keys)
             return self.seen.player_count > 2 and len(self.screen_stack) == 1
         if action == "quit_game":
             return not self.dialog
         if action == "auto_collect":
-            return not self.dialog and not isinstance(self.screen, HandOver)
+            return any(self.humans) and not self.dialog and not isinstance(self.screen, HandOver)
         return True
 
     def action_pause(self) -> None:

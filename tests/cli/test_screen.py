@@ -1012,3 +1012,22 @@ def test_enter_on_the_hinted_choice_plays_the_hint_s_way_without_the_picker(tmp_
             await pilot.press("q")
 
     asyncio.run(session())
+
+
+def test_agents_playing_each_other_offer_no_person_s_keys_to_the_end(tmp_path):
+    """Watching agents play each other, the footer offers pausing and stepping, never a hint, undo, the
+    filter or auto-collect: during the game and on its end's screen (issue 54)."""
+    match = Match.new(6, ["random", "random"], fmt="game", names=["Ann (random)", "Bob (random)"])
+    persons = {"hint", "undo", "filter", "auto_collect"}
+
+    async def run():
+        app = GameApp(match, tmp_path / "watched.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.2)
+            shown = {b.binding.action for b in app.active_bindings.values()}
+            assert "pause" in shown and not shown & persons, shown
+            await until(pilot, lambda: isinstance(app.screen, GameEnd), timeout=120)
+            ended = {b.binding.action for b in app.active_bindings.values()}
+            assert not ended & persons, ended
+
+    asyncio.run(run())
