@@ -38,7 +38,8 @@ P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' (a person, thro
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
 FORMAT = Annotated[str, typer.Option("--format", help="game (a single game) or match (best of three, two players).")]
 SAVE = Annotated[Optional[Path], typer.Option("--save", help="The table's match file (default "
-                                                             "amigos-tables/amigos-SEED.amigos); only you may read it.")]
+                                                             "amigos-SEED.amigos in 'tables' in the folder of match "
+                                                             "files: see 'amigos list'); only you may read it.")]
 RESUME = Annotated[Optional[Path], typer.Option("--resume", help="Open again a table saved in this match file "
                                                                  "(the same links work again).")]
 PORT = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free port; "

@@ -35,7 +35,7 @@ from amigos.errors import AmigosError
 from amigos.state import GameState
 from amigos.together import StepKey, ahead, together
 from matches.events import GameOver, MatchEvent, MatchOver, Moved, Notice, TurnBegins
-from matches.folder import default_path
+from matches.folder import default_path, matches_folder
 from matches.match import Match
 from matches.session import HUMAN, UNDO, PersonSeat, QuitRequested, Session, Step
 
@@ -49,7 +49,7 @@ TOKEN_SHAPE = r"[A-Za-z0-9_-]{22}"  # what `secrets.token_urlsafe(TOKEN_BYTES)` 
 TOKEN_FORM = re.compile(f"^{TOKEN_SHAPE}$")
 STOP_SECONDS = 2.0  # how long `stop` waits for the match's thread (an agent's search in it, say)
 TABLE_KEY = "table"  # the match record's key for the table's tokens and handed seats
-TABLES = Path("amigos-tables")  # the default folder of tables' match files (`table_path`)
+TABLES = "tables"  # the folder of tables' match files in the match files' (`table_path`)
 
 
 class TableError(AmigosError):
@@ -61,9 +61,10 @@ def new_token() -> str:
 
 
 def table_path(seed: int) -> Path:
-    """Where a new table's match file is saved unless told otherwise: in `TABLES`, which
-    `private_folder` makes its owner's alone (the file holds every seat's token, and the seed)."""
-    return TABLES / default_path(seed).name
+    """Where a new table's match file is saved unless told otherwise: in the folder `TABLES` of the
+    match files' (`matches.folder.matches_folder`), which `private_folder` makes its owner's alone (the
+    file holds every seat's token, and the seed)."""
+    return matches_folder() / TABLES / default_path(seed).name
 
 
 def private_folder(folder: Path) -> None:

@@ -310,7 +310,7 @@ def test_the_web_board_is_served_beside_the_terminal_each_visit_a_new_game(tmp_p
                     return asked, seat.split("/")[-1]
         view, token = asyncio.run(visit())
     assert view["you"] == 0 and view["names"][1] == "AI (random)"
-    (saved,) = (tmp_path / "amigos-tables").glob("amigos-*.amigos")
+    (saved,) = (tmp_path / "tables").glob("amigos-*.amigos")
     assert saved.stat().st_mode & 0o777 == 0o600 and saved.parent.stat().st_mode & 0o777 == 0o700
     log = proc.stdout.read().decode()
     assert token not in log and "Traceback" not in log and "GET /" not in log, log

@@ -38,7 +38,8 @@ AMIGOS = [sys.executable, "-m", "amigos_cli"]
 def host(folder: Path, *args: str, stdin: Any = subprocess.DEVNULL) -> tuple[subprocess.Popen[str], int]:
     port = free_port()
     proc = subprocess.Popen([*AMIGOS, "host", "--port", str(port), *args], cwd=folder, stdin=stdin,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=dict(os.environ, AMIGOS_MATCHES=str(folder)))  # (its folder of match files)
     return proc, port
 
 
@@ -62,7 +63,7 @@ def test_a_table_s_file_is_its_owner_s_alone_after_every_save_in_a_private_folde
         os.umask(old)
     try:
         links = _links(proc)
-        folder = tmp_path / "amigos-tables"
+        folder = tmp_path / "tables"  # (in the folder of match files, never the current one)
         (path,) = folder.glob("amigos-12.amigos")
         assert folder.stat().st_mode & 0o777 == 0o700 and path.stat().st_mode & 0o777 == 0o600
         path.chmod(0o644)  # (someone loosened it: the next save makes it private again)
