@@ -22,6 +22,7 @@ from matches.record import load
 from matches.session import HUMAN, Interrupted, QuitRequested, check_spec, new_seed
 
 from ..errors import CliUsageError
+from ..levels import ask_level_at_prompt
 from ..session import PromptSession, resume_hint
 from ..tui.game import run_screen
 from ..tui.levels import ask_level
@@ -34,7 +35,7 @@ P1 = Annotated[str, typer.Option("--p1", help="Player 1: 'human' or an agent spe
 P2 = Annotated[str, typer.Option("--p2", help="Player 2: 'human' or an agent spec.")]
 P2_ASKED = Annotated[Optional[str], typer.Option(
     "--p2", help="Player 2: 'human' or an agent spec, e.g. level:1 (gentle) to level:5 (the default, mcts:time=1.0); "
-                 "without it the full screen asks for the AI's level.")]
+                 "without it a person at a terminal is asked the AI's level.")]
 P3 = Annotated[Optional[str], typer.Option("--p3", help="Player 3 (seats three players at least; default the AI).")]
 P4 = Annotated[Optional[str], typer.Option("--p4", help="Player 4 (seats four at least; default the AI).")]
 P5 = Annotated[Optional[str], typer.Option("--p5", help="Player 5 (seats five, with --expansion lux; "
@@ -120,6 +121,11 @@ def full_screen(plain: bool) -> bool:
     return not plain and (served() or sys.stdin.isatty() and sys.stdout.isatty())
 
 
+def interactive() -> bool:
+    """True when a person types the input (a terminal), so that a question can be asked at the prompt."""
+    return sys.stdin.isatty()
+
+
 def say_saved(console: Console, path: Path) -> None:
     """The line that ends a game left unfinished: where it is saved and how to go on with it."""
     console.print(f"Saved to {escape(printable(path, None))}. Resume with: "
@@ -149,8 +155,9 @@ def run_new(fmt: str, seats: Sequence[str | None], seed: int | None, variant: st
     names = seat_names(specs, given)
     if path.exists():
         raise CliUsageError(f"{path} exists already: resume it with 'amigos resume {path}' or choose --save")
-    if seats[1] is None and HUMAN in specs and full_screen(plain) and not served():
-        level = ask_level()  # (the AI's level, asked once all else is checked: every seat not named plays it)
+    if None in seated and HUMAN in specs and not served() and (full_screen(plain) or interactive()):
+        # (the AI's level, asked once all else is checked: every seat not named plays it)
+        level = ask_level() if full_screen(plain) else ask_level_at_prompt(stdout_console())
         if level is None:
             raise typer.Exit(0)  # (they left before the game began: nothing is saved)
         specs = [check_spec(spec if spec is not None else level) for spec in seated]

@@ -1,5 +1,5 @@
 """The question a game started at the full screen without ``--p2`` asks first: the AI's level, from a
-gentle rival a new player can beat to the full-strength default (`ai.agents.LEVELS`)."""
+gentle rival a new player can beat to the full-strength default (`amigos_cli.levels`)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,7 @@ from textual.widgets.option_list import Option
 
 from ai.agents import LEVELS
 
-#: Each level in a player's words, the strongest last (it is the one highlighted: the default).
-LEVEL_WORDS: dict[int, str] = {
-    1: "gentle: little search, often a weaker move",
-    2: "easy: a little more search, still errs",
-    3: "steady: a brief search, rarely errs",
-    4: "strong: a long search, never a move it judged worse",
-    5: "full strength: a second's search a move (the default)",
-}
-DEFAULT_LEVEL = max(LEVELS)
+from ..levels import DEFAULT_LEVEL, LEVEL_WORDS, NEXT_TIME, QUESTION
 
 
 class LevelChoice(App[str]):
@@ -37,11 +29,10 @@ class LevelChoice(App[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text("Which AI do you want to play against?", style="bold"))
+            yield Static(Text(QUESTION, style="bold"))
             yield OptionList(*(Option(f"{n}. Level {n}: {LEVEL_WORDS[n]}", id=f"level:{n}") for n in LEVELS),
                              id="levels")
-            yield Static(Text("Enter: this level; a number: that one; q: leave.\nNext time: amigos play --p2 level:N",
-                              style="dim"))
+            yield Static(Text(f"Enter: this level; a number: that one; q: leave.\n{NEXT_TIME}", style="dim"))
 
     def on_mount(self) -> None:
         levels = self.query_one("#levels", OptionList)

@@ -56,3 +56,27 @@ def test_leaving_the_question_starts_no_game(tmp_path, monkeypatch):
     monkeypatch.setattr(command, "ask_level", lambda: pytest.fail("asked before what is refused is refused"))
     with pytest.raises(CliUsageError, match="exists already"):
         command.run_new("game", ["human", None], 5, "standard", tmp_path / "x.amigos")
+
+
+def test_the_line_prompt_and_hot_seat_ask_the_level_too(tmp_path, monkeypatch):
+    """At a terminal's line prompt (--plain) the level is asked as a question, a mistyped answer asked
+    again; a hot-seat game with a seat left to the AI asks it too; piped input is never asked."""
+    saved = []
+    monkeypatch.setattr(command, "full_screen", lambda plain: False)
+    monkeypatch.setattr(command, "run_session", lambda match, path, *rest: saved.append(match))
+    monkeypatch.setattr(command, "interactive", lambda: True)
+    answers = iter(["7", "x", "3"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    command.run_new("game", ["human", None], 5, "standard", tmp_path / "g.amigos", plain=True)
+    assert [p["spec"] for p in saved[-1].record["players"]] == ["human", "level:3"]
+    answers = iter([""])
+    command.run_new("game", ["human", "human", None], 5, "standard", tmp_path / "h.amigos", players=3, plain=True)
+    assert [p["spec"] for p in saved[-1].record["players"]] == ["human", "human", f"level:{DEFAULT_LEVEL}"]
+    answers = iter(["q"])
+    with pytest.raises(typer.Exit):
+        command.run_new("game", ["human", None], 5, "standard", tmp_path / "i.amigos", plain=True)
+    assert not (tmp_path / "i.amigos").exists()
+    monkeypatch.setattr(command, "interactive", lambda: False)
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("piped input was asked"))
+    command.run_new("game", ["human", None], 5, "standard", tmp_path / "j.amigos", plain=True)
+    assert [p["spec"] for p in saved[-1].record["players"]] == ["human", "mcts:time=1.0"]
