@@ -21,7 +21,6 @@ from rich.markup import escape
 from rich.text import Text
 
 from ai.agent import BaseAgent
-from ai.futile import futile
 from amigos import actions as A
 from amigos.config import Action
 from amigos.state import GameState
@@ -37,6 +36,7 @@ from .views.choices import (
     payments_first,
     step_of_two,
     typed_variant,
+    usable_powers,
     variant_text,
 )
 
@@ -140,11 +140,10 @@ class Human(BaseAgent):
         can pass by accident: the numbers shift after every move) and the person does not confirm it."""
         if A.kind(chosen[0]) != A.PASS:
             return True
-        usable = [g for g in groups if A.kind(g[0]) == A.POWER and not all(futile(state, a) for a in g)]
+        usable = usable_powers(state, groups)
         if not usable:
             return True
-        names = sorted({state.cards[A.subject(g[0])].name for g in usable})
-        answer = self._read(f"Pass with {', '.join(names)} still usable this round? (y/n) ")
+        answer = self._read(f"Pass with {', '.join(usable)} still usable this round? (y/n) ")
         return answer.lower() in ("y", "yes")
 
     def hand_over_to(self) -> None:

@@ -17,10 +17,12 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ai.heuristics import best_variant
+from amigos import actions as A
 from amigos.config import Action
 from amigos.state import GameState
 
-from ..views.choices import card_of, group_text, keeps_a_bonus, menu_groups
+from ..views.choices import card_of, group_text, keeps_a_bonus, menu_groups, usable_powers
+from .confirm import PassConfirm
 from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 from .picker import VariantPicker
 
@@ -202,7 +204,15 @@ class Choices(Vertical):
         group = self.groups[int(event.option.id or 0)]
         hinted = self.suggested if self.suggested in group else None  # (the hint's line: its way too)
         if len(group) == 1 or hinted is not None:
-            self.post_message(self.Chosen(group[0] if hinted is None else hinted))
+            chosen = group[0] if hinted is None else hinted
+            usable = usable_powers(self.offered, self.groups) if A.kind(chosen) == A.PASS and hinted is None else []
+            if usable:  # (a pass that leaves powers usable: asked first, as at the line prompt)
+                def answered(yes: bool | None) -> None:
+                    if yes:
+                        self.post_message(self.Chosen(chosen))
+                self.app.push_screen(PassConfirm(usable), answered)
+                return
+            self.post_message(self.Chosen(chosen))
             return
         state = self.offered
         preferred = self.suggested if self.suggested in group else best_variant(state, group)

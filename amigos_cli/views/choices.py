@@ -59,6 +59,13 @@ def menu_groups(state: GameState) -> list[Sequence[Action]]:
     return useful + idle
 
 
+def usable_powers(state: GameState, groups: Sequence[Sequence[Action]]) -> list[str]:
+    """The names of the cards whose powers can still do something among the choices ``groups`` (a pass
+    that leaves them is asked about first: a mistyped number must not end one's round)."""
+    return sorted({state.cards[A.subject(g[0])].name for g in groups
+                   if A.kind(g[0]) == A.POWER and not all(futile(state, a) for a in g)})
+
+
 def _after(state: GameState, action: Action) -> GameState:
     after = state.clone()
     after.apply(action)

@@ -18,6 +18,7 @@ import amigos
 from amigos import actions as A
 from amigos.codes import SETUP_REDRAFT
 from amigos_cli.tui import keys
+from amigos_cli.tui.confirm import PassConfirm
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
 from amigos_cli.tui.picker import VariantPicker
@@ -38,7 +39,7 @@ async def until(pilot, condition, timeout: float = 60.0) -> None:
 
 
 def asked(app: GameApp) -> bool:
-    return app.asking is not None and not isinstance(app.screen, (VariantPicker, GameEnd))
+    return app.asking is not None and not isinstance(app.screen, (VariantPicker, GameEnd, PassConfirm))
 
 
 async def play_on(pilot, app: GameApp, rng: random.Random, decisions: int | None = None) -> int:
@@ -46,14 +47,19 @@ async def play_on(pilot, app: GameApp, rng: random.Random, decisions: int | None
     paying) until the match ends or ``decisions`` are made; the number made."""
     made = 0
     while app.return_value is None and app.is_running and (decisions is None or made < decisions):
-        await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, GameEnd))
+        await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, GameEnd, PassConfirm))
                     or app.return_value is not None)
         if isinstance(app.screen, VariantPicker):
             await pilot.press("enter")
+        elif isinstance(app.screen, PassConfirm):  # (a pass leaving powers usable: yes, pass)
+            await pilot.press("y")
         elif isinstance(app.screen, GameEnd):
             await pilot.press("space")
         elif asked(app):
             await pilot.press(*(["down"] * rng.randrange(min(3, len(app.shown)))), "enter")
+            await pilot.pause()
+            if isinstance(app.screen, PassConfirm):
+                await pilot.press("y")
             made += 1
     while isinstance(app.screen, VariantPicker):  # the last choice wants its way of paying
         await pilot.press("enter")
@@ -116,7 +122,7 @@ def test_a_match_with_the_redraft_and_the_end_screens(tmp_path):
         rng = random.Random(2)
         async with app.run_test(size=LARGE) as pilot:
             while app.return_value is None:
-                await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, GameEnd))
+                await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, GameEnd, PassConfirm))
                             or app.return_value is not None)
                 if isinstance(app.screen, GameEnd):
                     seen["ends"] += 1
@@ -1029,5 +1035,46 @@ def test_agents_playing_each_other_offer_no_person_s_keys_to_the_end(tmp_path):
             await until(pilot, lambda: isinstance(app.screen, GameEnd), timeout=120)
             ended = {b.binding.action for b in app.active_bindings.values()}
             assert not ended & persons, ended
+
+    asyncio.run(run())
+
+
+def test_a_pass_that_leaves_usable_powers_is_asked_first_on_the_full_screen(tmp_path):
+    """Enter on a pass while a power could still do something asks first (as the line prompt does):
+    Enter or n goes back to the choices with nothing played, y passes (issue 54)."""
+    from amigos_cli.views.choices import usable_powers
+    match = Match.new(21, ["human", "random"], fmt="game", names=["You", "AI"])
+    path = tmp_path / "pass.amigos"
+
+    async def run():
+        app = GameApp(match, path)
+        async with app.run_test(size=LARGE) as pilot:
+            rng = random.Random(5)
+            for _ in range(400):  # (until a pass is offered beside a usable power)
+                await until(pilot, lambda: asked(app) or isinstance(app.screen, (VariantPicker, PassConfirm)))
+                if isinstance(app.screen, VariantPicker):
+                    await pilot.press("enter")
+                    continue
+                state = app.asking[1]
+                passes = [k for k, i in enumerate(app.shown) if A.kind(app.groups[i][0]) == A.PASS]
+                if passes and usable_powers(state, app.groups):
+                    break
+                await play_on(pilot, app, rng, 1)
+            else:
+                pytest.fail("no pass was offered beside a usable power")
+            before = len(decisions_of(path))
+            app.query_one("#choices").highlighted = passes[0]
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, PassConfirm))
+            assert "still usable this round?" in text_of(app.screen.query_one("Static"))
+            await pilot.press("enter")  # (the key pressed by accident: no)
+            await until(pilot, lambda: asked(app))
+            assert len(decisions_of(path)) == before and app.asking[1] is state
+            app.query_one("#choices").highlighted = passes[0]
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, PassConfirm))
+            await pilot.press("y")
+            await until(pilot, lambda: len(decisions_of(path)) > before)
+            assert decisions_of(path)[before][1]["__type__"] == "Pass"
 
     asyncio.run(run())

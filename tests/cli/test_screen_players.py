@@ -24,6 +24,7 @@ from amigos.codes import DECK, HAND
 from amigos.config import GameConfig
 from amigos.state import GameState
 from amigos_cli.tui.board import expanded_rival, rivals_of
+from amigos_cli.tui.confirm import PassConfirm
 from amigos_cli.tui.ending import GameEnd
 from amigos_cli.tui.game import GameApp
 from amigos_cli.tui.handover import HandOver
@@ -234,6 +235,9 @@ def test_people_at_one_screen_hand_it_over_and_never_see_each_other_s_hands(tmp_
 
     async def answer(pilot, app: GameApp) -> None:
         await pilot.press(*(["down"] * rng.randrange(min(3, len(app.shown)))), "enter")
+        await pilot.pause()
+        if isinstance(app.screen, PassConfirm):  # (a pass leaving powers usable: yes, pass)
+            await pilot.press("y")
 
     async def run():
         app = GameApp(match, path)
