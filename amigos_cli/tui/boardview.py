@@ -36,6 +36,7 @@ class Board(VerticalScroll):
     drawn: tuple[Seen, list[str]] | None = None  # what `draw` drew last, laid out again on a resize
     chosen: int | None = None  # the rival shown in full (`expanded_rival`: None, the next to play after the viewer)
     laid: tuple[int, int] = (0, 0)  # the width `draw` laid the board out at, and the lines of its centre and viewer
+    needed: int = 0  # the lines of the board as `draw` laid it out (0: not drawn yet)
 
     def compose(self) -> ComposeResult:
         yield Static(id="rival")
@@ -60,21 +61,23 @@ class Board(VerticalScroll):
         centre = flatten(middle(seen, names, seen.viewer), width)
         mine = flatten(tableau(seen, seen.viewer, seen.viewer, names), width)
         self.laid = (width, lines(centre) + lines(mine))
-        self.query_one("#rival", Static).update(self.rivals(seen, names, width, self.laid[1]))
+        rivals = self.rivals(seen, names, width, self.laid[1])
+        self.needed = lines(rivals) + self.laid[1]
+        self.query_one("#rival", Static).update(rivals)
         self.query_one("#centre", Static).update(centre)
         self.query_one("#mine", Static).update(mine)
 
     def rivals(self, seen: Seen, names: list[str], width: int, taken: int) -> Text:
         """The rivals laid out at ``width``: of two players the rival's tableau; of more, a line each
-        (`compact_row`) in the order of play after the viewer, but the rival `chosen` in full, in the
-        lines the board's height leaves (``taken``: the lines of the centre and the viewer's), so that
+        (`compact_row`) in the order of play after the viewer, but the rival `chosen` in full; either in
+        the lines the board's height leaves (``taken``: the lines of the centre and the viewer's), so that
         the viewer's tableau stays on the screen (`fitted_tableau`).  Empty lines after them make the
         block as tall as with the tallest rival in full: showing another one (``>``) then redraws the
         block alone, without laying the screen out again (60 ms to 45 ms a key, lab/screen_speed.py)."""
         others = rivals_of(seen)
         full = expanded_rival(seen, self.chosen)
-        if len(others) == 1:
-            return flatten(tableau(seen, full, seen.viewer, names), width)
+        if len(others) == 1:  # (of two players the rival in full, but in short when the board is short)
+            return fitted_tableau(seen, full, names, width, self.height_allowed() - taken)
         room = self.height_allowed() - taken - (len(others) - 1)
         fitted = {p: fitted_tableau(seen, p, names, width, room) for p in others}
         parts = [fitted[p] if p == full else flatten(compact_row(seen, p, names), width) for p in others]

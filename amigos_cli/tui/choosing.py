@@ -184,6 +184,7 @@ class Choices(Vertical):
         hint = self.query_one("#hint", Static)
         hint.update(Text(text))
         hint.add_class("shown")
+        self.call_after_refresh(self.options.scroll_to_highlight)  # (the hint's lines took rows: keep it seen)
         if self.awaiting_hint:  # ("h" then Enter: the hint's move, as the README says)
             self.awaiting_hint = False
             self.post_message(self.Chosen(action))

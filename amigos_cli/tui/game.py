@@ -155,12 +155,14 @@ class GameApp(LeavingApp[str]):
 
     def fit(self, width: int, height: int) -> None:
         """The board's and the hand's most lines at a window of ``width`` x ``height``: what leaves the
-        choices `CHOICE_ROWS` (their border and the footer besides); a word when the window is smaller
-        than `MIN_SIZE`, once a size."""
+        choices `CHOICE_ROWS` (their border and the footer besides), the hand's lines grown into what
+        the board, drawn, leaves unused; a word when the window is smaller than `MIN_SIZE`, once a size."""
         hand = HAND_ROWS if height >= ROOMY_HEIGHT else SHORT_HAND_ROWS
-        self.hand.styles.max_height = hand
         hint = self.choices.hint_rows()  # (a hint shown takes its lines from the board, not the choices)
-        self.board.styles.max_height = max(3, height - hand - CHOICE_ROWS - hint - 4)  # (footer, banner, 2 borders)
+        board = max(3, height - hand - CHOICE_ROWS - hint - 4)  # (footer, banner, 2 borders)
+        grown = max(0, min(HAND_ROWS - hand, board - self.board.needed)) if self.board.needed else 0
+        self.hand.styles.max_height = hand + grown
+        self.board.styles.max_height = board - grown
         small = (width, height) if width < MIN_SIZE[0] or height < MIN_SIZE[1] else None
         if small is not None and small != self.small:
             self.notify(f"The window is {width}x{height}: the game needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}; "

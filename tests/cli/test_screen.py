@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import tempfile
 import time
 from pathlib import Path
 
@@ -1076,5 +1077,50 @@ def test_a_pass_that_leaves_usable_powers_is_asked_first_on_the_full_screen(tmp_
             await pilot.press("y")
             await until(pilot, lambda: len(decisions_of(path)) > before)
             assert decisions_of(path)[before][1]["__type__"] == "Pass"
+
+    asyncio.run(run())
+
+
+def test_the_hinted_choice_is_scrolled_into_the_rows_left_beside_the_hint():
+    """At 80x24 the hint's lines take rows from the choices: the hinted line, however far down the list,
+    is scrolled to where it is seen (issue 54)."""
+    match = Match.new(108, ["human", "random"], fmt="game", names=["You", "AI"])
+
+    async def run():
+        app = GameApp(match, Path(tempfile.mkdtemp()) / "hinted.amigos")
+        async with app.run_test(size=(80, 24)) as pilot:
+            rng = random.Random(4)
+            while True:
+                await until(pilot, lambda: asked(app))
+                if len(app.shown) >= 9:
+                    break
+                await play_on(pilot, app, rng, 1)
+            state, last = app.asking[1], app.groups[app.shown[-1]]
+            app.choices.show_hint(state, last[0], "Hint: " + "a reason that takes some room. " * 6)
+            await pilot.pause(0.3)
+            options = app.query_one("#choices")
+            top, rows = options.scroll_offset.y, options.scrollable_content_region.height
+            line = options._index_to_line[options.highlighted]
+            assert options.highlighted == len(app.shown) - 1 and top <= line < top + rows, (top, rows, line)
+
+    asyncio.run(run())
+
+
+def test_at_100x30_the_hand_takes_the_rows_the_board_leaves_and_the_board_keeps_your_line():
+    """At 100x30 the hand grows into the board's unused rows (all its cards and the deck's line show),
+    and the board, shorter, keeps the viewer's own line on the screen (issue 54)."""
+    match = Match.new(108, ["human", "random"], fmt="game", names=["You", "AI"])
+
+    async def run():
+        app = GameApp(match, Path(tempfile.mkdtemp()) / "hand.amigos")
+        async with app.run_test(size=SMALL) as pilot:
+            await play_on(pilot, app, random.Random(4), 3)
+            await until(pilot, lambda: asked(app))
+            await pilot.pause(0.3)
+            hand, board = app.query_one("#hand"), app.query_one("#board")
+            assert hand.option_count >= 3  # (two cards and the deck's line, at least)
+            assert hand.virtual_size.height <= hand.scrollable_content_region.height
+            assert board.virtual_size.height <= board.size.height and "You " in text_of(board.query_one("#mine"))
+            assert app.query_one("#choices").scrollable_content_region.height >= 5
 
     asyncio.run(run())
