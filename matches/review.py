@@ -3,11 +3,11 @@ AI's search judges it from that seat's information alone (never a hidden card).
 
 For each decision of a reviewed seat with more than one action to choose from, one search at the
 position before it (`ai.mcts.search` for that seat, every legal action a child of the root) gives the
-chance to win of each action: the best is the position's worth, the one played is what the seat kept,
-and the difference is the chance lost, graded by `GRADES` as chess sites do.  A review is a function of
-the match, the seats, the budget and the seed; `review_file` keeps it beside the match file (with the
-versions that computed it), so that the second time it opens at once, and recomputes one that is stale
-or damaged, never trusting it.
+chance to win of each action: the most visited (the AI's move) is the position's worth, the one played
+is what the seat kept, and the difference is the chance lost, graded by `GRADES` as chess sites do.  A
+review is a function of the match, the seats, the budget and the seed; `review_file` keeps it beside
+the match file (with the versions that computed it), so that the second time it opens at once, and
+recomputes one that is stale or damaged, never trusting it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ BLUNDER: Final = "blunder"
 DEFAULT_ITERS: Final = 1500
 SUFFIX: Final = ".review"
 FORMAT: Final = "amigos.review"
-VERSION: Final = 1
+VERSION: Final = 2  # (2: the preferred move is the most visited)
 
 
 @dataclass
@@ -98,12 +98,18 @@ def accuracy(decisions: Sequence[Graded]) -> float:
     return sum(each) / len(each)
 
 
-def chances(state: GameState, seat: int, iters: int, seed: int) -> dict[tuple[Any, ...], float]:
-    """Each legal action's (by `amigos.actions.macro_key`) chance to win for ``seat``, to move at
-    ``state``, by a search of ``iters`` iterations from the seat's information alone."""
+def chances(state: GameState, seat: int, iters: int, seed: int) -> dict[tuple[Any, ...], tuple[int, float]]:
+    """Each legal action's (by `amigos.actions.macro_key`) visits and chance to win for ``seat``, to move
+    at ``state``, by a search of ``iters`` iterations from the seat's information alone."""
     groups: M.Groups = {A.macro_key(g[0]): g for g in state.legal_groups()}
     stats, _ = M.search(state, seat, iters, None, seed, root_groups=groups, evaluator=default_evaluator())
-    return {key: (w / n if n else 0.0) for key, (n, w) in stats.items()}
+    return {key: (n, w / n if n else 0.0) for key, (n, w) in stats.items()}
+
+
+def preferred_move(found: dict[tuple[Any, ...], tuple[int, float]]) -> tuple[Any, ...]:
+    """The move the search prefers among ``found`` (`chances`): the most visited, as the AI plays, its
+    chance the best judged (a move tried a few times only can have a high chance by luck)."""
+    return max(found, key=lambda key: found[key])
 
 
 def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
@@ -138,12 +144,13 @@ def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_IT
         state, action = step.before, step.action
         assert action is not None
         found = chances(state, step.actor, iters, derive_seed(seed, "review", step.game, k))
-        best_key = max(found, key=lambda key: found[key])
-        played = found.get(A.macro_key(action), 0.0)
-        graded = grade(max(0.0, found[best_key] - played))
+        best_key = preferred_move(found)
+        best = found[best_key][1]
+        played = found.get(A.macro_key(action), (0, 0.0))[1]
+        graded = grade(max(0.0, best - played))
         preferred = "" if best_key == A.macro_key(action) else \
             amigos.action_text(state, next(g[0] for g in state.legal_groups() if A.macro_key(g[0]) == best_key))
-        out.decisions.append(Graded(step.game, k, step.actor, step.text, round(found[best_key], 4), round(played, 4),
+        out.decisions.append(Graded(step.game, k, step.actor, step.text, round(best, 4), round(played, 4),
                                     preferred, graded,
                                     reason(state, action, best_key) if graded not in ("best", "good") else ""))
         progress(done, len(todo))
