@@ -32,9 +32,6 @@ files; ``reseed(seed)`` and ``close()`` as there.  Specs are strings, the same f
                       widen=1 (the default): a move is searched with one way to pay and gain;
                       widen=3: with up to its 3 best ways by the linear value, each searched as a
                       move of its own (at the root from the start, below it as visits grow).
-                      puct=C,policy=FILE (an experiment, off by default): below the root, moves
-                      weighed by PUCT with the priors of the model of choices in FILE
-                      (`amigos-train policy`), the likeliest tried first, instead of UCB1.
                       temper=T (0, the default: the best move): the move sampled among the
                       searched ones with weights exp(chance / T), a weaker player's (`LEVELS`)
     level:3           the AI at a level from 1 (gentle) to 5 (the strongest, mcts:time=1): `LEVELS`
@@ -114,6 +111,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             raise SpecError(f"agent level takes a level from 1 (gentle) to {max(LEVELS)} (the strongest): "
                             f"level:3, not {spec.strip()!r}")
         return parse_spec(LEVELS[int(rest)])
+    allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
+               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
+                        "halving", "solo", "model", "net", "ways", "ponder", "widen", "temper"}}[kind]
     params: dict[str, int | float | str] = {}
     if rest.strip():
         for item in rest.split(","):
@@ -121,11 +121,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             key = key.strip()
             if not eq or not key:
                 raise SpecError(f"bad agent parameter {item.strip()!r} in {spec!r} (expected name=value)")
-            params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
-    allowed = {"random": {"seed"}, "greedy": {"seed"}, "expectimax": {"depth", "seed"},
-               "mcts": {"time", "iters", "workers", "seed", "c", "rollout", "draft", "value", "norm",
-                        "halving", "solo", "model", "net", "ways", "ponder", "widen", "puct", "policy",
-                        "temper"}}[kind]
+            if key not in allowed:
+                params[key] = value  # (refused below by its name, whatever its value)
+            else:
+                params[key] = _text(key, value.strip()) if key in TEXTS else _number(key, value)
     unknown = set(params) - allowed
     if unknown:
         first = sorted(unknown)[0]
@@ -136,13 +135,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:  # (numbers: int or flo
             _check(key, got)
     if "net" in params and params.get("value", NET) != NET:
         raise SpecError(f"agent parameter net is for value={NET}, not value={params['value']}")
-    if (params.get("puct", 0) != 0) != ("policy" in params):
-        raise SpecError("agent parameters puct and policy go together: puct=C (above 0) with policy=FILE")
     return kind, params
 
 
 #: Parameters whose value is text: the words it takes (None: a file's path, taken as written).
-TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None, "policy": None}
+TEXTS: dict[str, tuple[str, ...] | None] = {"value": VALUES, "model": None, "net": None}
 
 
 def _text(key: str, value: str) -> str:
@@ -184,7 +181,7 @@ LIMITS: dict[str, Limit] = {
     "iters": Limit(True, 1, False, 10_000_000), "workers": Limit(True, 1, False, 256),
     "rollout": Limit(True, 0, False, 1000), "draft": Limit(True, 0, False, 2),
     "norm": Limit(False, 0, False, 1), "halving": Limit(True, 0, False, 1), "solo": Limit(True, 0, False, 1), "ways": Limit(True, 1, False, 12),
-    "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12), "puct": Limit(False, 0, False, 100),
+    "ponder": Limit(True, 0, False, 1), "widen": Limit(True, 1, False, 12),
     "time": Limit(False, 0, True, 3600), "c": Limit(False, 0, False, 100), "temper": Limit(False, 0, False, 1)}
 
 

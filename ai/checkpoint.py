@@ -39,7 +39,7 @@ class NetError(AmigosError):
     names the file and says why in one line."""
 
 
-#: Hidden units a network may have: trained ones have 64; a model of choices with 1024 is about 36 MB.
+#: Hidden units a network may have: trained ones have 64; a value network with 1024 is about 6 MB.
 MAX_HIDDEN: Final = 1024
 NET_BYTES: Final = 64 << 20    # an .npz file at most (the packaged network: 0.4 MB)
 JSON_BYTES: Final = 1 << 20    # a linear value's file at most (the packaged one: 3 KB)

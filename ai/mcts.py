@@ -27,7 +27,6 @@ import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from amigos import actions as A
@@ -43,7 +42,6 @@ from .evaluator import NET, WAYS, Evaluator, Rewards, default_evaluator
 from .futile import useful
 from .halving import Halving
 from .heuristics import enabled_purchases, purchases
-from .policy import PolicyNet
 from .rewards import chance_of_reward, final_rewards
 from .value import NEAR_WIN
 
@@ -103,19 +101,12 @@ UNPROVEN: Final = 0
 PROVEN_WIN: Final = 1
 PROVEN_LOSS: Final = -1
 PROOF_VISITS: Final = 4
-# PUCT (``puct`` > 0, with ``policy``, a model of choices' file: `ai.policy`): below the root a node's
-# moves are weighed as AlphaZero weighs them, Q + puct * P * sqrt(N) / (1 + n), P the model's chance of
-# the move for its mover, read once the node has PRIOR_AFTER visits (before, every move alike); a move
-# not tried yet counts the mean value of those tried (first-play urgency), so that the likeliest moves
-# are tried first and unlikely ones perhaps never, where UCB1 tries every move once first.
-PRIOR_AFTER: Final = 4
 
 
 class Node:
     """A tree node: reached by ``player``'s macro action; statistics from that player's view."""
 
-    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "ends", "won", "lost", "proof",
-                 "priors")
+    __slots__ = ("player", "n", "w", "avail", "children", "pool", "action", "ends", "won", "lost", "proof")
 
     player: int
     n: int
@@ -137,7 +128,6 @@ class Node:
         # The variant last played to reach this node, and the mover's pool it was chosen for.
         self.pool: tuple[int, ...] | None = None
         self.action: Action | None = None
-        self.priors: dict[Macro, float] | None = None  # (PUCT's: the policy's chance of each move here)
 
 
 def group(state: GameState, merge_passes: bool = False, cache: dict[Any, Any] | None = None) -> Groups:
@@ -195,17 +185,13 @@ class Settings(NamedTuple):
     the whole range of rewards (0: off).  ``halving`` 1 chooses the root's move by sequential halving
     (`ai.halving.Halving`) instead of UCB1 (0: UCB1).  ``widen`` > 1: a move's ways are its own
     children, up to ``widen`` of them, more as the move is visited (`WIDEN_AT`); at the root the
-    agent gives each of its moves its ``widen`` best ways from the start (`MCTSAgent.widened`).  ``puct``
-    > 0: below the root, PUCT with the priors of the model of choices in the file ``policy``
-    (`PRIOR_AFTER`) instead of UCB1 (0: UCB1; ``policy`` "": none)."""
+    agent gives each of its moves its ``widen`` best ways from the start (`MCTSAgent.widened`)."""
 
     c: float = 0.7
     rollout: int = 0
     norm: float = NORM
     halving: int = HALVING
     widen: int = WIDEN
-    puct: float = 0.0
-    policy: str = ""
 
 
 DEFAULT_SETTINGS: Final = Settings()
@@ -215,11 +201,9 @@ class Tree:
     """What one search keeps besides its nodes: the settings' constants, the evaluator and the
     purchases each gain macro enables (`group`'s cache)."""
 
-    __slots__ = ("c", "norm", "widen", "evaluator", "merge", "splits", "rng", "puct", "policy")
+    __slots__ = ("c", "norm", "widen", "evaluator", "merge", "splits", "rng")
 
     c: float
-    puct: float  # `Settings.puct`
-    policy: PolicyNet | None  # the model of choices PUCT reads (`Settings.policy`)
     norm: float
     widen: int  # `Settings.widen`
     evaluator: Evaluator
@@ -229,8 +213,6 @@ class Tree:
 
     def __init__(self, settings: Settings, evaluator: Evaluator, rng: random.Random) -> None:
         self.c = settings.c
-        self.puct = settings.puct if settings.policy else 0.0
-        self.policy = policy_net(settings.policy) if self.puct > 0.0 else None
         self.norm = settings.norm
         self.widen = settings.widen if evaluator.learned else 1  # (the hand-tuned value ranks no ways)
         self.evaluator = evaluator
@@ -407,7 +389,7 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
                 s.apply_unchecked(only[0])
                 groups = None
                 continue
-        key, untried = _choose(tree, node, groups, s)
+        key, untried = _choose(tree, node, groups)
         if untried:
             path.append(_expand(node, key, s, groups, evaluator))
             return path
@@ -418,11 +400,11 @@ def _descend(tree: Tree, root: Node, s: GameState, groups: Groups | None, first:
     return path
 
 
-def _choose(tree: Tree, node: Node, groups: Groups, s: GameState) -> tuple[Macro, bool]:
-    """(macro, untried): a proven win (`_prove`) if there is one; with PUCT, `_choose_puct`'s; else a
-    random macro legal here without a child yet, else UCB1's choice among the children (each legal one
-    becoming available once more).  With ``tree.widen`` > 1 a macro's further ways count as macros
-    (`WAY`) once its child has been visited enough.  ``s``: the world, at this node."""
+def _choose(tree: Tree, node: Node, groups: Groups) -> tuple[Macro, bool]:
+    """(macro, untried): a proven win (`_prove`) if there is one; else a random macro legal here
+    without a child yet, else UCB1's choice among the children (each legal one becoming available
+    once more).  With ``tree.widen`` > 1 a macro's further ways count as macros (`WAY`) once its child
+    has been visited enough."""
     children = node.children
     c = tree.c
     widen = tree.widen
@@ -444,8 +426,6 @@ def _choose(tree: Tree, node: Node, groups: Groups, s: GameState) -> tuple[Macro
             if child.proof == PROVEN_WIN:  # (nothing beats a proven win: `_prove`)
                 return key, False
             lost += child.proof == PROVEN_LOSS
-    if tree.puct > 0.0 and node.player >= 0:
-        return _choose_puct(tree, node, groups, s, lost < tried)
     for key in groups:
         child = children.get(key)
         keys: Sequence[Macro] = (key,)
@@ -470,54 +450,6 @@ def _choose(tree: Tree, node: Node, groups: Groups, s: GameState) -> tuple[Macro
         return untried[tree.rng.randrange(len(untried))], True
     assert best_key is not None  # (every legal macro has a child here)
     return best_key, False
-
-
-def _choose_puct(tree: Tree, node: Node, groups: Groups, s: GameState, skip_lost: bool) -> tuple[Macro, bool]:
-    """(macro, untried): PUCT's choice among the macros legal here (see `PRIOR_AFTER`), a proven loss
-    left aside while ``skip_lost``."""
-    children = node.children
-    if node.priors is None and node.n >= PRIOR_AFTER and tree.policy is not None:
-        keys = list(groups)
-        node.priors = dict(zip(keys, tree.policy.probabilities(s, keys).tolist()))
-    priors = node.priors
-    uniform = 1.0 / len(groups)
-    visits = 0
-    tried = 0
-    values = 0.0
-    for key in groups:
-        child = children.get(key)
-        if child is not None:
-            visits += child.n
-            tried += 1
-            values += child.w / child.n
-    first_play = values / tried if tried else 0.5
-    scale = tree.puct * math.sqrt(max(1, visits))
-    best_key: Macro | None = None
-    best_u = -1.0
-    for key in groups:
-        child = children.get(key)
-        prior = uniform if priors is None else priors.get(key, uniform)
-        if child is None:
-            u = first_play + scale * prior
-        elif skip_lost and child.proof == PROVEN_LOSS:
-            continue
-        else:
-            u = child.w / child.n + scale * prior / (1 + child.n)
-        if u > best_u:
-            best_key, best_u = key, u
-    assert best_key is not None  # (a move not proven lost, or every move proven lost and none skipped)
-    return best_key, best_key not in children
-
-
-def policy_net(path: str) -> PolicyNet:
-    """The model of choices in ``path`` (read once a process: the search's workers read it too)."""
-    net = _POLICIES.get(path)
-    if net is None:
-        net = _POLICIES[path] = PolicyNet.load(Path(path))
-    return net
-
-
-_POLICIES: dict[str, PolicyNet] = {}
 
 
 def _expand(node: Node, key: Macro, s: GameState, groups: Groups, evaluator: Evaluator) -> Node:
@@ -794,8 +726,7 @@ class MCTSAgent:
     def __init__(self, time: float | None = None, iters: int | None = None, workers: int = 1, seed: int = 0,
                  c: float = 0.7, rollout: int = 0, draft: int = 1, value: str = NET, norm: float = NORM,
                  halving: int = HALVING, solo: int = 1, model: str | None = None, net: str | None = None,
-                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, puct: float = 0.0,
-                 policy: str | None = None, temper: float = 0.0) -> None:
+                 ways: int = WAYS, ponder: int = 0, widen: int = WIDEN, temper: float = 0.0) -> None:
         # (what `close` reads first: set before anything here may fail, since the compiled class reads
         # an attribute without checking that it was set, and `__del__` closes a half-made agent too)
         self._pool = None
@@ -806,10 +737,8 @@ class MCTSAgent:
         self.iters = iters
         self.workers = max(1, int(workers))
         self.rng = random.Random(seed)
-        if policy is not None:
-            policy_net(policy)  # (read now: a bad file is refused when the agent is made)
         self.settings = Settings(c=float(c), rollout=int(rollout), norm=float(norm), halving=int(halving),
-                                 widen=max(1, int(widen)), puct=float(puct), policy=policy or "")
+                                 widen=max(1, int(widen)))
         recipe = (value, model, net, int(ways))
         # (the packaged files are read once a process; named files each time, so that a rewritten one is read)
         self.evaluator = default_evaluator(value, int(ways)) if model is None and net is None \

@@ -25,13 +25,14 @@ from ai.learned import ValueModel
 from ai.network import ValueNet
 from amigos.config import GameConfig
 from amigos.determinize import determinize
-from training.neural import HOLD_OUT
-from training.policy import game_files
+from training.neural import HOLD_OUT, game_files
 
 
 def held_out_records(paths: list[Path]) -> list[dict]:
+    """The held-out games of ``paths``: of a file itself, of a folder's game files by generation
+    (`training.neural.game_files`)."""
     out = []
-    for f in game_files(paths):
+    for f in (p for path in paths for p in (game_files(path) if path.is_dir() else [path])):
         lines = [line for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
         out += [json.loads(line) for k, line in enumerate(lines) if k % HOLD_OUT == 0]
     return out

@@ -1,5 +1,5 @@
-"""``amigos-train``: the training commands (``selfplay``, ``fit``, ``neural``, ``policy``), a Typer app as
-``amigos`` is, its commands one module each in `training.commands`.
+"""``amigos-train``: the training commands (``selfplay``, ``fit``, ``neural``), a Typer app as ``amigos``
+is, its commands one module each in `training.commands`.
 
 Each answers as ``amigos`` does: an expected failure (an option value of the wrong kind or out of its
 range, an unknown option, options that do not go together, a path that is missing, a folder, a FIFO or
@@ -21,7 +21,6 @@ from amigos.errors import AmigosError
 
 from .commands.fit import fit
 from .commands.neural import neural
-from .commands.policy import policy
 from .commands.selfplay import selfplay
 
 PROG = "amigos-train"
@@ -43,7 +42,7 @@ class _Command(TyperCommand):
         return params
 
 
-for _command in (selfplay, fit, neural, policy):  # (a docstring's lines joined: the help wraps them itself)
+for _command in (selfplay, fit, neural):  # (a docstring's lines joined: the help wraps them itself)
     app.command(_command.__name__, cls=_Command, help=" ".join(inspect.cleandoc(_command.__doc__ or "").split()))(
         _command)
 

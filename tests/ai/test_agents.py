@@ -38,6 +38,19 @@ def test_bad_specs_are_refused(bad):
         parse_spec(bad)  # before any agent is built: a command can check its specs first
 
 
+@pytest.mark.parametrize("option", ["puct=0.5", "policy=x.npz", "belief=8"])
+def test_the_removed_model_of_choices_options_are_refused_in_one_line(option):
+    """``puct``, ``policy`` and ``belief`` (the model of choices' experiments, deleted) are unknown
+    parameters: refused in one line naming the parameter and the ones there are, as any unknown one."""
+    name = option.split("=")[0]
+    for build in (parse_spec, make_agent):
+        with pytest.raises(SpecError) as refused:
+            build(f"mcts:iters=10,{option}")
+        message = str(refused.value)
+        assert "\n" not in message
+        assert message.startswith(f"agent mcts has no parameter {name}") and "its parameters are" in message
+
+
 @pytest.mark.parametrize("spec, parsed", [
     ("mcts:iters=1", ("mcts", {"iters": 1})),
     ("mcts:time=0.01,c=0,rollout=0,draft=0,workers=1",

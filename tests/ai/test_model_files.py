@@ -1,7 +1,6 @@
-"""Model files read through one checkpoint (`ai.checkpoint`): the neural value's and the model of choices'
-``.npz`` and the linear value's JSON (an agent spec's ``net=FILE`` and ``model=FILE``).  A file that is not
-one is refused in one line naming it (`NetError`), without a blocking read and without unpacking more than
-its format allows."""
+"""Model files read through one checkpoint (`ai.checkpoint`): the neural value's ``.npz`` and the linear
+value's JSON (an agent spec's ``net=FILE`` and ``model=FILE``).  A file that is not one is refused in one
+line naming it (`NetError`), without a blocking read and without unpacking more than its format allows."""
 
 from __future__ import annotations
 
@@ -27,8 +26,6 @@ from ai import checkpoint as K
 from ai import encoding as E
 from ai import learned as L
 from ai import network as NW
-from ai import policy as P
-from ai.agents import SpecError, parse_spec
 from ai.evaluator import packaged_model
 from ai.network import NetError, ValueNet
 
@@ -285,34 +282,6 @@ def test_a_network_is_written_whole_or_not_at_all(tmp_path, fifo):
     assert load_net(fifo).hidden == 8
 
 
-# -- the model of choices ------------------------------------------------------------------------------------
-
-def _policy_members(tmp_path: Path) -> dict[str, bytes]:
-    P.PolicyNet.initial(8, 3).save(tmp_path / "p.npz")
-    return members(tmp_path / "p.npz")
-
-
-@pytest.mark.parametrize("name, data, fragment", [
-    ("v", npy(np.zeros((P.N_MOVE_INPUTS, 9))), "elsewhere hidden 8"),
-    ("u", npy(np.zeros(P.N_MOVE_INPUTS, np.complex64)), "u of dtype complex64"),
-    ("w1", npy_header("<f8", (E.N_INPUTS, 1 << 40)) + bytes(8), "w1 of shape"),
-    ("b1", npy(np.float64(1.0)), "b1 of shape ()"),
-    ("u", None, "no u array"),
-], ids=["hidden sizes that differ", "a complex dtype", "a 4 TB declared shape", "a scalar", "a missing array"])
-def test_a_file_that_is_no_model_of_choices_is_refused_in_one_line(tmp_path, name, data, fragment):
-    parts = _policy_members(tmp_path)
-    if data is None:
-        del parts[name]
-    else:
-        parts[name] = data
-    refused(P.PolicyNet.load, zipped(tmp_path / "bad.npz", parts), "not a policy network", fragment)
-
-
-def test_the_model_of_choices_read_from_a_value_network_or_a_fifo_is_refused(tmp_path, fifo):
-    refused(P.PolicyNet.load, PACKAGED, "not a policy network")
-    refused(P.PolicyNet.load, fifo, "not a regular file")
-
-
 # -- the linear value ----------------------------------------------------------------------------------------
 
 def _model(**changes: Any) -> dict[str, Any]:
@@ -404,11 +373,6 @@ def test_amigos_play_with_a_bad_linear_model_says_so_in_one_line(tmp_path):
     assert not (tmp_path / "m.amigos").exists()
 
 
-def test_belief_is_gone_from_the_search_s_parameters():
-    with pytest.raises(SpecError, match="has no parameter belief"):
-        parse_spec("mcts:iters=10,belief=8")
-
-
 # -- fuzzing ---------------------------------------------------------------------------------------------------
 
 #: The packaged network's members stored uncompressed: there a mutation lands in an .npy header or number.
@@ -440,11 +404,10 @@ def mutated(draw: st.DrawFn, original: bytes) -> bytes:
 def test_any_bytes_are_a_network_or_refused_in_one_line(tmp_path_factory, blob):
     path = tmp_path_factory.getbasetemp() / "fuzz.npz"
     path.write_bytes(blob)
-    for load in (load_net, P.PolicyNet.load):
-        try:
-            load(path)
-        except NetError as exc:
-            assert "\n" not in str(exc) and str(exc).startswith(str(path))
+    try:
+        load_net(path)
+    except NetError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith(str(path))
 
 
 @settings(max_examples=150, deadline=None)

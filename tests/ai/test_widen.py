@@ -59,18 +59,18 @@ def test_a_second_way_is_offered_only_once_its_move_was_visited_enough(worlds):
     tree = Tree(Settings(widen=3), evaluator, random.Random(1))
     node = _node_with_children(world, groups, WIDEN_AT - 1)
     for _ in range(20):
-        chosen, untried = _choose(tree, node, groups, world)
+        chosen, untried = _choose(tree, node, groups)
         assert not untried and WAY not in chosen
     node.children[key].n = WIDEN_AT
-    chosen, untried = _choose(tree, node, groups, world)
+    chosen, untried = _choose(tree, node, groups)
     assert untried and chosen[-2:] == (WAY, 1) and chosen[:-2] in several
     for k in several:
         node.children[k].n = 4 * WIDEN_AT
         node.children[k + (WAY, 1)] = _node_with_children(world, {0: 0}, 1).children[0]
-    chosen, untried = _choose(tree, node, groups, world)
+    chosen, untried = _choose(tree, node, groups)
     assert untried and chosen[-2:] == (WAY, 2)  # (a third way at four times the visits; never a fourth)
     one = Tree(Settings(widen=WIDEN), evaluator, random.Random(1))
-    assert WIDEN == 1 and all(WAY not in _choose(one, node, groups, world)[0] for _ in range(20))
+    assert WIDEN == 1 and all(WAY not in _choose(one, node, groups)[0] for _ in range(20))
 
 
 def test_the_roots_ways_are_searched_as_moves_and_the_choice_is_one_of_them(worlds):

@@ -200,6 +200,12 @@ def test_neural_from_bad_seed_games_is_one_line_and_makes_no_folder(capsys, file
             "20", says="games-0.jsonl, line 1: a game record without its seed")
     refused(capsys, files, "neural", "--work", str(files / "run"), "--seed-games", str(files / "fifo"), "--games",
             "20", says="fifo: not a folder")
+    (files / "dir" / "games-0.jsonl").write_text(
+        '{"seed": 1, "choices": [0], "result": [1, 0], "variant": "x\\u001b[2J"}\n')
+    (files / "dir" / "games-x.jsonl").write_text("not a generation's file: skipped")
+    line = refused(capsys, files, "neural", "--work", str(files / "run"), "--seed-games", str(files / "dir"),
+                   "--games", "20", says="unknown variant 'x\\x1b[2J'")
+    assert "\x1b" not in line
 
 
 @pytest.mark.parametrize("option, value", [("--hidden", "-1"), ("--hidden", "0"), ("--hidden", str(10**8)),
@@ -209,38 +215,13 @@ def test_neural_refuses_a_count_out_of_range_in_one_line(capsys, files, option, 
     refused(capsys, files, "neural", "--work", str(files / "run"), option, value, says=f"Invalid value for '{option}'")
 
 
-# -- policy ---------------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name, says", BAD[1:])
-def test_policy_from_a_bad_file_is_one_line(capsys, files, name, says):
-    refused(capsys, files, "policy", "--games", _path(files, name), "--out", str(files / "p.npz"),
-            says=says if name != "missing.jsonl" else "no such file or folder")
-
-
-def test_policy_from_a_folder_of_bad_games_or_into_a_folder_is_one_line(capsys, files, played):
-    (files / "dir" / "games-0.jsonl").write_text('{"seed": 1, "choices": [0], "variant": "x\\u001b[2J"}\n')
-    (files / "dir" / "games-x.jsonl").write_text("not a generation's file: skipped")
-    line = refused(capsys, files, "policy", "--games", str(files / "dir"), "--out", str(files / "p.npz"),
-                   says="unknown variant 'x\\x1b[2J'")
-    assert "\x1b" not in line
-    refused(capsys, files, "policy", "--games", str(played), "--out", str(files / "dir"),
-            says="a folder, not a model file")
-    refused(capsys, files, "policy", "--games", str(played), "--out", "/dev/null", says="a device, not a model file")
-
-
-@pytest.mark.parametrize("value", ["-1", "0", str(10**8), "x"])
-def test_policy_refuses_a_hidden_layer_out_of_range_in_one_line(capsys, files, played, value):
-    refused(capsys, files, "policy", "--games", str(played), "--out", str(files / "p.npz"), "--hidden", value,
-            says="Invalid value for '--hidden'")
-
-
 # -- the command ----------------------------------------------------------------------------------------------
 
 def test_the_command_line_answers_a_fifo_in_one_line_and_exit_2(files):
-    done = subprocess.run([sys.executable, "-m", "training.cli", "policy", "--games", str(files / "fifo"), "--out",
-                           str(files / "p.npz")], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "training.cli", "fit", "--data", str(files / "fifo"), "--out",
+                           str(files / "m.json")], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stderr.strip() == \
-        f"amigos-train: {files / 'fifo'}: not a regular file (a device, pipe or socket), not a game record file"
+        f"amigos-train: {files / 'fifo'}: not a regular file (a device, pipe or socket), not a self-play file"
 
 
 def test_a_value_network_from_a_changed_file_is_refused_by_fit_s_check(capsys, files, played):
