@@ -81,6 +81,12 @@ class Review:
         return [d for d in self.decisions if d.seat == seat and (game is None or d.game == game)]
 
 
+#: The marks a graded move gets beside it, as chess annotates moves (none for best and good).
+MARKS: Final[dict[str, str]] = {"inaccuracy": "?!", "mistake": "?", BLUNDER: "??"}
+#: The grades a replay's "next mistake" key stops at.
+FAULTS: Final = ("mistake", BLUNDER)
+
+
 def grade(lost: float) -> str:
     """The grade of a move that lost ``lost`` of its chance to win (`GRADES`)."""
     for name, most in GRADES:
@@ -183,13 +189,22 @@ def review_path(match_path: Path) -> Path:
 def load_review(path: Path, record: dict[str, Any], seats: Sequence[int], iters: int, seed: int) -> Review | None:
     """The review kept at ``path`` if it is whole and was computed from ``record`` for these seats, budget
     and seed by these versions; None otherwise (missing, damaged, stale: to be computed again)."""
+    kept = kept_review(path, record)
+    if kept is None or (kept.seats, kept.iters, kept.seed) != (list(seats), iters, seed):
+        return None
+    return kept
+
+
+def kept_review(path: Path, record: dict[str, Any]) -> Review | None:
+    """The review kept at ``path``, whatever its seats, budget and seed, if it is whole and was computed
+    from ``record`` by these versions; None otherwise (the replay shows its marks only then)."""
     try:
         data = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
         if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("versions") == versions()
-                and data.get("digest") == digest(record) and data.get("iters") == iters
-                and data.get("seed") == seed and data.get("seats") == list(seats)):
+                and data.get("digest") == digest(record)):
             return None
-        return Review(list(seats), iters, seed, [Graded(**d) for d in data["decisions"]])
+        return Review(list(data["seats"]), int(data["iters"]), int(data["seed"]),
+                      [Graded(**d) for d in data["decisions"]])
     except (OSError, ValueError, TypeError, KeyError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
         return None
 

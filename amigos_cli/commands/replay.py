@@ -14,6 +14,7 @@ from amigos.observe import observation
 from matches.folder import find
 from matches.match import Match
 from matches.record import MatchFileError, load
+from matches.review import kept_review, review_path
 from matches.session import HUMAN, history
 
 from ..errors import CliUsageError
@@ -94,14 +95,16 @@ def replay(file: Annotated[Path, typer.Argument(help="The match file.", metavar=
     The board is seen from a person's seat when the match has one (their hand, not the AI's), else from
     player 1's.  --json follows the same rule: the whole state (the protocol's get_state form) only for
     a match of AIs, otherwise the person's observation, which holds no hidden card of the rival."""
-    match = load(find(file))
+    path = find(file)
+    match = load(path)
     state, k, n = position(match, game, to, str(file))
     viewer, person = viewer_of(match)
     if listed:
         list_decisions(match, k, viewer if person else None)
         return
     if to is None and not as_json and full_screen(plain):
-        ReplayApp(match, printable(file.name), viewer, person, game=game or 1).run()  # (from the first deal)
+        review = kept_review(review_path(path), match.record)  # (its marks, if `amigos review` made one)
+        ReplayApp(match, printable(file.name), viewer, person, game=game or 1, review=review).run()  # (from the deal)
         return
     console = stdout_console()
     if as_json:

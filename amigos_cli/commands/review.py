@@ -19,15 +19,14 @@ from rich.table import Table
 from matches.charts import ChartsUnavailable, review_chart
 from matches.folder import find
 from matches.record import load
-from matches.review import BLUNDER, DEFAULT_ITERS, GRADES, Graded, Review, accuracy, review_file
+from matches.review import BLUNDER, DEFAULT_ITERS, GRADES, MARKS, Graded, Review, accuracy, review_file
 from matches.session import HUMAN
 
 from ..errors import CliUsageError
 from ..views.console import stdout_console
+from ..views.graded import graded_words
 from ..views.safe import player_names, printable
 
-#: Each grade's mark beside a move, as chess annotates moves.
-MARKS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", BLUNDER: "??"}
 #: The steps of the win-chance graph, lowest first.
 BARS = "▁▂▃▄▅▆▇█"
 SHOWN = ("inaccuracy", "mistake", BLUNDER)  # the grades listed without --all
@@ -126,9 +125,5 @@ def _print(result: Review, names: list[str], games: list[int], every: bool) -> N
             console.print(graph(mine), highlight=False)
             for d in mine:
                 if every or d.grade in SHOWN:
-                    mark = MARKS[d.grade]
-                    better = f"; better: {escape(d.preferred)} ({100 * d.before:.0f}%)" if d.preferred else ""
-                    why = f" - {escape(d.reason)}" if d.reason else ""
-                    console.print(f"  #{d.index + 1} {escape(printable(d.played, 200))}{mark}  "
-                                  f"{100 * d.before:.0f}% -> {100 * d.after:.0f}%  [italic]{d.grade}[/]{better}{why}",
-                                  highlight=False)
+                    console.print(f"  #{d.index + 1} {printable(d.played, 200)}{MARKS.get(d.grade, '')}  {graded_words(d)}",
+                                  highlight=False, markup=False)

@@ -2,7 +2,9 @@
 time (left/right, Home/End), the moves listed beside it in words, a game selector for matches.
 
 The board is seen from the seat `commands.replay.viewer_of` names: a person's (never the AI's hidden
-cards) or, for a match of AIs, a spectator's, who sees every move in full.
+cards) or, for a match of AIs, a spectator's, who sees every move in full.  When the file has its review
+beside it (`amigos review`), each graded move is marked (?! ?, ??), the decision shown tells its grade and
+the move the AI preferred, and ``n`` jumps to the next mistake or blunder.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from matches.match import Match, expansion_title
+from matches.review import FAULTS, MARKS, Graded, Review
 from matches.session import Step, history
 
 from ..views.board import hand_view, result_text
+from ..views.graded import graded_words
 from ..views.log import round_of, step_line
 from ..views.safe import player_names, short_names
 from ..views.seen import Seen
@@ -39,13 +43,15 @@ class ReplayApp(LeavingApp[None]):
     BINDINGS = [
         Binding("left", "step(-1)", "back", priority=True), Binding("right", "step(1)", "forward", priority=True),
         Binding("home", "jump(0)", "start", priority=True), Binding("end", "jump(-1)", "end", priority=True),
-        Binding("g", "next_game", "next game"), Binding("q", "quit", "quit"),
-        Binding(RIVAL_KEY, "expand_rival", "rivals"),
+        Binding("g", "next_game", "next game"), Binding("n", "next_fault", "next mistake"),
+        Binding("q", "quit", "quit"), Binding(RIVAL_KEY, "expand_rival", "rivals"),
     ]
 
     def __init__(self, match: Match, name: str, viewer: int, person: bool, game: int | None = None,
-                 to: int | None = None):
+                 to: int | None = None, review: Review | None = None):
         super().__init__()
+        # each graded decision by (game, its index in the game's decisions), from the review kept beside the file
+        self.graded: dict[tuple[int, int], Graded] = {(d.game, d.index): d for d in review.decisions} if review else {}
         self.file_name = name
         self.names = player_names(match.record)
         self.short = short_names(self.names)  # (the list's lines: the agents' specs once, in the deal's line)
@@ -85,8 +91,11 @@ class ReplayApp(LeavingApp[None]):
         moves.add_option(Option(Text(f"Game {self.game}: the deal ({players}; End: the last decision)", style="bold"),
                                 id="0"))
         for i, s in enumerate(steps, 1):
-            moves.add_option(Option(Text(f"{i:>4}. r{round_of(s.before)} {step_line(s, self.seen_by, self.short)}"),
-                                    id=str(i)))
+            line = Text(f"{i:>4}. r{round_of(s.before)} {step_line(s, self.seen_by, self.short)}")
+            graded = self.graded.get((self.game, i - 1))
+            if graded is not None and graded.grade in MARKS:
+                line.append(f"  {MARKS[graded.grade]}", style="bold red" if graded.grade in FAULTS else "bold yellow")
+            moves.add_option(Option(line, id=str(i)))
         self.at = max(0, min(self.at or 0, len(steps)))
         moves.focus()
         self.draw()
@@ -109,6 +118,9 @@ class ReplayApp(LeavingApp[None]):
                     f"{len(steps)} ", style="bold reverse")
         if self.at:
             head.append("  " + step_line(steps[self.at - 1], self.seen_by, self.short))
+            graded = self.graded.get((self.game, self.at - 1))
+            if graded is not None:
+                head.append("  " + graded_words(graded), style="bold red" if graded.grade in FAULTS else "yellow")
         if seen is not None and seen.over:
             head.append("  ")
             head.append_text(result_text(seen, self.names))
@@ -122,6 +134,21 @@ class ReplayApp(LeavingApp[None]):
         whose = "Your" if self.you else f"{self.names[self.viewer]}'s"
         self.query_one("#hand", Static).update(hand_view(seen, self.viewer, whose))
 
+    def action_next_fault(self) -> None:
+        """Go to the next mistake or blunder of the reviewed seats, in this game or a later one."""
+        faults = sorted(key for key, d in self.graded.items() if d.grade in FAULTS)
+        after = next((key for key in faults if key > (self.game, self.at - 1)), None)
+        if after is None:
+            self.notify("No mistake or blunder after this decision.")
+            return
+        if after[0] != self.game:
+            self.game = after[0]
+            self.at = after[1] + 1
+            self.show_game()
+        else:
+            self.at = after[1] + 1
+            self.draw()
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         index = int(event.option.id or 0)
         if index != self.at:
@@ -129,7 +156,10 @@ class ReplayApp(LeavingApp[None]):
             self.draw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The next rival's key is for games of three or more (of two the rival is always in full)."""
+        """The next rival's key is for games of three or more (of two the rival is always in full); the
+        next mistake's for a replay with a review that found one."""
+        if action == "next_fault":
+            return any(d.grade in FAULTS for d in self.graded.values())
         return len(self.names) > 2 if action == "expand_rival" else True
 
     def action_expand_rival(self, rival: int | None = None) -> None:

@@ -111,3 +111,46 @@ def test_the_command_prints_the_review_and_refuses_bad_input_in_one_line(finishe
     refused = _run(["bad.amigos"], tmp_path)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert (tmp_path / "bad.amigos").read_bytes() == b"not a match"
+
+
+def test_the_replay_marks_the_reviewed_moves_and_n_goes_to_the_next_mistake(finished, tmp_path):
+    """With a review kept beside the file, the replay marks each graded move as chess does (?! ? ??),
+    tells the grade of the decision shown, and ``n`` steps to each mistake or blunder in turn; without
+    one (or with a stale one), no marks and no ``n``."""
+    import asyncio
+
+    from amigos_cli.tui.replay import ReplayApp
+    from matches.record import load
+
+    source, record = finished
+    path = tmp_path / "g.amigos"
+    path.write_bytes(source.read_bytes())
+    result, _ = R.review_file(path, record, [0, 1], ITERS, 3)
+    kept = R.kept_review(R.review_path(path), record)
+    assert kept is not None and kept.decisions == result.decisions
+    faults = sorted((d.game, d.index) for d in result.decisions if d.grade in R.FAULTS)
+    marked = {d.index for d in result.decisions if d.grade in R.MARKS}
+    assert faults and marked, "the review found no mistake to jump to: another game is needed"
+    match = load(path)
+
+    async def run(review):
+        app = ReplayApp(match, "g.amigos", 0, False, review=review)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.pause()
+            moves = app.query_one("#moves")
+            lines = [str(moves.get_option_at_index(i).prompt) for i in range(1, moves.option_count)]
+            shown = {i for i, line in enumerate(lines) if line.endswith(("?!", "?", "??"))}
+            stops = []
+            for _ in faults:
+                await pilot.press("n")
+                stops.append((app.game, app.at - 1))
+            banner = str(app.query_one("#banner").render())
+            return shown, stops, banner, app.check_action("next_fault", ())
+
+    shown, stops, banner, can = asyncio.run(run(kept))
+    assert shown == marked and stops == faults and can
+    last = next(d for d in result.decisions if (d.game, d.index) == faults[-1])
+    assert last.grade in banner and f"{100 * last.before:.0f}% -> {100 * last.after:.0f}%" in banner
+    shown, stops, _, can = asyncio.run(run(None))
+    assert not shown and not can
+    assert R.kept_review(R.review_path(path), {**record, "seed": record["seed"] + 1}) is None
