@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -33,7 +35,7 @@ from amigos.config import Action
 from amigos.rng import derive_seed
 from amigos.state import GameState
 
-from .session import history
+from .session import Step, history
 
 #: The grades, each with the most chance (a share, 0 to 1) a move may lose and still earn it; a move
 #: that loses more than the last is a blunder.  Close to the chess sites' steps, widened for a card
@@ -134,33 +136,65 @@ def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
 
 
 def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS, seed: int = 0,
-           game: int | None = None, progress: Callable[[int, int], None] = lambda done, total: None) -> Review:
-    """The review of ``seats``' decisions in the match ``record`` (of game ``game`` only, if given):
-    ``progress(done, total)`` after each decision searched."""
-    steps = history(record)
+           game: int | None = None, progress: Callable[[int, int], None] = lambda done, total: None,
+           jobs: int = 1) -> Review:
+    """The review of ``seats``' decisions in the match ``record`` (of game ``game`` only, if given), on
+    ``jobs`` processes (the same review whatever their number: each decision's search has its own seed):
+    ``progress(done, total)`` as decisions are searched."""
     out = Review(list(seats), iters, seed)
+    total = len(_todo(record, seats, game))
+    parts = min(total, jobs * PARTS_A_JOB) if jobs > 1 else 1
+    if parts <= 1:
+        for step, k in _todo(record, seats, game):
+            out.decisions.append(_graded(step, k, iters, seed))
+            progress(len(out.decisions), total)
+        return out
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        running = [pool.submit(_review_part, record, list(seats), game, iters, seed, part, parts)
+                   for part in range(parts)]
+        for finished in as_completed(running):
+            out.decisions.extend(finished.result())
+            progress(len(out.decisions), total)
+    out.decisions.sort(key=lambda d: (d.game, d.index))
+    return out
+
+
+#: How many parts a process's share of a review is cut into (the progress bar moves as each is done).
+PARTS_A_JOB: Final = 4
+
+
+def _todo(record: dict[str, Any], seats: Sequence[int], game: int | None) -> list[tuple[Step, int]]:
+    """The decisions to review: each step of ``seats`` (of game ``game`` only, if given) with a choice,
+    with its index among its game's decisions."""
     counts: dict[int, int] = {}
     todo = []
-    for step in steps:
+    for step in history(record):
         k = counts[step.game] = counts.get(step.game, -1) + 1
         if step.actor in seats and (game is None or step.game == game) and step.action is not None \
                 and len(step.before.legal_groups()) > 1:
             todo.append((step, k))
-    for done, (step, k) in enumerate(todo, 1):
-        state, action = step.before, step.action
-        assert action is not None
-        found = chances(state, step.actor, iters, derive_seed(seed, "review", step.game, k))
-        best_key = preferred_move(found)
-        best = found[best_key][1]
-        played = found.get(A.macro_key(action), (0, 0.0))[1]
-        graded = grade(max(0.0, best - played))
-        preferred = "" if best_key == A.macro_key(action) else \
-            amigos.action_text(state, next(g[0] for g in state.legal_groups() if A.macro_key(g[0]) == best_key))
-        out.decisions.append(Graded(step.game, k, step.actor, step.text, round(best, 4), round(played, 4),
-                                    preferred, graded,
-                                    reason(state, action, best_key) if graded not in ("best", "good") else ""))
-        progress(done, len(todo))
-    return out
+    return todo
+
+
+def _review_part(record: dict[str, Any], seats: list[int], game: int | None, iters: int, seed: int,
+                 part: int, parts: int) -> list[Graded]:
+    """Part ``part`` of ``parts`` of a review (every ``parts``-th decision), in a process of its own."""
+    return [_graded(step, k, iters, seed) for step, k in _todo(record, seats, game)[part::parts]]
+
+
+def _graded(step: Step, k: int, iters: int, seed: int) -> Graded:
+    """Decision ``step`` (number ``k`` of its game) graded by a search of ``iters`` iterations."""
+    state, action = step.before, step.action
+    assert action is not None
+    found = chances(state, step.actor, iters, derive_seed(seed, "review", step.game, k))
+    best_key = preferred_move(found)
+    best = found[best_key][1]
+    played = found.get(A.macro_key(action), (0, 0.0))[1]
+    graded = grade(max(0.0, best - played))
+    preferred = "" if best_key == A.macro_key(action) else \
+        amigos.action_text(state, next(g[0] for g in state.legal_groups() if A.macro_key(g[0]) == best_key))
+    return Graded(step.game, k, step.actor, step.text, round(best, 4), round(played, 4), preferred, graded,
+                  reason(state, action, best_key) if graded not in ("best", "good") else "")
 
 
 # -- the review file beside the match file ---------------------------------------------------------------
@@ -217,14 +251,15 @@ def save_review(path: Path, record: dict[str, Any], result: Review) -> None:
 
 
 def review_file(match_path: Path, record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS,
-                seed: int = 0, progress: Callable[[int, int], None] = lambda done, total: None) -> tuple[Review, bool]:
+                seed: int = 0, progress: Callable[[int, int], None] = lambda done, total: None,
+                jobs: int = 1) -> tuple[Review, bool]:
     """The review of ``seats`` in the match file ``match_path`` (its ``record``): the one kept beside it
-    if it still holds, else computed and kept; (review, whether it was computed now)."""
+    if it still holds, else computed (on ``jobs`` processes) and kept; (review, whether it was computed now)."""
     path = review_path(match_path)
     kept = load_review(path, record, seats, iters, seed)
     if kept is not None:
         return kept, False
-    result = review(record, seats, iters, seed, progress=progress)
+    result = review(record, seats, iters, seed, progress=progress, jobs=jobs)
     if os.access(match_path.parent, os.W_OK):
         try:
             save_review(path, record, result)

@@ -66,6 +66,8 @@ def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name 
            iters: Annotated[int, typer.Option("--iters", min=50, max=100_000, help="The search's budget a "
                                               "decision, in iterations.")] = DEFAULT_ITERS,
            seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="The search's seed.")] = 0,
+           jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="Processes to search on (the same "
+                                             "review whatever their number).")] = 1,
            every: Annotated[bool, typer.Option("--all", help="List every decision, not only the inaccuracies, "
                                                              "mistakes and blunders.")] = False,
            as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
@@ -88,7 +90,7 @@ def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name 
     with Progress(transient=True, console=Console(stderr=True), disable=as_json) as bar:
         task = bar.add_task("Reviewing", total=None)
         result, _ = review_file(path, record, seats, iters, seed,
-                                progress=lambda done, total: bar.update(task, completed=done, total=total))
+                                progress=lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs)
     games = sorted({d.game for d in result.decisions if game is None or d.game == game})
     if png is not None:
         draw(result, names, games, png)
@@ -125,5 +127,6 @@ def _print(result: Review, names: list[str], games: list[int], every: bool) -> N
             console.print(graph(mine), highlight=False)
             for d in mine:
                 if every or d.grade in SHOWN:
-                    console.print(f"  #{d.index + 1} {printable(d.played, 200)}{MARKS.get(d.grade, '')}  {graded_words(d)}",
+                    played = f"{printable(d.played, 200)}{MARKS.get(d.grade, '')}"
+                    console.print(f"  #{d.index + 1} {played}  {graded_words(d)}",
                                   highlight=False, markup=False)

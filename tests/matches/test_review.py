@@ -154,3 +154,14 @@ def test_the_replay_marks_the_reviewed_moves_and_n_goes_to_the_next_mistake(fini
     shown, stops, _, can = asyncio.run(run(None))
     assert not shown and not can
     assert R.kept_review(R.review_path(path), {**record, "seed": record["seed"] + 1}) is None
+
+
+def test_a_review_on_two_processes_is_the_same_review(finished):
+    """``jobs`` splits the decisions between processes; each decision's search has its own seed, so the
+    review is the same, in the same order, and the progress reaches every decision."""
+    _, record = finished
+    alone = R.review(record, [0], ITERS, 4)
+    seen: list[tuple[int, int]] = []
+    together = R.review(record, [0], ITERS, 4, progress=lambda done, total: seen.append((done, total)), jobs=2)
+    assert together.decisions == alone.decisions and len(alone.decisions) > 8
+    assert seen[-1] == (len(alone.decisions), len(alone.decisions)) and len(seen) > 1
