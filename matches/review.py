@@ -142,10 +142,11 @@ def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_IT
     ``jobs`` processes (the same review whatever their number: each decision's search has its own seed):
     ``progress(done, total)`` as decisions are searched."""
     out = Review(list(seats), iters, seed)
-    total = len(_todo(record, seats, game))
+    todo = _todo(record, seats, game)
+    total = len(todo)
     parts = min(total, jobs * PARTS_A_JOB) if jobs > 1 else 1
     if parts <= 1:
-        for step, k in _todo(record, seats, game):
+        for step, k in todo:
             out.decisions.append(_graded(step, k, iters, seed))
             progress(len(out.decisions), total)
         return out
