@@ -21,7 +21,6 @@ from rich.markup import escape
 from rich.text import Text
 
 from ai.agent import BaseAgent
-from amigos import actions as A
 from amigos.config import Action
 from amigos.state import GameState
 from amigos.text import essences_text
@@ -33,10 +32,10 @@ from .views.choices import (
     menu_groups,
     ordered_variants,
     parse_essences,
+    pass_leaves,
     payments_first,
     step_of_two,
     typed_variant,
-    usable_powers,
     variant_text,
 )
 
@@ -138,9 +137,7 @@ class Human(BaseAgent):
     def _pass_confirmed(self, state: GameState, groups: list[Sequence[Action]], chosen: Sequence[Action]) -> bool:
         """True unless ``chosen`` is a pass that leaves powers usable this round (one mistyped number
         can pass by accident: the numbers shift after every move) and the person does not confirm it."""
-        if A.kind(chosen[0]) != A.PASS:
-            return True
-        usable = usable_powers(state, groups)
+        usable = pass_leaves(state, groups, chosen[0])
         if not usable:
             return True
         answer = self._read(f"Pass with {', '.join(usable)} still usable this round? (y/n) ")

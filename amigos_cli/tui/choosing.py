@@ -17,11 +17,10 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ai.heuristics import best_variant
-from amigos import actions as A
 from amigos.config import Action
 from amigos.state import GameState
 
-from ..views.choices import card_of, group_text, keeps_a_bonus, menu_groups, usable_powers
+from ..views.choices import card_of, group_text, keeps_a_bonus, menu_groups, pass_leaves
 from .confirm import PassConfirm
 from .keys import QUIT_ACTION, QUIT_KEY, NumberKeys
 from .picker import VariantPicker
@@ -206,7 +205,7 @@ class Choices(Vertical):
         hinted = self.suggested if self.suggested in group else None  # (the hint's line: its way too)
         if len(group) == 1 or hinted is not None:
             chosen = group[0] if hinted is None else hinted
-            usable = usable_powers(self.offered, self.groups) if A.kind(chosen) == A.PASS and hinted is None else []
+            usable = pass_leaves(self.offered, self.groups, chosen) if hinted is None else []
             if usable:  # (a pass that leaves powers usable: asked first, as at the line prompt)
                 def answered(yes: bool | None) -> None:
                     if yes:

@@ -66,6 +66,12 @@ def usable_powers(state: GameState, groups: Sequence[Sequence[Action]]) -> list[
                    if A.kind(g[0]) == A.POWER and not all(futile(state, a) for a in g)})
 
 
+def pass_leaves(state: GameState, groups: Sequence[Sequence[Action]], action: Action) -> list[str]:
+    """The usable powers (`usable_powers`) that ``action`` would leave this round if it is a pass; none for
+    any other action.  Every screen asks before such a pass."""
+    return usable_powers(state, groups) if A.kind(action) == A.PASS else []
+
+
 def _after(state: GameState, action: Action) -> GameState:
     after = state.clone()
     after.apply(action)
