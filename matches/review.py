@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -35,6 +33,7 @@ from amigos.config import Action
 from amigos.rng import derive_seed
 from amigos.state import GameState
 
+from .runner import open_runner
 from .session import Step, history
 
 #: The grades, each with the most chance (a share, 0 to 1) a move may lose and still earn it; a move
@@ -137,24 +136,25 @@ def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
 
 def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS, seed: int = 0,
            game: int | None = None, progress: Callable[[int, int], None] = lambda done, total: None,
-           jobs: int = 1) -> Review:
+           jobs: int = 1, scheduler: str | None = None) -> Review:
     """The review of ``seats``' decisions in the match ``record`` (of game ``game`` only, if given), on
-    ``jobs`` processes (the same review whatever their number: each decision's search has its own seed):
-    ``progress(done, total)`` as decisions are searched."""
+    ``jobs`` local processes or the workers of the Dask ``scheduler`` (`matches.runner`; the same review
+    wherever it runs: each decision's search has its own seed): ``progress(done, total)`` as decisions
+    are searched.  A scheduler out of reach is a `matches.runner.RunnerError`."""
     out = Review(list(seats), iters, seed)
     todo = _todo(record, seats, game)
     total = len(todo)
-    parts = min(total, jobs * PARTS_A_JOB) if jobs > 1 else 1
-    if parts <= 1:
+    if scheduler is None and jobs <= 1:
         for step, k in todo:
             out.decisions.append(_graded(step, k, iters, seed))
             progress(len(out.decisions), total)
         return out
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        running = [pool.submit(_review_part, record, list(seats), game, iters, seed, part, parts)
-                   for part in range(parts)]
-        for finished in as_completed(running):
-            out.decisions.extend(finished.result())
+    parts = max(1, min(total, (jobs if scheduler is None else PARTS_ON_A_CLUSTER) * PARTS_A_JOB))
+    with open_runner(jobs, scheduler) as runner:
+        for part in range(parts):
+            runner.submit(f"review-{part}", review_part, record, list(seats), game, iters, seed, part, parts)
+        for _, found in runner.as_completed():
+            out.decisions.extend(found)
             progress(len(out.decisions), total)
     out.decisions.sort(key=lambda d: (d.game, d.index))
     return out
@@ -162,6 +162,8 @@ def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_IT
 
 #: How many parts a process's share of a review is cut into (the progress bar moves as each is done).
 PARTS_A_JOB: Final = 4
+#: A cluster's share counts as this many processes (its workers take the parts as they come).
+PARTS_ON_A_CLUSTER: Final = 8
 
 
 def _todo(record: dict[str, Any], seats: Sequence[int], game: int | None) -> list[tuple[Step, int]]:
@@ -177,9 +179,10 @@ def _todo(record: dict[str, Any], seats: Sequence[int], game: int | None) -> lis
     return todo
 
 
-def _review_part(record: dict[str, Any], seats: list[int], game: int | None, iters: int, seed: int,
-                 part: int, parts: int) -> list[Graded]:
-    """Part ``part`` of ``parts`` of a review (every ``parts``-th decision), in a process of its own."""
+def review_part(record: dict[str, Any], seats: list[int], game: int | None, iters: int, seed: int,
+                part: int, parts: int) -> list[Graded]:
+    """Part ``part`` of ``parts`` of a review (every ``parts``-th decision), as a runner's job (in a
+    process of its own, or on a cluster's worker: it needs nothing but its arguments)."""
     return [_graded(step, k, iters, seed) for step, k in _todo(record, seats, game)[part::parts]]
 
 
@@ -253,14 +256,15 @@ def save_review(path: Path, record: dict[str, Any], result: Review) -> None:
 
 def review_file(match_path: Path, record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS,
                 seed: int = 0, progress: Callable[[int, int], None] = lambda done, total: None,
-                jobs: int = 1) -> tuple[Review, bool]:
+                jobs: int = 1, scheduler: str | None = None) -> tuple[Review, bool]:
     """The review of ``seats`` in the match file ``match_path`` (its ``record``): the one kept beside it
-    if it still holds, else computed (on ``jobs`` processes) and kept; (review, whether it was computed now)."""
+    if it still holds, else computed (on ``jobs`` processes or a Dask ``scheduler``'s workers) and kept;
+    (review, whether it was computed now)."""
     path = review_path(match_path)
     kept = load_review(path, record, seats, iters, seed)
     if kept is not None:
         return kept, False
-    result = review(record, seats, iters, seed, progress=progress, jobs=jobs)
+    result = review(record, seats, iters, seed, progress=progress, jobs=jobs, scheduler=scheduler)
     if os.access(match_path.parent, os.W_OK):
         try:
             save_review(path, record, result)

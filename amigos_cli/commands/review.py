@@ -68,6 +68,9 @@ def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name 
            seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="The search's seed.")] = 0,
            jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="Processes to search on (the same "
                                              "review whatever their number).")] = 1,
+           scheduler: Annotated[Optional[str], typer.Option(
+               "--scheduler", metavar="tcp://HOST:8786", help="Search on the workers of this Dask scheduler instead "
+                                                              "(needs pip install 'amigos\\[cluster]').")] = None,
            every: Annotated[bool, typer.Option("--all", help="List every decision, not only the inaccuracies, "
                                                              "mistakes and blunders.")] = False,
            as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
@@ -87,10 +90,13 @@ def review(file: Annotated[Path, typer.Argument(help="A match file (a bare name 
         raise CliUsageError(f"--seat: the file has seats 1 to {len(names)}")
     if game is not None and game > len(record["games"]):
         raise CliUsageError(f"--game {game}: the file has {len(record['games'])} game(s)")
+    if scheduler is not None and jobs != 1:
+        raise CliUsageError("give --jobs or --scheduler, not both (a cluster's workers are its processes)")
     with Progress(transient=True, console=Console(stderr=True), disable=as_json) as bar:
         task = bar.add_task("Reviewing", total=None)
         result, _ = review_file(path, record, seats, iters, seed,
-                                progress=lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs)
+                                progress=lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs,
+                                scheduler=scheduler)
     games = sorted({d.game for d in result.decisions if game is None or d.game == game})
     if png is not None:
         draw(result, names, games, png)

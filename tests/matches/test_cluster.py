@@ -278,3 +278,51 @@ def test_a_record_from_another_version_of_amigos_is_refused(tmp_path):
     assert not list(tmp_path.iterdir())
     assert T.save_job(tmp_path, job, record, settings)["id"] == job["id"]
     assert load(tmp_path / T.game_file(job, settings)).is_over()
+
+
+# -- a game's review on a cluster (``amigos review --scheduler``) ------------------------------------------
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory) -> tuple[Path, dict]:
+    """A short finished game, saved: (path, record)."""
+    from ai.agents import make_agent
+    from amigos.config import GameConfig
+    from matches.match import play
+    from matches.record import save
+    path = tmp_path_factory.mktemp("review") / "g.amigos"
+    match = Match.new(13, ["greedy", "random"], GameConfig(), fmt="game")
+    play(match, [make_agent("greedy", seed=1), make_agent("random", seed=2)])
+    save(match, path)
+    return path, match.record
+
+
+@needs_dask
+def test_a_review_on_a_cluster_is_the_review_made_in_this_process(cluster, reviewed):
+    from matches import review as RV
+    _, record = reviewed
+    seen: list[tuple[int, int]] = []
+    here = RV.review(record, [0], 60, seed=2)
+    there = RV.review(record, [0], 60, seed=2, progress=lambda done, total: seen.append((done, total)),
+                      scheduler=cluster.scheduler_address)
+    assert there.decisions == here.decisions and len(here.decisions) > 4
+    assert seen[-1] == (len(here.decisions), len(here.decisions))
+
+
+@needs_dask
+def test_a_review_with_an_unreachable_scheduler_is_one_line_and_keeps_nothing(reviewed, monkeypatch, capsys):
+    monkeypatch.setattr(R, "CONNECT_TIMEOUT", 0.5)
+    path, _ = reviewed
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    code, printed, err = _main(["review", str(path), "--iters", "60", "--scheduler", address], monkeypatch, capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"amigos: cannot reach the Dask scheduler at {address}"), err
+    assert printed == "" and not path.with_name(path.name + ".review").exists()
+
+
+def test_a_review_with_jobs_and_a_scheduler_is_refused(reviewed, monkeypatch, capsys):
+    path, _ = reviewed
+    code, printed, err = _main(["review", str(path), "--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"],
+                               monkeypatch, capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--jobs or --scheduler" in err
+    assert printed == ""
