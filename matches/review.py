@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -46,6 +47,8 @@ BLUNDER: Final = "blunder"
 DEFAULT_ITERS: Final = 1500
 SUFFIX: Final = ".review"
 FORMAT: Final = "amigos.review"
+#: The search's iterations a decision are at least this many for each of its moves (`chances`).
+LEAST_VISITS: Final = 3
 VERSION: Final = 2  # (2: the preferred move is the most visited)
 
 
@@ -105,11 +108,20 @@ def accuracy(decisions: Sequence[Graded]) -> float:
     return sum(each) / len(each)
 
 
+def turning_point(decisions: Sequence[Graded]) -> Graded | None:
+    """The decision that lost the most chance, if any lost more than a best move may."""
+    worst = max(decisions, key=lambda d: d.lost, default=None)
+    return worst if worst is not None and worst.lost > GRADES[0][1] else None
+
+
 def chances(state: GameState, seat: int, iters: int, seed: int) -> dict[tuple[Any, ...], tuple[int, float]]:
     """Each legal action's (by `amigos.actions.macro_key`) visits and chance to win for ``seat``, to move
-    at ``state``, by a search of ``iters`` iterations from the seat's information alone."""
+    at ``state``, by a search of ``iters`` iterations (`LEAST_VISITS` a move at least) from the seat's
+    information alone."""
     groups: M.Groups = {A.macro_key(g[0]): g for g in state.legal_groups()}
-    stats, _ = M.search(state, seat, iters, None, seed, root_groups=groups, evaluator=default_evaluator())
+    # (at least `LEAST_VISITS` a move: a move never tried has no chance to tell, not a chance of 0)
+    stats, _ = M.search(state, seat, max(iters, LEAST_VISITS * len(groups)), None, seed, root_groups=groups,
+                        evaluator=default_evaluator())
     return {key: (n, w / n if n else 0.0) for key, (n, w) in stats.items()}
 
 
@@ -247,11 +259,12 @@ def kept_review(path: Path, record: dict[str, Any]) -> Review | None:
         return None
 
 
-def save_review(path: Path, record: dict[str, Any], result: Review) -> None:
-    """Keep ``result`` at ``path`` (atomically), with what it was computed from."""
+def save_review(path: Path, record: dict[str, Any], result: Review, mode: int | None = None) -> None:
+    """Keep ``result`` at ``path`` (atomically), with what it was computed from; ``mode``: its file mode
+    (`review_file` gives the match file's: a review tells the seat's own cards, as the file does)."""
     data = {"format": FORMAT, "versions": versions(), "digest": digest(record), "iters": result.iters,
             "seed": result.seed, "seats": result.seats, "decisions": [asdict(d) for d in result.decisions]}
-    files.write_atomic(path, msgpack.packb(data, use_bin_type=True), what="review")
+    files.write_atomic(path, msgpack.packb(data, use_bin_type=True), mode=mode, what="review")
 
 
 def review_file(match_path: Path, record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS,
@@ -267,7 +280,7 @@ def review_file(match_path: Path, record: dict[str, Any], seats: Sequence[int], 
     result = review(record, seats, iters, seed, progress=progress, jobs=jobs, scheduler=scheduler)
     if os.access(match_path.parent, os.W_OK):
         try:
-            save_review(path, record, result)
-        except files.FileProblem:
+            save_review(path, record, result, mode=stat.S_IMODE(match_path.stat().st_mode))
+        except (files.FileProblem, OSError):
             pass  # (a review that cannot be kept is shown all the same)
     return result, True

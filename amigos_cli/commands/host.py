@@ -51,6 +51,8 @@ CLOCK_AGENT = Annotated[Optional[str], typer.Option(
     "--clock-agent", metavar="SPEC", help="With --clock: the agent that plays a seat whose time runs out "
                                           "(default: nobody; the seat is shown out of time).")]
 MAX_COMMAND = 200  # the longest command line read (a longer one is refused whole)
+REVIEW_HOURS = 2.0  # how long a table over stays open at most for its players' reviews
+GONE_SECONDS = 1.0  # how often a table over looks whether its players' pages are still open
 HELP_LINE = "Type 'agent N [SPEC]' to let the AI play seat N (its person gone), 'links' for the links, 'quit' to stop."
 
 
@@ -182,9 +184,16 @@ def print_links(table: Table, where: Links) -> None:
 
 async def _end_of_play(server: TableServer, done: asyncio.Event) -> None:
     """Stop the host once the match's thread has ended (the match over, or failed) and its last views
-    have gone out."""
+    have gone out; a match over, once no person's page is open either (each may read their review), or
+    after `REVIEW_HOURS`."""
     await server.ended.wait()
     await server.sent()
+    if server.table.match.is_over() and server.people_connected():
+        stdout_console().print("The game is over. The table stays open while its players read their reviews; "
+                               "it ends when they close their pages ('quit' ends it now).")
+        ends = asyncio.get_running_loop().time() + REVIEW_HOURS * 3600
+        while server.people_connected() and asyncio.get_running_loop().time() < ends:
+            await asyncio.sleep(GONE_SECONDS)
     done.set()
 
 

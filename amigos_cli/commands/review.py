@@ -19,28 +19,15 @@ from rich.table import Table
 from matches.charts import ChartsUnavailable, review_chart
 from matches.folder import find
 from matches.record import load
-from matches.review import BLUNDER, DEFAULT_ITERS, GRADES, MARKS, Graded, Review, accuracy, review_file
+from matches.review import BLUNDER, DEFAULT_ITERS, GRADES, MARKS, Review, accuracy, review_file, turning_point
 from matches.session import HUMAN
 
 from ..errors import CliUsageError
 from ..views.console import stdout_console
-from ..views.graded import graded_words
+from ..views.graded import graded_words, graph
 from ..views.safe import player_names, printable
 
-#: The steps of the win-chance graph, lowest first.
-BARS = "▁▂▃▄▅▆▇█"
 SHOWN = ("inaccuracy", "mistake", BLUNDER)  # the grades listed without --all
-
-
-def graph(decisions: list[Graded]) -> str:
-    """The seat's chance to win before each of its decisions as a line of bars (▁ 0% to █ 100%)."""
-    return "".join(BARS[min(len(BARS) - 1, int(d.before * len(BARS)))] for d in decisions)
-
-
-def turning_point(decisions: list[Graded]) -> Graded | None:
-    """The decision that lost the most chance, if any lost some."""
-    worst = max(decisions, key=lambda d: d.lost, default=None)
-    return worst if worst is not None and worst.lost > GRADES[0][1] else None
 
 
 def _summary_table(result: Review, names: list[str], games: list[int]) -> Table:

@@ -16,7 +16,10 @@ auto-collect setting (``auto_collect``), and the session's last ``notice`` ("Und
   (searched off the event loop, one at a time a table);
 - ``{"type": "undo"}``; ``{"type": "auto_collect", "on": true|false}``;
 - ``{"type": "leave"}``: the seat's person goes (``{"type": "left", "alone": ..., "file": ...}``); when
-  they are the only person, the table stops, its file saved, to be resumed with ``amigos host --resume``.
+  they are the only person, the table stops, its file saved, to be resumed with ``amigos host --resume``;
+- ``{"type": "review"}``, once the match is over: the seat's review (`amigos_cli.table.reviews`), computed
+  once for every person's seat when the first asks, ``{"type": "reviewing", "done", "total"}`` as it goes,
+  then ``{"type": "review", ...}`` (`review_view`) to each seat that asked, its own decisions only.
 
 A malformed or refused message gets ``{"type": "refused", "why": ...}`` and changes nothing.  A second
 connection to one seat takes it over: the first is told (``{"type": "replaced"}``) and closed.  Caps:
@@ -43,9 +46,11 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from amigos import jsontext
+from matches.review import DEFAULT_ITERS
 from matches.session import HUMAN
 
 from .model import Snapshot, Table
+from .reviews import ReviewStopped, TableReview, review_view
 from .view import LogBook, catalog, match_of, view, vocabulary
 
 MAX_CONNECTIONS = 64
@@ -72,8 +77,11 @@ async def static_file(request: web.Request) -> web.Response:
 class TableServer:
     """Serves one `Table` (see the module docstring)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, review_iters: int = DEFAULT_ITERS) -> None:
         self.table = table
+        self.review = TableReview(table, review_iters)  # (computed when a seat first asks, the match over)
+        self.review_task: asyncio.Task[None] | None = None
+        self.review_asked: set[int] = set()  # the seats that asked for their review
         self.connections: dict[int, list[web.WebSocketResponse]] = {}  # by seat (`SPECTATORS`); one a seat
         self.sending: set[web.WebSocketResponse] = set()  # the connections a view is on its way to (`send_view`)
         self.stale: set[web.WebSocketResponse] = set()  # ... and the table changed since that view was made
@@ -188,6 +196,8 @@ class TableServer:
         if kind == "leave":
             await self.leave(seat, ws)
             return None
+        if kind == "review":
+            return self.ask_review(seat)
         return "unknown message"
 
     async def hint(self, seat: int, ws: web.WebSocketResponse) -> str | None:
@@ -213,6 +223,60 @@ class TableServer:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_json({"type": "left", "alone": alone, "file": str(self.table.path) if alone else None})
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"left")
+
+    # -- the review, once the match is over ----------------------------------------------------------------
+
+    def ask_review(self, seat: int) -> str | None:
+        """``seat`` asks for its review: sent at once if it is made, else when it is (its computation
+        started by the first to ask, its progress sent meanwhile); why not, if it cannot be."""
+        if not self.table.match.is_over():
+            return "the review comes once the match is over"
+        if seat not in self.review.seats():
+            return "no review for this seat"
+        self.review_asked.add(seat)
+        if self.review.result is not None:
+            self._send_to(seat, review_view(self.review.result, seat))
+        elif self.review_task is None:
+            self.review_task = asyncio.get_running_loop().create_task(self._compute_review())
+        else:
+            self._send_to(seat, {"type": "reviewing", "done": self.review.done, "total": self.review.total})
+        return None
+
+    async def _compute_review(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def progress(done: int, total: int) -> None:  # (on the review's thread)
+            loop.call_soon_threadsafe(self._reviewing, done, total)
+
+        try:
+            result = await loop.run_in_executor(None, self.review.compute, progress)
+        except ReviewStopped:
+            return
+        except Exception as exc:  # noqa: BLE001 - told to the seats that asked, who may ask again
+            log.warning("the review failed: %s", exc)
+            self.review_task = None
+            for seat in self.review_asked:
+                self._send_to(seat, {"type": "refused", "why": f"the review failed: {exc}"})
+            return
+        for seat in self.review_asked:
+            self._send_to(seat, review_view(result, seat))
+
+    def _reviewing(self, done: int, total: int) -> None:
+        for seat in self.review_asked:
+            self._send_to(seat, {"type": "reviewing", "done": done, "total": total})
+
+    def _send_to(self, seat: int, data: dict[str, Any]) -> None:
+        """Send ``data`` to ``seat``'s connection, if it has one (on the event loop)."""
+        async def send(ws: web.WebSocketResponse) -> None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_json(data)
+
+        for ws in list(self.connections.get(seat, ())):
+            self.keep(send(ws))
+
+    def people_connected(self) -> bool:
+        """A person's seat has a page open."""
+        return any(self.connections.get(seat) for seat in self.review.seats())
 
     # -- views -------------------------------------------------------------------------------------------
 
@@ -294,7 +358,11 @@ class TableServer:
         self.broadcast()
 
     async def on_shutdown(self, app: web.Application) -> None:
-        """The server stopping: every connection closed, told why, and the tasks under way cancelled."""
+        """The server stopping: every connection closed, told why, and the tasks under way cancelled (a
+        review under way too, at its next decision)."""
+        self.review.stop()
+        if self.review_task is not None:
+            self.review_task.cancel()
         for sockets in self.connections.values():
             for ws in list(sockets):
                 with contextlib.suppress(ConnectionError, RuntimeError):
@@ -387,6 +455,7 @@ class Hall:
                 continue
             since = self.quiet.setdefault(server, now)
             if server.ended.is_set() or now - since >= IDLE_SECONDS:
+                server.review.stop()
                 server.table.stop()
                 self.quiet.pop(server, None)
                 self.servers = {t: s for t, s in self.servers.items() if s is not server}

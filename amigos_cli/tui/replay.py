@@ -4,7 +4,8 @@ time (left/right, Home/End), the moves listed beside it in words, a game selecto
 The board is seen from the seat `commands.replay.viewer_of` names: a person's (never the AI's hidden
 cards) or, for a match of AIs, a spectator's, who sees every move in full.  When the file has its review
 beside it (`amigos review`), each graded move is marked (?! ?, ??), the decision shown tells its grade and
-the move the AI preferred, and ``n`` jumps to the next mistake or blunder.
+the move the AI preferred, the win-chance graph of each reviewed seat is drawn under the banner (the
+decision shown lit on it), and ``n`` jumps to the next mistake or blunder.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from matches.review import FAULTS, MARKS, Graded, Review
 from matches.session import Step, history
 
 from ..views.board import hand_view, result_text
-from ..views.graded import graded_words
+from ..views.graded import graded_words, graph
 from ..views.log import round_of, step_line
 from ..views.safe import player_names, short_names
 from ..views.seen import Seen
@@ -38,7 +39,7 @@ class ReplayApp(LeavingApp[None]):
     CSS = """
     #left { width: 3fr; }
     #moves { width: 2fr; min-width: 30; border-left: solid $secondary; }
-    #banner { height: auto; }
+    #banner, #graph { height: auto; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", "back", priority=True), Binding("right", "step(1)", "forward", priority=True),
@@ -69,6 +70,7 @@ class ReplayApp(LeavingApp[None]):
         with Horizontal():
             with Vertical(id="left"):
                 yield Static(id="banner")
+                yield Static(id="graph")
                 with VerticalScroll():
                     yield Static(id="rival")
                     yield Static(id="centre")
@@ -125,6 +127,7 @@ class ReplayApp(LeavingApp[None]):
             head.append("  ")
             head.append_text(result_text(seen, self.names))
         self.query_one("#banner", Static).update(head)
+        self.query_one("#graph", Static).update(self.chance_graph())
         if seen is None:
             self.query_one("#centre", Static).update(Text("No decision in this game yet."))
             return
@@ -133,6 +136,21 @@ class ReplayApp(LeavingApp[None]):
         self.query_one("#mine", Static).update(tableau(seen, self.viewer, self.viewer, self.names))
         whose = "Your" if self.you else f"{self.names[self.viewer]}'s"
         self.query_one("#hand", Static).update(hand_view(seen, self.viewer, whose))
+
+    def chance_graph(self) -> Text:
+        """Each reviewed seat's chance to win before each of its decisions in this game, as bars
+        (`graph`), the decision shown lit; empty without a review."""
+        out = Text()
+        for seat in sorted({d.seat for d in self.graded.values()}):
+            mine = sorted((d for d in self.graded.values() if d.seat == seat and d.game == self.game),
+                          key=lambda d: d.index)
+            if not mine:
+                continue
+            out.append(("\n" if out else "") + f" {self.short[seat]}'s chance to win (▁ 0% .. █ 100%): ", style="dim")
+            for d, bar in zip(mine, graph(mine)):
+                lit = d.index == self.at - 1
+                out.append(bar, style="reverse bold" if lit else "red" if d.grade in FAULTS else "")
+        return out
 
     def action_next_fault(self) -> None:
         """Go to the next mistake or blunder of the reviewed seats, in this game or a later one."""

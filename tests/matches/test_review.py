@@ -145,14 +145,18 @@ def test_the_replay_marks_the_reviewed_moves_and_n_goes_to_the_next_mistake(fini
                 await pilot.press("n")
                 stops.append((app.game, app.at - 1))
             banner = str(app.query_one("#banner").render())
-            return shown, stops, banner, app.check_action("next_fault", ())
+            graph = str(app.query_one("#graph").render())
+            return shown, stops, banner, app.check_action("next_fault", ()), graph
 
-    shown, stops, banner, can = asyncio.run(run(kept))
+    shown, stops, banner, can, graph = asyncio.run(run(kept))
     assert shown == marked and stops == faults and can
+    bars = [line.split(": ", 1)[1] for line in graph.splitlines()]  # (each seat's, in the game shown)
+    assert len(bars) == 2 and [len(b) for b in bars] == [len(result.of(seat, faults[-1][0])) for seat in (0, 1)]
+    assert all(set(b) <= set("▁▂▃▄▅▆▇█") for b in bars)
     last = next(d for d in result.decisions if (d.game, d.index) == faults[-1])
     assert last.grade in banner and f"{100 * last.before:.0f}% -> {100 * last.after:.0f}%" in banner
-    shown, stops, _, can = asyncio.run(run(None))
-    assert not shown and not can
+    shown, stops, _, can, graph = asyncio.run(run(None))
+    assert not shown and not can and not graph.strip()
     assert R.kept_review(R.review_path(path), {**record, "seed": record["seed"] + 1}) is None
 
 

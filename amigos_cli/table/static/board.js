@@ -6,6 +6,8 @@
 // Keys: a number jumps to that line (Enter takes it), Up/Down move, Enter takes the highlighted line,
 // Escape goes back from a choice's ways (or from one card's choices), ">" shows the next rival in full,
 // "h" asks for a hint, "u" undoes (the only person at a table of agents), "a" turns auto-collect on or off.
+// Once the match is over, "r" asks for the seat's review (each move graded, the win-chance graph) and
+// "n" goes to its next mistake or blunder.
 // A card with choices (a card of the hand to place, a component to use, a mage or magic item to choose)
 // is outlined in green: a click takes its one choice, or lists its choices when it has several.
 "use strict";
@@ -29,6 +31,10 @@ let socket = null;
 let drawingRivals = false;  // (a rival's cards show their text but take no choice: an attacker's card is theirs)
 let hinted = null;       // the hint for the decision asked now: {ask, group, way, text}, or null
 let hinting = false;     // a hint asked for and not yet come (Enter waits for it)
+let reviewed = null;     // the seat's review, once come: {games: [{game, accuracy, counts, turning, decisions}]}
+let reviewing = null;    // the review asked for and under way: {done, total}
+let reviewAt = null;     // the decision of the review picked out ("n", a click): [game, index], or null
+const SVG = "http://www.w3.org/2000/svg";
 const AUTO_KEY = "amigos-auto-collect";  // the page's auto-collect setting, kept in the browser
 const NARROW = window.matchMedia("(max-width: 900px)");  // one column (board.css): a tapped card's text shows over the board
 
@@ -608,6 +614,105 @@ function drawResult(box) {
       view.names.map((name, p) => `${name} ${view.match.wins[p]}`).join(", ") + (view.match.over ? "." : "; the next game follows.")));
   }
   box.appendChild(div);
+  if (view.you !== null && view.over && !(view.match && !view.match.over)) box.appendChild(reviewPanel());
+}
+
+// -- the review, once the match is over: each move graded, the win-chance graph, "n" to the next mistake --
+
+function matchOver() {
+  return current && current.over && current.you !== null && !(current.match && !current.match.over);
+}
+
+function askReview() {
+  if (!matchOver() || reviewed || reviewing) return;
+  reviewing = {done: 0, total: 0};
+  socket.send(JSON.stringify({type: "review"}));
+  drawChoices();
+}
+
+function reviewPanel() {
+  const panel = el("div", "review");
+  panel.appendChild(el("h3", "", "Your review"));
+  if (!reviewed && !reviewing) {
+    panel.appendChild(el("p", "dim", "Where the game was won and lost: each of your moves graded by the chance to win it " +
+      "gave away, as the AI's search judges it from what you knew, with the move it preferred."));
+    const button = el("button", "tool", "Review my game (r)");
+    button.type = "button";
+    button.addEventListener("click", askReview);
+    panel.appendChild(button);
+    return panel;
+  }
+  if (!reviewed) {
+    const {done, total} = reviewing;
+    panel.appendChild(el("p", "", total ? `Reviewing: ${done} of ${total} decisions searched…` : "Reviewing…"));
+    const bar = el("progress");
+    if (total) { bar.max = total; bar.value = done; }
+    panel.appendChild(bar);
+    return panel;
+  }
+  reviewed.games.forEach((g) => {
+    const c = g.counts;
+    const turning = g.decisions.find((d) => d.index === g.turning);
+    panel.appendChild(el("p", "summary", (reviewed.games.length > 1 ? `Game ${g.game}: ` : "") +
+      `accuracy ${g.accuracy}% · ${c.inaccuracy} inaccurac${c.inaccuracy === 1 ? "y" : "ies"} · ${c.mistake} mistake${c.mistake === 1 ? "" : "s"} · ` +
+      `${c.blunder} blunder${c.blunder === 1 ? "" : "s"}` + (turning ? ` · turning point: #${turning.index + 1}` : "")));
+    panel.appendChild(chanceGraph(g));
+  });
+  const list = el("ol", "graded");
+  reviewed.games.forEach((g) => g.decisions.forEach((d) => {
+    const item = el("li", `grade-${d.grade}` + (reviewAt && reviewAt[0] === g.game && reviewAt[1] === d.index ? " at" : ""));
+    item.appendChild(el("span", "num", `${reviewed.games.length > 1 ? g.game + "." : ""}#${d.index + 1}`));
+    item.appendChild(el("span", "played", d.played));
+    if (d.mark) item.appendChild(el("span", "mark", d.mark));
+    item.appendChild(el("span", "words", d.words));
+    item.addEventListener("click", () => { reviewAt = [g.game, d.index]; drawChoices(); });
+    list.appendChild(item);
+  }));
+  panel.appendChild(list);
+  const faults = reviewed.games.reduce((n, g) => n + g.decisions.filter((d) => d.fault).length, 0);
+  panel.appendChild(el("p", "keys", faults ? "n: the next mistake or blunder · click a move or a point to pick it out" :
+    "No mistake or blunder. Click a move or a point to pick it out."));
+  requestAnimationFrame(() => { const at = list.querySelector(".at"); if (at) at.scrollIntoView({block: "nearest"}); });
+  return panel;
+}
+
+function chanceGraph(g) {
+  // The chance to win before each of the seat's decisions, 0% at the bottom; marked moves as dots.
+  const n = g.decisions.length, w = Math.max(100, n * 8), h = 60;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("class", "chance");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `Your chance to win over game ${g.game}`);
+  const x = (i) => (n > 1 ? (i * (w - 8)) / (n - 1) + 4 : w / 2), y = (p) => h - 4 - p * (h - 8);
+  const half = document.createElementNS(SVG, "line");
+  Object.entries({x1: 0, x2: w, y1: y(0.5), y2: y(0.5), class: "half"}).forEach(([k, v]) => half.setAttribute(k, v));
+  svg.appendChild(half);
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("points", g.decisions.map((d, i) => `${x(i).toFixed(1)},${y(d.before).toFixed(1)}`).join(" "));
+  svg.appendChild(line);
+  g.decisions.forEach((d, i) => {
+    if (!d.mark && !(reviewAt && reviewAt[0] === g.game && reviewAt[1] === d.index)) return;
+    const dot = document.createElementNS(SVG, "circle");
+    Object.entries({cx: x(i), cy: y(d.before), r: 3, class: `grade-${d.grade}` + (reviewAt && reviewAt[1] === d.index && reviewAt[0] === g.game ? " at" : "")})
+      .forEach(([k, v]) => dot.setAttribute(k, v));
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = `#${d.index + 1} ${d.played}${d.mark}: ${d.words}`;
+    dot.appendChild(title);
+    dot.addEventListener("click", () => { reviewAt = [g.game, d.index]; drawChoices(); });
+    svg.appendChild(dot);
+  });
+  return svg;
+}
+
+function nextFault() {
+  if (!reviewed) return;
+  const faults = [];
+  reviewed.games.forEach((g) => g.decisions.forEach((d) => { if (d.fault) faults.push([g.game, d.index]); }));
+  if (!faults.length) return;
+  const after = (f) => !reviewAt || f[0] > reviewAt[0] || (f[0] === reviewAt[0] && f[1] > reviewAt[1]);
+  reviewAt = faults.find(after) || faults[0];  // (after the last, back to the first)
+  drawChoices();
 }
 
 // -- the whole board --------------------------------------------------------------------------------
@@ -725,6 +830,8 @@ document.addEventListener("keydown", (event) => {
   }
   if (event.target && event.target.tagName === "INPUT" && event.target.type !== "checkbox") return;
   if (event.key === "h") { askHint(); return; }
+  if (event.key === "r" && matchOver()) { askReview(); return; }
+  if (event.key === "n" && reviewed) { nextFault(); return; }
   if (event.key === "u") { askUndo(); return; }
   if (event.key === "a" && current && current.tools) { setAutoCollect(!current.tools.auto_collect); return; }
   const lines = listed();
@@ -771,12 +878,15 @@ function connect() {
       if (first && data.tools && kept !== null && (kept === "on") !== data.tools.auto_collect) setAutoCollect(kept === "on");
     }
     else if (data.type === "hint") hintCame(data);
+    else if (data.type === "reviewing") { if (!reviewed) { reviewing = data; drawChoices(); } }
+    else if (data.type === "review") { reviewed = data; reviewing = null; drawChoices(); }
     else if (data.type === "left") {
       overlay(data.alone ? `Saved to ${data.file} (in the folder the server runs in). Resume it with: amigos host --resume ${data.file}` :
         `You left the table. Your seat waits for you: this page's address brings you back (${location.href}).`);
     }
     else if (data.type === "refused") {  // (nothing changed: the choices are offered again)
       if (hinting) { hinting = false; drawTools(current); }
+      reviewing = null;  // (a review refused or failed may be asked again)
       $("notebar").hidden = false;
       $("notebar").className = "alert";
       $("notebar").textContent = "Not taken: " + data.why;
