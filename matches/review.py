@@ -49,7 +49,7 @@ SUFFIX: Final = ".review"
 FORMAT: Final = "amigos.review"
 #: The search's iterations a decision are at least this many for each of its moves (`chances`).
 LEAST_VISITS: Final = 3
-VERSION: Final = 2  # (2: the preferred move is the most visited)
+VERSION: Final = 3  # (2: the preferred move is the most visited; 3: every move searched 3 times at least)
 
 
 @dataclass
