@@ -6,12 +6,15 @@ A puzzle is one JSON file, named by its id::
 
     {"id": "...", "theme": "...", "source": "the game it comes from", "why": "the reasoning",
      "position": {... the arguments of amigos.position.build_position ...},
-     "best": [{"__type__": "PlaceArtifact", "artifact_name": "Nightingale"}, ...]}
+     "best": [{"__type__": "PlaceArtifact", "artifact_name": "Nightingale"}, ...],
+     "mistakes": [{"__type__": "Pass"}, ...]}
 
 The agent to move plays the position (it sees only what that player may see; the rival's hidden
 cards are as they were in the game), and solves the puzzle when the protocol form of its move
 (`amigos.action_json`) holds every key of one of the ``best`` patterns (so a pattern without a
-payment accepts every payment).
+payment accepts every payment).  ``mistakes`` (optional) are patterns of the same form for the moves
+the ``why`` names as wrong: the game review's measure grades them (``python -m lab.review_measures
+--puzzles``).
 """
 
 from __future__ import annotations
