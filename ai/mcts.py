@@ -285,6 +285,7 @@ def grow(state: GameState, player: int, iters: int | None, seconds: float | None
         if path and s.is_terminal():
             _prove(path, s.winners(), state.n_players)
         root.n += 1
+        root.w += r[player]  # (the searching player's: the root's value, every move through it)
         done += 1
     return root, done
 

@@ -1,12 +1,19 @@
-"""The game review's measures (issue 55): the same grades from two seeds, and the time a review takes
-against the time its match took to play.
+"""The game review's measures (issue 55): the same grades from two seeds, the time a review takes
+against the time its match took to play, and the grades of the moves the puzzles name as mistakes.
 
     python -m lab.review_measures --games 6 --agent mcts:iters=300 --iters 1500 --record lab/runs/review/agree.jsonl
+    python -m lab.review_measures --puzzles --seeds 3 --iters 1500 --record lab/runs/review/puzzles.jsonl
 
 Each game is a self-play best of three of ``--agent`` (seeded ``--seed`` + k), reviewed for both seats
 with review seeds 0 and 1 at ``--iters``; a line of the record per match: its decisions, how many got the
 same grade from both seeds, the blunders of each, the review's seconds and the match's thinking seconds
 (from the file).  A record goes on from the matches it holds.
+
+``--puzzles``: each puzzle's position (``tests/data/puzzles``, seeds 0 to ``--seeds`` - 1) judged as the
+review judges a decision (`matches.review.judge`), and each of its ``mistakes`` graded by the chance the
+best of the moves it names loses against the preferred move; a line a puzzle and seed.  The review
+judges moves, not their ways (the search plays a move's best way): a mistake that is only another way of
+a solving move (a discard for the wrong essence) cannot be told, and is counted apart ("shared").
 """
 
 from __future__ import annotations
@@ -15,12 +22,18 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
+import amigos
 from ai.agents import make_agent
+from amigos import actions as A
 from amigos.config import GameConfig
+from amigos.rng import derive_seed
+from lab.puzzles import PUZZLES
 from lab.run_report import say_build
 from matches import review as R
 from matches.match import Match, play
+from matches.puzzles import load_puzzles, matches, position_of
 
 
 def one(seed: int, agent: str, iters: int) -> dict[str, object]:
@@ -40,6 +53,43 @@ def one(seed: int, agent: str, iters: int) -> dict[str, object]:
             "review_seconds": round(seconds, 1), "match_thinking_seconds": round(thought, 1)}
 
 
+def puzzle(puzzle: dict[str, Any], seed: int, iters: int) -> dict[str, Any]:
+    """One puzzle's mistakes graded from its position dealt with ``seed``: the record's line."""
+    state = position_of(puzzle, seed)
+    forms = [(A.macro_key(a), amigos.action_json(state, a)) for a in state.legal_actions()]
+    solving = {key for key, form in forms if any(matches(b, form) for b in puzzle["best"])}
+    named = [sorted({key for key, form in forms if matches(pattern, form)}) for pattern in puzzle["mistakes"]]
+    best_key, before, found = R.judge(state, state.current_player(), sorted({k for keys in named for k in keys}),
+                                      iters, derive_seed(seed, "puzzle", puzzle["id"]))
+    graded = []
+    for pattern, keys in zip(puzzle["mistakes"], named):
+        after = max(found[key] for key in keys)  # (the best of the moves it names)
+        grade = R.grade(max(0.0, before - after))
+        graded.append({"pattern": pattern, "before": round(before, 4), "after": round(after, 4), "grade": grade,
+                       "caught": grade in R.FAULTS, "shared": bool(set(keys) & solving)})
+    return {"id": puzzle["id"], "seed": seed, "preferred_solves": best_key in solving, "mistakes": graded}
+
+
+def puzzles(seeds: int, iters: int, record: Path) -> None:
+    done = [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
+    have = {(d["id"], d["seed"]) for d in done}
+    for p in load_puzzles(PUZZLES):
+        for seed in range(seeds):
+            if not p["mistakes"] or (p["id"], seed) in have:
+                continue
+            line = puzzle(p, seed, iters)
+            with record.open("a") as out:
+                out.write(json.dumps(line) + "\n")
+            done.append(line)
+            print(json.dumps(line), flush=True)
+    told = [m for d in done for m in d["mistakes"] if not m["shared"]]
+    caught = sum(m["caught"] for m in told)
+    shared = sum(m["shared"] for d in done for m in d["mistakes"])
+    print(f"{caught} of {len(told)} known mistakes graded a mistake or a blunder ({100 * caught / max(1, len(told)):.1f}%; "
+          f"{shared} more are only another way of a solving move); the preferred move solves "
+          f"{sum(d['preferred_solves'] for d in done)} of {len(done)} positions")
+
+
 def main(argv: list[str] | None = None) -> int:
     say_build()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,8 +98,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iters", type=int, default=R.DEFAULT_ITERS)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--record", type=Path, required=True)
+    ap.add_argument("--puzzles", action="store_true", help="grade the puzzles' known mistakes instead")
+    ap.add_argument("--seeds", type=int, default=3, help="with --puzzles: the deals of each position")
     args = ap.parse_args(argv)
     args.record.parent.mkdir(parents=True, exist_ok=True)
+    if args.puzzles:
+        puzzles(args.seeds, args.iters, args.record)
+        return 0
     done = [json.loads(line) for line in args.record.read_text().splitlines()] if args.record.exists() else []
     for k in range(len(done), args.games):
         line = one(args.seed + k, args.agent, args.iters)

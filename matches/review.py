@@ -47,9 +47,14 @@ BLUNDER: Final = "blunder"
 DEFAULT_ITERS: Final = 1500
 SUFFIX: Final = ".review"
 FORMAT: Final = "amigos.review"
-#: The search's iterations a decision are at least this many for each of its moves (`chances`).
+#: A move played that the search visited fewer times than this is judged by searches of this many
+#: iterations through it and through the preferred move (`judge`).
+FOCUS: Final = 400
+#: The search's iterations a decision are at least this many for each of its moves in the root's first
+#: phase of sequential halving (`chances`).
 LEAST_VISITS: Final = 3
-VERSION: Final = 3  # (2: the preferred move is the most visited; 3: every move searched 3 times at least)
+VERSION: Final = 3  # (2: the preferred move is the most visited; 3: every move searched 3 times at least,
+#                     a move played of few visits searched again with the preferred one: `judge`)
 
 
 @dataclass
@@ -116,12 +121,14 @@ def turning_point(decisions: Sequence[Graded]) -> Graded | None:
 
 def chances(state: GameState, seat: int, iters: int, seed: int) -> dict[tuple[Any, ...], tuple[int, float]]:
     """Each legal action's (by `amigos.actions.macro_key`) visits and chance to win for ``seat``, to move
-    at ``state``, by a search of ``iters`` iterations (`LEAST_VISITS` a move at least) from the seat's
-    information alone."""
+    at ``state``, by a search of ``iters`` iterations (more where the moves are many: `LEAST_VISITS`)
+    from the seat's information alone."""
     groups: M.Groups = {A.macro_key(g[0]): g for g in state.legal_groups()}
-    # (at least `LEAST_VISITS` a move: a move never tried has no chance to tell, not a chance of 0)
-    stats, _ = M.search(state, seat, max(iters, LEAST_VISITS * len(groups)), None, seed, root_groups=groups,
-                        evaluator=default_evaluator())
+    # (at least `LEAST_VISITS` a move in the first of sequential halving's ceil(log2 m) phases: a move never
+    # tried has no chance to tell, not a chance of 0)
+    phases = max(1, math.ceil(math.log2(len(groups))))
+    least = LEAST_VISITS * len(groups) * phases + phases + 1  # (`ai.halving.Halving` keeps phases + 1 back)
+    stats, _ = M.search(state, seat, max(iters, least), None, seed, root_groups=groups, evaluator=default_evaluator())
     return {key: (n, w / n if n else 0.0) for key, (n, w) in stats.items()}
 
 
@@ -129,6 +136,31 @@ def preferred_move(found: dict[tuple[Any, ...], tuple[int, float]]) -> tuple[Any
     """The move the search prefers among ``found`` (`chances`): the most visited, as the AI plays, its
     chance the best judged (a move tried a few times only can have a high chance by luck)."""
     return max(found, key=lambda key: found[key])
+
+
+def through(state: GameState, seat: int, key: tuple[Any, ...], iters: int, seed: int) -> float:
+    """The chance to win of ``seat``'s move ``key`` at ``state`` by a search of ``iters`` iterations
+    through that move alone."""
+    group = next(g for g in state.legal_groups() if A.macro_key(g[0]) == key)
+    root, _ = M.grow(state, seat, iters, None, seed, root_groups={key: group}, evaluator=default_evaluator())
+    return root.w / root.n if root.n else 0.0
+
+
+def judge(state: GameState, seat: int, keys: Sequence[tuple[Any, ...]], iters: int,
+          seed: int) -> tuple[tuple[Any, ...], float, dict[tuple[Any, ...], float]]:
+    """The search's judgement of ``seat``'s moves ``keys`` (by `amigos.actions.macro_key`) at ``state``:
+    (the preferred move, its chance, each key's chance).  When one of them was visited fewer than `FOCUS`
+    times (sequential halving drops a move after a few visits), each is searched again through it alone,
+    and the preferred move too, with `FOCUS` iterations each: they are compared at equal visits."""
+    found = chances(state, seat, iters, seed)
+    best_key = preferred_move(found)
+    best = found[best_key][1]
+    others = [key for key in keys if key != best_key]
+    if not any(found.get(key, (0, 0.0))[0] < FOCUS for key in others):
+        return best_key, best, {key: found[key][1] for key in keys}
+    best = through(state, seat, best_key, FOCUS, derive_seed(seed, "focus"))
+    out = {key: through(state, seat, key, FOCUS, derive_seed(seed, "focus", *key)) for key in others}
+    return best_key, best, {**out, **({best_key: best} if best_key in keys else {})}
 
 
 def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
@@ -199,15 +231,14 @@ def review_part(record: dict[str, Any], seats: list[int], game: int | None, iter
 
 
 def _graded(step: Step, k: int, iters: int, seed: int) -> Graded:
-    """Decision ``step`` (number ``k`` of its game) graded by a search of ``iters`` iterations."""
+    """Decision ``step`` (number ``k`` of its game) graded by a search of ``iters`` iterations (`judge`)."""
     state, action = step.before, step.action
     assert action is not None
-    found = chances(state, step.actor, iters, derive_seed(seed, "review", step.game, k))
-    best_key = preferred_move(found)
-    best = found[best_key][1]
-    played = found.get(A.macro_key(action), (0, 0.0))[1]
+    key = A.macro_key(action)
+    best_key, best, found = judge(state, step.actor, [key], iters, derive_seed(seed, "review", step.game, k))
+    played = found[key]
     graded = grade(max(0.0, best - played))
-    preferred = "" if best_key == A.macro_key(action) else \
+    preferred = "" if best_key == key else \
         amigos.action_text(state, next(g[0] for g in state.legal_groups() if A.macro_key(g[0]) == best_key))
     return Graded(step.game, k, step.actor, step.text, round(best, 4), round(played, 4), preferred, graded,
                   reason(state, action, best_key) if graded not in ("best", "good") else "")

@@ -169,3 +169,15 @@ def test_a_review_on_two_processes_is_the_same_review(finished):
     together = R.review(record, [0], ITERS, 4, progress=lambda done, total: seen.append((done, total)), jobs=2)
     assert together.decisions == alone.decisions and len(alone.decisions) > 8
     assert seen[-1] == (len(alone.decisions), len(alone.decisions)) and len(seen) > 1
+
+
+def test_every_move_is_searched_even_on_a_small_budget():
+    """A move never tried would have a chance of 0 and be graded a blunder for nothing: the search's budget
+    is `LEAST_VISITS` a move at least, so every move of a decision gets a chance of its own."""
+    rng = random.Random(3)
+    state = Match.new(3, ["random", "random"], GameConfig(), fmt="game").state
+    while not (state.round >= 2 and len(state.legal_groups()) > 12):
+        state.apply(rng.choice(state.legal_actions()))
+    found = R.chances(state, state.current_player(), 10, 1)
+    assert set(found) == {R.A.macro_key(g[0]) for g in state.legal_groups()}
+    assert min(n for n, _ in found.values()) >= R.LEAST_VISITS
