@@ -111,16 +111,23 @@ class ValueNet:
                    linear)
 
     @property
+    def needs_rows(self) -> bool:
+        """Whether the network reads the players' features (as inputs, or through the linear value)."""
+        return self.base or self.features
+
+    @property
     def hidden(self) -> int:
         return int(self.b1.shape[0])
 
-    def probability(self, state: GameState, viewer: int) -> float:
-        """The chance that ``viewer`` wins, from what ``viewer`` sees of ``state``."""
+    def probability(self, state: GameState, viewer: int, rows: list[list[float]] | None = None) -> float:
+        """The chance that ``viewer`` wins, from what ``viewer`` sees of ``state``; ``rows``: the players'
+        `ai.features.player_features` of ``state`` if they are at hand (the same for every viewer)."""
         rival = E.rival_of(state, viewer)  # (once: at three players or more it counts every player's points)
         pairs = E.encode(state, viewer, rival)
         index = [i for i, _ in pairs]
         value = [v for _, v in pairs]
-        rows = player_features(state) if self.base or self.features else []
+        if rows is None:
+            rows = player_features(state) if self.needs_rows else []
         if self.features:  # (one gather of the hidden layer's rows for both kinds of input)
             index += FEATURE_INDEX
             value += feature_inputs(rows, viewer, rival)

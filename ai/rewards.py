@@ -73,7 +73,8 @@ def net_rewards(state: GameState, net: ValueNet, viewer: int) -> list[float]:
         return final_rewards(state)
     n = state.n_players
     if n > 2:
-        odds = [net.probability(state, q) for q in range(n)]
+        rows = player_features(state) if net.needs_rows else []  # (once for every player's view)
+        odds = [net.probability(state, q, rows) for q in range(n)]
         total = sum(odds)
         return unfinished_rewards([x / total for x in odds] if total > 0 else [1.0 / n] * n)
     mine = unfinished_reward(net.probability(state, viewer))

@@ -714,3 +714,21 @@ def test_each_new_network_can_be_measured_against_the_one_before(tmp_path, monke
     assert [json.loads(x)["against_previous"] for x in (stopped / "progress.jsonl").read_text().splitlines()] \
         == [measured]
     assert played == []  # (the games were kept before the stop: not played again)
+
+
+def test_with_more_players_each_view_s_chance_is_the_same_from_features_read_once():
+    """At three players or more a leaf reads every player's chance: the players' features, the same for
+    every view, are read once and handed to each (`ValueNet.probability`'s ``rows``)."""
+    from ai.features import player_features
+    from ai.rewards import net_rewards, unfinished_rewards
+    net = ValueNet.load(ValueNet.packaged_path(3), packaged_model())
+    checked = 0
+    for k, state in enumerate(random_positions(5, GameConfig(players=3), limit=120)):
+        if state.is_terminal() or k % 10:
+            continue
+        checked += 1
+        alone = [net.probability(state, q) for q in range(3)]
+        rows = player_features(state)
+        assert [net.probability(state, q, rows) for q in range(3)] == alone
+        assert net_rewards(state, net, 0) == unfinished_rewards([x / sum(alone) for x in alone])
+    assert checked > 5
