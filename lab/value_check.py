@@ -14,7 +14,6 @@ the game's result, overall and by round.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ from ai.network import ValueNet
 from amigos.config import GameConfig
 from amigos.determinize import determinize
 from training.neural import HOLD_OUT, game_files
+from training.records import neural_game, read_records
 
 
 def held_out_records(paths: list[Path]) -> list[dict]:
@@ -33,8 +33,8 @@ def held_out_records(paths: list[Path]) -> list[dict]:
     (`training.neural.game_files`)."""
     out = []
     for f in (p for path in paths for p in (game_files(path) if path.is_dir() else [path])):
-        lines = [line for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
-        out += [json.loads(line) for k, line in enumerate(lines) if k % HOLD_OUT == 0]
+        games = read_records(f, "game file", neural_game)  # (plain or gzip-compressed JSON lines)
+        out += [game for k, game in enumerate(games) if k % HOLD_OUT == 0]
     return out
 
 
