@@ -11,9 +11,8 @@ same grade from both seeds, the blunders of each, the review's seconds and the m
 
 ``--puzzles``: each puzzle's position (``tests/data/puzzles``, seeds 0 to ``--seeds`` - 1) judged as the
 review judges a decision (`matches.review.judge`), and each of its ``mistakes`` graded by the chance the
-best of the moves it names loses against the preferred move; a line a puzzle and seed.  The review
-judges moves, not their ways (the search plays a move's best way): a mistake that is only another way of
-a solving move (a discard for the wrong essence) cannot be told, and is counted apart ("shared").
+best of the moves it names loses against the preferred move; a line a puzzle and seed ("way": the
+mistake is another way of a solving move, a discard for the wrong essence say).
 """
 
 from __future__ import annotations
@@ -50,23 +49,27 @@ def one(seed: int, agent: str, iters: int) -> dict[str, object]:
     return {"seed": seed, "decisions": len(pairs), "alike": sum(a.grade == b.grade for a, b in pairs),
             "blunders": [[[a.game, a.index] for a in first.decisions if a.grade == R.BLUNDER],
                          [[b.game, b.index] for b in second.decisions if b.grade == R.BLUNDER]],
+            # (each decision's chance before and after by each seed; [] where both played the preferred move)
+            "chances": [[a.before, a.after, b.before, b.after] if a.preferred or b.preferred else [] for a, b in pairs],
             "review_seconds": round(seconds, 1), "match_thinking_seconds": round(thought, 1)}
 
 
 def puzzle(puzzle: dict[str, Any], seed: int, iters: int) -> dict[str, Any]:
     """One puzzle's mistakes graded from its position dealt with ``seed``: the record's line."""
     state = position_of(puzzle, seed)
-    forms = [(A.macro_key(a), amigos.action_json(state, a)) for a in state.legal_actions()]
-    solving = {key for key, form in forms if any(matches(b, form) for b in puzzle["best"])}
-    named = [sorted({key for key, form in forms if matches(pattern, form)}) for pattern in puzzle["mistakes"]]
-    best_key, before, found = R.judge(state, state.current_player(), sorted({k for keys in named for k in keys}),
-                                      iters, derive_seed(seed, "puzzle", puzzle["id"]))
+    forms = [(a, amigos.action_json(state, a)) for a in state.legal_actions()]
+    solving = {A.macro_key(a) for a, form in forms if any(matches(b, form) for b in puzzle["best"])}
+    named = [[a for a, form in forms if matches(pattern, form)] for pattern in puzzle["mistakes"]]
+    moves = list(dict.fromkeys(a for actions in named for a in actions))
+    best_key, before, found = R.judge(state, state.current_player(), moves, iters,
+                                      derive_seed(seed, "puzzle", puzzle["id"]))
+    chance = dict(zip(moves, found))
     graded = []
-    for pattern, keys in zip(puzzle["mistakes"], named):
-        after = max(found[key] for key in keys)  # (the best of the moves it names)
+    for pattern, actions in zip(puzzle["mistakes"], named):
+        after = max(chance[a] for a in actions)  # (the best of the moves it names)
         grade = R.grade(max(0.0, before - after))
         graded.append({"pattern": pattern, "before": round(before, 4), "after": round(after, 4), "grade": grade,
-                       "caught": grade in R.FAULTS, "shared": bool(set(keys) & solving)})
+                       "caught": grade in R.FAULTS, "way": any(A.macro_key(a) in solving for a in actions)})
     return {"id": puzzle["id"], "seed": seed, "preferred_solves": best_key in solving, "mistakes": graded}
 
 
@@ -82,12 +85,12 @@ def puzzles(seeds: int, iters: int, record: Path) -> None:
                 out.write(json.dumps(line) + "\n")
             done.append(line)
             print(json.dumps(line), flush=True)
-    told = [m for d in done for m in d["mistakes"] if not m["shared"]]
+    told = [m for d in done for m in d["mistakes"]]
     caught = sum(m["caught"] for m in told)
-    shared = sum(m["shared"] for d in done for m in d["mistakes"])
+    ways = [m for m in told if m.get("way")]
     print(f"{caught} of {len(told)} known mistakes graded a mistake or a blunder ({100 * caught / max(1, len(told)):.1f}%; "
-          f"{shared} more are only another way of a solving move); the preferred move solves "
-          f"{sum(d['preferred_solves'] for d in done)} of {len(done)} positions")
+          f"of the {len(ways)} that are another way of a solving move, {sum(m['caught'] for m in ways)}); the "
+          f"preferred move solves {sum(d['preferred_solves'] for d in done)} of {len(done)} positions")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,8 +53,8 @@ FOCUS: Final = 400
 #: The search's iterations a decision are at least this many for each of its moves in the root's first
 #: phase of sequential halving (`chances`).
 LEAST_VISITS: Final = 3
-VERSION: Final = 3  # (2: the preferred move is the most visited; 3: every move searched 3 times at least,
-#                     a move played of few visits searched again with the preferred one: `judge`)
+VERSION: Final = 3  # (2: the preferred move is the most visited; 3: `judge`: every move searched 3 times at
+#                     least, a move played of few visits or in another way searched again through it)
 
 
 @dataclass
@@ -138,29 +138,41 @@ def preferred_move(found: dict[tuple[Any, ...], tuple[int, float]]) -> tuple[Any
     return max(found, key=lambda key: found[key])
 
 
-def through(state: GameState, seat: int, key: tuple[Any, ...], iters: int, seed: int) -> float:
-    """The chance to win of ``seat``'s move ``key`` at ``state`` by a search of ``iters`` iterations
-    through that move alone."""
-    group = next(g for g in state.legal_groups() if A.macro_key(g[0]) == key)
-    root, _ = M.grow(state, seat, iters, None, seed, root_groups={key: group}, evaluator=default_evaluator())
+def through(state: GameState, seat: int, ways: Sequence[Action], iters: int, seed: int) -> float:
+    """The chance to win of ``seat`` playing one move of ``ways`` (the ways of one move, or one of them)
+    at ``state``, by a search of ``iters`` iterations through that move alone."""
+    root, _ = M.grow(state, seat, iters, None, seed, root_groups={A.macro_key(ways[0]): ways},
+                     evaluator=default_evaluator())
     return root.w / root.n if root.n else 0.0
 
 
-def judge(state: GameState, seat: int, keys: Sequence[tuple[Any, ...]], iters: int,
-          seed: int) -> tuple[tuple[Any, ...], float, dict[tuple[Any, ...], float]]:
-    """The search's judgement of ``seat``'s moves ``keys`` (by `amigos.actions.macro_key`) at ``state``:
-    (the preferred move, its chance, each key's chance).  When one of them was visited fewer than `FOCUS`
-    times (sequential halving drops a move after a few visits), each is searched again through it alone,
-    and the preferred move too, with `FOCUS` iterations each: they are compared at equal visits."""
+def judge(state: GameState, seat: int, moves: Sequence[Action], iters: int,
+          seed: int) -> tuple[tuple[Any, ...], float, list[float]]:
+    """The search's judgement of ``seat``'s ``moves`` at ``state``: (the preferred move's key by
+    `amigos.actions.macro_key`, its chance, each move's chance).  The search plays each move in its best
+    way (`ai.evaluator.Evaluator.variant`); a move played another way (a discard for the wrong essence),
+    or one the search visited fewer than `FOCUS` times (sequential halving drops a move after a few
+    visits), is searched again through it alone, and the preferred move too, with `FOCUS` iterations
+    each: they are compared at equal visits."""
     found = chances(state, seat, iters, seed)
     best_key = preferred_move(found)
     best = found[best_key][1]
-    others = [key for key in keys if key != best_key]
-    if not any(found.get(key, (0, 0.0))[0] < FOCUS for key in others):
-        return best_key, best, {key: found[key][1] for key in keys}
-    best = through(state, seat, best_key, FOCUS, derive_seed(seed, "focus"))
-    out = {key: through(state, seat, key, FOCUS, derive_seed(seed, "focus", *key)) for key in others}
-    return best_key, best, {**out, **({best_key: best} if best_key in keys else {})}
+    groups: dict[tuple[Any, ...], list[Action]] = {A.macro_key(g[0]): list(g) for g in state.legal_groups()}
+    evaluator = default_evaluator()
+
+    def searched(action: Action) -> bool:  # (the move as the search played it: its chance is found's)
+        ways = groups[A.macro_key(action)]
+        return len(ways) == 1 or evaluator.variant(state, ways) == action
+
+    def plain(action: Action) -> bool:
+        key = A.macro_key(action)
+        return searched(action) and (key == best_key or found.get(key, (0, 0.0))[0] >= FOCUS)
+
+    if all(plain(a) for a in moves):
+        return best_key, best, [found[A.macro_key(a)][1] for a in moves]
+    best = through(state, seat, groups[best_key], FOCUS, derive_seed(seed, "focus"))
+    return best_key, best, [best if A.macro_key(a) == best_key and searched(a) else
+                            through(state, seat, [a], FOCUS, derive_seed(seed, "focus", *a)) for a in moves]
 
 
 def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
@@ -234,12 +246,14 @@ def _graded(step: Step, k: int, iters: int, seed: int) -> Graded:
     """Decision ``step`` (number ``k`` of its game) graded by a search of ``iters`` iterations (`judge`)."""
     state, action = step.before, step.action
     assert action is not None
-    key = A.macro_key(action)
-    best_key, best, found = judge(state, step.actor, [key], iters, derive_seed(seed, "review", step.game, k))
-    played = found[key]
+    best_key, best, (played,) = judge(state, step.actor, [action], iters, derive_seed(seed, "review", step.game, k))
     graded = grade(max(0.0, best - played))
-    preferred = "" if best_key == key else \
-        amigos.action_text(state, next(g[0] for g in state.legal_groups() if A.macro_key(g[0]) == best_key))
+    ways = next(g for g in state.legal_groups() if A.macro_key(g[0]) == best_key)
+    better = default_evaluator().variant(state, ways)  # (the preferred move, in the way the search plays it)
+    # (a move played that the search finds better than its own: the position was worth that much, and the
+    # search has no better move to tell)
+    preferred = "" if better == action or played >= best else amigos.action_text(state, better)
+    best = max(best, played)
     return Graded(step.game, k, step.actor, step.text, round(best, 4), round(played, 4), preferred, graded,
                   reason(state, action, best_key) if graded not in ("best", "good") else "")
 

@@ -181,3 +181,20 @@ def test_every_move_is_searched_even_on_a_small_budget():
     found = R.chances(state, state.current_player(), 10, 1)
     assert set(found) == {R.A.macro_key(g[0]) for g in state.legal_groups()}
     assert min(n for n, _ in found.values()) >= R.LEAST_VISITS
+
+
+def test_a_move_played_in_another_way_than_the_search_s_is_judged_in_the_way_played():
+    """The search plays a move in its best way by the value; a person may play another (discard a card
+    for Gold rather than two essences): that way is judged by a search through it alone.  In the puzzle
+    where the Gold wins (it pays Golden Statue's React at the check), the discard for Gold is judged a
+    likely win, though the discard the search plays (for two essences) loses."""
+    import amigos
+    from matches.puzzles import load_puzzles, position_of
+    from tests.helpers import DATA
+
+    puzzle = next(p for p in load_puzzles(DATA / "puzzles") if p["id"] == "golden-statue-needs-gold-1")
+    state = position_of(puzzle, 0)
+    gold = next(a for a in state.legal_actions() if amigos.action_json(state, a).get("gain") == {"gold": 1})
+    found = R.chances(state, 1, ITERS, 5)
+    _, best, (chance,) = R.judge(state, 1, [gold], ITERS, 5)
+    assert found[R.A.macro_key(gold)][1] < 0.3 < 0.7 < chance and best < 0.3
