@@ -146,7 +146,8 @@ class ReplayApp(LeavingApp[None]):
                           key=lambda d: d.index)
             if not mine:
                 continue
-            out.append(("\n" if out else "") + f" {self.short[seat]}'s chance to win (▁ 0% .. █ 100%): ", style="dim")
+            whose = "Your" if self.names[seat] == "You" else f"{self.short[seat]}'s"
+            out.append(("\n" if out else "") + f" {whose} chance to win (▁ 0% .. █ 100%): ", style="dim")
             for d, bar in zip(mine, graph(mine)):
                 lit = d.index == self.at - 1
                 out.append(bar, style="reverse bold" if lit else "red" if d.grade in FAULTS else "")
