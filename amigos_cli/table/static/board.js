@@ -34,7 +34,6 @@ let hinting = false;     // a hint asked for and not yet come (Enter waits for i
 let reviewed = null;     // the seat's review, once come: {games: [{game, accuracy, counts, turning, decisions}]}
 let reviewing = null;    // the review asked for and under way: {done, total}
 let reviewAt = null;     // the decision of the review picked out ("n", a click): [game, index], or null
-const SVG = "http://www.w3.org/2000/svg";
 const AUTO_KEY = "amigos-auto-collect";  // the page's auto-collect setting, kept in the browser
 const NARROW = window.matchMedia("(max-width: 900px)");  // one column (board.css): a tapped card's text shows over the board
 
@@ -679,7 +678,9 @@ function reviewPanel() {
 function chanceGraph(g) {
   // The chance to win before each of the seat's decisions, 0% at the bottom; marked moves as dots.
   const n = g.decisions.length, w = Math.max(100, n * 8), h = 60;
-  const svg = document.createElementNS(SVG, "svg");
+  const holder = el("div");
+  holder.innerHTML = "<svg></svg>";  // (the HTML parser gives it SVG's namespace, and its children take it)
+  const svg = holder.firstChild, SVG = svg.namespaceURI;
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("class", "chance");
   svg.setAttribute("role", "img");
