@@ -31,6 +31,7 @@ from ai.futile import futile
 from amigos import actions as A
 from amigos import files
 from amigos.config import Action
+from amigos.essences import covers
 from amigos.rng import derive_seed
 from amigos.state import GameState
 
@@ -176,10 +177,14 @@ def judge(state: GameState, seat: int, moves: Sequence[Action], iters: int,
 
 
 def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
-    """The reason a move lost, in a player's words, where one can be told: points given up, a spend
-    for nothing, a pass with moves left; "" otherwise."""
+    """The reason a move lost, in a player's words, where one can be told: a spend for nothing, a
+    monument or place of power left to a rival who can pay for it, a pass with moves left, points given
+    up, a React declined; "" otherwise.  It reads only what the mover sees (the rivals' pools are public)."""
     if futile(state, action):
         return "spent for nothing: the move changes nothing but what it costs"
+    left = _left(state, action, best_key)
+    if left:
+        return left
     if A.kind(action) == A.PASS and best_key[0] != A.PASS:
         return "passed with a better move left"
     change = points_change(state, action)
@@ -188,6 +193,20 @@ def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
     if A.kind(action) == A.DECLINE and best_key[0] != A.DECLINE:
         return "declined a React that was worth it"
     return ""
+
+
+def _left(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
+    """"left Temple to the rival": the preferred move claims a monument or a place of power that the move
+    played does not, and a rival's pool pays its cost as printed; "" otherwise."""
+    if best_key[0] not in (A.CLAIM_MONUMENT, A.CLAIM_POP) or A.macro_key(action) == best_key:
+        return ""
+    card = state.cards[best_key[2]]
+    mover = A.player(action)
+    payers = [q for q in range(state.n_players) if q != mover and covers(state.pool[5 * q:5 * q + 5], card.cost)
+              and sum(state.pool[5 * q:5 * q + 5]) >= card.cost_total]
+    if not payers:
+        return ""
+    return f"left {card.name} to {'the rival' if state.n_players == 2 else 'a rival'}, who can pay for it"
 
 
 def review(record: dict[str, Any], seats: Sequence[int], iters: int = DEFAULT_ITERS, seed: int = 0,

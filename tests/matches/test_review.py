@@ -198,3 +198,27 @@ def test_a_move_played_in_another_way_than_the_search_s_is_judged_in_the_way_pla
     found = R.chances(state, 1, ITERS, 5)
     _, best, (chance,) = R.judge(state, 1, [gold], ITERS, 5)
     assert found[R.A.macro_key(gold)][1] < 0.3 < 0.7 < chance and best < 0.3
+
+
+def test_a_monument_left_to_a_rival_who_can_pay_for_it_is_told():
+    """The reason of a move that leaves the claim the AI preferred: told when a rival's pool pays the
+    monument, not when none does."""
+    rng = random.Random(8)
+    for seed in range(40):
+        state = Match.new(seed, ["random", "random"], GameConfig(), fmt="game").state
+        while not state.is_terminal() and not any(R.A.kind(a) == R.A.CLAIM_MONUMENT for a in state.legal_actions()):
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        claim = next(a for a in state.legal_actions() if R.A.kind(a) == R.A.CLAIM_MONUMENT)
+        other = next((a for a in state.legal_actions() if R.A.kind(a) == R.A.PASS), None)
+        if other is None:
+            continue
+        rival = 1 - state.current_player()
+        name = state.cards[R.A.macro_key(claim)[2]].name
+        state.pool[5 * rival:5 * rival + 5] = [0, 0, 0, 0, 4]
+        assert R.reason(state, other, R.A.macro_key(claim)) == f"left {name} to the rival, who can pay for it"
+        state.pool[5 * rival:5 * rival + 5] = [3, 3, 3, 3, 3]
+        assert R.reason(state, other, R.A.macro_key(claim)) == "passed with a better move left"
+        return
+    raise AssertionError("no position with a monument to claim and a pass")
