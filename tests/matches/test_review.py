@@ -54,7 +54,10 @@ def test_the_chances_are_the_same_whatever_the_cards_the_seat_cannot_see():
         world = determinize(state, seat, seed + 100)
         if world.loc == state.loc and world.owner == state.owner:
             continue  # (the same hidden cards dealt: no test)
-        assert R.chances(state, seat, ITERS, 5) == R.chances(world, seat, ITERS, 5)
+        found = R.chances(state, seat, ITERS, 5)
+        assert found == R.chances(world, seat, ITERS, 5)
+        rare = min(state.legal_actions(), key=lambda a: found[R.A.macro_key(a)][0])  # (searched again: `judge`)
+        assert R.judge(state, seat, [rare], ITERS, 5) == R.judge(world, seat, [rare], ITERS, 5)
         checked += 1
         if checked == 3:
             return
