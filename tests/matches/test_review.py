@@ -225,3 +225,20 @@ def test_a_monument_left_to_a_rival_who_can_pay_for_it_is_told():
         assert R.reason(state, other, R.A.macro_key(claim)) == "passed with a better move left"
         return
     raise AssertionError("no position with a monument to claim and a pass")
+
+
+@pytest.mark.parametrize("puzzle_id", ["check-victory-bestiary-1", "rival-passed-one-point-wins-1",
+                                       "last-round-find-two-points-1"])
+def test_a_pass_that_throws_a_win_away_is_graded_a_blunder(puzzle_id):
+    """Positions with a known answer (the puzzles): where the win is there this turn and passing gives it
+    away, the pass is graded a blunder, with its reason."""
+    import amigos
+    from matches.puzzles import load_puzzles, position_of
+    from tests.helpers import DATA
+
+    puzzle = next(p for p in load_puzzles(DATA / "puzzles") if p["id"] == puzzle_id)
+    state = position_of(puzzle, 0)
+    passing = next(a for a in state.legal_actions() if amigos.action_json(state, a)["__type__"] == "Pass")
+    best_key, best, (after,) = R.judge(state, state.current_player(), [passing], 600, 3)
+    assert R.grade(best - after) == R.BLUNDER and best_key != R.A.macro_key(passing)
+    assert R.reason(state, passing, best_key) == "passed with a better move left"
