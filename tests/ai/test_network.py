@@ -293,7 +293,7 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
     """The packaged file loads for today's inputs with where it comes from (run, generation, games,
     held-out loss, commit); the default search values leaves by it with two players, the same as
     ``value=net`` and not as ``value=linear``; with three players by the packaged network for three, with
-    four by the linear learned value."""
+    four by that network packaged for four, with five by the linear learned value."""
     from importlib import resources
 
     from ai import mcts as M
@@ -320,10 +320,17 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
     three = next(s for s in random_positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
     q = three.current_player()
     assert M.search(three, q, 150, None, 5) != M.search(three, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
-    assert 4 not in default.nets
+    # Four players: the network for three, packaged for four (`value_net_4p.npz`); five: the linear value.
+    assert default.nets[4].players == 4 and default.nets[4].info["run"].endswith("neural-4p")
+    assert default.nets[4].info["note"].startswith("The network for three players")
     four = next(s for s in random_positions(2, GameConfig(players=4), 200) if len(s.legal_actions()) > 3)
     q = four.current_player()
-    assert M.search(four, q, 150, None, 5) == M.search(four, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
+    assert M.search(four, q, 150, None, 5) != M.search(four, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
+    assert 5 not in default.nets
+    five = next(s for s in random_positions(2, GameConfig(players=5, expansions=("lux",)), 200)
+                if len(s.legal_actions()) > 3)
+    q = five.current_player()
+    assert M.search(five, q, 150, None, 5) == M.search(five, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
 
 
 def test_the_value_is_one_of_three_words():
