@@ -153,11 +153,13 @@ def judge(state: GameState, seat: int, moves: Sequence[Action], iters: int,
     `amigos.actions.macro_key`, its chance, each move's chance).  The search plays each move in its best
     way (`ai.evaluator.Evaluator.variant`); a move played another way (a discard for the wrong essence),
     or one the search visited fewer than `FOCUS` times (sequential halving drops a move after a few
-    visits), is searched again through it alone, and the preferred move too, with `FOCUS` iterations
+    visits), is searched again through it alone, and the preferred move too, with `FOCUS` iterations (or
+    ``iters``, if fewer: a smaller budget judges with smaller searches)
     each: they are compared at equal visits."""
     found = chances(state, seat, iters, seed)
     best_key = preferred_move(found)
     best = found[best_key][1]
+    focus = min(FOCUS, iters)
     groups: dict[tuple[Any, ...], list[Action]] = {A.macro_key(g[0]): list(g) for g in state.legal_groups()}
     evaluator = default_evaluator()
 
@@ -167,13 +169,13 @@ def judge(state: GameState, seat: int, moves: Sequence[Action], iters: int,
 
     def plain(action: Action) -> bool:
         key = A.macro_key(action)
-        return searched(action) and (key == best_key or found.get(key, (0, 0.0))[0] >= FOCUS)
+        return searched(action) and (key == best_key or found.get(key, (0, 0.0))[0] >= focus)
 
     if all(plain(a) for a in moves):
         return best_key, best, [found[A.macro_key(a)][1] for a in moves]
-    best = through(state, seat, groups[best_key], FOCUS, derive_seed(seed, "focus"))
+    best = through(state, seat, groups[best_key], focus, derive_seed(seed, "focus"))
     return best_key, best, [best if A.macro_key(a) == best_key and searched(a) else
-                            through(state, seat, [a], FOCUS, derive_seed(seed, "focus", *a)) for a in moves]
+                            through(state, seat, [a], focus, derive_seed(seed, "focus", *a)) for a in moves]
 
 
 def reason(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
