@@ -61,7 +61,7 @@ def puzzle(puzzle: dict[str, Any], seed: int, iters: int) -> dict[str, Any]:
     solving = {A.macro_key(a) for a, form in forms if any(matches(b, form) for b in puzzle["best"])}
     named = [[a for a, form in forms if matches(pattern, form)] for pattern in puzzle["mistakes"]]
     moves = list(dict.fromkeys(a for actions in named for a in actions))
-    best_key, before, found = R.judge(state, state.current_player(), moves, iters,
+    preferred, before, found = R.judge(state, state.current_player(), moves, iters,
                                       derive_seed(seed, "puzzle", puzzle["id"]))
     chance = dict(zip(moves, found))
     graded = []
@@ -70,7 +70,7 @@ def puzzle(puzzle: dict[str, Any], seed: int, iters: int) -> dict[str, Any]:
         grade = R.grade(max(0.0, before - after))
         graded.append({"pattern": pattern, "before": round(before, 4), "after": round(after, 4), "grade": grade,
                        "caught": grade in R.FAULTS, "way": any(A.macro_key(a) in solving for a in actions)})
-    return {"id": puzzle["id"], "seed": seed, "preferred_solves": best_key in solving, "mistakes": graded}
+    return {"id": puzzle["id"], "seed": seed, "preferred_solves": A.macro_key(preferred) in solving, "mistakes": graded}
 
 
 def puzzles(seeds: int, iters: int, record: Path) -> None:

@@ -148,9 +148,9 @@ def through(state: GameState, seat: int, ways: Sequence[Action], iters: int, see
 
 
 def judge(state: GameState, seat: int, moves: Sequence[Action], iters: int,
-          seed: int) -> tuple[tuple[Any, ...], float, list[float]]:
-    """The search's judgement of ``seat``'s ``moves`` at ``state``: (the preferred move's key by
-    `amigos.actions.macro_key`, its chance, each move's chance).  The search plays each move in its best
+          seed: int) -> tuple[Action, float, list[float]]:
+    """The search's judgement of ``seat``'s ``moves`` at ``state``: (the preferred move, in the way the
+    search plays it, its chance, each move's chance).  The search plays each move in its best
     way (`ai.evaluator.Evaluator.variant`); a move played another way (a discard for the wrong essence),
     or one the search visited fewer than `FOCUS` times (sequential halving drops a move after a few
     visits), is searched again through it alone, and the preferred move too, with `FOCUS` iterations (or
@@ -171,10 +171,11 @@ def judge(state: GameState, seat: int, moves: Sequence[Action], iters: int,
         key = A.macro_key(action)
         return searched(action) and (key == best_key or found.get(key, (0, 0.0))[0] >= focus)
 
+    preferred = evaluator.variant(state, groups[best_key])
     if all(plain(a) for a in moves):
-        return best_key, best, [found[A.macro_key(a)][1] for a in moves]
+        return preferred, best, [found[A.macro_key(a)][1] for a in moves]
     best = through(state, seat, groups[best_key], focus, derive_seed(seed, "focus"))
-    return best_key, best, [best if A.macro_key(a) == best_key and searched(a) else
+    return preferred, best, [best if A.macro_key(a) == best_key and searched(a) else
                             through(state, seat, [a], focus, derive_seed(seed, "focus", *a)) for a in moves]
 
 
@@ -204,9 +205,8 @@ def _left(state: GameState, action: Action, best_key: tuple[Any, ...]) -> str:
         return ""
     card = state.cards[best_key[2]]
     mover = A.player(action)
-    payers = [q for q in range(state.n_players) if q != mover and covers(state.pool[5 * q:5 * q + 5], card.cost)
-              and sum(state.pool[5 * q:5 * q + 5]) >= card.cost_total]
-    if not payers:
+    if not any(q != mover and covers(state.pool[5 * q:5 * q + 5], card.cost)
+               and sum(state.pool[5 * q:5 * q + 5]) >= card.cost_total for q in range(state.n_players)):
         return ""
     return f"left {card.name} to {'the rival' if state.n_players == 2 else 'a rival'}, who can pay for it"
 
@@ -267,16 +267,14 @@ def _graded(step: Step, k: int, iters: int, seed: int) -> Graded:
     """Decision ``step`` (number ``k`` of its game) graded by a search of ``iters`` iterations (`judge`)."""
     state, action = step.before, step.action
     assert action is not None
-    best_key, best, (played,) = judge(state, step.actor, [action], iters, derive_seed(seed, "review", step.game, k))
+    better, best, (played,) = judge(state, step.actor, [action], iters, derive_seed(seed, "review", step.game, k))
     graded = grade(max(0.0, best - played))
-    ways = next(g for g in state.legal_groups() if A.macro_key(g[0]) == best_key)
-    better = default_evaluator().variant(state, ways)  # (the preferred move, in the way the search plays it)
     # (a move played that the search finds better than its own: the position was worth that much, and the
     # search has no better move to tell)
     preferred = "" if better == action or played >= best else amigos.action_text(state, better)
     best = max(best, played)
     return Graded(step.game, k, step.actor, step.text, round(best, 4), round(played, 4), preferred, graded,
-                  reason(state, action, best_key) if graded not in ("best", "good") else "")
+                  reason(state, action, A.macro_key(better)) if graded not in ("best", "good") else "")
 
 
 # -- the review file beside the match file ---------------------------------------------------------------

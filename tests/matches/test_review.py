@@ -239,6 +239,7 @@ def test_a_pass_that_throws_a_win_away_is_graded_a_blunder(puzzle_id):
     puzzle = next(p for p in load_puzzles(DATA / "puzzles") if p["id"] == puzzle_id)
     state = position_of(puzzle, 0)
     passing = next(a for a in state.legal_actions() if amigos.action_json(state, a)["__type__"] == "Pass")
-    best_key, best, (after,) = R.judge(state, state.current_player(), [passing], 600, 3)
+    preferred, best, (after,) = R.judge(state, state.current_player(), [passing], 600, 3)
+    best_key = R.A.macro_key(preferred)
     assert R.grade(best - after) == R.BLUNDER and best_key != R.A.macro_key(passing)
     assert R.reason(state, passing, best_key) == "passed with a better move left"
