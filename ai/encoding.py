@@ -96,7 +96,15 @@ def rival_of(state: GameState, viewer: int) -> int:
 def encode(state: GameState, viewer: int, rival: int = -1) -> list[tuple[int, float]]:
     """The viewer's view of ``state`` as (input, value) pairs, each input at most once and no value 0
     (see the module docstring); ``rival``: `rival_of`'s, if the caller has it (-1: worked out here)."""
-    out: list[tuple[int, float]] = []
+    index, value = encode_inputs(state, viewer, rival)
+    return list(zip(index, value))
+
+
+def encode_inputs(state: GameState, viewer: int, rival: int = -1) -> tuple[list[int], list[float]]:
+    """`encode`'s pairs as two lists, the inputs and their values in the same order: what the network's
+    leaf reads (no pairs to take apart a leaf)."""
+    index: list[int] = []
+    value: list[float] = []
     if rival < 0:
         rival = rival_of(state, viewer)
     players = state.n_players
@@ -115,7 +123,8 @@ def encode(state: GameState, viewer: int, rival: int = -1) -> list[tuple[int, fl
                 slot = MINE_TURNED if turned[e] else MINE
                 load = _load(ess, e)
                 if load:
-                    out.append((base + ON_MINE, load))
+                    index.append(base + ON_MINE)
+                    value.append(load)
             elif where == HAND:
                 slot, hand = MY_HAND, hand + 1
             elif where == DECK:
@@ -130,7 +139,8 @@ def encode(state: GameState, viewer: int, rival: int = -1) -> list[tuple[int, fl
                 slot = RIVAL_TURNED if turned[e] else RIVAL
                 load = _load(ess, e)
                 if load:
-                    out.append((base + ON_RIVAL, load))
+                    index.append(base + ON_RIVAL)
+                    value.append(load)
             elif where == DISCARD:
                 slot = RIVAL_DISCARD
             elif where in _RIVAL_HIDDEN:
@@ -143,9 +153,10 @@ def encode(state: GameState, viewer: int, rival: int = -1) -> list[tuple[int, fl
         elif where in _CENTRE_LOCATIONS:
             slot = CENTRE
         if slot >= 0:
-            out.append((base + slot, 1.0))
-    _globals(state, viewer, rival, (hand, rival_hand, deck, rival_deck), out)
-    return out
+            index.append(base + slot)
+            value.append(1.0)
+    _globals(state, viewer, rival, (hand, rival_hand, deck, rival_deck), index, value)
+    return index, value
 
 
 def _load(ess: list[int], e: int) -> float:
@@ -154,31 +165,27 @@ def _load(ess: list[int], e: int) -> float:
 
 
 def _globals(state: GameState, viewer: int, rival: int, sizes: tuple[int, int, int, int],
-             out: list[tuple[int, float]]) -> None:
+             index: list[int], value: list[float]) -> None:
     pool = state.pool
-    for k in range(5):
-        if pool[5 * viewer + k]:
-            out.append((G["my_elan"] + k, pool[5 * viewer + k] * POOL_SCALE))
-        if pool[5 * rival + k]:
-            out.append((G["rival_elan"] + k, pool[5 * rival + k] * POOL_SCALE))
     vp = state.victory_points()
-    if vp[viewer]:
-        out.append((G["my_points"], vp[viewer] * POINTS_SCALE))
-    if vp[rival]:
-        out.append((G["rival_points"], vp[rival] * POINTS_SCALE))
-    for name, size in zip(("my_hand_size", "rival_hand_size", "my_deck_size", "rival_deck_size"), sizes):
-        if size:
-            out.append((G[name], size * POOL_SCALE))
     phase = state.phase
+    pairs: list[tuple[int, float]] = [(G["my_elan"] + k, pool[5 * viewer + k] * POOL_SCALE) for k in range(5)]
+    pairs += [(G["rival_elan"] + k, pool[5 * rival + k] * POOL_SCALE) for k in range(5)]
+    pairs += [(G["my_points"], vp[viewer] * POINTS_SCALE), (G["rival_points"], vp[rival] * POINTS_SCALE)]
+    pairs += [(G[name], size * POOL_SCALE)
+              for name, size in zip(("my_hand_size", "rival_hand_size", "my_deck_size", "rival_deck_size"), sizes)]
     flags = (("my_token", state.first_player == viewer), ("my_passed", bool(state.passed[viewer])),
              ("rival_passed", bool(state.passed[rival])),
              ("my_move", not state.is_terminal() and state.current_player() == viewer),
              ("collect", phase == COLLECT), ("actions", phase == ACTIONS),
              ("setup", phase not in (COLLECT, ACTIONS)), ("draft", phase in (SETUP_DRAFT, SETUP_REDRAFT)),
              ("bias", True))
-    out.extend((G[name], 1.0) for name, on in flags if on)
-    if state.round:
-        out.append((G["round"], min(state.round, 10) * POINTS_SCALE))
+    pairs += [(G[name], 1.0 if on else 0.0) for name, on in flags]
+    pairs.append((G["round"], min(state.round, 10) * POINTS_SCALE))
+    for i, v in pairs:
+        if v:  # (no value 0: the input is sparse)
+            index.append(i)
+            value.append(v)
 
 
 def card_input(card_id: str, slot: int) -> int:

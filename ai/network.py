@@ -75,7 +75,7 @@ def encoding_key() -> str:
 class ValueNet:
     """The weights (float64 arrays) and what the network was trained on (``info``)."""
 
-    __slots__ = ("w1", "b1", "w2", "b2", "base", "features", "info", "linear")
+    __slots__ = ("w1", "b1", "w2", "b2", "base", "features", "info", "linear", "_gather")
 
     w1: np.ndarray  # (N_INPUTS [+ N_FEATURE_INPUTS], hidden)
     b1: np.ndarray  # (hidden,)
@@ -85,6 +85,7 @@ class ValueNet:
     features: bool  # the feature inputs read too (see the module docstring)
     info: dict[str, Any]
     linear: ValueModel | None  # with ``base``: the linear value whose log-odds it corrects
+    _gather: np.ndarray  # w1 as a leaf reads it (`refresh`)
 
     def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float,
                  info: dict[str, Any] | None = None, base: bool = False, features: bool = False,
@@ -98,6 +99,20 @@ class ValueNet:
         self.features = bool(features)
         self.info = dict(info or {})
         self.linear = linear if base else None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Make the matrix a leaf gathers its rows from (`probability`) again from ``w1`` and ``b1``: whoever
+        changes them in place (training) calls it before the network values a position.
+
+        It is ``w1`` with the feature rows scaled by `FEATURE_SCALE` and ``b1`` added to the row of the
+        encoding's bias input (always on): a leaf then passes the features as they are and adds no bias,
+        two numpy calls and a list fewer, the same sums."""
+        gather = self.w1.copy()
+        if self.features:
+            gather[FEATURE_INDEX[:-1]] *= FEATURE_SCALE  # (the last feature input, the progress, is unscaled)
+        gather[E.G["bias"]] += self.b1
+        self._gather = gather
 
     @classmethod
     def initial(cls, hidden: int, seed: int, base: bool = False, features: bool = False,
@@ -123,18 +138,19 @@ class ValueNet:
         """The chance that ``viewer`` wins, from what ``viewer`` sees of ``state``; ``rows``: the players'
         `ai.features.player_features` of ``state`` if they are at hand (the same for every viewer)."""
         rival = E.rival_of(state, viewer)  # (once: at three players or more it counts every player's points)
-        pairs = E.encode(state, viewer, rival)
-        index = [i for i, _ in pairs]
-        value = [v for _, v in pairs]
+        index, value = E.encode_inputs(state, viewer, rival)
         if rows is None:
             rows = player_features(state) if self.needs_rows else []
-        if self.features:  # (one gather of the hidden layer's rows for both kinds of input)
+        done = progress(rows) if rows else 0.0
+        if self.features:  # (`feature_inputs`, the scale being in `_gather`; one gather for both kinds)
             index += FEATURE_INDEX
-            value += feature_inputs(rows, viewer, rival)
-        h = np.array(value) @ self.w1.take(index, axis=0) + self.b1  # (take: faster than indexing)
-        z = float(np.maximum(h, 0.0) @ self.w2) + self.b2
+            value += rows[viewer]
+            value += rows[rival]
+            value.append(done)
+        h = np.array(value) @ self._gather.take(index, axis=0)  # (take: faster than indexing)
+        z = float(np.maximum(h, 0.0, out=h) @ self.w2) + self.b2
         if self.linear is not None:  # (the linear value's `win_log_odds`, from the rows at hand)
-            z += self.linear.margin(rows, viewer, progress(rows))
+            z += self.linear.margin(rows, viewer, done)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     # -- files -------------------------------------------------------------------------------------

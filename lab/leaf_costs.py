@@ -34,14 +34,14 @@ def main() -> int:
     import amigos
     state, net, model = mid_game(3), packaged_net(), packaged_model()
     rows = player_features(state)
-    pairs = E.encode(state, 0)
-    index = [i for i, _ in pairs] + list(FEATURE_INDEX)
-    value = [v for _, v in pairs] + feature_inputs(rows, 0)
+    index, value = E.encode_inputs(state, 0)
+    index += FEATURE_INDEX
+    value += feature_inputs(rows, 0)
 
-    def arithmetic() -> float:
-        h = np.array(value) @ net.w1.take(index, axis=0) + net.b1
-        return float(np.maximum(h, 0.0) @ net.w2) + net.b2
-    parts = {"network": lambda: net.probability(state, 0), "encoding": lambda: E.encode(state, 0),
+    def arithmetic() -> float:  # (as `ValueNet.probability`: the bias and the features' scale in its matrix)
+        h = np.array(value) @ net._gather.take(index, axis=0)
+        return float(np.maximum(h, 0.0, out=h) @ net.w2) + net.b2
+    parts = {"network": lambda: net.probability(state, 0), "encoding": lambda: E.encode_inputs(state, 0),
              "features": lambda: player_features(state), "feature inputs": lambda: feature_inputs(rows, 0),
              "margin": lambda: model.margin(rows, 0, progress(rows)), "numpy": arithmetic,
              "linear": lambda: model.win_probability(state, 0)}

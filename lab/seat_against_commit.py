@@ -8,7 +8,7 @@ Each deal is played once with today's agent (``--a``) in each seat, the earlier 
 shared out alike.  Today's agent scores 1 for a win, 1/k for a win shared by k, 0 otherwise; its share is
 printed after every deal with the 95% Wilson interval, beside the fair share 1/players.  ``--record``
 appends each deal's games as a JSON line, and a run given the same record goes on with the deals it
-lacks.
+lacks.  ``--lux`` deals with *Lux et Tenebrae* (five players need it anyway).
 """
 
 from __future__ import annotations
@@ -37,10 +37,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=71)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--record", type=Path)
+    ap.add_argument("--lux", action="store_true", help="play with Lux et Tenebrae (five players always do)")
     args = ap.parse_args(argv)
     prefix = f"{args.commit}:" if args.commit else ""
     make = Then(args.commit, prefix) if args.commit else make_agent
-    config = GameConfig(expansions=needed_expansions(args.players), players=args.players)
+    expansions = ("lux",) if args.lux else needed_expansions(args.players)
+    config = GameConfig(expansions=expansions, players=args.players)
     done: dict[int, list[dict[str, Any]]] = {}
     if args.record is not None and args.record.exists():
         for line in args.record.read_text(encoding="utf-8").splitlines():

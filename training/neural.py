@@ -276,7 +276,8 @@ def targets(net: ValueNet | Callable[[Views], np.ndarray], games: Sequence[Game]
 
 def train(net: ValueNet, games: Sequence[Game], lam: float, epochs: int, rate: float, batch: int,
           rng: np.random.Generator, searched: float = 0.0) -> float:
-    """Train ``net`` in place on ``games``; returns the last epoch's mean cross-entropy."""
+    """Train ``net`` in place on ``games`` (its leaf's matrix made again: `ValueNet.refresh`); returns the
+    last epoch's mean cross-entropy."""
     adam = Adam([net.w1.shape, net.b1.shape, net.w2.shape, (1,)], rate)
     loss = 0.0
     for _ in range(epochs):
@@ -295,6 +296,7 @@ def train(net: ValueNet, games: Sequence[Game], lam: float, epochs: int, rate: f
             adam.step(params, [x.T @ dh, dh.sum(0), h.T @ dz, np.array([dz.sum()])])
             net.b2 = float(b2[0])
         loss = total / max(1, len(order))
+    net.refresh()
     return loss
 
 
