@@ -3,7 +3,9 @@
 scratch, and as the search deals one each iteration).
 ``--positions`` prints instead the one-process rate over six positions from different games and
 rounds (2,000 iterations each), which moves less with the position than the single one; ``--games N``
-the rate over all the searches of N whole games against greedy, late rounds included."""
+the rate over all the searches of N whole games against greedy, late rounds included; ``--ratio R`` the
+network's rate as a share of the linear value's, their searches taken in turn position by position, R
+rounds, the least CPU time of each (what a busy or throttled machine moves least)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,11 @@ def main(argv=None) -> int:
                     "(no rollout), by the linear value or the packaged network")
     ap.add_argument("--games", type=int, default=0,
                     help="instead: the rate over whole games of mcts:iters=1000 against greedy (one process)")
+    ap.add_argument("--ratio", type=int, default=0, metavar="ROUNDS",
+                    help="instead: the network's iterations a second as a share of the linear value's")
     args = ap.parse_args(argv)
+    if args.ratio:
+        return net_share(args.ratio)
     if args.positions:
         return over_positions(args.rollout, args.value)
     if args.games:
@@ -54,13 +60,43 @@ def main(argv=None) -> int:
     return 0
 
 
+POSITIONS = ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80))  # (game seed, moves made): six positions
+
+
+def net_share(rounds: int) -> int:
+    """Print the network's and the linear value's iterations a second over `POSITIONS` and the share:
+    each position searched 2,000 iterations by one then the other, ``rounds`` times, the least CPU time
+    of each position and value counted."""
+    from ai.evaluator import default_evaluator
+    from ai.mcts import Settings, search
+    settings = Settings(rollout=0)
+    values = {name: default_evaluator(name) for name in ("net", "linear")}
+    states = [mid_game(seed, steps) for seed, steps in POSITIONS]
+    least = {name: [float("inf")] * len(states) for name in values}
+    iterations = dict.fromkeys(values, 0)
+    for s in states:
+        for evaluator in values.values():
+            search(s, s.current_player(), 100, None, 1, settings, evaluator=evaluator)  # warm the caches
+    for r in range(rounds):
+        for k, s in enumerate(states):
+            for name, evaluator in values.items():
+                start = time.process_time()
+                _, done = search(s, s.current_player(), 2000, None, 1, settings, evaluator=evaluator)
+                least[name][k] = min(least[name][k], time.process_time() - start)
+                iterations[name] += done if r == 0 else 0
+    rate = {name: iterations[name] / sum(least[name]) for name in values}
+    print(f"network {rate['net']:,.0f}, linear value {rate['linear']:,.0f} iterations/s: "
+          f"{rate['net'] / rate['linear']:.1%} ({rounds} rounds, least CPU time)")
+    return 0
+
+
 def over_positions(rollout: int, value: str | None = None) -> int:
     from ai.evaluator import HAND, default_evaluator
     from ai.mcts import Settings, search
     settings = Settings(rollout=rollout if value is None else 0)
     evaluator = default_evaluator(HAND if value is None else value)
     iterations = seconds = 0.0
-    for seed, steps in ((3, 30), (1, 30), (2, 45), (4, 60), (5, 20), (6, 80)):
+    for seed, steps in POSITIONS:
         s = mid_game(seed, steps)
         p = s.current_player()
         search(s, p, 100, None, 1, settings, evaluator=evaluator)  # warm the caches
