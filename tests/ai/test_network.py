@@ -218,6 +218,21 @@ def test_training_lowers_the_loss_on_what_it_learns():
     assert N.held_out(net, games)["log_loss"] < 0.69
 
 
+def test_a_network_trained_in_place_values_positions_by_its_new_weights():
+    """`N.train` changes the weights in place; the matrix a leaf gathers from (`ValueNet.refresh`: the
+    hidden bias folded into the bias input's row) follows them, so a position's chance is the
+    network's formula by its trained weights, not the ones it had."""
+    net = ValueNet.initial(8, 5)
+    N.train(net, [_game([1.0, 0.0], 5) for _ in range(20)], 1.0, 2, 1e-2, 32, np.random.default_rng(0))
+    assert np.any(net.b1 != 0.0)  # (trained: the hidden bias moved, and is read from the bias input's row)
+    for world in [determinize(s, 1, k) for k, s in enumerate(random_positions(6, GameConfig(), 90)) if k % 30 == 5]:
+        pairs = E.encode(world, 1)
+        x = np.zeros(E.N_INPUTS)
+        x[[i for i, _ in pairs]] = [v for _, v in pairs]
+        z = np.maximum(x @ net.w1 + net.b1, 0) @ net.w2 + net.b2
+        assert net.probability(world, 1) == pytest.approx(1 / (1 + math.exp(-z)), rel=1e-9)
+
+
 def test_a_self_play_game_is_a_function_of_its_seed_and_network(tmp_path):
     ValueNet.initial(16, 1).save(tmp_path / "n.npz")
     one = N.play_game(3, str(tmp_path / "n.npz"), GameConfig(), 0.1)
