@@ -70,6 +70,14 @@ GLOBALS: Final = (
     "bias")
 G = {name: N_CARDS * PER_CARD + i for i, name in enumerate(GLOBALS)}
 N_INPUTS: Final[int] = N_CARDS * PER_CARD + len(GLOBALS)
+_MY_POOL: Final = G["my_elan"]
+_RIVAL_POOL: Final = G["rival_elan"]
+_MY_POINTS: Final = G["my_points"]
+_RIVAL_POINTS: Final = G["rival_points"]
+_SIZES: Final = G["my_hand_size"]  # (then the rival's hand, my deck, the rival's deck: `GLOBALS`' order)
+_FLAGS: Final = tuple(G[name] for name in ("my_token", "my_passed", "rival_passed", "my_move", "collect",
+                                           "actions", "setup", "draft", "bias"))
+_ROUND: Final = G["round"]
 _CENTRE_LOCATIONS = frozenset((AVAILABLE, FACE_UP))
 _RIVAL_HIDDEN = frozenset((HAND, DECK, DRAFTING, DRAFT_RESERVE))  # a rival's cards the viewer does not see
 
@@ -167,25 +175,29 @@ def _load(ess: list[int], e: int) -> float:
 def _globals(state: GameState, viewer: int, rival: int, sizes: tuple[int, int, int, int],
              index: list[int], value: list[float]) -> None:
     pool = state.pool
+    for k in range(5):
+        _put(index, value, _MY_POOL + k, pool[5 * viewer + k] * POOL_SCALE)
+        _put(index, value, _RIVAL_POOL + k, pool[5 * rival + k] * POOL_SCALE)
     vp = state.victory_points()
+    _put(index, value, _MY_POINTS, vp[viewer] * POINTS_SCALE)
+    _put(index, value, _RIVAL_POINTS, vp[rival] * POINTS_SCALE)
+    for i, size in enumerate(sizes):  # (in `_SIZES` order: hand, the rival's hand, deck, the rival's deck)
+        _put(index, value, _SIZES + i, size * POOL_SCALE)
     phase = state.phase
-    pairs: list[tuple[int, float]] = [(G["my_elan"] + k, pool[5 * viewer + k] * POOL_SCALE) for k in range(5)]
-    pairs += [(G["rival_elan"] + k, pool[5 * rival + k] * POOL_SCALE) for k in range(5)]
-    pairs += [(G["my_points"], vp[viewer] * POINTS_SCALE), (G["rival_points"], vp[rival] * POINTS_SCALE)]
-    pairs += [(G[name], size * POOL_SCALE)
-              for name, size in zip(("my_hand_size", "rival_hand_size", "my_deck_size", "rival_deck_size"), sizes)]
-    flags = (("my_token", state.first_player == viewer), ("my_passed", bool(state.passed[viewer])),
-             ("rival_passed", bool(state.passed[rival])),
-             ("my_move", not state.is_terminal() and state.current_player() == viewer),
-             ("collect", phase == COLLECT), ("actions", phase == ACTIONS),
-             ("setup", phase not in (COLLECT, ACTIONS)), ("draft", phase in (SETUP_DRAFT, SETUP_REDRAFT)),
-             ("bias", True))
-    pairs += [(G[name], 1.0 if on else 0.0) for name, on in flags]
-    pairs.append((G["round"], min(state.round, 10) * POINTS_SCALE))
-    for i, v in pairs:
-        if v:  # (no value 0: the input is sparse)
-            index.append(i)
-            value.append(v)
+    flags = (state.first_player == viewer, bool(state.passed[viewer]), bool(state.passed[rival]),
+             not state.is_terminal() and state.current_player() == viewer, phase == COLLECT, phase == ACTIONS,
+             phase not in (COLLECT, ACTIONS), phase in (SETUP_DRAFT, SETUP_REDRAFT), True)
+    for i, on in enumerate(flags):  # (in `_FLAGS` order)
+        if on:
+            _put(index, value, _FLAGS[i], 1.0)
+    _put(index, value, _ROUND, min(state.round, 10) * POINTS_SCALE)
+
+
+def _put(index: list[int], value: list[float], i: int, v: float) -> None:
+    """Add input ``i`` with ``v`` unless it is 0 (the input is sparse)."""
+    if v:
+        index.append(i)
+        value.append(v)
 
 
 def card_input(card_id: str, slot: int) -> int:
