@@ -55,7 +55,7 @@ MINE, MINE_TURNED, MY_HAND, MY_DECK, MY_DISCARD, RIVAL, RIVAL_TURNED, RIVAL_KNOW
 ON_MINE, ON_RIVAL = len(SLOTS), len(SLOTS) + 1
 PER_CARD: Final[int] = len(SLOTS) + 2
 
-CARD_INDEX: Final = {card.id: i for i, card in enumerate(C.CARDS)}
+CARD_INDEX: Final = {card.id: card.idx for card in C.CARDS}  # (a card's idx: its place in `C.CARDS`)
 N_CARDS: Final[int] = len(C.CARDS)
 ESSENCE_SCALE: Final = 0.25
 POOL_SCALE: Final = 0.2
@@ -124,7 +124,7 @@ def encode_inputs(state: GameState, viewer: int, rival: int = -1) -> tuple[list[
     hand = deck = rival_hand = rival_deck = 0
     for e in range(len(loc)):
         where, who, card = loc[e], owner[e], cards[e]
-        base = CARD_INDEX[card.id] * PER_CARD
+        base = card.idx * PER_CARD  # (`CARD_INDEX` of its id)
         slot = -1
         if who == viewer:
             if where == IN_PLAY:
