@@ -27,7 +27,7 @@ COMPILED_MODULES = [
     "amigos/determinize.py", "amigos/draft.py", "amigos/essences.py", "amigos/flow.py", "amigos/legal.py",
     "amigos/observe.py", "amigos/payments.py", "amigos/rng.py", "amigos/state.py",
     "ai/encoding.py", "ai/evaluate.py", "ai/features.py", "ai/heuristics.py", "ai/leaf.py", "ai/learned.py",
-    "ai/expectimax.py", "ai/halving.py", "ai/mcts.py", "ai/rewards.py", "ai/value.py",
+    "ai/expectimax.py", "ai/halving.py", "ai/mcts.py", "ai/network.py", "ai/rewards.py", "ai/value.py",
 ]
 # The setup.py commands that build extensions; the others (egg_info, dist_info, editable_wheel,
 # develop, ...) only describe the project or make the pure editable install.

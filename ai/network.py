@@ -147,8 +147,9 @@ class ValueNet:
             value += rows[viewer]
             value += rows[rival]
             value.append(done)
-        h = np.array(value) @ self._gather.take(index, axis=0)  # (take: faster than indexing)
-        z = float(np.maximum(h, 0.0, out=h) @ self.w2) + self.b2
+        # (fromiter, take and dot: numpy's quickest calls for a hundred inputs, a leaf being numpy's cost per call)
+        h = np.dot(np.fromiter(value, np.float64, len(value)), self._gather.take(index, axis=0))
+        z = float(np.dot(np.maximum(h, 0.0, out=h), self.w2)) + self.b2
         if self.linear is not None:  # (the linear value's `win_log_odds`, from the rows at hand)
             z += self.linear.margin(rows, viewer, done)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
