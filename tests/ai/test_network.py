@@ -308,7 +308,7 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
     """The packaged file loads for today's inputs with where it comes from (run, generation, games,
     held-out loss, commit); the default search values leaves by it with two players, the same as
     ``value=net`` and not as ``value=linear``; with three players by the packaged network for three, with
-    four by that network packaged for four, with five by the linear learned value."""
+    four and five by that network packaged for each: no player count falls back to the linear value."""
     from importlib import resources
 
     from ai import mcts as M
@@ -335,17 +335,18 @@ def test_the_packaged_network_carries_its_record_and_is_the_default_agent_s_valu
     three = next(s for s in random_positions(2, GameConfig(players=3), 200) if len(s.legal_actions()) > 3)
     q = three.current_player()
     assert M.search(three, q, 150, None, 5) != M.search(three, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
-    # Four players: the network for three, packaged for four (`value_net_4p.npz`); five: the linear value.
+    # Four and five players: the network for three, packaged for each (`value_net_4p.npz`, `value_net_5p.npz`).
     assert default.nets[4].players == 4 and default.nets[4].info["run"].endswith("neural-4p")
     assert default.nets[4].info["note"].startswith("The network for three players")
     four = next(s for s in random_positions(2, GameConfig(players=4), 200) if len(s.legal_actions()) > 3)
     q = four.current_player()
     assert M.search(four, q, 150, None, 5) != M.search(four, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
-    assert 5 not in default.nets
+    assert default.nets[5].players == 5 and default.nets[5].info["note"].startswith("The network for three players")
     five = next(s for s in random_positions(2, GameConfig(players=5, expansions=("lux",)), 200)
                 if len(s.legal_actions()) > 3)
     q = five.current_player()
-    assert M.search(five, q, 150, None, 5) == M.search(five, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
+    assert M.search(five, q, 150, None, 5) != M.search(five, q, 150, None, 5, evaluator=default_evaluator(LINEAR))
+    assert set(default.nets) == set(NW.PLAYER_COUNTS)  # (a network for every count: no linear fallback)
 
 
 def test_the_value_is_one_of_three_words():
