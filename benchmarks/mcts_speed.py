@@ -83,7 +83,8 @@ def net_share(rounds: int) -> int:
                 start = time.process_time()
                 _, done = search(s, s.current_player(), 2000, None, 1, settings, evaluator=evaluator)
                 least[name][k] = min(least[name][k], time.process_time() - start)
-                iterations[name] += done if r == 0 else 0
+                if r == 0:  # (each position's iterations counted once, beside its least time)
+                    iterations[name] += done
     rate = {name: iterations[name] / sum(least[name]) for name in values}
     print(f"network {rate['net']:,.0f}, linear value {rate['linear']:,.0f} iterations/s: "
           f"{rate['net'] / rate['linear']:.1%} ({rounds} rounds, least CPU time)")

@@ -36,11 +36,11 @@ def main() -> int:
     rows = player_features(state)
     index, value = E.encode_inputs(state, 0)
     index += FEATURE_INDEX
-    value += feature_inputs(rows, 0)
+    value += rows[0] + rows[1] + [progress(rows)]  # (unscaled: the scale, like the bias, is in the matrix)
 
-    def arithmetic() -> float:  # (as `ValueNet.probability`: the bias and the features' scale in its matrix)
-        h = np.array(value) @ net._gather.take(index, axis=0)
-        return float(np.maximum(h, 0.0, out=h) @ net.w2) + net.b2
+    def arithmetic() -> float:  # (as `ValueNet.probability` does it)
+        h = np.dot(np.fromiter(value, np.float64, len(value)), net._gather.take(index, axis=0))
+        return float(np.dot(np.maximum(h, 0.0, out=h), net.w2)) + net.b2
     parts = {"network": lambda: net.probability(state, 0), "encoding": lambda: E.encode_inputs(state, 0),
              "features": lambda: player_features(state), "feature inputs": lambda: feature_inputs(rows, 0),
              "margin": lambda: model.margin(rows, 0, progress(rows)), "numpy": arithmetic,

@@ -660,10 +660,10 @@ def _views(state: amigos.GameState, seed: int, decision: int) -> list[list[Any]]
     model = packaged_model()
     for viewer in range(state.n_players):
         rival = E.rival_of(state, viewer)
-        pairs = E.encode(state, viewer, rival)
+        index, value = E.encode_inputs(state, viewer, rival)
         rows = player_features(determinize(state, viewer, seed + viewer))
         linear = round(model.margin(rows, viewer, progress(rows)), 4)  # (its `win_log_odds`)
-        out.append([[i for i, _ in pairs], [round(v, 4) for _, v in pairs], viewer, linear, decision,
+        out.append([index, [round(v, 4) for v in value], viewer, linear, decision,
                     [round(x, 4) for x in feature_inputs(rows, viewer, rival)]])
     return out
 
